@@ -1,0 +1,1 @@
+export { HINTGATE_ERROR_CODES, HintgateError, type HintgateErrorCode } from './hintgate-error.js';

@@ -1,0 +1,178 @@
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import * as formatsModule from 'ajv-formats';
+import { HintgateError } from '../errors/hintgate-error.js';
+import { closeObjectSchemas, isPlainObject, type JsonSchemaObject } from './json-schema.js';
+
+/** A schema as a tool definition accepts it: any Standard Schema, or a JSON Schema object. */
+export type SchemaInput = StandardSchemaV1 | JsonSchemaObject;
+
+/** Outcome of validating a value. */
+export type ValidationOutcome<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly message: string };
+
+/** A schema ready for use: its JSON Schema rendering and a validator. */
+export interface ToolSchema<T = unknown> {
+  /** JSON Schema (draft 2020-12) for MCP tool lists and model tool lists. */
+  readonly jsonSchema: JsonSchemaObject;
+  /**
+   * Validates and parses a value. For input, defaults are applied; for output, fields the
+   * schema does not name are stripped. Never mutates `value`.
+   */
+  validate(value: unknown): ValidationOutcome<T> | Promise<ValidationOutcome<T>>;
+}
+
+/** Whether a schema describes tool arguments (`input`) or structured results (`output`). */
+export type SchemaRole = 'input' | 'output';
+
+type FormatsPlugin = (ajv: Ajv2020) => unknown;
+const addFormats: FormatsPlugin =
+  (formatsModule as unknown as { default: FormatsPlugin }).default ??
+  (formatsModule as unknown as FormatsPlugin);
+
+const makeAjv = (role: SchemaRole): Ajv2020 => {
+  const ajv = new Ajv2020({
+    strict: false,
+    allErrors: false,
+    logger: false,
+    useDefaults: role === 'input',
+    removeAdditional: role === 'output',
+  });
+  addFormats(ajv);
+  return ajv;
+};
+const validators: Record<SchemaRole, Ajv2020 | undefined> = { input: undefined, output: undefined };
+const ajvFor = (role: SchemaRole): Ajv2020 => {
+  validators[role] ??= makeAjv(role);
+  return validators[role];
+};
+
+/** True when `value` implements Standard Schema v1. */
+export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
+  const props = (value as { '~standard'?: unknown })['~standard'];
+  return (
+    typeof props === 'object' &&
+    props !== null &&
+    typeof (props as { validate?: unknown }).validate === 'function'
+  );
+}
+
+/** Turns a path of keys into `a.b.0.c` (or `(root)` for an empty path). */
+export function formatPath(path: ReadonlyArray<PropertyKey | { key: PropertyKey }>): string {
+  if (path.length === 0) return '(root)';
+  return path
+    .map((segment) => String(typeof segment === 'object' ? segment.key : segment))
+    .join('.');
+}
+
+const formatAjvError = (error: ErrorObject): string => {
+  const segments = error.instancePath.split('/').slice(1);
+  const params = error.params as Record<string, unknown>;
+  if (typeof params.missingProperty === 'string') segments.push(params.missingProperty);
+  const field = formatPath(segments.map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~')));
+  const extra =
+    typeof params.additionalProperty === 'string' ? ` ('${params.additionalProperty}')` : '';
+  return `${field}: ${error.message ?? 'is invalid'}${extra}`;
+};
+
+const fromJsonSchema = <T>(
+  schema: JsonSchemaObject,
+  role: SchemaRole,
+  where: string,
+): ToolSchema<T> => {
+  const compiled = role === 'output' ? closeObjectSchemas(schema) : schema;
+  let check: ValidateFunction;
+  try {
+    check = ajvFor(role).compile(compiled);
+  } catch (error) {
+    throw new HintgateError(
+      'invalid_schema',
+      `${where} is not a valid JSON Schema: ${(error as Error).message}. Fix the schema or pass a Standard Schema (for example a zod object).`,
+      { cause: error },
+    );
+  }
+  // Defaults and stripping mutate the value, so work on a copy when either can happen.
+  const mutates = role === 'output' || JSON.stringify(schema).includes('"default"');
+  return {
+    jsonSchema: schema,
+    validate(value) {
+      const data = mutates ? structuredClone(value) : value;
+      if (check(data)) return { ok: true, value: data as T };
+      return { ok: false, message: (check.errors ?? []).map(formatAjvError).join('; ') };
+    },
+  };
+};
+
+const fromStandardSchema = <T>(
+  schema: StandardSchemaV1,
+  role: SchemaRole,
+  where: string,
+): ToolSchema<T> => {
+  const props = schema['~standard'] as StandardSchemaV1.Props & Partial<StandardJSONSchemaV1.Props>;
+  if (typeof props.jsonSchema?.input !== 'function') {
+    throw new HintgateError(
+      'invalid_schema',
+      `${where} (a ${props.vendor} schema) cannot be rendered to JSON Schema for MCP. Use a library that implements Standard JSON Schema (zod 4.2 or later, for example) or pass a JSON Schema object.`,
+    );
+  }
+  let jsonSchema: JsonSchemaObject;
+  try {
+    const options = { target: 'draft-2020-12' } as const;
+    jsonSchema =
+      role === 'input' ? props.jsonSchema.input(options) : props.jsonSchema.output(options);
+  } catch (error) {
+    throw new HintgateError(
+      'invalid_schema',
+      `${where} cannot be rendered to JSON Schema: ${(error as Error).message}. Remove the parts JSON Schema cannot express (transforms, custom checks) from the schema.`,
+      { cause: error },
+    );
+  }
+  const toOutcome = (result: StandardSchemaV1.Result<unknown>): ValidationOutcome<T> =>
+    result.issues === undefined
+      ? { ok: true, value: result.value as T }
+      : {
+          ok: false,
+          message: result.issues
+            .map((issue) => `${formatPath(issue.path ?? [])}: ${issue.message}`)
+            .join('; '),
+        };
+  return {
+    jsonSchema,
+    validate(value) {
+      const result = props.validate(value);
+      return result instanceof Promise ? result.then(toOutcome) : toOutcome(result);
+    },
+  };
+};
+
+/**
+ * Normalizes a schema of a tool definition. `where` names it in error messages, for
+ * example `inputSchema of tool "read_file"`.
+ *
+ * @throws HintgateError `invalid_schema` when the schema is neither a Standard Schema nor a
+ * JSON Schema object, cannot be compiled or rendered, or does not describe an object.
+ */
+export function toolSchema<T = unknown>(
+  schema: SchemaInput,
+  role: SchemaRole,
+  where: string,
+): ToolSchema<T> {
+  let normalized: ToolSchema<T>;
+  if (isStandardSchema(schema)) normalized = fromStandardSchema<T>(schema, role, where);
+  else if (isPlainObject(schema)) normalized = fromJsonSchema<T>(schema, role, where);
+  else {
+    throw new HintgateError(
+      'invalid_schema',
+      `${where} must be a Standard Schema (for example z.object({...})) or a JSON Schema object, got ${schema === null ? 'null' : typeof schema}.`,
+    );
+  }
+  if (normalized.jsonSchema.type !== 'object') {
+    throw new HintgateError(
+      'invalid_schema',
+      `${where} must describe an object (JSON Schema "type": "object"): MCP tool ${role === 'input' ? 'arguments' : 'structured results'} are always objects. Wrap the value in an object property.`,
+    );
+  }
+  return normalized;
+}

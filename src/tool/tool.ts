@@ -1,0 +1,84 @@
+import type { ToolAnnotations } from './annotations.js';
+import type { JsonSchemaObject } from './json-schema.js';
+import type { ToolArguments } from './resource-template.js';
+import type { ToolSchema } from './tool-schema.js';
+
+/** What a tool's `execute` gets besides its arguments. */
+export interface ToolContext {
+  /** Aborts when the call times out or its batch is cancelled. Pass it on to I/O. */
+  readonly signal: AbortSignal;
+  /** The id of the call, as the model gave it. */
+  readonly callId: string;
+  /** 1 for the first invocation, 2 for the first retry, and so on. */
+  readonly attempt: number;
+}
+
+/** A per-tool rate limit: at most `max` calls that succeed in any `windowMs` window. */
+export interface RateLimit {
+  /** Calls allowed per window (a positive integer). */
+  readonly max: number;
+  /** Length of the sliding window in milliseconds. */
+  readonly windowMs: number;
+  /**
+   * How long a call may wait for quota before it ends `rate_limited`, in milliseconds.
+   * Default: `windowMs`.
+   */
+  readonly maxWaitMs?: number;
+}
+
+/** Retries of retryable failures (read-only or idempotent tools only). */
+export interface RetryOptions {
+  /** Invocations in total, the first included. Default 3; 1 turns retries off. */
+  readonly attempts?: number;
+  /** Base of the exponential backoff in milliseconds. Default 100. */
+  readonly baseDelayMs?: number;
+  /** Cap of one backoff delay in milliseconds. Default 5000. */
+  readonly maxDelayMs?: number;
+}
+
+/** A tool, as {@link defineTool} returns it: validated, normalized and frozen. */
+export interface Tool<Args = ToolArguments> {
+  /** Unique name within its registry layer (MCP rules: 1-128 of `A-Z a-z 0-9 _ - .`). */
+  readonly name: string;
+  /** Display title. */
+  readonly title?: string;
+  /** What the tool does, for the model. */
+  readonly description: string;
+  /** Annotations as claimed, three states kept. */
+  readonly annotations: ToolAnnotations;
+  /** Arguments schema. */
+  readonly inputSchema: ToolSchema<Args>;
+  /** Structured result schema. */
+  readonly outputSchema?: ToolSchema<Record<string, unknown>>;
+  /** Resource keys of a call, for the lock manager. */
+  readonly resources?: (args: Args) => string[];
+  /** Identity of an approval, for the policy engine. */
+  readonly approvalKey?: (args: Args) => string | readonly string[];
+  /** Default timeout of a call in milliseconds. */
+  readonly timeoutMs?: number;
+  /** Rate limit shared by all calls of this tool in one runtime. */
+  readonly rateLimit?: RateLimit;
+  /** Retry settings; only read-only or idempotent tools may have them. */
+  readonly retry?: RetryOptions;
+  /** When false, the approval stack is skipped. Default true. */
+  readonly gated: boolean;
+  /** Scopes a caller must all hold to see the tool. */
+  readonly scopes: readonly string[];
+  /** Output size limit in characters, overriding the runtime's. */
+  readonly maxOutputChars?: number;
+  /** Extra metadata (MCP `_meta`), for example hints under `dev.hintgate/`. */
+  readonly meta?: Record<string, unknown>;
+  /** Runs the tool. Returns a string, an object, or an MCP `CallToolResult`. */
+  execute(args: Args, context: ToolContext): unknown;
+}
+
+/** Renders a tool as an MCP / model tool-list entry. */
+export interface ToolListing {
+  readonly name: string;
+  readonly title?: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchemaObject;
+  readonly outputSchema?: JsonSchemaObject;
+  readonly annotations?: ToolAnnotations;
+  readonly _meta?: Record<string, unknown>;
+}
