@@ -50,10 +50,12 @@ export interface Tool<Args = ToolArguments> {
   readonly inputSchema: ToolSchema<Args>;
   /** Structured result schema. */
   readonly outputSchema?: ToolSchema<Record<string, unknown>>;
+  // Method syntax on purpose: it keeps `Tool<{ path: string }>` assignable to `Tool`; the
+  // runtime validates arguments against `inputSchema` before calling either.
   /** Resource keys of a call, for the lock manager. */
-  readonly resources?: (args: Args) => string[];
+  resources?(args: Args): string[];
   /** Identity of an approval, for the policy engine. */
-  readonly approvalKey?: (args: Args) => string | readonly string[];
+  approvalKey?(args: Args): string | readonly string[];
   /** Default timeout of a call in milliseconds. */
   readonly timeoutMs?: number;
   /** Rate limit shared by all calls of this tool in one runtime. */

@@ -1,0 +1,43 @@
+import { createHash } from 'node:crypto';
+
+/** Field names whose values are replaced by `[redacted]` in audit records. */
+export const SECRET_FIELD =
+  /pass(word|phrase)?|secret|token|api[-_]?key|auth|cookie|credential|private[-_]?key|session/i;
+
+const canonical = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (typeof value === 'object' && value !== null) {
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      sorted[key] = canonical((value as Record<string, unknown>)[key]);
+    }
+    return sorted;
+  }
+  return typeof value === 'bigint' ? String(value) : value;
+};
+
+/** JSON with object keys sorted, so equal values give equal text. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(canonical(value)) ?? 'null';
+}
+
+/** `sha256:<hex>` of the canonical JSON of `value`. */
+export function argumentDigest(value: unknown): string {
+  return `sha256:${createHash('sha256').update(canonicalJson(value)).digest('hex')}`;
+}
+
+/** A deep copy of `value` with the values of secret-looking fields replaced. */
+export function redactSecrets(
+  value: unknown,
+  isSecret: (field: string) => boolean = (f) => SECRET_FIELD.test(f),
+): unknown {
+  if (Array.isArray(value)) return value.map((item) => redactSecrets(item, isSecret));
+  if (typeof value === 'object' && value !== null) {
+    const copy: Record<string, unknown> = {};
+    for (const [key, field] of Object.entries(value)) {
+      copy[key] = isSecret(key) ? '[redacted]' : redactSecrets(field, isSecret);
+    }
+    return copy;
+  }
+  return value;
+}

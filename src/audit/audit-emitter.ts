@@ -1,0 +1,61 @@
+import { HintgateError } from '../errors/hintgate-error.js';
+import type { AuditEvent, AuditSink } from './audit-event.js';
+
+/** Fans events out to sinks and keeps track of writes still in flight. */
+export interface AuditEmitter {
+  /** False when there are no sinks: callers may skip building events. */
+  readonly enabled: boolean;
+  /** Writes an event to every sink; adds pending writes to `pending` when given. */
+  emit(event: AuditEvent, pending?: Promise<void>[]): void;
+  /** Waits for `pending` writes; throws HintgateError `audit_write_failed` if one failed. */
+  settle(pending: readonly Promise<void>[]): Promise<void>;
+  /** Flushes and closes every sink. */
+  close(): Promise<void>;
+}
+
+/** Creates an {@link AuditEmitter} over `sinks`. */
+export function createAuditEmitter(sinks: readonly AuditSink[]): AuditEmitter {
+  const background: Promise<void>[] = [];
+  const track = (write: Promise<void>, pending: Promise<void>[] | undefined): void => {
+    const list = pending ?? background;
+    list.push(write);
+    if (pending === undefined) {
+      // Events outside a batch (tool.changed) are awaited by close().
+      write.then(
+        () => background.splice(background.indexOf(write), 1),
+        () => {},
+      );
+    }
+  };
+  return {
+    enabled: sinks.length > 0,
+    emit(event, pending) {
+      for (const sink of sinks) {
+        try {
+          const written = sink.write(event);
+          if (written instanceof Promise) track(written, pending);
+        } catch (error) {
+          track(Promise.reject(error), pending);
+        }
+      }
+    },
+    async settle(pending) {
+      if (pending.length === 0) return;
+      const outcomes = await Promise.allSettled(pending);
+      const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+      if (failure !== undefined) {
+        const cause: unknown = failure.reason;
+        if (cause instanceof HintgateError) throw cause;
+        throw new HintgateError(
+          'audit_write_failed',
+          `An audit sink failed to record an event: ${(cause as Error)?.message ?? String(cause)}.`,
+          { cause },
+        );
+      }
+    },
+    async close() {
+      await Promise.allSettled(background);
+      await Promise.all(sinks.map((sink) => sink.close?.() ?? sink.flush?.()));
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import type { ToolClass } from '../tool/classify.js';
+import type { CallErrorCode, CallStatus } from '../tool/tool-result.js';
+
+/** Kinds of audit events. */
+export const AUDIT_EVENT_TYPES = [
+  'call.started',
+  'call.succeeded',
+  'call.failed',
+  'approval.requested',
+  'approval.granted',
+  'approval.denied',
+  'tool.changed',
+] as const;
+
+/** One of {@link AUDIT_EVENT_TYPES}. */
+export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+
+/**
+ * One audit record. Call events carry the call's identity, its class, approval keys and an
+ * argument digest; the arguments themselves only when the runtime is told to include them,
+ * with secrets redacted.
+ */
+export interface AuditEvent {
+  readonly type: AuditEventType;
+  /** ISO-8601 wall-clock time of the event. */
+  readonly time: string;
+  /** Id of the `execute` batch the call belongs to. */
+  readonly batchId?: string;
+  readonly callId?: string;
+  readonly tool?: string;
+  readonly origin?: string;
+  readonly class?: ToolClass;
+  readonly approvalKeys?: readonly string[];
+  /** `sha256:` digest of the canonical JSON of the arguments. */
+  readonly argsDigest?: string;
+  /** Arguments with secret-looking fields redacted, when configured. */
+  readonly arguments?: unknown;
+  /** The policy decision and its reason (which rule, mode or annotation). */
+  readonly decision?: 'allow' | 'deny' | 'ask';
+  readonly reason?: string;
+  readonly status?: CallStatus;
+  readonly code?: CallErrorCode;
+  readonly message?: string;
+  readonly attempts?: number;
+  readonly queuedMs?: number;
+  readonly runMs?: number;
+  /** For `tool.changed`: what changed. */
+  readonly change?: 'added' | 'removed' | 'updated';
+}
+
+/** Where audit events go. */
+export interface AuditSink {
+  /**
+   * Records an event. A returned promise resolves once the event is stored (on disk for a
+   * durable sink); `execute` waits for it before it resolves.
+   */
+  write(event: AuditEvent): void | Promise<void>;
+  /** Waits until every written event is stored. */
+  flush?(): Promise<void>;
+  /** Flushes and frees resources; later writes fail. */
+  close?(): Promise<void>;
+}

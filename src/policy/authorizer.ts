@@ -1,0 +1,69 @@
+import type { EffectiveHints, ToolAnnotations } from '../tool/annotations.js';
+import type { ToolClass } from '../tool/classify.js';
+import type { ToolArguments } from '../tool/resource-template.js';
+import type { Tool } from '../tool/tool.js';
+
+/** A validated call, as the policy sees it before it is scheduled. */
+export interface CallRequest {
+  readonly id: string;
+  readonly name: string;
+  readonly tool: Tool;
+  /** Origin (server) of the tool and whether its annotations are trusted. */
+  readonly origin: string;
+  readonly trusted: boolean;
+  /** Annotations as claimed, and as used (spec defaults for an untrusted origin). */
+  readonly claimed: ToolAnnotations;
+  readonly effective: EffectiveHints;
+  readonly class: ToolClass;
+  /** Arguments after validation (defaults applied). */
+  readonly arguments: ToolArguments;
+  /** Normalized resource keys of the call. */
+  readonly resourceKeys: readonly string[];
+  /** Identity of an approval for this call; pre-approved only if every key is. */
+  readonly approvalKeys: readonly string[];
+}
+
+/** What the policy says of one call. */
+export interface Decision {
+  readonly decision: 'allow' | 'deny' | 'ask';
+  /** Why: which rule, mode or annotation decided. Lands in the audit log. */
+  readonly reason: string;
+  /** For `deny`: what the model is told (defaults to a message built from `reason`). */
+  readonly message?: string;
+}
+
+/** A call whose decision was `ask`, handed to {@link Authorizer.approve}. */
+export interface ApprovalAsk {
+  readonly call: CallRequest;
+  readonly decision: Decision;
+}
+
+/** The answer to one {@link ApprovalAsk}. */
+export interface ApprovalOutcome {
+  readonly allow: boolean;
+  readonly reason: string;
+  /** For a refusal: what the model is told. */
+  readonly message?: string;
+}
+
+/**
+ * The policy hook of the runtime. `decide` runs for every valid call of a batch; all
+ * `ask` decisions of the batch then go to `approve` at once, before any call of the batch
+ * starts, so a person judges the whole turn.
+ */
+export interface Authorizer {
+  decide(call: CallRequest): Decision | Promise<Decision>;
+  /**
+   * Resolves every `ask` of a batch. Without it an `ask` ends `denied`. Must return one
+   * outcome per ask, in order.
+   */
+  approve?(
+    asks: readonly ApprovalAsk[],
+    options: { readonly signal?: AbortSignal },
+  ): Promise<readonly ApprovalOutcome[]>;
+}
+
+/** The default policy until one is configured: every call is allowed. */
+export const allowAll: Authorizer = {
+  decide: () => ({ decision: 'allow', reason: 'no policy configured: every call is allowed' }),
+};

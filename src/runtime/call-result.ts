@@ -1,0 +1,39 @@
+import type { CallErrorCode, CallResult, CallStatus } from '../tool/tool-result.js';
+
+const STATUS_OF: Readonly<Record<CallErrorCode, CallStatus>> = {
+  unknown_tool: 'error',
+  invalid_arguments: 'error',
+  denied: 'denied',
+  rate_limited: 'error',
+  timeout: 'timeout',
+  cancelled: 'cancelled',
+  tool_error: 'error',
+  upstream_unavailable: 'error',
+};
+
+/** Timing and attempts of a call that did not succeed. */
+export interface FailureFacts {
+  readonly attempts?: number;
+  readonly queuedMs?: number;
+  readonly runMs?: number;
+}
+
+/** A failed call's result: one text block for the model, and the typed error. */
+export function failedResult(
+  call: { readonly id: string; readonly name: string },
+  code: CallErrorCode,
+  message: string,
+  facts: FailureFacts = {},
+): CallResult {
+  return {
+    id: call.id,
+    name: call.name,
+    status: STATUS_OF[code],
+    isError: true,
+    content: [{ type: 'text', text: message }],
+    error: { code, message },
+    attempts: facts.attempts ?? 0,
+    queuedMs: facts.queuedMs ?? 0,
+    runMs: facts.runMs ?? 0,
+  };
+}

@@ -1,0 +1,205 @@
+import type { Clock } from '../schedule/clock.js';
+import type { Lease } from '../schedule/scheduler.js';
+import { normalizeOutput } from '../tool/normalize-output.js';
+import type { CallErrorCode, CallResult } from '../tool/tool-result.js';
+import { truncateOutput } from '../tool/truncate-output.js';
+import { failedResult } from './call-result.js';
+import type { PreparedCall } from './prepare-call.js';
+import { type ResolvedRetry, retryDelay } from './retry-delay.js';
+import { isRetryable } from './retryable-error.js';
+
+/** What running one call needs from the runtime. */
+export interface RunContext {
+  readonly clock: Clock;
+  readonly random: () => number;
+  /** The batch's signal. */
+  readonly signal: AbortSignal | undefined;
+  readonly timeoutMs: number;
+  readonly maxOutputChars: number;
+  readonly retry: ResolvedRetry;
+  /** How long the locks of a call that timed out or was cancelled stay held while the tool still runs. */
+  readonly releaseGraceMs: number;
+  readonly queuedMs: number;
+}
+
+const ABORTED = Symbol('aborted');
+const noop = (): void => {};
+
+const messageOf = (error: unknown): string =>
+  error instanceof Error
+    ? error.message
+    : typeof error === 'string'
+      ? error
+      : (JSON.stringify(error) ?? String(error));
+
+const toolErrorCode = (error: unknown): CallErrorCode =>
+  (error as { code?: unknown } | null)?.code === 'upstream_unavailable'
+    ? 'upstream_unavailable'
+    : 'tool_error';
+
+/**
+ * Runs a granted call: invokes the tool under a timeout and the batch's cancellation,
+ * retries retryable failures of read-only or idempotent tools with backoff and jitter,
+ * shapes and truncates the output, then settles the lease. Never throws.
+ */
+export async function runCall(
+  prepared: PreparedCall,
+  lease: Lease,
+  context: RunContext,
+): Promise<CallResult> {
+  const { clock, signal } = context;
+  const { tool } = prepared;
+  const startedAt = clock.now();
+  const controller = new AbortController();
+  const timer = clock.setTimeout(() => {
+    controller.abort(new DOMException(`timed out after ${context.timeoutMs} ms`, 'TimeoutError'));
+  }, context.timeoutMs);
+  const onBatchAbort = (): void => controller.abort(signal?.reason);
+  if (signal?.aborted) controller.abort(signal.reason);
+  else signal?.addEventListener('abort', onBatchAbort, { once: true });
+  let aborted: Promise<typeof ABORTED> | undefined;
+  const whenAborted = (): Promise<typeof ABORTED> => {
+    aborted ??= new Promise((resolve) => {
+      if (controller.signal.aborted) resolve(ABORTED);
+      else controller.signal.addEventListener('abort', () => resolve(ABORTED), { once: true });
+    });
+    return aborted;
+  };
+
+  const eligible = prepared.effective.readOnlyHint || prepared.effective.idempotentHint;
+  const maxAttempts = eligible ? Math.max(1, context.retry.attempts) : 1;
+  let attempts = 0;
+  let pendingTool: Promise<unknown> | undefined;
+  const facts = () => ({ attempts, queuedMs: context.queuedMs, runMs: clock.now() - startedAt });
+
+  const finish = (result: CallResult): CallResult => {
+    clock.clearTimeout(timer);
+    signal?.removeEventListener('abort', onBatchAbort);
+    lease.settle(result.status === 'ok');
+    if (pendingTool === undefined) {
+      lease.release();
+    } else {
+      // The tool ignored the abort and still runs: keep its locks until it stops, or
+      // until the grace period ends, so later conflicting calls do not race it.
+      const grace = clock.setTimeout(() => lease.release(), context.releaseGraceMs);
+      pendingTool.then(
+        () => {
+          clock.clearTimeout(grace);
+          lease.release();
+        },
+        () => {
+          clock.clearTimeout(grace);
+          lease.release();
+        },
+      );
+    }
+    return result;
+  };
+  const abortResult = (): CallResult => {
+    const reason: unknown = controller.signal.reason;
+    if (reason instanceof DOMException && reason.name === 'TimeoutError') {
+      return failedResult(
+        prepared,
+        'timeout',
+        `Tool "${prepared.name}" did not finish within ${context.timeoutMs} ms and was stopped. Try a narrower request.`,
+        facts(),
+      );
+    }
+    return failedResult(
+      prepared,
+      'cancelled',
+      `Tool "${prepared.name}" was cancelled while running.`,
+      facts(),
+    );
+  };
+
+  for (;;) {
+    if (controller.signal.aborted) return finish(abortResult());
+    attempts += 1;
+    let value: unknown;
+    let failure: { error: unknown } | undefined;
+    try {
+      value = tool.execute(prepared.arguments, {
+        signal: controller.signal,
+        callId: prepared.id,
+        attempt: attempts,
+      });
+      if (
+        value instanceof Promise ||
+        typeof (value as PromiseLike<unknown> | null)?.then === 'function'
+      ) {
+        const running = Promise.resolve(value);
+        pendingTool = running;
+        const outcome = await Promise.race([running, whenAborted()]);
+        if (outcome === ABORTED) return finish(abortResult());
+        pendingTool = undefined;
+        value = outcome;
+      }
+    } catch (error) {
+      pendingTool = undefined;
+      failure = { error };
+    }
+
+    if (failure === undefined) {
+      const output = await normalizeOutput(value, tool);
+      if ('problem' in output) {
+        return finish(
+          failedResult(
+            prepared,
+            'tool_error',
+            `Tool "${prepared.name}" failed: ${output.problem}.`,
+            facts(),
+          ),
+        );
+      }
+      const shaped = truncateOutput(output, tool.maxOutputChars ?? context.maxOutputChars);
+      const first = shaped.content.find((block) => block.type === 'text');
+      const errorMessage =
+        first?.type === 'text' ? first.text : `Tool "${prepared.name}" reported an error.`;
+      return finish({
+        id: prepared.id,
+        name: prepared.name,
+        status: shaped.isError ? 'error' : 'ok',
+        isError: shaped.isError,
+        content: shaped.content,
+        ...(shaped.structuredContent === undefined
+          ? {}
+          : { structuredContent: shaped.structuredContent }),
+        ...(shaped.isError
+          ? { error: { code: 'tool_error' as const, message: errorMessage } }
+          : {}),
+        ...facts(),
+        ...(shaped.truncated ? { truncated: true as const } : {}),
+        ...(shaped._meta === undefined ? {} : { _meta: shaped._meta }),
+      });
+    }
+
+    const { error } = failure;
+    if (controller.signal.aborted) return finish(abortResult());
+    const message = `Tool "${prepared.name}" failed: ${messageOf(error)}`;
+    if (!isRetryable(error) || attempts >= maxAttempts) {
+      return finish(failedResult(prepared, toolErrorCode(error), message, facts()));
+    }
+    const asked = (error as { retryAfterMs?: unknown }).retryAfterMs;
+    const delay = retryDelay(
+      attempts,
+      context.retry,
+      context.random,
+      typeof asked === 'number' ? asked : 0,
+    );
+    const elapsed = clock.now() - startedAt;
+    if (elapsed + delay >= context.timeoutMs) {
+      return finish(failedResult(prepared, toolErrorCode(error), message, facts()));
+    }
+    if (delay > 0) {
+      let wake = noop;
+      const slept = new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+      const sleeper = clock.setTimeout(wake, delay);
+      const outcome = await Promise.race([slept, whenAborted()]);
+      clock.clearTimeout(sleeper);
+      if (outcome === ABORTED) return finish(abortResult());
+    }
+  }
+}

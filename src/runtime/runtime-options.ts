@@ -1,0 +1,145 @@
+import type { AuditSink } from '../audit/audit-event.js';
+import { HintgateError } from '../errors/hintgate-error.js';
+import type { Authorizer } from '../policy/authorizer.js';
+import type { AnyTool, ToolRegistry } from '../registry/index.js';
+import type { Clock } from '../schedule/clock.js';
+import { isPlainObject } from '../tool/json-schema.js';
+import type { RetryOptions } from '../tool/tool.js';
+
+/** Options of `createRuntime`. Give `tools` or `registry`, not both. */
+export interface RuntimeOptions {
+  /** Tools defined in code: registered as origin `local` (trusted, project layer). */
+  readonly tools?: readonly AnyTool[];
+  /** A registry to resolve tools from (layers, origins, trust, scopes). */
+  readonly registry?: ToolRegistry;
+  /** Scopes of the caller when `execute` is not told otherwise. Default none. */
+  readonly scopes?: readonly string[];
+  /** Policy hook: allow, deny or ask per call. Default: allow every call. */
+  readonly authorizer?: Authorizer;
+  /** Timeout of a call (all attempts) when neither call nor tool sets one, in ms. Default 60000. */
+  readonly defaultTimeoutMs?: number;
+  /** Cap on the text of one result, in characters. Default 25000. */
+  readonly maxOutputChars?: number;
+  /** Retry settings for read-only and idempotent tools. Default 3 attempts, 100 ms base, 5 s cap. */
+  readonly retry?: RetryOptions;
+  /**
+   * Concurrency cap per origin, overriding the origin's own. Without either, trusted
+   * origins are unbounded and untrusted ones run one call at a time.
+   */
+  readonly concurrency?: Readonly<Record<string, number>>;
+  /** Order open-world writes across origins through the shared `world` lock. Default true. */
+  readonly serializeOpenWorldWrites?: boolean;
+  /** Directory that absolute paths in resource keys are made relative to. Default `process.cwd()`. */
+  readonly workspace?: string;
+  /** Where audit events go. Default none. */
+  readonly auditSinks?: readonly AuditSink[];
+  /** Put arguments (secrets redacted) into audit events, not only their digest. Default false. */
+  readonly auditArguments?: boolean;
+  /**
+   * How long a timed-out or cancelled call keeps its locks while the tool has not stopped,
+   * in ms, before later conflicting calls may start anyway. Default 2000.
+   */
+  readonly releaseGraceMs?: number;
+  /** Time source and timers. Default: the system clock. */
+  readonly clock?: Clock;
+  /** Random numbers in [0, 1) for backoff jitter. Default `Math.random`. */
+  readonly random?: () => number;
+}
+
+const KNOWN = new Set<string>([
+  'tools',
+  'registry',
+  'scopes',
+  'authorizer',
+  'defaultTimeoutMs',
+  'maxOutputChars',
+  'retry',
+  'concurrency',
+  'serializeOpenWorldWrites',
+  'workspace',
+  'auditSinks',
+  'auditArguments',
+  'releaseGraceMs',
+  'clock',
+  'random',
+]);
+
+const invalid = (message: string): never => {
+  throw new HintgateError('invalid_option', `createRuntime: ${message}`);
+};
+
+const positive = (value: unknown): boolean =>
+  typeof value === 'number' && value > 0 && !Number.isNaN(value);
+
+/**
+ * Checks runtime options.
+ *
+ * @throws HintgateError `invalid_option` saying which option is wrong and what it takes.
+ */
+export function checkRuntimeOptions(options: unknown): asserts options is RuntimeOptions {
+  if (!isPlainObject(options))
+    invalid('expects one options object, e.g. createRuntime({ tools }).');
+  const o = options as Record<string, unknown>;
+  for (const key of Object.keys(o)) {
+    if (!KNOWN.has(key))
+      invalid(`unknown option "${key}". Known options: ${[...KNOWN].join(', ')}.`);
+  }
+  if (o.tools !== undefined && o.registry !== undefined) {
+    invalid(
+      'give either tools or registry, not both; add the tools to the registry as an origin instead.',
+    );
+  }
+  if (o.tools === undefined && o.registry === undefined) {
+    invalid('give tools (an array of defineTool() results) or a registry.');
+  }
+  if (o.tools !== undefined && !Array.isArray(o.tools))
+    invalid('tools must be an array of defineTool() results.');
+  for (const key of ['defaultTimeoutMs', 'maxOutputChars', 'releaseGraceMs'] as const) {
+    if (o[key] !== undefined && !positive(o[key])) invalid(`${key} must be a positive number.`);
+  }
+  if (
+    o.scopes !== undefined &&
+    !(Array.isArray(o.scopes) && o.scopes.every((s) => typeof s === 'string'))
+  ) {
+    invalid('scopes must be a list of strings.');
+  }
+  if (o.concurrency !== undefined) {
+    if (!isPlainObject(o.concurrency))
+      invalid('concurrency must map origin names to positive integers.');
+    for (const [origin, cap] of Object.entries(o.concurrency as object)) {
+      if (!(cap === Number.POSITIVE_INFINITY || (Number.isInteger(cap) && cap > 0))) {
+        invalid(`concurrency["${origin}"] must be a positive integer or Infinity.`);
+      }
+    }
+  }
+  if (o.auditSinks !== undefined) {
+    const sinks = o.auditSinks;
+    if (
+      !Array.isArray(sinks) ||
+      sinks.some((s) => typeof (s as { write?: unknown })?.write !== 'function')
+    ) {
+      invalid('auditSinks must be a list of sinks with a write(event) method.');
+    }
+  }
+  if (
+    o.authorizer !== undefined &&
+    typeof (o.authorizer as { decide?: unknown })?.decide !== 'function'
+  ) {
+    invalid('authorizer must have a decide(call) method.');
+  }
+  if (o.retry !== undefined) {
+    const r = o.retry as Record<string, unknown>;
+    const ok =
+      isPlainObject(r) &&
+      (r.attempts === undefined || (Number.isInteger(r.attempts) && (r.attempts as number) >= 1)) &&
+      [r.baseDelayMs, r.maxDelayMs].every(
+        (d) => d === undefined || (typeof d === 'number' && d >= 0),
+      );
+    if (!ok)
+      invalid('retry must be { attempts?: integer >= 1, baseDelayMs?: ms, maxDelayMs?: ms }.');
+  }
+  if (o.workspace !== undefined && typeof o.workspace !== 'string')
+    invalid('workspace must be a directory path.');
+  if (o.random !== undefined && typeof o.random !== 'function')
+    invalid('random must be a function returning [0, 1).');
+}

@@ -1,0 +1,53 @@
+import type { ToolRegistry } from '../registry/index.js';
+import type { LockMode } from '../schedule/lock-mode.js';
+import type { ToolClass } from '../tool/classify.js';
+import type { ToolListing } from '../tool/tool.js';
+import type { CallErrorCode, CallResult } from '../tool/tool-result.js';
+import type { ToolCall } from './tool-call.js';
+
+/** Options of {@link Runtime.execute}. */
+export interface ExecuteOptions {
+  /** Cancels the batch: running tools see their signal abort, queued calls end `cancelled`. */
+  readonly signal?: AbortSignal;
+  /** Scopes of the caller for this batch, overriding the runtime's. */
+  readonly scopes?: readonly string[];
+}
+
+/** How {@link Runtime.plan} would schedule one call. */
+export interface PlanEntry {
+  readonly id: string;
+  readonly name: string;
+  /** False when the call would fail before scheduling (unknown tool, bad arguments). */
+  readonly runnable: boolean;
+  /** Why the call cannot run, when `runnable` is false. */
+  readonly error?: { readonly code: CallErrorCode; readonly message: string };
+  readonly origin?: string;
+  readonly class?: ToolClass;
+  /** Normalized resource keys. */
+  readonly resourceKeys?: readonly string[];
+  /** Locks the call takes: `origin:<name>`, resource keys and their ancestors, `world`. */
+  readonly locks: ReadonlyArray<{ readonly key: string; readonly mode: LockMode }>;
+  /** Ids of the earlier calls of the batch it waits for. */
+  readonly waitsFor: readonly string[];
+}
+
+/** What {@link createRuntime} returns. */
+export interface Runtime {
+  /** The registry tools are resolved from. */
+  readonly registry: ToolRegistry;
+  /**
+   * Runs the calls of one model turn and resolves to one result per call, in call order.
+   * Never rejects for a tool's problem; rejects with HintgateError for a malformed batch
+   * (`invalid_calls`) or an audit sink that failed to record (`audit_write_failed`).
+   */
+  execute(calls: readonly ToolCall[], options?: ExecuteOptions): Promise<CallResult[]>;
+  /** Tells, without running anything, each call's class, locks and the earlier calls it waits for. */
+  plan(
+    calls: readonly ToolCall[],
+    options?: { readonly scopes?: readonly string[] },
+  ): Promise<PlanEntry[]>;
+  /** The visible tools as MCP / model tool-list entries, sorted by name. */
+  listTools(options?: { readonly scopes?: readonly string[] }): ToolListing[];
+  /** Stops reporting tool changes and flushes and closes the audit sinks. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,21 @@
+export { type CallLockInput, callLocks, WORLD_NODE } from './call-locks.js';
+export { type Clock, systemClock } from './clock.js';
+export { type LockEntry, LockManager } from './lock-manager.js';
+export {
+  CONFLICTING_MODES,
+  compatible,
+  type Lock,
+  type LockMode,
+  locksConflict,
+} from './lock-mode.js';
+export { planWaits } from './plan-waits.js';
+export { RateLimiter, type Reservation } from './rate-limiter.js';
+export { keyHierarchy, normalizeResourceKey } from './resource-key.js';
+export {
+  type Admission,
+  type AdmitRequest,
+  type Grant,
+  type Lease,
+  Scheduler,
+  type SchedulerOptions,
+} from './scheduler.js';
