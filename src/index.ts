@@ -22,7 +22,6 @@ export {
   deriveApprovalKeys,
 } from './policy/index.js';
 export {
-  type AnyTool,
   createRegistry,
   type OriginInfo,
   type OriginOptions,

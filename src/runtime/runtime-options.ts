@@ -1,15 +1,15 @@
 import type { AuditSink } from '../audit/audit-event.js';
 import { HintgateError } from '../errors/hintgate-error.js';
 import type { Authorizer } from '../policy/authorizer.js';
-import type { AnyTool, ToolRegistry } from '../registry/index.js';
+import type { ToolRegistry } from '../registry/index.js';
 import type { Clock } from '../schedule/clock.js';
 import { isPlainObject } from '../tool/json-schema.js';
-import type { RetryOptions } from '../tool/tool.js';
+import type { RetryOptions, Tool } from '../tool/tool.js';
 
 /** Options of `createRuntime`. Give `tools` or `registry`, not both. */
 export interface RuntimeOptions {
   /** Tools defined in code: registered as origin `local` (trusted, project layer). */
-  readonly tools?: readonly AnyTool[];
+  readonly tools?: readonly Tool[];
   /** A registry to resolve tools from (layers, origins, trust, scopes). */
   readonly registry?: ToolRegistry;
   /** Scopes of the caller when `execute` is not told otherwise. Default none. */

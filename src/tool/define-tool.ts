@@ -126,7 +126,7 @@ const checkRetry = (
   where: string,
 ): RetryOptions | undefined => {
   if (value === undefined) return undefined;
-  const retry = value as RetryOptions;
+  const retry = (isPlainObject(value) ? value : {}) as RetryOptions;
   const badCount =
     retry.attempts !== undefined && !(Number.isInteger(retry.attempts) && retry.attempts >= 1);
   const badDelay = [retry.baseDelayMs, retry.maxDelayMs].some(

@@ -36,6 +36,9 @@ const makeAjv = (role: SchemaRole): Ajv2020 => {
     strict: false,
     allErrors: false,
     logger: false,
+    // One instance compiles every tool's schema: registering a schema under its `$id` would
+    // make a second schema with the same `$id` (the same tool defined twice) fail to compile.
+    addUsedSchema: false,
     useDefaults: role === 'input',
     removeAdditional: role === 'output',
   });

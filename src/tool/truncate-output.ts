@@ -75,7 +75,8 @@ const cutText = (text: string, keep: number): string => {
  * Caps the text of a result at `maxChars` characters. A list-shaped structured result
  * (an object with an array property, as paginated APIs return) loses items from the end
  * first and gets `meta.truncated: true`; then text blocks are cut, with a note that says
- * how much was shown. Non-text blocks are kept.
+ * how much was shown (only `…` when `maxChars` is shorter than that note). Non-text blocks
+ * are kept.
  */
 export function truncateOutput(output: NormalizedOutput, maxChars: number): TruncatedOutput {
   let current = output;
@@ -102,8 +103,10 @@ export function truncateOutput(output: NormalizedOutput, maxChars: number): Trun
   if (length > maxChars) {
     const noteFor = (shown: number) =>
       `\n…[output truncated: ${shown} of ${length} characters shown; narrow the request to see the rest]`;
-    let budget = Math.max(0, maxChars - noteFor(maxChars).length);
-    const note = noteFor(budget);
+    // A cap shorter than the note leaves room for an ellipsis at most.
+    const fullNote = noteFor(maxChars).length <= maxChars;
+    let budget = Math.max(0, maxChars - (fullNote ? noteFor(maxChars).length : 1));
+    const note = fullNote ? noteFor(budget) : '…'.slice(0, maxChars);
     const content: ContentBlock[] = [];
     let noted = false;
     for (const block of current.content) {

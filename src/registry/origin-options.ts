@@ -1,0 +1,115 @@
+import { HintgateError } from '../errors/hintgate-error.js';
+import { isPlainObject, isTool, type Tool } from '../tool/index.js';
+
+import { TOOL_LAYERS, type ToolLayer } from './tool-layer.js';
+
+/** Options of `ToolRegistry.addOrigin`: one source of tools (local code, an MCP server, ...). */
+export interface OriginOptions {
+  /** Unique, non-empty name of the origin in its registry, for example `local` or `github`. */
+  readonly name: string;
+  /** Layer of every tool of this origin; later layers shadow earlier ones by tool name. */
+  readonly layer: ToolLayer;
+  /**
+   * Whether the origin's annotations are used. Default `true` (tools defined in code are
+   * trusted); adapters of remote servers pass `false` until configuration or a check
+   * record vouches for them. Annotations of an untrusted origin are reported, not used.
+   */
+  readonly trusted?: boolean;
+  /**
+   * Most calls of this origin that may run at once: a positive integer or `Infinity`.
+   * Absent: the runtime decides.
+   */
+  readonly concurrency?: number;
+  /** Tools made by `defineTool`. Default none; replace them later with `setTools`. */
+  readonly tools?: readonly Tool[];
+}
+
+/** What `ToolRegistry.origins` reports about one origin. */
+export interface OriginInfo {
+  /** Name of the origin. */
+  readonly name: string;
+  /** Layer of the origin's tools. */
+  readonly layer: ToolLayer;
+  /** Whether the origin's annotations are used. */
+  readonly trusted: boolean;
+  /** Concurrency cap, when one was given. */
+  readonly concurrency?: number;
+  /** How many tools the origin currently provides (visible or not). */
+  readonly toolCount: number;
+}
+
+/** An origin after its options were checked: tools frozen in a new array. */
+export interface CheckedOrigin {
+  readonly name: string;
+  readonly layer: ToolLayer;
+  readonly trusted: boolean;
+  readonly concurrency?: number;
+  readonly tools: readonly Tool[];
+}
+
+const KEYS = new Set(['name', 'layer', 'trusted', 'concurrency', 'tools']);
+
+const invalid = (message: string): never => {
+  throw new HintgateError('invalid_option', message);
+};
+
+/**
+ * Checks a tool list: an array of tools made by `defineTool`.
+ *
+ * @throws HintgateError `invalid_tool` for an element that is not such a tool.
+ */
+export function checkTools(value: unknown, where: string): readonly Tool[] {
+  if (!Array.isArray(value)) return invalid(`${where}: tools must be an array of tools.`);
+  value.forEach((tool: unknown, index) => {
+    if (!isTool(tool)) {
+      throw new HintgateError(
+        'invalid_tool',
+        `${where}: tools[${index}] is not a tool; build every tool with defineTool().`,
+      );
+    }
+  });
+  // The runtime validates arguments against `inputSchema` before `execute`, so a tool of
+  // any argument type may be handed back as `Tool`.
+  return Object.freeze([...(value as readonly Tool[])]);
+}
+
+/**
+ * Checks the options of one origin.
+ *
+ * @throws HintgateError `invalid_option` (name, layer, trusted, concurrency or an unknown
+ * key) or `invalid_tool` (an element of `tools` not made by `defineTool`).
+ */
+export function checkOriginOptions(value: unknown): CheckedOrigin {
+  if (!isPlainObject(value)) return invalid('addOrigin expects one options object.');
+  const options = value as Partial<Record<keyof OriginOptions, unknown>>;
+  const { name, layer, trusted, concurrency, tools } = options;
+  if (typeof name !== 'string' || name.trim() === '') {
+    invalid(`Origin name ${JSON.stringify(name)} is invalid: use a non-empty string.`);
+  }
+  const where = `origin "${String(name)}"`;
+  for (const key of Object.keys(value)) {
+    if (!KEYS.has(key)) {
+      invalid(`${where}: unknown option "${key}". Known options: ${[...KEYS].join(', ')}.`);
+    }
+  }
+  if (!(TOOL_LAYERS as readonly unknown[]).includes(layer)) {
+    invalid(`${where}: layer ${JSON.stringify(layer)} is invalid; use ${TOOL_LAYERS.join(', ')}.`);
+  }
+  if (trusted !== undefined && typeof trusted !== 'boolean') {
+    invalid(`${where}: trusted must be true or false.`);
+  }
+  if (
+    concurrency !== undefined &&
+    concurrency !== Number.POSITIVE_INFINITY &&
+    !(Number.isInteger(concurrency) && (concurrency as number) > 0)
+  ) {
+    invalid(`${where}: concurrency must be a positive integer or Infinity.`);
+  }
+  return {
+    name: name as string,
+    layer: layer as ToolLayer,
+    trusted: (trusted as boolean | undefined) ?? true,
+    ...(concurrency === undefined ? {} : { concurrency: concurrency as number }),
+    tools: tools === undefined ? Object.freeze([]) : checkTools(tools, where),
+  };
+}

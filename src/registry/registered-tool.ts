@@ -1,0 +1,61 @@
+import type { EffectiveHints, Tool, ToolAnnotations, ToolClass } from '../tool/index.js';
+import type { ToolLayer } from './tool-layer.js';
+
+/** A definition of a name that a later layer's definition hides. */
+export interface ShadowedTool {
+  /** Origin of the hidden definition. */
+  readonly origin: string;
+  /** Layer of the hidden definition. */
+  readonly layer: ToolLayer;
+}
+
+/** A tool as the registry resolved it: the winner of its name, with origin and trust. */
+export interface RegisteredTool {
+  /**
+   * The tool. Validate arguments with `tool.inputSchema` before `tool.execute`: the registry
+   * holds tools of every argument type.
+   */
+  readonly tool: Tool;
+  /** The tool's name. */
+  readonly name: string;
+  /** Name of the origin that provides it. */
+  readonly origin: string;
+  /** Layer of that origin. */
+  readonly layer: ToolLayer;
+  /** Definitions of the same name in earlier layers that this one hides, nearest first. */
+  readonly shadows: readonly ShadowedTool[];
+  /** Whether `effective` comes from `claimed`: the origin is trusted or config overrides annotations. */
+  readonly trusted: boolean;
+  /** Annotations as claimed by the tool, with the configuration's override merged over them. */
+  readonly claimed: ToolAnnotations;
+  /** Hints the policy and the scheduler use: from `claimed` if trusted, else the spec defaults. */
+  readonly effective: EffectiveHints;
+  /** Class derived from `effective`. */
+  readonly class: ToolClass;
+  /** Scopes a caller must all hold to see the tool (configuration's, else the tool's). */
+  readonly scopes: readonly string[];
+}
+
+/** Where a disabled name was disabled: `enabled: false` in config, or `TOOL_<NAME>_DISABLED`. */
+export type DisabledBy = 'config' | 'env';
+
+/** One name as `ToolRegistry.describe` reports it, visible or not (for `/tools`). */
+export interface ToolDescription extends Omit<RegisteredTool, 'tool'> {
+  /** Whether the name is enabled (callers' scopes not considered). */
+  readonly visible: boolean;
+  /** Why the name is hidden; absent when `visible`. `config` wins when both disable it. */
+  readonly disabledBy?: DisabledBy;
+}
+
+/** One change of the enabled winners (callers' scopes not considered). */
+export interface ToolChange {
+  /**
+   * `added`: a name became visible; `removed`: it stopped being visible; `updated`: its
+   * winner is another tool or origin, or its scopes, trust or annotations changed.
+   */
+  readonly type: 'added' | 'removed' | 'updated';
+  /** The tool name. */
+  readonly name: string;
+  /** Origin of the winner; for `removed`, of the winner that went away. */
+  readonly origin: string;
+}

@@ -1,0 +1,85 @@
+import { HintgateError } from '../errors/hintgate-error.js';
+import {
+  HINT_NAMES,
+  isPlainObject,
+  TOOL_NAME_PATTERN,
+  type ToolAnnotations,
+} from '../tool/index.js';
+
+/** Configuration of one tool name, for example from a config file. */
+export interface ToolConfig {
+  /**
+   * `false` hides the name entirely: no layer's tool of that name is visible. `true` (the
+   * default) does not override `TOOL_<NAME>_DISABLED=true`.
+   */
+  readonly enabled?: boolean;
+  /** Scopes a caller must all hold to see the tool; replaces the tool's own `scopes`. */
+  readonly scopes?: readonly string[];
+  /**
+   * Annotations merged over the tool's claimed ones (keys given here win). Configuration is
+   * trusted: for a trusted origin the merged annotations are used; for an untrusted origin
+   * only the hints stated here are, and the unstated ones take the spec defaults.
+   */
+  readonly annotations?: ToolAnnotations;
+}
+
+const KEYS = new Set(['enabled', 'scopes', 'annotations']);
+
+const invalid = (message: string): never => {
+  throw new HintgateError('invalid_option', message);
+};
+
+const checkAnnotations = (value: unknown, where: string): ToolAnnotations => {
+  if (!isPlainObject(value)) return invalid(`${where}: annotations must be an object.`);
+  const out: Record<string, unknown> = {};
+  for (const [key, hint] of Object.entries(value)) {
+    if (hint === undefined) continue;
+    if (key === 'title' ? typeof hint !== 'string' : typeof hint !== 'boolean') {
+      invalid(
+        `${where}: annotations.${key} must be ${key === 'title' ? 'a string' : 'true or false'}.`,
+      );
+    }
+    if (key !== 'title' && !(HINT_NAMES as readonly string[]).includes(key)) {
+      invalid(
+        `${where}: annotations.${key} is not an MCP annotation (title, ${HINT_NAMES.join(', ')}).`,
+      );
+    }
+    out[key] = hint;
+  }
+  return Object.freeze(out) as ToolAnnotations;
+};
+
+/**
+ * Checks the configuration of one tool name and returns a frozen copy without absent keys.
+ *
+ * @throws HintgateError `invalid_option` naming the field and what it accepts.
+ */
+export function checkToolConfig(name: unknown, value: unknown): ToolConfig {
+  if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
+    invalid(
+      `Tool name ${JSON.stringify(name)} in the configuration cannot name a tool: use 1-128 characters of A-Z, a-z, 0-9, "_", "-" and ".".`,
+    );
+  }
+  const where = `configuration of tool "${String(name)}"`;
+  if (!isPlainObject(value)) return invalid(`${where}: expected an object.`);
+  for (const key of Object.keys(value)) {
+    if (!KEYS.has(key)) {
+      invalid(`${where}: unknown option "${key}". Known options: ${[...KEYS].join(', ')}.`);
+    }
+  }
+  const { enabled, scopes, annotations } = value as Record<keyof ToolConfig, unknown>;
+  if (enabled !== undefined && typeof enabled !== 'boolean') {
+    invalid(`${where}: enabled must be true or false.`);
+  }
+  if (
+    scopes !== undefined &&
+    (!Array.isArray(scopes) || scopes.some((s) => typeof s !== 'string' || s === ''))
+  ) {
+    invalid(`${where}: scopes must be a list of non-empty strings.`);
+  }
+  return Object.freeze({
+    ...(enabled === undefined ? {} : { enabled: enabled as boolean }),
+    ...(scopes === undefined ? {} : { scopes: Object.freeze([...(scopes as string[])]) }),
+    ...(annotations === undefined ? {} : { annotations: checkAnnotations(annotations, where) }),
+  });
+}

@@ -1,0 +1,271 @@
+import { HintgateError } from '../errors/hintgate-error.js';
+import { isPlainObject, type Tool } from '../tool/index.js';
+
+import { compareNames, diffTools } from './diff-tools.js';
+import { type Env, readDisabledEnv } from './env-disabled.js';
+import {
+  type CheckedOrigin,
+  checkOriginOptions,
+  checkTools,
+  type OriginInfo,
+  type OriginOptions,
+} from './origin-options.js';
+import type { RegisteredTool, ToolChange, ToolDescription } from './registered-tool.js';
+import { type ResolvedTools, resolveTools } from './resolve-tools.js';
+import { checkToolConfig, type ToolConfig } from './tool-config.js';
+import { TOOL_LAYERS } from './tool-layer.js';
+
+/** Options of {@link createRegistry}. */
+export interface RegistryOptions {
+  /**
+   * Environment read for `TOOL_<NAME>_DISABLED` when the registry is created and on
+   * `reloadEnv()`. Default `process.env`.
+   */
+  readonly env?: Env;
+  /** Configuration by tool name (enable/disable, scopes, trusted annotation overrides). */
+  readonly tools?: Readonly<Record<string, ToolConfig>>;
+  /**
+   * Called when a change listener throws; the registry and the other listeners carry on.
+   * Default: rethrow in a microtask, so the error surfaces as an uncaught exception without
+   * corrupting the registry.
+   */
+  readonly onListenerError?: (error: unknown) => void;
+}
+
+/** Options of {@link ToolRegistry.resolve} and {@link ToolRegistry.list}. */
+export interface VisibilityOptions {
+  /** Scopes the caller holds. Default none: tools that require any scope stay hidden. */
+  readonly scopes?: readonly string[];
+}
+
+/** Receives the changes of one mutation, sorted by name; never an empty list. */
+export type ToolChangeListener = (changes: readonly ToolChange[]) => void;
+
+const holdsScopes = (required: readonly string[], held: readonly string[] | undefined): boolean =>
+  required.length === 0 || (held !== undefined && required.every((s) => held.includes(s)));
+
+const rethrowLater = (error: unknown): void => {
+  queueMicrotask(() => {
+    throw error;
+  });
+};
+
+/**
+ * The set of tools: origins in layers (bundled < global < project) with shadowing by name,
+ * enable/disable by configuration and `TOOL_<NAME>_DISABLED`, scopes, deterministic listing
+ * and change events. Every mutation checks first and changes nothing when it throws;
+ * lookups read state computed once per mutation.
+ */
+export class ToolRegistry {
+  #origins: ReadonlyMap<string, CheckedOrigin> = new Map();
+  #configs: ReadonlyMap<string, ToolConfig>;
+  readonly #listeners = new Set<{ readonly listener: ToolChangeListener }>();
+  readonly #onListenerError: (error: unknown) => void;
+  #env: Env;
+  #envDisabled: ReadonlySet<string>;
+  #state: ResolvedTools;
+
+  /** Prefer {@link createRegistry}. */
+  constructor(options: RegistryOptions = {}) {
+    const raw: unknown = options;
+    if (!isPlainObject(raw)) {
+      throw new HintgateError('invalid_option', 'createRegistry expects one options object.');
+    }
+    if (raw.env !== undefined && (typeof raw.env !== 'object' || raw.env === null)) {
+      throw new HintgateError('invalid_option', 'env must be an object such as process.env.');
+    }
+    if (options.onListenerError !== undefined && typeof options.onListenerError !== 'function') {
+      throw new HintgateError(
+        'invalid_option',
+        'onListenerError must be a function (error) => void.',
+      );
+    }
+    if (raw.tools !== undefined && !isPlainObject(raw.tools)) {
+      throw new HintgateError('invalid_option', 'tools must be an object of tool name -> config.');
+    }
+    this.#configs = new Map(
+      Object.entries(options.tools ?? {}).map(([name, config]) => [
+        name,
+        checkToolConfig(name, config),
+      ]),
+    );
+    this.#onListenerError = options.onListenerError ?? rethrowLater;
+    this.#env = options.env ?? process.env;
+    this.#envDisabled = readDisabledEnv(this.#env);
+    this.#state = resolveTools({
+      origins: [],
+      configs: this.#configs,
+      envDisabled: this.#envDisabled,
+    });
+  }
+
+  /**
+   * Adds an origin and its tools.
+   *
+   * @throws HintgateError `invalid_option`, `invalid_tool`, `duplicate_origin`, or
+   * `duplicate_tool` when a tool name is already defined in the origin's layer.
+   */
+  addOrigin(origin: OriginOptions): void {
+    const checked = checkOriginOptions(origin);
+    if (this.#origins.has(checked.name)) {
+      throw new HintgateError(
+        'duplicate_origin',
+        `Origin "${checked.name}" is already registered; give the new one another name, or use setTools("${checked.name}", tools) to replace its tools.`,
+      );
+    }
+    this.#commit(new Map(this.#origins).set(checked.name, checked), this.#configs);
+  }
+
+  /**
+   * Replaces the tools of an origin, for example after an MCP `tools/list_changed`.
+   *
+   * @throws HintgateError `unknown_origin`, `invalid_tool` or `duplicate_tool`.
+   */
+  setTools(originName: string, tools: readonly Tool[]): void {
+    const origin = this.#origin(originName);
+    const checked = checkTools(tools, `origin "${originName}"`);
+    this.#commit(
+      new Map(this.#origins).set(originName, { ...origin, tools: checked }),
+      this.#configs,
+    );
+  }
+
+  /**
+   * Removes an origin and its tools; tools it shadowed become visible again.
+   *
+   * @throws HintgateError `unknown_origin`.
+   */
+  removeOrigin(originName: string): void {
+    this.#origin(originName);
+    const origins = new Map(this.#origins);
+    origins.delete(originName);
+    this.#commit(origins, this.#configs);
+  }
+
+  /**
+   * Sets the configuration of one tool name, replacing any earlier one; `undefined` clears it.
+   *
+   * @throws HintgateError `invalid_option` for a malformed name or configuration.
+   */
+  configure(name: string, config: ToolConfig | undefined): void {
+    const configs = new Map(this.#configs);
+    if (config === undefined) configs.delete(name);
+    else configs.set(name, checkToolConfig(name, config));
+    this.#commit(this.#origins, configs);
+  }
+
+  /**
+   * Reads `TOOL_<NAME>_DISABLED` again, from `env` when given (it then replaces the
+   * registry's environment), else from the environment the registry was created with.
+   */
+  reloadEnv(env?: Env): void {
+    const source = env ?? this.#env;
+    this.#commit(this.#origins, this.#configs, readDisabledEnv(source));
+    this.#env = source;
+  }
+
+  /**
+   * The visible tool of a name: the winner across layers, if its name is enabled and the
+   * caller holds every scope it requires; else `undefined`.
+   */
+  resolve(name: string, options?: VisibilityOptions): RegisteredTool | undefined {
+    const registered = this.#state.enabled.get(name);
+    return registered !== undefined && holdsScopes(registered.scopes, options?.scopes)
+      ? registered
+      : undefined;
+  }
+
+  /** The tools visible to a caller, sorted by name (plain code-unit order). */
+  list(options?: VisibilityOptions): RegisteredTool[] {
+    return this.#state.sorted.filter((r) => holdsScopes(r.scopes, options?.scopes));
+  }
+
+  /** The origins, sorted by layer, then by name. */
+  origins(): OriginInfo[] {
+    return [...this.#origins.values()]
+      .sort(
+        (a, b) =>
+          TOOL_LAYERS.indexOf(a.layer) - TOOL_LAYERS.indexOf(b.layer) ||
+          compareNames(a.name, b.name),
+      )
+      .map((o) => ({
+        name: o.name,
+        layer: o.layer,
+        trusted: o.trusted,
+        ...(o.concurrency === undefined ? {} : { concurrency: o.concurrency }),
+        toolCount: o.tools.length,
+      }));
+  }
+
+  /** Every tool name, visible or not, sorted by name: winner, what it shadows, and why hidden. */
+  describe(): ToolDescription[] {
+    return [...this.#state.descriptions];
+  }
+
+  /**
+   * Calls `listener` after each mutation that changes the enabled winners (callers' scopes
+   * not considered). Returns a function that unsubscribes.
+   */
+  onChange(listener: ToolChangeListener): () => void {
+    if (typeof listener !== 'function') {
+      throw new HintgateError('invalid_option', 'onChange expects a function (changes) => void.');
+    }
+    const entry = { listener };
+    this.#listeners.add(entry);
+    return () => {
+      this.#listeners.delete(entry);
+    };
+  }
+
+  #report(error: unknown): void {
+    try {
+      this.#onListenerError(error);
+    } catch (failure) {
+      rethrowLater(failure);
+    }
+  }
+
+  #origin(name: string): CheckedOrigin {
+    const origin = this.#origins.get(name);
+    if (origin === undefined) {
+      const known = [...this.#origins.keys()].map((n) => `"${n}"`).join(', ') || 'none';
+      throw new HintgateError(
+        'unknown_origin',
+        `No origin "${name}" is registered (registered: ${known}); add it with addOrigin first.`,
+      );
+    }
+    return origin;
+  }
+
+  /** Resolves the new state (which may throw), then swaps it in and notifies listeners. */
+  #commit(
+    origins: ReadonlyMap<string, CheckedOrigin>,
+    configs: ReadonlyMap<string, ToolConfig>,
+    envDisabled: ReadonlySet<string> = this.#envDisabled,
+  ): void {
+    const next = resolveTools({
+      origins: [...origins.values()],
+      configs,
+      envDisabled,
+      previous: this.#state.enabled,
+    });
+    const changes = Object.freeze(diffTools(this.#state.enabled, next.enabled));
+    this.#origins = origins;
+    this.#configs = configs;
+    this.#envDisabled = envDisabled;
+    this.#state = next;
+    if (changes.length === 0) return;
+    for (const { listener } of [...this.#listeners]) {
+      try {
+        listener(changes);
+      } catch (error) {
+        this.#report(error);
+      }
+    }
+  }
+}
+
+/** Creates an empty {@link ToolRegistry}; add tools with `addOrigin`. */
+export function createRegistry(options?: RegistryOptions): ToolRegistry {
+  return new ToolRegistry(options);
+}
