@@ -34,6 +34,7 @@ export {
   ToolRegistry,
 } from './registry/index.js';
 export {
+  AuditWriteError,
   createRuntime,
   DEFAULT_TIMEOUT_MS,
   type ExecuteOptions,

@@ -14,6 +14,7 @@ import { toToolListing } from '../tool/to-tool-listing.js';
 import type { ToolListing } from '../tool/tool.js';
 import type { CallResult } from '../tool/tool-result.js';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../tool/truncate-output.js';
+import { AuditWriteError } from './audit-write-error.js';
 import { failedResult } from './call-result.js';
 import { type PreparedCall, prepareCall } from './prepare-call.js';
 import { DEFAULT_RETRY, resolveRetry } from './retry-delay.js';
@@ -307,7 +308,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         audit.emit(callEvent(type, batchId, source, endEvent(result)), pending);
       });
     }
-    await audit.settle(pending);
+    try {
+      await audit.settle(pending);
+    } catch (error) {
+      throw new AuditWriteError(error, settled);
+    }
     return settled;
   };
 

@@ -1,3 +1,4 @@
+export { AuditWriteError } from './audit-write-error.js';
 export { createRuntime, DEFAULT_TIMEOUT_MS } from './create-runtime.js';
 export { DEFAULT_RETRY, type ResolvedRetry, retryDelay } from './retry-delay.js';
 export { isRetryable, RetryableError, type RetryableErrorOptions } from './retryable-error.js';

@@ -38,7 +38,8 @@ export interface Runtime {
   /**
    * Runs the calls of one model turn and resolves to one result per call, in call order.
    * Never rejects for a tool's problem; rejects with HintgateError for a malformed batch
-   * (`invalid_calls`) or an audit sink that failed to record (`audit_write_failed`).
+   * (`invalid_calls`), or with `AuditWriteError` (carrying the results) when an audit sink
+   * failed to record the batch.
    */
   execute(calls: readonly ToolCall[], options?: ExecuteOptions): Promise<CallResult[]>;
   /** Tells, without running anything, each call's class, locks and the earlier calls it waits for. */

@@ -1,0 +1,287 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { HintgateError } from '../errors/hintgate-error.js';
+import { createRegistry } from '../registry/index.js';
+import { defineTool } from '../tool/define-tool.js';
+import { READ_ONLY, WRITE } from '../tool/presets.js';
+import { createRuntime } from './create-runtime.js';
+import {
+  fakeClock,
+  type Mark,
+  scenarioTools,
+  startTimes,
+  useFakeTime,
+} from './scenario.test-helpers.js';
+
+describe('execute: calls that cannot run', () => {
+  it('answers an unknown tool with unknown_tool and lists the available ones', async () => {
+    const runtime = createRuntime({ tools: scenarioTools([]) });
+    const [result] = await runtime.execute([{ id: '1', name: 'rm_rf', arguments: {} }]);
+    expect(result).toMatchObject({ id: '1', status: 'error', isError: true, attempts: 0 });
+    expect(result?.error?.code).toBe('unknown_tool');
+    expect(result?.error?.message).toContain('destroy, read, write');
+  });
+
+  it('rejects arguments that fail the schema with the validator message, without running the tool', async () => {
+    const execute = vi.fn((_args: unknown) => 'ran');
+    const tool = defineTool({
+      name: 'greet',
+      description: 'Greets',
+      inputSchema: z.object({ name: z.string().min(2) }),
+      annotations: READ_ONLY,
+      execute,
+    });
+    const runtime = createRuntime({ tools: [tool] });
+    const results = await runtime.execute([
+      { id: 'a', name: 'greet', arguments: { name: 1 } },
+      { id: 'b', name: 'greet', arguments: '{"name": "x"' },
+      { id: 'c', name: 'greet', arguments: [1, 2] },
+      { id: 'd', name: 'greet', arguments: '{"name":"Ada"}' },
+    ]);
+    expect(results.map((r) => r.error?.code)).toEqual([
+      'invalid_arguments',
+      'invalid_arguments',
+      'invalid_arguments',
+      undefined,
+    ]);
+    expect(results[0]?.error?.message).toMatch(/name: .*expected string/i);
+    expect(results[1]?.error?.message).toContain('not valid JSON');
+    expect(results[2]?.error?.message).toContain('an array');
+    expect(execute).toHaveBeenCalledTimes(1);
+    expect(execute.mock.calls[0]?.[0]).toEqual({ name: 'Ada' });
+  });
+
+  it('validates JSON Schema arguments and hands the tool its defaults', async () => {
+    const tool = defineTool({
+      name: 'count',
+      description: 'Counts',
+      inputSchema: {
+        type: 'object',
+        properties: { n: { type: 'integer', default: 3 } },
+        additionalProperties: false,
+      },
+      annotations: READ_ONLY,
+      execute: (args) => `n=${String(args.n)}`,
+    });
+    const runtime = createRuntime({ tools: [tool] });
+    const [ok, bad] = await runtime.execute([
+      { id: '1', name: 'count' },
+      { id: '2', name: 'count', arguments: { n: 1, extra: true } },
+    ]);
+    expect(ok?.content).toEqual([{ type: 'text', text: 'n=3' }]);
+    expect(bad?.error?.code).toBe('invalid_arguments');
+    expect(bad?.error?.message).toContain('extra');
+  });
+
+  it('turns a thrown error (even a non-Error) into tool_error and never rejects', async () => {
+    const tools = [
+      defineTool({
+        name: 'boom',
+        description: 'Throws',
+        inputSchema: z.object({}),
+        annotations: WRITE,
+        execute: () => {
+          throw new Error('disk on fire');
+        },
+      }),
+      defineTool({
+        name: 'reject',
+        description: 'Rejects with a string',
+        inputSchema: z.object({}),
+        annotations: WRITE,
+        execute: () => Promise.reject('nope'),
+      }),
+    ];
+    const runtime = createRuntime({ tools });
+    const results = await runtime.execute([
+      { id: '1', name: 'boom' },
+      { id: '2', name: 'reject' },
+    ]);
+    expect(results.map((r) => [r.status, r.error?.code, r.attempts])).toEqual([
+      ['error', 'tool_error', 1],
+      ['error', 'tool_error', 1],
+    ]);
+    expect(results[0]?.content).toEqual([
+      { type: 'text', text: 'Tool "boom" failed: disk on fire' },
+    ]);
+    expect(results[1]?.error?.message).toContain('nope');
+  });
+
+  it('hides tools whose scopes the caller lacks', async () => {
+    const tool = defineTool({
+      name: 'customer_delete',
+      description: 'Deletes a customer',
+      inputSchema: z.object({}),
+      scopes: ['customers.write'],
+      execute: () => 'deleted',
+    });
+    const runtime = createRuntime({ tools: [tool] });
+    const [hidden] = await runtime.execute([{ id: '1', name: 'customer_delete' }]);
+    expect(hidden?.error?.code).toBe('unknown_tool');
+    expect(runtime.listTools()).toEqual([]);
+    const [seen] = await runtime.execute([{ id: '2', name: 'customer_delete' }], {
+      scopes: ['customers.write'],
+    });
+    expect(seen?.status).toBe('ok');
+    expect(runtime.listTools({ scopes: ['customers.write'] }).map((t) => t.name)).toEqual([
+      'customer_delete',
+    ]);
+  });
+
+  it('rejects a malformed batch with invalid_calls naming the call', async () => {
+    const runtime = createRuntime({ tools: scenarioTools([]) });
+    await expect(runtime.execute('read' as never)).rejects.toMatchObject({ code: 'invalid_calls' });
+    await expect(runtime.execute([{ id: '', name: 'read' }])).rejects.toThrow(/calls\[0\]\.id/);
+    await expect(
+      runtime.execute([
+        { id: 'x', name: 'read' },
+        { id: 'x', name: 'read' },
+      ]),
+    ).rejects.toThrow(/calls\[0\] and calls\[1\] share the id "x"/);
+    await expect(
+      runtime.execute([{ id: 'x', name: 'read', timeoutMs: -1 }]),
+    ).rejects.toBeInstanceOf(HintgateError);
+  });
+
+  it('rejects bad runtime options with what to fix', () => {
+    expect(() => createRuntime({} as never)).toThrow(/give tools .* or a registry/);
+    expect(() => createRuntime({ tools: [], defaultTimeoutMs: 0 })).toThrow(
+      /defaultTimeoutMs must be a positive number/,
+    );
+    expect(() => createRuntime({ tools: [], speed: 'max' } as never)).toThrow(
+      /unknown option "speed"/,
+    );
+    expect(() => createRuntime({ tools: [], registry: createRegistry() })).toThrow(/not both/);
+  });
+});
+
+describe('execute: timeouts and cancellation', () => {
+  let marks: Mark[];
+  beforeEach(() => {
+    useFakeTime();
+    marks = [];
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const stubborn = (seen: AbortSignal[]) =>
+    defineTool({
+      name: 'hang',
+      description: 'Never finishes on its own',
+      inputSchema: z.object({ path: z.string().optional() }),
+      annotations: WRITE,
+      resources: (args) => (args.path === undefined ? [] : [`file:${args.path}`]),
+      timeoutMs: 500,
+      execute: (_args, context) =>
+        new Promise((resolve) => {
+          seen.push(context.signal);
+          context.signal.addEventListener('abort', () => setTimeout(() => resolve('late'), 50));
+        }),
+    });
+
+  it('times out per tool, per call and by the runtime default, and aborts the tool signal', async () => {
+    const seen: AbortSignal[] = [];
+    const runtime = createRuntime({
+      tools: [stubborn(seen), ...scenarioTools(marks)],
+      clock: fakeClock,
+      defaultTimeoutMs: 30,
+    });
+    const done = runtime.execute([
+      { id: 'tool', name: 'hang', arguments: { path: 'a' } },
+      { id: 'call', name: 'hang', arguments: { path: 'b' }, timeoutMs: 100 },
+      { id: 'default', name: 'read', arguments: { ms: 1000 } },
+    ]);
+    await vi.runAllTimersAsync();
+    const results = await done;
+    expect(results.map((r) => [r.status, r.error?.code, r.runMs])).toEqual([
+      ['timeout', 'timeout', 500],
+      ['timeout', 'timeout', 100],
+      ['timeout', 'timeout', 30],
+    ]);
+    expect(seen.every((signal) => signal.aborted)).toBe(true);
+    expect(results[0]?.content[0]).toMatchObject({
+      type: 'text',
+      text: expect.stringContaining('500 ms'),
+    });
+  });
+
+  it('keeps the locks of a timed-out call until the tool stops: [HANG(a) times out, WRITE(a)]', async () => {
+    const runtime = createRuntime({
+      tools: [stubborn([]), ...scenarioTools(marks)],
+      clock: fakeClock,
+    });
+    const done = runtime.execute([
+      { id: 'h', name: 'hang', arguments: { path: 'a' } },
+      { id: 'w', name: 'write', arguments: { path: 'a', ms: 10 } },
+    ]);
+    await vi.runAllTimersAsync();
+    await done;
+    // The tool stops 50 ms after its abort at 500 ms.
+    expect(startTimes(marks)).toEqual({ w: 550 });
+  });
+
+  it('releases the locks of a tool that ignores its abort after the grace period', async () => {
+    const deaf = defineTool({
+      name: 'deaf',
+      description: 'Ignores abort',
+      inputSchema: z.object({}),
+      annotations: WRITE,
+      resources: ['file:a'],
+      execute: () => new Promise(() => {}),
+    });
+    const runtime = createRuntime({
+      tools: [deaf, ...scenarioTools(marks)],
+      clock: fakeClock,
+      defaultTimeoutMs: 100,
+      releaseGraceMs: 250,
+    });
+    const done = runtime.execute([
+      { id: 'd', name: 'deaf' },
+      { id: 'w', name: 'write', arguments: { path: 'a' } },
+    ]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    const results = await done;
+    expect(results[0]?.status).toBe('timeout');
+    expect(startTimes(marks)).toEqual({ w: 350 });
+  });
+
+  it('cancels a batch: running tools see the abort, queued calls end cancelled without running', async () => {
+    const seen: AbortSignal[] = [];
+    const runtime = createRuntime({
+      tools: [stubborn(seen), ...scenarioTools(marks)],
+      clock: fakeClock,
+    });
+    const controller = new AbortController();
+    const done = runtime.execute(
+      [
+        { id: 'h', name: 'hang', arguments: { path: 'a' } },
+        { id: 'w', name: 'write', arguments: { path: 'a' } },
+        { id: 'r', name: 'read', arguments: { path: 'b', ms: 1000 } },
+      ],
+      { signal: controller.signal },
+    );
+    await vi.advanceTimersByTimeAsync(20);
+    controller.abort();
+    await vi.runAllTimersAsync();
+    const results = await done;
+    expect(results.map((r) => [r.id, r.status, r.attempts])).toEqual([
+      ['h', 'cancelled', 1],
+      ['w', 'cancelled', 0],
+      ['r', 'cancelled', 1],
+    ]);
+    expect(seen[0]?.aborted).toBe(true);
+    expect(startTimes(marks)).toEqual({ r: 0 });
+  });
+
+  it('cancels everything when the signal is already aborted', async () => {
+    const runtime = createRuntime({ tools: scenarioTools(marks), clock: fakeClock });
+    const done = runtime.execute([{ id: 'r', name: 'read', arguments: {} }], {
+      signal: AbortSignal.abort(),
+    });
+    await vi.runAllTimersAsync();
+    const [result] = await done;
+    expect(result?.status).toBe('cancelled');
+    expect(marks).toEqual([]);
+  });
+});
