@@ -20,12 +20,14 @@ const COMPATIBLE: Readonly<Record<LockMode, ReadonlySet<LockMode>>> = {
   X: new Set(),
 };
 
-/** Modes that conflict with each mode, for indexed look-ups. */
+const MODES: readonly LockMode[] = ['IS', 'IX', 'S', 'X'];
+
+/** Modes that conflict with each mode, for indexed look-ups (derived from the table above). */
 export const CONFLICTING_MODES: Readonly<Record<LockMode, readonly LockMode[]>> = {
-  IS: ['X'],
-  IX: ['S', 'X'],
-  S: ['IX', 'X'],
-  X: ['IS', 'IX', 'S', 'X'],
+  IS: MODES.filter((m) => !COMPATIBLE.IS.has(m)),
+  IX: MODES.filter((m) => !COMPATIBLE.IX.has(m)),
+  S: MODES.filter((m) => !COMPATIBLE.S.has(m)),
+  X: MODES.filter((m) => !COMPATIBLE.X.has(m)),
 };
 
 /** True when two locks on the same node can be held at once. */
