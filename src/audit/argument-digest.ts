@@ -4,7 +4,16 @@ import { createHash } from 'node:crypto';
 export const SECRET_FIELD =
   /pass(word|phrase)?|secret|token|api[-_]?key|auth|cookie|credential|private[-_]?key|session/i;
 
-const canonical = (value: unknown): unknown => {
+/** `value.toJSON()` when it has one (a `Date`), as `JSON.stringify` would use it. */
+const jsonForm = (value: unknown): unknown =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { toJSON?: unknown }).toJSON === 'function'
+    ? (value as { toJSON: () => unknown }).toJSON()
+    : value;
+
+const canonical = (input: unknown): unknown => {
+  const value = jsonForm(input);
   if (Array.isArray(value)) return value.map(canonical);
   if (typeof value === 'object' && value !== null) {
     const sorted: Record<string, unknown> = {};
@@ -16,7 +25,7 @@ const canonical = (value: unknown): unknown => {
   return typeof value === 'bigint' ? String(value) : value;
 };
 
-/** JSON with object keys sorted, so equal values give equal text. */
+/** JSON with object keys sorted, so equal values give equal text (`toJSON` is honoured). */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(canonical(value)) ?? 'null';
 }
@@ -26,11 +35,15 @@ export function argumentDigest(value: unknown): string {
   return `sha256:${createHash('sha256').update(canonicalJson(value)).digest('hex')}`;
 }
 
-/** A deep copy of `value` with the values of secret-looking fields replaced. */
+/**
+ * A deep copy of `value` with the values of secret-looking fields replaced. Values with a
+ * `toJSON` method (a `Date`) are copied as their JSON form.
+ */
 export function redactSecrets(
-  value: unknown,
+  input: unknown,
   isSecret: (field: string) => boolean = (f) => SECRET_FIELD.test(f),
 ): unknown {
+  const value = jsonForm(input);
   if (Array.isArray(value)) return value.map((item) => redactSecrets(item, isSecret));
   if (typeof value === 'object' && value !== null) {
     const copy: Record<string, unknown> = {};

@@ -45,7 +45,7 @@ export function createAuditEmitter(sinks: readonly AuditSink[]): AuditEmitter {
       const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
       if (failure !== undefined) {
         const cause: unknown = failure.reason;
-        if (cause instanceof HintgateError) throw cause;
+        if (cause instanceof HintgateError && cause.code === 'audit_write_failed') throw cause;
         throw new HintgateError(
           'audit_write_failed',
           `An audit sink failed to record an event: ${(cause as Error)?.message ?? String(cause)}.`,

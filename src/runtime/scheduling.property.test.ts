@@ -19,7 +19,8 @@ const specArb: fc.Arbitrary<Spec> = fc.record({
 });
 
 const isWrite = (spec: Spec): boolean => spec.kind !== 'read';
-const within = (a: string, b: string): boolean => a === b || b.startsWith(`${a}/`) || a.startsWith(`${b}/`);
+const within = (a: string, b: string): boolean =>
+  a === b || b.startsWith(`${a}/`) || a.startsWith(`${b}/`);
 
 /**
  * Conflicts straight from DESIGN's lock table, without the lock manager: a key-less read
@@ -81,7 +82,9 @@ describe('scheduling properties (fake time)', () => {
         });
 
         const plan = await runtime.plan(calls);
-        expect(plan.map((entry) => [...entry.waitsFor].sort())).toEqual(expectedWaits.map((w) => w.sort()));
+        expect(plan.map((entry) => [...entry.waitsFor].sort())).toEqual(
+          expectedWaits.map((w) => w.sort()),
+        );
 
         const done = runtime.execute(calls);
         await vi.runAllTimersAsync();
@@ -89,7 +92,9 @@ describe('scheduling properties (fake time)', () => {
 
         expect(results.map((r) => r.id)).toEqual(calls.map((c) => c.id));
         expect(results.every((r) => r.status === 'ok')).toBe(true);
-        const start = new Map(marks.filter((m) => m.phase === 'start').map((m) => [m.id, m.at - t0]));
+        const start = new Map(
+          marks.filter((m) => m.phase === 'start').map((m) => [m.id, m.at - t0]),
+        );
         const end = new Map(marks.filter((m) => m.phase === 'end').map((m) => [m.id, m.at - t0]));
         specs.forEach((spec, j) => {
           for (let i = 0; i < j; i += 1) {

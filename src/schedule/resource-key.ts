@@ -14,7 +14,10 @@ export function normalizeResourceKey(key: string, workspace?: string): string {
   if (workspace !== undefined && isAbsolute(path)) {
     const inside = relative(workspace, path);
     if (inside === '') path = '.';
-    else if (!inside.startsWith('..') && !isAbsolute(inside)) path = inside.split(sep).join('/');
+    // `..cache/x` is inside; only a `..` segment leads out.
+    else if (inside !== '..' && !inside.startsWith(`..${sep}`) && !isAbsolute(inside)) {
+      path = inside.split(sep).join('/');
+    }
   }
   const absolute = path.startsWith('/');
   let normalized = posix.normalize(path);
