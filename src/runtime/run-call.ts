@@ -3,6 +3,7 @@ import type { Lease } from '../schedule/scheduler.js';
 import { normalizeOutput } from '../tool/normalize-output.js';
 import type { CallErrorCode, CallResult } from '../tool/tool-result.js';
 import { truncateOutput } from '../tool/truncate-output.js';
+import { ABORTED, CallAbort } from './call-abort.js';
 import { failedResult } from './call-result.js';
 import type { PreparedCall } from './prepare-call.js';
 import { type ResolvedRetry, retryDelay } from './retry-delay.js';
@@ -22,7 +23,6 @@ export interface RunContext {
   readonly queuedMs: number;
 }
 
-const ABORTED = Symbol('aborted');
 const noop = (): void => {};
 
 const messageOf = (error: unknown): string =>
@@ -50,22 +50,7 @@ export async function runCall(
   const { clock, signal } = context;
   const { tool } = prepared;
   const startedAt = clock.now();
-  const controller = new AbortController();
-  const timer = clock.setTimeout(() => {
-    controller.abort(new DOMException(`timed out after ${context.timeoutMs} ms`, 'TimeoutError'));
-  }, context.timeoutMs);
-  const onBatchAbort = (): void => controller.abort(signal?.reason);
-  if (signal?.aborted) controller.abort(signal.reason);
-  else signal?.addEventListener('abort', onBatchAbort, { once: true });
-  let aborted: Promise<typeof ABORTED> | undefined;
-  const whenAborted = (): Promise<typeof ABORTED> => {
-    aborted ??= new Promise((resolve) => {
-      if (controller.signal.aborted) resolve(ABORTED);
-      else controller.signal.addEventListener('abort', () => resolve(ABORTED), { once: true });
-    });
-    return aborted;
-  };
-
+  const scope = new CallAbort({ clock, batch: signal, timeoutMs: context.timeoutMs });
   const eligible = prepared.effective.readOnlyHint || prepared.effective.idempotentHint;
   const maxAttempts = eligible ? Math.max(1, context.retry.attempts) : 1;
   let attempts = 0;
@@ -73,8 +58,7 @@ export async function runCall(
   const facts = () => ({ attempts, queuedMs: context.queuedMs, runMs: clock.now() - startedAt });
 
   const finish = (result: CallResult): CallResult => {
-    clock.clearTimeout(timer);
-    signal?.removeEventListener('abort', onBatchAbort);
+    scope.dispose();
     lease.settle(result.status === 'ok');
     if (pendingTool === undefined) {
       lease.release();
@@ -96,8 +80,7 @@ export async function runCall(
     return result;
   };
   const abortResult = (): CallResult => {
-    const reason: unknown = controller.signal.reason;
-    if (reason instanceof DOMException && reason.name === 'TimeoutError') {
+    if (scope.timedOut) {
       return failedResult(
         prepared,
         'timeout',
@@ -114,13 +97,16 @@ export async function runCall(
   };
 
   for (;;) {
-    if (controller.signal.aborted) return finish(abortResult());
+    if (scope.aborted) return finish(abortResult());
     attempts += 1;
     let value: unknown;
     let failure: { error: unknown } | undefined;
     try {
       value = tool.execute(prepared.arguments, {
-        signal: controller.signal,
+        // A getter: most tools never look at their signal, and making one is not free.
+        get signal() {
+          return scope.signal;
+        },
         callId: prepared.id,
         attempt: attempts,
       });
@@ -130,7 +116,7 @@ export async function runCall(
       ) {
         const running = Promise.resolve(value);
         pendingTool = running;
-        const outcome = await Promise.race([running, whenAborted()]);
+        const outcome = await Promise.race([running, scope.whenAborted()]);
         if (outcome === ABORTED) return finish(abortResult());
         pendingTool = undefined;
         value = outcome;
@@ -175,7 +161,7 @@ export async function runCall(
     }
 
     const { error } = failure;
-    if (controller.signal.aborted) return finish(abortResult());
+    if (scope.aborted) return finish(abortResult());
     const message = `Tool "${prepared.name}" failed: ${messageOf(error)}`;
     if (!isRetryable(error) || attempts >= maxAttempts) {
       return finish(failedResult(prepared, toolErrorCode(error), message, facts()));
@@ -197,7 +183,7 @@ export async function runCall(
         wake = resolve;
       });
       const sleeper = clock.setTimeout(wake, delay);
-      const outcome = await Promise.race([slept, whenAborted()]);
+      const outcome = await Promise.race([slept, scope.whenAborted()]);
       clock.clearTimeout(sleeper);
       if (outcome === ABORTED) return finish(abortResult());
     }

@@ -1,0 +1,249 @@
+import { describe, expect, it } from 'vitest';
+import type { RateLimit } from '../tool/tool.js';
+import type { Clock } from './clock.js';
+import type { Lock, LockMode } from './lock-mode.js';
+import { type AdmitRequest, type Grant, type Lease, Scheduler } from './scheduler.js';
+
+/** A clock that moves only when told to, with timers that fire on {@link ManualClock.advance}. */
+interface ManualClock extends Clock {
+  advance(ms: number): void;
+}
+
+function manualClock(): ManualClock {
+  let now = 0;
+  let nextId = 1;
+  const timers = new Map<number, { at: number; callback: () => void }>();
+  return {
+    now: () => now,
+    setTimeout(callback, ms) {
+      const id = nextId++;
+      timers.set(id, { at: now + ms, callback });
+      return id;
+    },
+    clearTimeout(handle) {
+      timers.delete(handle as number);
+    },
+    advance(ms) {
+      now += ms;
+      const due = [...timers].filter(([, t]) => t.at <= now).sort((a, b) => a[1].at - b[1].at);
+      for (const [id, timer] of due) {
+        timers.delete(id);
+        timer.callback();
+      }
+    },
+  };
+}
+
+/** Lets queued microtasks (the scheduler's pump) and promise callbacks run. */
+const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+const lock = (node: string, mode: LockMode): Lock => ({ node, label: node, mode });
+
+/** An admitted call whose grant is recorded as soon as it settles. */
+interface Tracked {
+  readonly waitsFor: readonly string[];
+  grant: Grant | undefined;
+}
+
+function setup() {
+  const clock = manualClock();
+  const scheduler = new Scheduler({ clock });
+  const granted: string[] = [];
+  const admit = (
+    id: string,
+    request: Partial<Omit<AdmitRequest, 'id'>> = {},
+  ): Tracked => {
+    const admission = scheduler.admit({
+      id,
+      locks: [],
+      origin: 'o',
+      concurrency: Number.POSITIVE_INFINITY,
+      ...request,
+    });
+    const tracked: Tracked = { waitsFor: admission.waitsFor, grant: undefined };
+    void admission.granted.then((grant) => {
+      tracked.grant = grant;
+      if (grant.ok) granted.push(id);
+    });
+    return tracked;
+  };
+  return { clock, scheduler, admit, granted };
+}
+
+const leaseOf = (tracked: Tracked): Lease => {
+  if (tracked.grant?.ok !== true) throw new Error('expected a lease');
+  return tracked.grant.lease;
+};
+
+describe('Scheduler', () => {
+  it('grants a free call with queuedMs 0 and reports the calls it waits for', async () => {
+    const { admit } = setup();
+    const a = admit('a', { locks: [lock('n', 'X')] });
+    const b = admit('b', { locks: [lock('n', 'S')] });
+    expect(a.waitsFor).toEqual([]);
+    expect(b.waitsFor).toEqual(['a']);
+    await flush();
+    expect(a.grant).toMatchObject({ ok: true, queuedMs: 0 });
+    expect(b.grant).toBeUndefined();
+  });
+
+  it('grants a conflicting call after the earlier one releases, with the time it queued', async () => {
+    const { admit, clock } = setup();
+    const a = admit('a', { locks: [lock('n', 'X')] });
+    const b = admit('b', { locks: [lock('n', 'X')] });
+    await flush();
+    clock.advance(30);
+    await flush();
+    expect(b.grant).toBeUndefined();
+    leaseOf(a).release();
+    await flush();
+    expect(b.grant).toMatchObject({ ok: true, queuedMs: 30 });
+  });
+
+  it('gives slots of a capped origin to ready calls first come, first served', async () => {
+    const { admit, granted } = setup();
+    const calls = ['a', 'b', 'c', 'd'].map((id) => admit(id, { concurrency: 2 }));
+    const other = admit('other', { origin: 'p', concurrency: 2 });
+    await flush();
+    expect(granted).toEqual(['a', 'b', 'other']);
+    leaseOf(calls[1] as Tracked).release();
+    await flush();
+    expect(granted).toEqual(['a', 'b', 'other', 'c']);
+    leaseOf(other).release();
+    await flush();
+    expect(calls[3]?.grant).toBeUndefined();
+    leaseOf(calls[0] as Tracked).release();
+    await flush();
+    expect(granted).toEqual(['a', 'b', 'other', 'c', 'd']);
+  });
+
+  it('makes release idempotent: a second release frees no second slot', async () => {
+    const { admit, granted, scheduler } = setup();
+    const a = admit('a', { concurrency: 1 });
+    admit('b', { concurrency: 1 });
+    admit('c', { concurrency: 1 });
+    await flush();
+    expect(scheduler.active).toBe(3);
+    const lease = leaseOf(a);
+    lease.release();
+    lease.release();
+    await flush();
+    expect(granted).toEqual(['a', 'b']);
+    expect(scheduler.active).toBe(2);
+  });
+
+  it('ends a queued call cancelled when its signal aborts, and frees its locks for a dependent', async () => {
+    const { admit, scheduler } = setup();
+    const a = admit('a', { locks: [lock('n1', 'X')] });
+    const controller = new AbortController();
+    const b = admit('b', { locks: [lock('n1', 'X'), lock('n2', 'X')], signal: controller.signal });
+    const c = admit('c', { locks: [lock('n2', 'X')], signal: new AbortController().signal });
+    expect(b.waitsFor).toEqual(['a']);
+    expect(c.waitsFor).toEqual(['b']);
+    await flush();
+    expect(c.grant).toBeUndefined();
+    controller.abort();
+    await flush();
+    expect(b.grant).toMatchObject({ ok: false, reason: 'cancelled', queuedMs: 0 });
+    expect(c.grant).toMatchObject({ ok: true });
+    // a still holds n1: the cancelled call never ran, and c did not wait for a.
+    expect(a.grant).toMatchObject({ ok: true });
+    expect(scheduler.active).toBe(2);
+  });
+
+  it('ends a call cancelled at once when its signal is already aborted', async () => {
+    const { admit } = setup();
+    const b = admit('b', { locks: [lock('n', 'X')], signal: AbortSignal.abort() });
+    const c = admit('c', { locks: [lock('n', 'X')] });
+    expect(c.waitsFor).toEqual([]);
+    await flush();
+    expect(b.grant).toMatchObject({ ok: false, reason: 'cancelled' });
+    expect(c.grant).toMatchObject({ ok: true });
+  });
+
+  it('ignores an abort after the call was granted', async () => {
+    const { admit } = setup();
+    const controller = new AbortController();
+    const a = admit('a', { locks: [lock('n', 'X')], signal: controller.signal });
+    const b = admit('b', { locks: [lock('n', 'X')] });
+    await flush();
+    controller.abort();
+    await flush();
+    expect(a.grant).toMatchObject({ ok: true });
+    expect(b.grant).toBeUndefined();
+  });
+
+  it('waits for quota within the window and grants when it frees up', async () => {
+    const { admit, clock } = setup();
+    const limit: RateLimit = { max: 1, windowMs: 100 };
+    const a = admit('a', { rateLimit: { key: 'k', limit } });
+    const b = admit('b', { rateLimit: { key: 'k', limit } });
+    await flush();
+    expect(a.grant).toMatchObject({ ok: true });
+    leaseOf(a).settle(true);
+    leaseOf(a).release();
+    clock.advance(99);
+    await flush();
+    expect(b.grant).toBeUndefined();
+    clock.advance(1);
+    await flush();
+    expect(b.grant).toMatchObject({ ok: true, queuedMs: 100 });
+  });
+
+  it('keeps separate quota per rate-limit key', async () => {
+    const { admit } = setup();
+    const limit: RateLimit = { max: 1, windowMs: 100 };
+    admit('a', { rateLimit: { key: 'k1', limit } });
+    const b = admit('b', { rateLimit: { key: 'k2', limit } });
+    await flush();
+    expect(b.grant).toMatchObject({ ok: true });
+  });
+
+  it('refuses a call rate_limited when quota frees up after maxWaitMs, and releases its locks', async () => {
+    const { admit } = setup();
+    const limit: RateLimit = { max: 1, windowMs: 100, maxWaitMs: 50 };
+    admit('a', { rateLimit: { key: 'k', limit } });
+    const b = admit('b', { locks: [lock('n', 'X')], rateLimit: { key: 'k', limit } });
+    const c = admit('c', { locks: [lock('n', 'X')] });
+    expect(c.waitsFor).toEqual(['b']);
+    await flush();
+    expect(b.grant).toMatchObject({ ok: false, reason: 'rate_limited', queuedMs: 0 });
+    expect(b.grant?.ok === false && b.grant.message).toMatch(/rate limit of 1 call\(s\) per 100 ms/);
+    expect(c.grant).toMatchObject({ ok: true });
+  });
+
+  it('hands quota back on settle(false), letting a call waiting for quota proceed at once', async () => {
+    const { admit } = setup();
+    const limit: RateLimit = { max: 1, windowMs: 1000 };
+    const a = admit('a', { rateLimit: { key: 'k', limit } });
+    const b = admit('b', { rateLimit: { key: 'k', limit } });
+    await flush();
+    expect(b.grant).toBeUndefined();
+    leaseOf(a).settle(false);
+    await flush();
+    expect(b.grant).toMatchObject({ ok: true, queuedMs: 0 });
+  });
+
+  it('keeps the quota spent on settle(true)', async () => {
+    const { admit } = setup();
+    const limit: RateLimit = { max: 1, windowMs: 1000 };
+    const a = admit('a', { rateLimit: { key: 'k', limit } });
+    const b = admit('b', { rateLimit: { key: 'k', limit } });
+    await flush();
+    leaseOf(a).settle(true);
+    leaseOf(a).settle(false);
+    leaseOf(a).release();
+    await flush();
+    expect(b.grant).toBeUndefined();
+  });
+
+  it('counts admitted calls until they are released or refused', async () => {
+    const { admit, scheduler } = setup();
+    const a = admit('a');
+    admit('b', { signal: AbortSignal.abort() });
+    expect(scheduler.active).toBe(1);
+    await flush();
+    leaseOf(a).release();
+    expect(scheduler.active).toBe(0);
+  });
+});
