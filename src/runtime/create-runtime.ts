@@ -144,7 +144,19 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   ): Promise<
     Array<{ allowed: true; decision: Decision } | { allowed: false; result: CallResult }>
   > => {
-    const decisions = await Promise.all(batch.map((call) => authorizer.decide(call)));
+    // A policy that fails must not let a call through: it counts as a denial.
+    const decisions = await Promise.all(
+      batch.map(async (call): Promise<Decision> => {
+        try {
+          return await authorizer.decide(call);
+        } catch (error) {
+          return {
+            decision: 'deny',
+            reason: `the policy failed (${(error as Error)?.message ?? String(error)})`,
+          };
+        }
+      }),
+    );
     const outcomes: Array<
       { allowed: true; decision: Decision } | { allowed: false; result: CallResult }
     > = [];

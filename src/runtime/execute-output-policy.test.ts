@@ -311,3 +311,61 @@ describe('execute: audit', () => {
     expect(sink.events).toMatchObject([{ type: 'tool.changed', tool: 'login', change: 'removed' }]);
   });
 });
+
+describe('execute: failures of the parts around a tool', () => {
+  const plain = defineTool({
+    name: 'plain',
+    description: 'Returns ok',
+    inputSchema: z.object({}),
+    annotations: READ_ONLY,
+    execute: () => 'ok',
+  });
+
+  it('denies a call when the policy throws', async () => {
+    const runtime = createRuntime({
+      tools: [plain],
+      authorizer: {
+        decide: () => {
+          throw new Error('rules file vanished');
+        },
+      },
+    });
+    const [result] = await runtime.execute([{ id: '1', name: 'plain' }]);
+    expect(result).toMatchObject({ status: 'denied', attempts: 0 });
+    expect(result?.error?.message).toContain('rules file vanished');
+  });
+
+  it('fails the call, not the batch, when a schema throws while validating', async () => {
+    const throwing = {
+      '~standard': {
+        version: 1,
+        vendor: 'test',
+        validate: () => {
+          throw new Error('validator crashed');
+        },
+        jsonSchema: { input: () => ({ type: 'object' }), output: () => ({ type: 'object' }) },
+      },
+    } as const;
+    const tool = defineTool({
+      name: 'odd',
+      description: 'Odd schemas',
+      inputSchema: throwing,
+      execute: () => 'ok',
+    });
+    const out = defineTool({
+      name: 'odd_out',
+      description: 'Odd output schema',
+      inputSchema: z.object({}),
+      outputSchema: throwing,
+      annotations: READ_ONLY,
+      execute: () => ({ a: 1 }),
+    });
+    const results = await createRuntime({ tools: [tool, out] }).execute([
+      { id: '1', name: 'odd' },
+      { id: '2', name: 'odd_out' },
+    ]);
+    expect(results.map((r) => r.error?.code)).toEqual(['tool_error', 'tool_error']);
+    expect(results[0]?.error?.message).toContain('validator crashed');
+    expect(results[1]?.error?.message).toContain('validator crashed');
+  });
+});

@@ -72,7 +72,16 @@ export async function prepareCall(
       `Invalid arguments for tool "${call.name}": ${parsed}.`,
     );
   }
-  const validated = await tool.inputSchema.validate(parsed);
+  let validated: Awaited<ReturnType<typeof tool.inputSchema.validate>>;
+  try {
+    validated = await tool.inputSchema.validate(parsed);
+  } catch (error) {
+    return failedResult(
+      call,
+      'tool_error',
+      `The input schema of tool "${call.name}" failed while validating: ${(error as Error)?.message ?? String(error)}.`,
+    );
+  }
   if (!validated.ok) {
     return failedResult(
       call,

@@ -127,7 +127,9 @@ export async function runCall(
     }
 
     if (failure === undefined) {
-      const output = await normalizeOutput(value, tool);
+      const output = await normalizeOutput(value, tool).catch((error: unknown) => ({
+        problem: `its output could not be checked (${messageOf(error)})`,
+      }));
       if ('problem' in output) {
         return finish(
           failedResult(

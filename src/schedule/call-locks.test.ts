@@ -86,9 +86,9 @@ describe('callLocks', () => {
   it('takes X on the world root for an open-world write', () => {
     const locks = locksOf({ class: 'write', openWorld: true });
     expect(locks).toContainEqual({ node: WORLD_NODE, label: 'world', mode: 'X' });
-    expect(summary(locksOf({ class: 'destructive', openWorld: true, resourceKeys: ['k:a'] }))).toEqual(
-      ['k:=IX', 'k:a=X', 'origin:local=IX', 'world=X'].sort(),
-    );
+    expect(
+      summary(locksOf({ class: 'destructive', openWorld: true, resourceKeys: ['k:a'] })),
+    ).toEqual(['k:=IX', 'k:a=X', 'origin:local=IX', 'world=X'].sort());
   });
 
   it('takes no world lock for an open-world write when serializeOpenWorldWrites is false', () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { CONFLICTING_MODES, compatible, type Lock, type LockMode, locksConflict } from './lock-mode.js';
+import {
+  CONFLICTING_MODES,
+  compatible,
+  type Lock,
+  type LockMode,
+  locksConflict,
+} from './lock-mode.js';
 
 const MODES: readonly LockMode[] = ['IS', 'IX', 'S', 'X'];
 
@@ -64,9 +70,9 @@ describe('locksConflict', () => {
   });
 
   it('does not conflict on a shared node with compatible modes', () => {
-    expect(locksConflict([lock('a', 'IS'), lock('b', 'S')], [lock('a', 'IX'), lock('b', 'S')])).toBe(
-      false,
-    );
+    expect(
+      locksConflict([lock('a', 'IS'), lock('b', 'S')], [lock('a', 'IX'), lock('b', 'S')]),
+    ).toBe(false);
   });
 
   it('finds a conflict on any one of several shared nodes', () => {

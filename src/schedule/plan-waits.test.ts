@@ -24,7 +24,13 @@ describe('planWaits', () => {
       locks('wb', 'write', 'b'),
       locks('ra', 'read', 'a'),
     ]);
-    expect(waits.map((ids) => [...ids].sort())).toEqual([[], [], ['r1', 'r2'], ['r1', 'r2'], ['wa']]);
+    expect(waits.map((ids) => [...ids].sort())).toEqual([
+      [],
+      [],
+      ['r1', 'r2'],
+      ['r1', 'r2'],
+      ['wa'],
+    ]);
   });
 
   it('lists every earlier conflicting call, even one already implied through another', () => {

@@ -49,10 +49,7 @@ function setup() {
   const clock = manualClock();
   const scheduler = new Scheduler({ clock });
   const granted: string[] = [];
-  const admit = (
-    id: string,
-    request: Partial<Omit<AdmitRequest, 'id'>> = {},
-  ): Tracked => {
+  const admit = (id: string, request: Partial<Omit<AdmitRequest, 'id'>> = {}): Tracked => {
     const admission = scheduler.admit({
       id,
       locks: [],
@@ -208,7 +205,9 @@ describe('Scheduler', () => {
     expect(c.waitsFor).toEqual(['b']);
     await flush();
     expect(b.grant).toMatchObject({ ok: false, reason: 'rate_limited', queuedMs: 0 });
-    expect(b.grant?.ok === false && b.grant.message).toMatch(/rate limit of 1 call\(s\) per 100 ms/);
+    expect(b.grant?.ok === false && b.grant.message).toMatch(
+      /rate limit of 1 call\(s\) per 100 ms/,
+    );
     expect(c.grant).toMatchObject({ ok: true });
   });
 

@@ -9,7 +9,9 @@ import { type SchemaInput, toolSchema } from './tool-schema.js';
 
 /** Arguments type of a tool: a Standard Schema's output type, else a plain record. */
 export type InferArguments<S> = S extends StandardSchemaV1
-  ? StandardSchemaV1.InferOutput<S>
+  ? unknown extends StandardSchemaV1.InferOutput<S>
+    ? ToolArguments
+    : StandardSchemaV1.InferOutput<S>
   : ToolArguments;
 
 /** Options of {@link defineTool}. */
