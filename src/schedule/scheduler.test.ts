@@ -187,6 +187,14 @@ describe('Scheduler', () => {
     expect(b.grant).toMatchObject({ ok: true, queuedMs: 100 });
   });
 
+  it('shares quota between equal limits given as different objects', async () => {
+    const { admit } = setup();
+    admit('a', { rateLimit: { key: 'k', limit: { max: 1, windowMs: 100 } } });
+    const b = admit('b', { rateLimit: { key: 'k', limit: { max: 1, windowMs: 100 } } });
+    await flush();
+    expect(b.grant).toBeUndefined();
+  });
+
   it('keeps separate quota per rate-limit key', async () => {
     const { admit } = setup();
     const limit: RateLimit = { max: 1, windowMs: 100 };

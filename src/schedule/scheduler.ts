@@ -124,7 +124,12 @@ export class Scheduler {
 
   #limiter(key: string, limit: RateLimit): RateLimiter {
     let limiter = this.#limiters.get(key);
-    if (limiter === undefined || limiter.limit !== limit) {
+    // A changed limit (a registry update) starts a fresh window; an equal one keeps it.
+    if (
+      limiter === undefined ||
+      limiter.limit.max !== limit.max ||
+      limiter.limit.windowMs !== limit.windowMs
+    ) {
       limiter = new RateLimiter(limit);
       this.#limiters.set(key, limiter);
     }
