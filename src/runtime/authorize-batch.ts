@@ -1,0 +1,115 @@
+import type { AuditEvent, AuditEventType } from '../audit/audit-event.js';
+import type { ApprovalAsk, ApprovalOutcome, Authorizer, Decision } from '../policy/authorizer.js';
+import type { CallResult } from '../tool/tool-result.js';
+import { failedResult } from './call-result.js';
+import type { PreparedCall } from './prepare-call.js';
+
+/** What the policy made of one call: run it (and why), or its `denied` result. */
+export type Authorization =
+  | { readonly allowed: true; readonly decision: Decision }
+  | { readonly allowed: false; readonly result: CallResult };
+
+/** What {@link authorizeBatch} needs. */
+export interface AuthorizeOptions {
+  readonly authorizer: Authorizer;
+  readonly signal: AbortSignal | undefined;
+  /** Records an approval event about a call. */
+  readonly record: (type: AuditEventType, call: PreparedCall, extra: Partial<AuditEvent>) => void;
+}
+
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
+/** The text a denied call returns: why, and not to retry it blindly. */
+export function deniedMessage(name: string, reason: string, message?: string): string {
+  return (
+    message ??
+    `The call to "${name}" was denied: ${reason}. Do not retry it unchanged; ask the user how to proceed or take another approach.`
+  );
+}
+
+const askAll = async (
+  asks: readonly ApprovalAsk[],
+  options: AuthorizeOptions,
+): Promise<readonly ApprovalOutcome[]> => {
+  const { authorizer, signal } = options;
+  if (authorizer.approve === undefined) {
+    return asks.map(() => ({
+      allow: false,
+      reason:
+        'approval is required but no approver is configured; configure an approver or a rule that allows this call',
+    }));
+  }
+  try {
+    const answers = await authorizer.approve(asks, signal === undefined ? {} : { signal });
+    if (!Array.isArray(answers) || answers.length !== asks.length) {
+      throw new Error(`it returned ${answers?.length ?? 'no'} answers for ${asks.length} asks`);
+    }
+    return answers;
+  } catch (error) {
+    const reason = `the approver failed (${messageOf(error)}), so the call was not run`;
+    return asks.map(() => ({ allow: false, reason }));
+  }
+};
+
+/**
+ * Decides every call of a batch, then asks for all approvals the batch needs at once,
+ * before any call of it starts. Fails closed: a policy or approver that throws denies.
+ */
+export async function authorizeBatch(
+  batch: readonly PreparedCall[],
+  options: AuthorizeOptions,
+): Promise<Authorization[]> {
+  const decisions = await Promise.all(
+    batch.map(async (call): Promise<Decision> => {
+      try {
+        return await options.authorizer.decide(call);
+      } catch (error) {
+        return { decision: 'deny', reason: `the policy failed (${messageOf(error)})` };
+      }
+    }),
+  );
+  const outcomes: Authorization[] = [];
+  const asks: ApprovalAsk[] = [];
+  const askIndex: number[] = [];
+  decisions.forEach((decision, index) => {
+    const call = batch[index] as PreparedCall;
+    if (decision.decision === 'deny') {
+      const message = deniedMessage(call.name, decision.reason, decision.message);
+      outcomes[index] = { allowed: false, result: failedResult(call, 'denied', message) };
+    } else if (decision.decision === 'ask') {
+      asks.push({ call, decision });
+      askIndex.push(index);
+    } else {
+      outcomes[index] = { allowed: true, decision };
+    }
+  });
+  if (asks.length === 0) return outcomes;
+
+  asks.forEach((ask, position) => {
+    const call = batch[askIndex[position] as number] as PreparedCall;
+    options.record('approval.requested', call, { decision: 'ask', reason: ask.decision.reason });
+  });
+  const answers = await askAll(asks, options);
+  answers.forEach((answer, position) => {
+    const index = askIndex[position] as number;
+    const { decision } = asks[position] as ApprovalAsk;
+    const call = batch[index] as PreparedCall;
+    const type = answer.allow ? 'approval.granted' : 'approval.denied';
+    options.record(type, call, { decision: 'ask', reason: answer.reason });
+    outcomes[index] = answer.allow
+      ? {
+          allowed: true,
+          decision: { decision: 'allow', reason: `${decision.reason}; approved: ${answer.reason}` },
+        }
+      : {
+          allowed: false,
+          result: failedResult(
+            call,
+            'denied',
+            deniedMessage(call.name, answer.reason, answer.message),
+          ),
+        };
+  });
+  return outcomes;
+}
