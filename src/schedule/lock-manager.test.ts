@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { LockManager } from './lock-manager.js';
-import type { Lock, LockMode } from './lock-mode.js';
+import { type LockEntry, LockManager } from './lock-manager.js';
+import { type Lock, type LockMode, locksConflict } from './lock-mode.js';
 
 const lock = (node: string, mode: LockMode): Lock => ({ node, label: node, mode });
 
@@ -13,7 +14,7 @@ describe('LockManager', () => {
     expect(entry.waitsFor).toEqual([]);
   });
 
-  it('lists in waitsFor exactly the earlier active entries whose locks conflict', () => {
+  it('lists in waitsFor the earlier active entries whose locks conflict', () => {
     const manager = new LockManager();
     manager.admit('a', [lock('n1', 'X')], () => {});
     manager.admit('b', [lock('n2', 'S')], () => {});
@@ -93,7 +94,8 @@ describe('LockManager', () => {
     const b = manager.admit('b', [lock('n', 'X')], bReady);
     const cReady = vi.fn();
     const c = manager.admit('c', [lock('n', 'X')], cReady);
-    expect([...c.waitsFor].sort()).toEqual(['a', 'b']);
+    // c waits for a through b (transitively reduced); releasing b early hands a over.
+    expect(c.waitsFor).toEqual(['b']);
     manager.release(b);
     expect(cReady).not.toHaveBeenCalled();
     manager.release(a);
@@ -120,5 +122,68 @@ describe('LockManager', () => {
     manager.release(b);
     manager.release(a);
     expect(manager.size).toBe(1);
+  });
+});
+
+describe('LockManager properties', () => {
+  const modeArb = fc.constantFrom<LockMode>('IS', 'IX', 'S', 'X');
+  const locksArb = fc.uniqueArray(
+    fc.record({ node: fc.constantFrom('r', 'a', 'b'), mode: modeArb }),
+    {
+      minLength: 1,
+      maxLength: 3,
+      selector: (l) => l.node,
+    },
+  );
+  const stepArb = fc.oneof(
+    {
+      weight: 3,
+      arbitrary: locksArb.map((locks) => ({ admit: locks.map((l) => lock(l.node, l.mode)) })),
+    },
+    { weight: 2, arbitrary: fc.nat().map((pick) => ({ release: pick })) },
+  );
+
+  it('readies an entry exactly when every earlier conflicting entry is released, with early releases', () => {
+    fc.assert(
+      fc.property(fc.array(stepArb, { minLength: 1, maxLength: 60 }), (steps) => {
+        const manager = new LockManager();
+        const entries: Array<{
+          entry: LockEntry;
+          locks: Lock[];
+          ready: boolean;
+          released: boolean;
+        }> = [];
+        for (const step of steps) {
+          if ('admit' in step) {
+            const record = {
+              entry: undefined as unknown as LockEntry,
+              locks: step.admit,
+              ready: false,
+              released: false,
+            };
+            entries.push(record);
+            record.entry = manager.admit(`e${entries.length}`, step.admit, () => {
+              expect(record.ready).toBe(false);
+              record.ready = true;
+            });
+          } else {
+            // Release a running entry (its call ended) or a waiting one (cancelled while queued).
+            const open = entries.filter((e) => !e.released);
+            const target = open[step.release % Math.max(1, open.length)];
+            if (target === undefined) continue;
+            target.released = true;
+            manager.release(target.entry);
+          }
+          entries.forEach((e, j) => {
+            if (e.released) return;
+            const blocked = entries
+              .slice(0, j)
+              .some((earlier) => !earlier.released && locksConflict(earlier.locks, e.locks));
+            expect(e.ready).toBe(!blocked);
+          });
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -1,31 +1,55 @@
-import { CONFLICTING_MODES, type Lock, type LockMode } from './lock-mode.js';
+import { CONFLICTING_MODES, type Lock, locksConflict } from './lock-mode.js';
 
 /** A call admitted into the lock manager. */
 export interface LockEntry {
   /** Caller's id for the entry (the call id). */
   readonly id: string;
   readonly locks: readonly Lock[];
-  /** Ids of the earlier, still active entries whose locks conflict with this one's. */
+  /**
+   * Ids of the earlier active entries this one waits for directly. Earlier conflicting
+   * entries that one of these already waits for are not repeated (see {@link LockManager}).
+   */
   readonly waitsFor: readonly string[];
 }
 
 interface Entry extends LockEntry {
+  readonly seq: number;
   pending: number;
   released: boolean;
+  readonly blockers: Entry[];
   readonly dependents: Entry[];
   readonly onReady: () => void;
 }
+
+/** Active holders of one node: exclusive holders, and the others by mode, in admission order. */
+interface NodeHolders {
+  readonly X: Entry[];
+  readonly IS: Entry[];
+  readonly IX: Entry[];
+  readonly S: Entry[];
+}
+
+const remove = (list: Entry[], entry: Entry): void => {
+  const index = list.lastIndexOf(entry);
+  if (index !== -1) list.splice(index, 1);
+};
 
 /**
  * Multi-granularity lock manager with admission order. An entry waits for every earlier
  * active entry whose locks conflict with its own, and for nothing else: later entries
  * never block earlier ones, so conflicting calls run in admission order and independent
  * calls overlap. Calls admitted over time (a gateway) follow the same rule.
+ *
+ * Waits are kept transitively reduced so a long queue on one key costs linear time: on a
+ * node, an entry waits for the latest exclusive holder and for the conflicting holders
+ * admitted after it, since the exclusive holder already waits for everything before it.
+ * When an entry is released before it was ready (its call was cancelled while queued),
+ * the entries that waited for it inherit what it still waited for, so the order holds.
  */
 export class LockManager {
-  /** Active entries per node and mode, so a look-up visits only conflicting holders. */
-  readonly #holders = new Map<string, Map<LockMode, Set<Entry>>>();
+  readonly #nodes = new Map<string, NodeHolders>();
   #active = 0;
+  #seq = 0;
 
   /** Number of admitted entries not yet released. */
   get size(): number {
@@ -37,38 +61,40 @@ export class LockManager {
    * conflicting earlier entry is released.
    */
   admit(id: string, locks: readonly Lock[], onReady: () => void): LockEntry {
-    const blockers = new Set<Entry>();
+    const seq = this.#seq++;
+    const blockers: Entry[] = [];
+    const block = (holder: Entry): void => {
+      if (!blockers.includes(holder)) blockers.push(holder);
+    };
     for (const lock of locks) {
-      const byMode = this.#holders.get(lock.node);
-      if (byMode === undefined) continue;
+      const holders = this.#nodes.get(lock.node);
+      if (holders === undefined) continue;
+      const lastExclusive = holders.X[holders.X.length - 1];
+      const floor = lastExclusive?.seq ?? -1;
+      if (lastExclusive !== undefined) block(lastExclusive);
       for (const mode of CONFLICTING_MODES[lock.mode]) {
-        const holders = byMode.get(mode);
-        if (holders !== undefined) for (const holder of holders) blockers.add(holder);
+        if (mode === 'X') continue;
+        const list = holders[mode];
+        for (let index = list.length - 1; index >= 0; index -= 1) {
+          const holder = list[index] as Entry;
+          if (holder.seq < floor) break;
+          block(holder);
+        }
       }
     }
     const entry: Entry = {
       id,
       locks,
-      waitsFor: [...blockers].map((blocker) => blocker.id),
-      pending: blockers.size,
+      seq,
+      waitsFor: blockers.map((blocker) => blocker.id),
+      pending: blockers.length,
       released: false,
+      blockers,
       dependents: [],
       onReady,
     };
     for (const blocker of blockers) blocker.dependents.push(entry);
-    for (const lock of locks) {
-      let byMode = this.#holders.get(lock.node);
-      if (byMode === undefined) {
-        byMode = new Map();
-        this.#holders.set(lock.node, byMode);
-      }
-      let holders = byMode.get(lock.mode);
-      if (holders === undefined) {
-        holders = new Set();
-        byMode.set(lock.mode, holders);
-      }
-      holders.add(entry);
-    }
+    for (const lock of locks) this.#holders(lock.node)[lock.mode].push(entry);
     this.#active += 1;
     if (entry.pending === 0) onReady();
     return entry;
@@ -84,15 +110,45 @@ export class LockManager {
     entry.released = true;
     this.#active -= 1;
     for (const lock of entry.locks) {
-      const byMode = this.#holders.get(lock.node);
-      const holders = byMode?.get(lock.mode);
-      holders?.delete(entry);
-      if (holders?.size === 0) byMode?.delete(lock.mode);
-      if (byMode?.size === 0) this.#holders.delete(lock.node);
+      const holders = this.#nodes.get(lock.node);
+      if (holders === undefined) continue;
+      remove(holders[lock.mode], entry);
+      if (holders.X.length + holders.IS.length + holders.IX.length + holders.S.length === 0) {
+        this.#nodes.delete(lock.node);
+      }
     }
+    if (entry.pending > 0) this.#handOver(entry);
     for (const dependent of entry.dependents) {
+      if (dependent.released) continue;
       dependent.pending -= 1;
-      if (dependent.pending === 0 && !dependent.released) dependent.onReady();
+      if (dependent.pending === 0) dependent.onReady();
     }
+  }
+
+  /**
+   * Makes the dependents of an entry released while waiting wait for those of its
+   * blockers they conflict with: the ones it hid from them. (Only an exclusive holder hides
+   * earlier entries, and an exclusive holder conflicts with every dependent on its node.)
+   */
+  #handOver(entry: Entry): void {
+    for (const blocker of entry.blockers) {
+      if (blocker.released) continue;
+      for (const dependent of entry.dependents) {
+        if (dependent.released || dependent.blockers.includes(blocker)) continue;
+        if (!locksConflict(blocker.locks, dependent.locks)) continue;
+        dependent.blockers.push(blocker);
+        blocker.dependents.push(dependent);
+        dependent.pending += 1;
+      }
+    }
+  }
+
+  #holders(node: string): NodeHolders {
+    let holders = this.#nodes.get(node);
+    if (holders === undefined) {
+      holders = { X: [], IS: [], IX: [], S: [] };
+      this.#nodes.set(node, holders);
+    }
+    return holders;
   }
 }

@@ -1,13 +1,19 @@
-import { LockManager } from './lock-manager.js';
-import type { Lock } from './lock-mode.js';
+import { type Lock, locksConflict } from './lock-mode.js';
 
 /**
  * For calls in order, the ids of the earlier calls each waits for: every earlier call
- * whose locks conflict with its own. Runs nothing.
+ * whose locks conflict with its own, including those it also reaches through another.
+ * Runs nothing.
  */
 export function planWaits(
   calls: ReadonlyArray<{ readonly id: string; readonly locks: readonly Lock[] }>,
 ): string[][] {
-  const manager = new LockManager();
-  return calls.map((call) => [...manager.admit(call.id, call.locks, () => {}).waitsFor]);
+  return calls.map((call, j) => {
+    const waits: string[] = [];
+    for (let i = 0; i < j; i += 1) {
+      const earlier = calls[i] as (typeof calls)[number];
+      if (locksConflict(earlier.locks, call.locks)) waits.push(earlier.id);
+    }
+    return waits;
+  });
 }
