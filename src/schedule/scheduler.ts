@@ -39,7 +39,7 @@ export type Grant =
 
 /** An admitted call. */
 export interface Admission {
-  /** Ids of earlier active calls this call waits for. */
+  /** Ids of the earlier active calls this call waits for directly (see `LockEntry.waitsFor`). */
   readonly waitsFor: readonly string[];
   /** Settles when the call may start, or may not run at all. */
   readonly granted: Promise<Grant>;
