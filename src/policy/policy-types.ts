@@ -1,0 +1,105 @@
+import type { EffectiveHints, ToolAnnotations } from '../tool/annotations.js';
+import type { ToolClass } from '../tool/classify.js';
+import type { ToolArguments } from '../tool/resource-template.js';
+
+/**
+ * How much runs without asking:
+ * - `plan`: read-only tools only; the others are hidden and denied.
+ * - `ask` (default): reads run, anything else asks.
+ * - `auto`: reads and non-destructive writes run, destructive calls ask.
+ * - `allowlist`: only calls an allow rule matches run; a miss asks.
+ * - `yolo`: everything not denied runs, without asking.
+ */
+export type Mode = 'plan' | 'ask' | 'auto' | 'allowlist' | 'yolo';
+
+/** Every {@link Mode}, in order of increasing freedom. */
+export const MODES: readonly Mode[] = ['plan', 'ask', 'auto', 'allowlist', 'yolo'];
+
+/** The mode when none is configured. */
+export const DEFAULT_MODE: Mode = 'ask';
+
+/** What a rule says of the calls it matches. */
+export type RuleDecision = 'allow' | 'ask' | 'deny';
+
+/**
+ * A policy rule, as plain data. A rule matches a call when every condition it states
+ * holds; conditions it leaves out match anything.
+ */
+export interface PolicyRule {
+  /** Glob on the tool name, e.g. `"github_*"`. */
+  readonly tool?: string;
+  /** Glob on the tool's origin (server) name. */
+  readonly origin?: string;
+  /** Partial match on the call's effective hints, e.g. `{ destructiveHint: true }`. */
+  readonly annotations?: Partial<EffectiveHints>;
+  /**
+   * Glob on the call's approval keys, e.g. `"file:src/**"` or `"git *"`. For `allow`, every
+   * key of the call must match; for `ask` and `deny`, one matching key is enough.
+   */
+  readonly key?: string;
+  readonly decision: RuleDecision;
+  /** Higher wins. Default 0. At equal priority deny beats ask beats allow. */
+  readonly priority?: number;
+  /** Modes the rule applies in. Default: all. */
+  readonly modes?: readonly Mode[];
+  /** Why the rule exists; shown in decisions and the audit log. */
+  readonly reason?: string;
+}
+
+/** A policy: a mode and rules, as `loadPolicy` reads them from a file. */
+export interface Policy {
+  readonly mode?: Mode;
+  readonly rules?: readonly PolicyRule[];
+}
+
+/** How long an approval is remembered. */
+export type RememberScope = 'once' | 'session' | 'always';
+
+/** What a person is asked to approve: everything needed to judge one call. */
+export interface ApprovalRequest {
+  /** The call's id. */
+  readonly callId: string;
+  readonly tool: {
+    readonly name: string;
+    readonly title?: string;
+    readonly description: string;
+  };
+  /** Origin (server) of the tool and whether its annotations are trusted. */
+  readonly origin: string;
+  readonly trusted: boolean;
+  /** The arguments exactly as the tool will receive them. */
+  readonly arguments: ToolArguments;
+  readonly class: ToolClass;
+  /** Annotations as claimed by the tool. */
+  readonly claimed: ToolAnnotations;
+  /** The hints hintgate acts on (spec defaults for an untrusted origin). */
+  readonly effective: EffectiveHints;
+  /** What an approval would cover; remembering it covers these keys for this tool. */
+  readonly approvalKeys: readonly string[];
+  /** Why approval is needed: the mode, the rule, or the annotation that asked. */
+  readonly reason: string;
+  /** Position of this request among the approvals of its batch (1-based), and their count. */
+  readonly position: number;
+  readonly total: number;
+}
+
+/** A person's answer. */
+export interface ApprovalAnswer {
+  readonly decision: 'allow' | 'deny';
+  /**
+   * For `allow`: `once` (default) for this call only, `session` for this tool and these keys
+   * until the runtime closes, `always` for this project (written to the approvals file).
+   */
+  readonly remember?: RememberScope;
+  /** Shown in the audit log; for a denial also to the model. */
+  readonly reason?: string;
+}
+
+/**
+ * Asks a person to approve one call. May be async (a terminal prompt, an MCP elicitation).
+ * A throw, a rejection or a timeout counts as a denial.
+ */
+export type Approver = (
+  request: ApprovalRequest,
+  options: { readonly signal: AbortSignal },
+) => ApprovalAnswer | Promise<ApprovalAnswer>;
