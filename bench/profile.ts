@@ -36,7 +36,7 @@ const where = (url: string): string => {
 };
 
 async function main(): Promise<void> {
-  const runtime = createRuntime({ tools: [noopReadTool, noopWriteTool] });
+  const runtime = createRuntime({ tools: [noopReadTool, noopWriteTool], mode: 'yolo' });
   const scenarios: ReadonlyArray<readonly [string, ToolCall[]]> = [
     ['reads', calls((n) => ({ id: `r${n}`, name: 'noop_read', arguments: { n } }))],
     [

@@ -310,7 +310,7 @@ async function microsPerCall(
 }
 
 async function pipelineOverhead(): Promise<OverheadRow[]> {
-  const runtime = createRuntime({ tools: [noopReadTool, noopWriteTool] });
+  const runtime = createRuntime({ tools: [noopReadTool, noopWriteTool], mode: 'yolo' });
   const indices = Array.from({ length: OVERHEAD_BATCH }, (_, n) => n);
   const reads: ToolCall[] = indices.map((n) => ({
     id: `r${n}`,
@@ -385,7 +385,7 @@ function overheadTable(rows: readonly OverheadRow[]): string {
 
 // ---------------------------------------------------------------------------------------
 
-const METHOD = `Every tool "works" by awaiting a real \`setTimeout\` for its latency (20-120 ms, fixed by a seeded PRNG, identical on every run), so wall clock includes real timer and event-loop behaviour. Tools: \`read_file\` (READ_ONLY, resources \`file:{path}\`), \`write_file\` (WRITE, \`file:{path}\`), \`delete_file\` (DESTRUCTIVE, \`file:{path}\`) and \`search\` (READ_ONLY, no resource keys), with zod input schemas. For the same batch, strategies (1)-(3) call the tools' \`execute\` directly (bench/baselines.ts): (1) await each call in order; (2) ak-coder: \`Promise.allSettled\` if every call is \`readOnlyHint: true\`, else sequential; (3) Codex CLI / Gemini CLI: consecutive read-only calls run as one wave, every other call alone, in order. (4) is \`createRuntime({ tools }).execute(calls)\` with the default policy (allow all). The critical path is computed without the scheduler, from DESIGN's lock table (read without keys: S on the origin root; write without keys: X; keyed read: IS on root and key ancestors, S on the key; keyed write: IX and X; IS/IX/S compatible as in DESIGN, X with nothing, S not with IX): call j starts after every earlier call it conflicts with, finish(j) = ms(j) + max finish(i), critical path = max finish. Each (batch, strategy) is measured ${REPEATS} times, interleaved, after one warm-up, and the median is reported; wall clock is \`performance.now()\` around the whole batch. Part 2 runs read-only batches of distinct files with latencies 20-100 ms. Part 3 runs batches of ${OVERHEAD_BATCH} no-op calls (a synchronous tool returning a short string, zod schema) through one runtime: ${OVERHEAD_WARMUP_BATCHES} warm-up batches, then ${OVERHEAD_ROUNDS} rounds of ${OVERHEAD_BATCHES_PER_ROUND} batches; µs per call = round time / calls, median and best round reported. The last scenario uses batches ten times larger, run ten times less often, to show that a queue on one key costs linear time.`;
+const METHOD = `Every tool "works" by awaiting a real \`setTimeout\` for its latency (20-120 ms, fixed by a seeded PRNG, identical on every run), so wall clock includes real timer and event-loop behaviour. Tools: \`read_file\` (READ_ONLY, resources \`file:{path}\`), \`write_file\` (WRITE, \`file:{path}\`), \`delete_file\` (DESTRUCTIVE, \`file:{path}\`) and \`search\` (READ_ONLY, no resource keys), with zod input schemas. For the same batch, strategies (1)-(3) call the tools' \`execute\` directly (bench/baselines.ts): (1) await each call in order; (2) ak-coder: \`Promise.allSettled\` if every call is \`readOnlyHint: true\`, else sequential; (3) Codex CLI / Gemini CLI: consecutive read-only calls run as one wave, every other call alone, in order. (4) is \`createRuntime({ tools }).execute(calls)\` in mode \`yolo\` (no approvals, so only scheduling is measured). The critical path is computed without the scheduler, from DESIGN's lock table (read without keys: S on the origin root; write without keys: X; keyed read: IS on root and key ancestors, S on the key; keyed write: IX and X; IS/IX/S compatible as in DESIGN, X with nothing, S not with IX): call j starts after every earlier call it conflicts with, finish(j) = ms(j) + max finish(i), critical path = max finish. Each (batch, strategy) is measured ${REPEATS} times, interleaved, after one warm-up, and the median is reported; wall clock is \`performance.now()\` around the whole batch. Part 2 runs read-only batches of distinct files with latencies 20-100 ms. Part 3 runs batches of ${OVERHEAD_BATCH} no-op calls (a synchronous tool returning a short string, zod schema) through one runtime: ${OVERHEAD_WARMUP_BATCHES} warm-up batches, then ${OVERHEAD_ROUNDS} rounds of ${OVERHEAD_BATCHES_PER_ROUND} batches; µs per call = round time / calls, median and best round reported. The last scenario uses batches ten times larger, run ten times less often, to show that a queue on one key costs linear time.`;
 
 async function main(): Promise<void> {
   const started = performance.now();
@@ -394,7 +394,7 @@ async function main(): Promise<void> {
     `hintgate bench on ${host.cpu} (${host.cores} cores, ${fixed(host.memoryGiB)} GiB), Node ${host.node}\n`,
   );
 
-  const runtime = createRuntime({ tools: sleepingTools });
+  const runtime = createRuntime({ tools: sleepingTools, mode: 'yolo' });
   process.stdout.write('part 1: strategies on the same batches\n');
   const strategies = await compareStrategies(runtime, mixedBatches());
   const part1 = strategyTables(strategies);

@@ -13,7 +13,7 @@ const write = defineTool({
   execute: async ({ path, text }) => { await writeFile(path, text); return { written: path }; },
 });
 
-const runtime = createRuntime({ tools: [read, write] });
+const runtime = createRuntime({ tools: [read, write], mode: 'auto' }); // writes run; deletes would ask
 const results = await runtime.execute([ // the tool calls of one model turn
   { id: 'c1', name: 'read_file', arguments: { path: 'a.txt' } },
   { id: 'c2', name: 'write_file', arguments: { path: 'a.txt', text: 'new' } }, // waits for c1

@@ -11,10 +11,14 @@ export const HINTGATE_ERROR_CODES = [
   'invalid_rate_limit',
   'invalid_option',
   'invalid_calls',
+  'invalid_policy',
   'duplicate_tool',
   'unknown_origin',
   'duplicate_origin',
   'audit_write_failed',
+  'invalid_approvals_file',
+  'approvals_locked',
+  'approvals_write_failed',
 ] as const;
 
 /** One of {@link HINTGATE_ERROR_CODES}. */

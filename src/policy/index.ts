@@ -1,8 +1,8 @@
 export {
-  allowAll,
   type ApprovalAsk,
   type ApprovalOutcome,
   type Authorizer,
+  allowAll,
   type CallRequest,
   type Decision,
 } from './authorizer.js';

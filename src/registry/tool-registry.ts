@@ -143,6 +143,27 @@ export class ToolRegistry {
   }
 
   /**
+   * Trusts an origin's annotations, or stops trusting them.
+   *
+   * @throws HintgateError `unknown_origin`, or `invalid_option` when `trusted` is not a boolean.
+   */
+  setTrusted(originName: string, trusted: boolean): void {
+    const origin = this.#origin(originName);
+    if (typeof trusted !== 'boolean') {
+      throw new HintgateError(
+        'invalid_option',
+        `setTrusted("${originName}", trusted): trusted must be true or false.`,
+      );
+    }
+    this.#commit(new Map(this.#origins).set(originName, { ...origin, trusted }), this.#configs);
+  }
+
+  /** The configuration of one tool name, if any. */
+  config(name: string): ToolConfig | undefined {
+    return this.#configs.get(name);
+  }
+
+  /**
    * Sets the configuration of one tool name, replacing any earlier one; `undefined` clears it.
    *
    * @throws HintgateError `invalid_option` for a malformed name or configuration.

@@ -7,7 +7,7 @@ import type { PreparedCall } from './prepare-call.js';
 /** What the policy made of one call: run it (and why), or its `denied` result. */
 export type Authorization =
   | { readonly allowed: true; readonly decision: Decision }
-  | { readonly allowed: false; readonly result: CallResult };
+  | { readonly allowed: false; readonly result: CallResult; readonly decision: Decision };
 
 /** What {@link authorizeBatch} needs. */
 export interface AuthorizeOptions {
@@ -76,7 +76,7 @@ export async function authorizeBatch(
     const call = batch[index] as PreparedCall;
     if (decision.decision === 'deny') {
       const message = deniedMessage(call.name, decision.reason, decision.message);
-      outcomes[index] = { allowed: false, result: failedResult(call, 'denied', message) };
+      outcomes[index] = { allowed: false, result: failedResult(call, 'denied', message), decision };
     } else if (decision.decision === 'ask') {
       asks.push({ call, decision });
       askIndex.push(index);
@@ -109,6 +109,10 @@ export async function authorizeBatch(
             'denied',
             deniedMessage(call.name, answer.reason, answer.message),
           ),
+          decision: {
+            decision: 'deny',
+            reason: `${decision.reason}; not approved: ${answer.reason}`,
+          },
         };
   });
   return outcomes;

@@ -3,7 +3,10 @@ import { resolve as resolvePath } from 'node:path';
 import { createAuditEmitter } from '../audit/audit-emitter.js';
 import type { AuditEvent, AuditEventType } from '../audit/audit-event.js';
 import { HintgateError } from '../errors/hintgate-error.js';
-import { allowAll } from '../policy/authorizer.js';
+import { createApprovalStore } from '../policy/approval-store.js';
+import type { Authorizer, Decision } from '../policy/authorizer.js';
+import { createPolicy, type PolicyAuthorizer } from '../policy/create-policy.js';
+import { visibleInMode } from '../policy/decide-call.js';
 import { createRegistry, type ToolRegistry } from '../registry/index.js';
 import { callLocks } from '../schedule/call-locks.js';
 import { systemClock } from '../schedule/clock.js';
@@ -20,9 +23,19 @@ import { type PreparedCall, prepareCall } from './prepare-call.js';
 import { DEFAULT_RETRY, resolveRetry } from './retry-delay.js';
 import { runCall } from './run-call.js';
 import type { ExecuteOptions, Runtime } from './runtime.js';
-import { checkRuntimeOptions, type RuntimeOptions } from './runtime-options.js';
+import { checkRuntimeOptions, type RuntimeOptions, type TrustOptions } from './runtime-options.js';
 import type { ToolCall } from './tool-call.js';
 import { validateBatch } from './validate-batch.js';
+
+/** Applies trust settings to the registry: origin flags, and trusted annotation overrides. */
+const applyTrust = (registry: ToolRegistry, trust: TrustOptions | undefined): void => {
+  for (const [origin, trusted] of Object.entries(trust?.origins ?? {})) {
+    registry.setTrusted(origin, trusted);
+  }
+  for (const [name, annotations] of Object.entries(trust?.tools ?? {})) {
+    registry.configure(name, { ...registry.config(name), annotations });
+  }
+};
 
 /** Default timeout of a call, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -53,7 +66,22 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   }
   const scheduler = new Scheduler({ clock });
   const audit = createAuditEmitter(options.auditSinks ?? []);
-  const authorizer = options.authorizer ?? allowAll;
+  applyTrust(registry, options.trust);
+  const policy: PolicyAuthorizer | undefined =
+    options.authorizer === undefined
+      ? createPolicy({
+          ...(options.mode === undefined ? {} : { mode: options.mode }),
+          ...(options.rules === undefined ? {} : { rules: options.rules }),
+          ...(options.approver === undefined ? {} : { approver: options.approver }),
+          ...(options.approvalTimeoutMs === undefined
+            ? {}
+            : { approvalTimeoutMs: options.approvalTimeoutMs }),
+          ...(options.approvalsFile === undefined
+            ? {}
+            : { approvals: createApprovalStore({ path: resolvePath(options.approvalsFile) }) }),
+        })
+      : undefined;
+  const authorizer: Authorizer = options.authorizer ?? (policy as PolicyAuthorizer);
   const workspace = resolvePath(options.workspace ?? process.cwd());
   const retry = resolveRetry(options.retry, DEFAULT_RETRY);
   const defaultScopes = options.scopes ?? [];
@@ -174,11 +202,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     // Admit in call order, in one synchronous pass, so that the batch keeps its order in
     // the lock manager even against batches that arrive concurrently.
     const capOf = concurrencyCaps();
+    const decisions = new Map<number, Decision>();
     let position = 0;
-    const results = prepared.map((entry) => {
+    const results = prepared.map((entry, index) => {
       if (!('registered' in entry)) return entry;
       const authorization = authorizations[position] as Authorization;
       position += 1;
+      decisions.set(index, authorization.decision);
       return schedule(entry, authorization, { signal, capOf, record });
     });
 
@@ -186,7 +216,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     settled.forEach((result, index) => {
       const entry = prepared[index] as PreparedCall | CallResult;
       const call = 'registered' in entry ? entry : (calls[index] as ToolCall);
-      record(result.status === 'ok' ? 'call.succeeded' : 'call.failed', call, resultFields(result));
+      const decision = decisions.get(index);
+      record(result.status === 'ok' ? 'call.succeeded' : 'call.failed', call, {
+        ...(decision === undefined ? {} : { decision: decision.decision, reason: decision.reason }),
+        ...resultFields(result),
+      });
     });
     try {
       await audit.settle(pending);
@@ -203,9 +237,23 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       validateBatch(calls);
       return planBatch(await prepareAll(calls, planOptions.scopes ?? defaultScopes), locksOf);
     },
+    get mode() {
+      return policy?.mode;
+    },
+    setMode(mode) {
+      if (policy === undefined) {
+        throw new HintgateError(
+          'invalid_option',
+          'setMode needs the built-in policy engine; this runtime was given a custom authorizer.',
+        );
+      }
+      policy.setMode(mode);
+    },
     listTools(listOptions = {}) {
+      const mode = policy?.mode;
       return registry
         .list({ scopes: listOptions.scopes ?? defaultScopes })
+        .filter((entry) => mode === undefined || visibleInMode(entry.class, mode))
         .map((entry) => toToolListing(entry.tool));
     },
     async close() {

@@ -15,7 +15,7 @@ import {
 
 describe('execute: calls that cannot run', () => {
   it('answers an unknown tool with unknown_tool and lists the available ones', async () => {
-    const runtime = createRuntime({ tools: scenarioTools([]) });
+    const runtime = createRuntime({ mode: 'yolo', tools: scenarioTools([]) });
     const [result] = await runtime.execute([{ id: '1', name: 'rm_rf', arguments: {} }]);
     expect(result).toMatchObject({ id: '1', status: 'error', isError: true, attempts: 0 });
     expect(result?.error?.code).toBe('unknown_tool');
@@ -31,7 +31,7 @@ describe('execute: calls that cannot run', () => {
       annotations: READ_ONLY,
       execute,
     });
-    const runtime = createRuntime({ tools: [tool] });
+    const runtime = createRuntime({ mode: 'yolo', tools: [tool] });
     const results = await runtime.execute([
       { id: 'a', name: 'greet', arguments: { name: 1 } },
       { id: 'b', name: 'greet', arguments: '{"name": "x"' },
@@ -63,7 +63,7 @@ describe('execute: calls that cannot run', () => {
       annotations: READ_ONLY,
       execute: (args) => `n=${String(args.n)}`,
     });
-    const runtime = createRuntime({ tools: [tool] });
+    const runtime = createRuntime({ mode: 'yolo', tools: [tool] });
     const [ok, bad] = await runtime.execute([
       { id: '1', name: 'count' },
       { id: '2', name: 'count', arguments: { n: 1, extra: true } },
@@ -92,7 +92,7 @@ describe('execute: calls that cannot run', () => {
         execute: () => Promise.reject('nope'),
       }),
     ];
-    const runtime = createRuntime({ tools });
+    const runtime = createRuntime({ mode: 'yolo', tools });
     const results = await runtime.execute([
       { id: '1', name: 'boom' },
       { id: '2', name: 'reject' },
@@ -115,7 +115,7 @@ describe('execute: calls that cannot run', () => {
       scopes: ['customers.write'],
       execute: () => 'deleted',
     });
-    const runtime = createRuntime({ tools: [tool] });
+    const runtime = createRuntime({ mode: 'yolo', tools: [tool] });
     const [hidden] = await runtime.execute([{ id: '1', name: 'customer_delete' }]);
     expect(hidden?.error?.code).toBe('unknown_tool');
     expect(runtime.listTools()).toEqual([]);
@@ -129,7 +129,7 @@ describe('execute: calls that cannot run', () => {
   });
 
   it('rejects a malformed batch with invalid_calls naming the call', async () => {
-    const runtime = createRuntime({ tools: scenarioTools([]) });
+    const runtime = createRuntime({ mode: 'yolo', tools: scenarioTools([]) });
     await expect(runtime.execute('read' as never)).rejects.toMatchObject({ code: 'invalid_calls' });
     await expect(runtime.execute([{ id: '', name: 'read' }])).rejects.toThrow(/calls\[0\]\.id/);
     await expect(
@@ -145,13 +145,15 @@ describe('execute: calls that cannot run', () => {
 
   it('rejects bad runtime options with what to fix', () => {
     expect(() => createRuntime({} as never)).toThrow(/give tools .* or a registry/);
-    expect(() => createRuntime({ tools: [], defaultTimeoutMs: 0 })).toThrow(
+    expect(() => createRuntime({ mode: 'yolo', tools: [], defaultTimeoutMs: 0 })).toThrow(
       /defaultTimeoutMs must be a positive number/,
     );
-    expect(() => createRuntime({ tools: [], speed: 'max' } as never)).toThrow(
+    expect(() => createRuntime({ mode: 'yolo', tools: [], speed: 'max' } as never)).toThrow(
       /unknown option "speed"/,
     );
-    expect(() => createRuntime({ tools: [], registry: createRegistry() })).toThrow(/not both/);
+    expect(() => createRuntime({ mode: 'yolo', tools: [], registry: createRegistry() })).toThrow(
+      /not both/,
+    );
   });
 });
 
@@ -183,6 +185,7 @@ describe('execute: timeouts and cancellation', () => {
   it('times out per tool, per call and by the runtime default, and aborts the tool signal', async () => {
     const seen: AbortSignal[] = [];
     const runtime = createRuntime({
+      mode: 'yolo',
       tools: [stubborn(seen), ...scenarioTools(marks)],
       clock: fakeClock,
       defaultTimeoutMs: 30,
@@ -208,6 +211,7 @@ describe('execute: timeouts and cancellation', () => {
 
   it('keeps the locks of a timed-out call until the tool stops: [HANG(a) times out, WRITE(a)]', async () => {
     const runtime = createRuntime({
+      mode: 'yolo',
       tools: [stubborn([]), ...scenarioTools(marks)],
       clock: fakeClock,
     });
@@ -231,6 +235,7 @@ describe('execute: timeouts and cancellation', () => {
       execute: () => new Promise(() => {}),
     });
     const runtime = createRuntime({
+      mode: 'yolo',
       tools: [deaf, ...scenarioTools(marks)],
       clock: fakeClock,
       defaultTimeoutMs: 100,
@@ -249,6 +254,7 @@ describe('execute: timeouts and cancellation', () => {
   it('cancels a batch: running tools see the abort, queued calls end cancelled without running', async () => {
     const seen: AbortSignal[] = [];
     const runtime = createRuntime({
+      mode: 'yolo',
       tools: [stubborn(seen), ...scenarioTools(marks)],
       clock: fakeClock,
     });
@@ -275,7 +281,7 @@ describe('execute: timeouts and cancellation', () => {
   });
 
   it('cancels everything when the signal is already aborted', async () => {
-    const runtime = createRuntime({ tools: scenarioTools(marks), clock: fakeClock });
+    const runtime = createRuntime({ mode: 'yolo', tools: scenarioTools(marks), clock: fakeClock });
     const done = runtime.execute([{ id: 'r', name: 'read', arguments: {} }], {
       signal: AbortSignal.abort(),
     });

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createJsonlAuditSink } from '../audit/jsonl-audit-sink.js';
 import { createMemoryAuditSink } from '../audit/memory-audit-sink.js';
-import type { ApprovalAsk, Authorizer } from '../policy/authorizer.js';
+import { type ApprovalAsk, type Authorizer, allowAll } from '../policy/authorizer.js';
 import { defineTool } from '../tool/define-tool.js';
 import { DESTRUCTIVE, READ_ONLY } from '../tool/presets.js';
 import { AuditWriteError } from './audit-write-error.js';
@@ -22,7 +22,7 @@ const echo = (result: unknown, extra: Record<string, unknown> = {}) =>
   });
 
 const one = async (tool: ReturnType<typeof echo>, options: { maxOutputChars?: number } = {}) => {
-  const [result] = await createRuntime({ tools: [tool], ...options }).execute([
+  const [result] = await createRuntime({ mode: 'yolo', tools: [tool], ...options }).execute([
     { id: '1', name: 'echo' },
   ]);
   return result;
@@ -134,9 +134,20 @@ describe('execute: the policy hook', () => {
       ? { decision: 'ask', reason: 'destructive tool' }
       : { decision: 'allow', reason: 'read-only tool' };
 
-  it('allows every call by default', async () => {
+  it('asks by default (mode ask): without an approver a destructive call is denied, a read runs', async () => {
     const ran: string[] = [];
     const results = await createRuntime({ tools: tools(ran) }).execute([
+      { id: '1', name: 'drop', arguments: { table: 't' } },
+      { id: '2', name: 'list' },
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['denied', 'ok']);
+    expect(results[0]?.error?.message).toContain('no approver is configured');
+    expect(ran).toEqual(['list']);
+  });
+
+  it('runs every call with the allowAll authorizer', async () => {
+    const ran: string[] = [];
+    const results = await createRuntime({ tools: tools(ran), authorizer: allowAll }).execute([
       { id: '1', name: 'drop', arguments: { table: 't' } },
     ]);
     expect(results[0]?.status).toBe('ok');
@@ -235,7 +246,7 @@ describe('execute: audit', () => {
 
   it('records started and ended events with a digest, not the arguments', async () => {
     const sink = createMemoryAuditSink();
-    const runtime = createRuntime({ tools: [login], auditSinks: [sink] });
+    const runtime = createRuntime({ mode: 'yolo', tools: [login], auditSinks: [sink] });
     await runtime.execute([
       { id: '1', name: 'login', arguments: { user: 'ada', password: 'hunter2' } },
       { id: '2', name: 'nope' },
@@ -261,7 +272,12 @@ describe('execute: audit', () => {
 
   it('includes arguments with secrets redacted when asked to', async () => {
     const sink = createMemoryAuditSink();
-    const runtime = createRuntime({ tools: [login], auditSinks: [sink], auditArguments: true });
+    const runtime = createRuntime({
+      mode: 'yolo',
+      tools: [login],
+      auditSinks: [sink],
+      auditArguments: true,
+    });
     await runtime.execute([
       { id: '1', name: 'login', arguments: { user: 'ada', password: 'hunter2' } },
     ]);
@@ -270,7 +286,11 @@ describe('execute: audit', () => {
 
   it('has every event of a batch on disk in the JSONL log before execute resolves', async () => {
     const path = join(dir, 'nested', 'audit.jsonl');
-    const runtime = createRuntime({ tools: [login], auditSinks: [createJsonlAuditSink({ path })] });
+    const runtime = createRuntime({
+      mode: 'yolo',
+      tools: [login],
+      auditSinks: [createJsonlAuditSink({ path })],
+    });
     await runtime.execute([
       { id: '1', name: 'login', arguments: { user: 'a', password: 'b' } },
       { id: '2', name: 'login', arguments: { user: 'c', password: 'd' } },
@@ -291,6 +311,7 @@ describe('execute: audit', () => {
   it('rejects execute when the audit log cannot be written, rather than lose events silently', async () => {
     const path = join(dir, 'audit.jsonl');
     const runtime = createRuntime({
+      mode: 'yolo',
       tools: [login],
       auditSinks: [createJsonlAuditSink({ path: join(path, 'x', '\0bad') })],
     });
@@ -306,7 +327,7 @@ describe('execute: audit', () => {
 
   it('records tool changes of the registry', async () => {
     const sink = createMemoryAuditSink();
-    const runtime = createRuntime({ tools: [login], auditSinks: [sink] });
+    const runtime = createRuntime({ mode: 'yolo', tools: [login], auditSinks: [sink] });
     runtime.registry.configure('login', { enabled: false });
     expect(sink.events).toMatchObject([{ type: 'tool.changed', tool: 'login', change: 'removed' }]);
   });
@@ -360,7 +381,7 @@ describe('execute: failures of the parts around a tool', () => {
       annotations: READ_ONLY,
       execute: () => ({ a: 1 }),
     });
-    const results = await createRuntime({ tools: [tool, out] }).execute([
+    const results = await createRuntime({ mode: 'yolo', tools: [tool, out] }).execute([
       { id: '1', name: 'odd' },
       { id: '2', name: 'odd_out' },
     ]);

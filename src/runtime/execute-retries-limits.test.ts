@@ -34,7 +34,7 @@ describe('execute: retries', () => {
   });
 
   const runOne = async (tool: ReturnType<typeof flaky>, random = () => 1) => {
-    const runtime = createRuntime({ tools: [tool], clock: fakeClock, random });
+    const runtime = createRuntime({ mode: 'yolo', tools: [tool], clock: fakeClock, random });
     const done = runtime.execute([{ id: '1', name: tool.name }]);
     await vi.runAllTimersAsync();
     const [result] = await done;
@@ -157,7 +157,7 @@ describe('execute: rate limits', () => {
     tool: ReturnType<typeof limited>,
     calls: Array<{ id: string; fail?: boolean }>,
   ) => {
-    const runtime = createRuntime({ tools: [tool], clock: fakeClock });
+    const runtime = createRuntime({ mode: 'yolo', tools: [tool], clock: fakeClock });
     const done = runtime.execute(
       calls.map((c) => ({ id: c.id, name: 'lookup', arguments: { fail: c.fail ?? false } })),
     );
@@ -196,6 +196,7 @@ describe('execute: rate limits', () => {
 
   it('keeps the limit across batches of one runtime', async () => {
     const runtime = createRuntime({
+      mode: 'yolo',
       tools: [limited({ max: 1, windowMs: 100, maxWaitMs: 0 })],
       clock: fakeClock,
     });

@@ -1,10 +1,24 @@
 import type { AuditSink } from '../audit/audit-event.js';
 import { HintgateError } from '../errors/hintgate-error.js';
 import type { Authorizer } from '../policy/authorizer.js';
+import type { Approver, Mode, PolicyRule } from '../policy/policy-types.js';
 import type { ToolRegistry } from '../registry/index.js';
 import type { Clock } from '../schedule/clock.js';
+import type { ToolAnnotations } from '../tool/annotations.js';
 import { isPlainObject } from '../tool/json-schema.js';
 import type { RetryOptions, Tool } from '../tool/tool.js';
+import { checkPolicyOptions } from './check-policy-options.js';
+
+/** Trust settings: annotations of an untrusted origin are reported but not used. */
+export interface TrustOptions {
+  /** Origin name -> whether its annotations are trusted (overrides the origin's own flag). */
+  readonly origins?: Readonly<Record<string, boolean>>;
+  /**
+   * Tool name -> annotations to use for it, trusted whatever its origin. For an untrusted
+   * origin, hints not stated here take the spec defaults.
+   */
+  readonly tools?: Readonly<Record<string, ToolAnnotations>>;
+}
 
 /** Options of `createRuntime`. Give `tools` or `registry`, not both. */
 export interface RuntimeOptions {
@@ -14,7 +28,25 @@ export interface RuntimeOptions {
   readonly registry?: ToolRegistry;
   /** Scopes of the caller when `execute` is not told otherwise. Default none. */
   readonly scopes?: readonly string[];
-  /** Policy hook: allow, deny or ask per call. Default: allow every call. */
+  /**
+   * How much runs without asking: `plan`, `ask` (default), `auto`, `allowlist`, `yolo`.
+   * See docs/policy.md.
+   */
+  readonly mode?: Mode;
+  /** Policy rules (allow / ask / deny by tool, origin, annotations, approval key). */
+  readonly rules?: readonly PolicyRule[];
+  /** Asks a person to approve a call. Without one, calls that need approval are denied. */
+  readonly approver?: Approver;
+  /** JSON file where `always` approvals are kept for the project. Default: none. */
+  readonly approvalsFile?: string;
+  /** Time a person has to answer one approval request, in ms. Default 300000. */
+  readonly approvalTimeoutMs?: number;
+  /** Which origins' annotations to trust, and trusted annotation overrides per tool. */
+  readonly trust?: TrustOptions;
+  /**
+   * A custom policy hook instead of the built-in policy engine (then `mode`, `rules`,
+   * `approver`, `approvalsFile` and `approvalTimeoutMs` must not be given).
+   */
   readonly authorizer?: Authorizer;
   /** Timeout of a call (all attempts) when neither call nor tool sets one, in ms. Default 60000. */
   readonly defaultTimeoutMs?: number;
@@ -51,6 +83,12 @@ const KNOWN = new Set<string>([
   'registry',
   'scopes',
   'authorizer',
+  'mode',
+  'rules',
+  'approver',
+  'approvalsFile',
+  'approvalTimeoutMs',
+  'trust',
   'defaultTimeoutMs',
   'maxOutputChars',
   'retry',
@@ -121,12 +159,7 @@ export function checkRuntimeOptions(options: unknown): asserts options is Runtim
       invalid('auditSinks must be a list of sinks with a write(event) method.');
     }
   }
-  if (
-    o.authorizer !== undefined &&
-    typeof (o.authorizer as { decide?: unknown })?.decide !== 'function'
-  ) {
-    invalid('authorizer must have a decide(call) method.');
-  }
+  checkPolicyOptions(o, invalid);
   if (o.retry !== undefined) {
     const r = o.retry as Record<string, unknown>;
     const ok =

@@ -1,3 +1,4 @@
+import type { Mode } from '../policy/policy-types.js';
 import type { ToolRegistry } from '../registry/index.js';
 import type { LockMode } from '../schedule/lock-mode.js';
 import type { ToolClass } from '../tool/classify.js';
@@ -47,7 +48,18 @@ export interface Runtime {
     calls: readonly ToolCall[],
     options?: { readonly scopes?: readonly string[] },
   ): Promise<PlanEntry[]>;
-  /** The visible tools as MCP / model tool-list entries, sorted by name. */
+  /** The policy mode, or `undefined` when a custom authorizer decides. */
+  readonly mode: Mode | undefined;
+  /**
+   * Switches the mode for batches decided from now on.
+   *
+   * @throws HintgateError for an unknown mode, or with a custom authorizer.
+   */
+  setMode(mode: Mode): void;
+  /**
+   * The tools the caller may call, as MCP / model tool-list entries, sorted by name. In
+   * mode `plan` only read-only tools are listed.
+   */
   listTools(options?: { readonly scopes?: readonly string[] }): ToolListing[];
   /** Stops reporting tool changes and flushes and closes the audit sinks. */
   close(): Promise<void>;

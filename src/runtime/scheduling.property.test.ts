@@ -45,6 +45,7 @@ describe('scheduling properties (fake time)', () => {
     const marks: Mark[] = [];
     const netWrite = { ...WRITE, openWorldHint: true };
     const runtime = createRuntime({
+      mode: 'yolo',
       tools: [
         sleepyTool('read', READ_ONLY, marks),
         sleepyTool('write', WRITE, marks),

@@ -31,7 +31,7 @@ describe('scheduling', () => {
 
   const run = async (
     calls: ToolCall[],
-    runtime = createRuntime({ tools: scenarioTools(marks), clock: fakeClock }),
+    runtime = createRuntime({ mode: 'yolo', tools: scenarioTools(marks), clock: fakeClock }),
   ) => {
     const done = runtime.execute(calls);
     await vi.runAllTimersAsync();
@@ -46,7 +46,7 @@ describe('scheduling', () => {
       call('wb', 'write', 'b'),
       call('ra', 'read', 'a'),
     ];
-    const runtime = createRuntime({ tools: scenarioTools(marks), clock: fakeClock });
+    const runtime = createRuntime({ mode: 'yolo', tools: scenarioTools(marks), clock: fakeClock });
     const plan = await runtime.plan(calls);
     expect(plan.map((entry) => [entry.id, entry.waitsFor])).toEqual([
       ['r1', []],
@@ -137,13 +137,14 @@ describe('scheduling', () => {
       layer: 'project',
       tools: [sleepyTool('write', WRITE, marks)],
     });
-    const runtime = createRuntime({ registry, clock: fakeClock });
+    const runtime = createRuntime({ mode: 'yolo', registry, clock: fakeClock });
     await run([call('m', 'send_mail'), call('c', 'post_chat'), call('w', 'write')], runtime);
     expect(startTimes(marks)).toEqual({ m: 0, c: 10, w: 0 });
 
     marks.length = 0;
     const t = Date.now();
     const unordered = createRuntime({
+      mode: 'yolo',
       registry,
       clock: fakeClock,
       serializeOpenWorldWrites: false,
@@ -160,7 +161,7 @@ describe('scheduling', () => {
       concurrency: 2,
       tools: [sleepyTool('read', READ_ONLY, marks)],
     });
-    const runtime = createRuntime({ registry, clock: fakeClock });
+    const runtime = createRuntime({ mode: 'yolo', registry, clock: fakeClock });
     await run(
       ['a', 'b', 'c', 'd'].map((id) => call(id, 'read')),
       runtime,
@@ -176,7 +177,7 @@ describe('scheduling', () => {
       trusted: false,
       tools: [sleepyTool('read', READ_ONLY, marks)],
     });
-    const runtime = createRuntime({ registry, clock: fakeClock });
+    const runtime = createRuntime({ mode: 'yolo', registry, clock: fakeClock });
     const plan = await runtime.plan([call('a', 'read', 'x'), call('b', 'read', 'y')]);
     expect(plan.map((entry) => entry.class)).toEqual(['destructive', 'destructive']);
     await run([call('a', 'read', 'x'), call('b', 'read', 'y')], runtime);
@@ -191,7 +192,12 @@ describe('scheduling', () => {
       concurrency: 1,
       tools: [sleepyTool('read', READ_ONLY, marks)],
     });
-    const runtime = createRuntime({ registry, clock: fakeClock, concurrency: { api: 3 } });
+    const runtime = createRuntime({
+      mode: 'yolo',
+      registry,
+      clock: fakeClock,
+      concurrency: { api: 3 },
+    });
     await run(
       ['a', 'b', 'c'].map((id) => call(id, 'read')),
       runtime,
@@ -200,7 +206,7 @@ describe('scheduling', () => {
   });
 
   it('admits concurrent batches of one runtime in arrival order into the same locks', async () => {
-    const runtime = createRuntime({ tools: scenarioTools(marks), clock: fakeClock });
+    const runtime = createRuntime({ mode: 'yolo', tools: scenarioTools(marks), clock: fakeClock });
     const first = runtime.execute([call('w', 'write', 'a', 30)]);
     await vi.advanceTimersByTimeAsync(5);
     const second = runtime.execute([call('r', 'read', 'a'), call('rb', 'read', 'b')]);

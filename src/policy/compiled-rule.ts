@@ -1,0 +1,93 @@
+import type { EffectiveHints } from '../tool/annotations.js';
+import { compileGlob } from './compile-glob.js';
+import type { Mode, PolicyRule, RuleDecision } from './policy-types.js';
+
+/** A rule ready for matching, with its position for reasons. */
+export interface CompiledRule {
+  readonly rule: PolicyRule;
+  /** Position in the rule list (0-based). */
+  readonly index: number;
+  readonly decision: RuleDecision;
+  readonly priority: number;
+  /** True when the rule matches the call (in the given mode). */
+  matches(call: RuleSubject, mode: Mode): boolean;
+}
+
+/** What rules match on. */
+export interface RuleSubject {
+  readonly name: string;
+  readonly origin: string;
+  readonly effective: EffectiveHints;
+  readonly approvalKeys: readonly string[];
+}
+
+const ALWAYS = (): boolean => true;
+
+/** Compiles checked rules (see `checkPolicy`) into matchers. */
+export function compileRules(rules: readonly PolicyRule[]): CompiledRule[] {
+  return rules.map((rule, index) => {
+    const tool = rule.tool === undefined ? ALWAYS : compileGlob(rule.tool);
+    const origin = rule.origin === undefined ? ALWAYS : compileGlob(rule.origin);
+    const key = rule.key === undefined ? undefined : compileGlob(rule.key);
+    const hints = Object.entries(rule.annotations ?? {}) as Array<[keyof EffectiveHints, boolean]>;
+    const modes = rule.modes;
+    // An allow must cover every key of the call; an ask or a deny needs only one.
+    const keysMatch =
+      key === undefined
+        ? ALWAYS
+        : rule.decision === 'allow'
+          ? (keys: readonly string[]) => keys.length > 0 && keys.every(key)
+          : (keys: readonly string[]) => keys.some(key);
+    return {
+      rule,
+      index,
+      decision: rule.decision,
+      priority: rule.priority ?? 0,
+      matches(call, mode) {
+        return (
+          (modes === undefined || modes.includes(mode)) &&
+          tool(call.name) &&
+          origin(call.origin) &&
+          hints.every(([hint, value]) => call.effective[hint] === value) &&
+          keysMatch(call.approvalKeys)
+        );
+      },
+    };
+  });
+}
+
+const STRENGTH: Readonly<Record<RuleDecision, number>> = { deny: 2, ask: 1, allow: 0 };
+
+/**
+ * The rule that decides among those matching: the highest priority, and at equal priority
+ * deny before ask before allow, then the earliest in the list.
+ */
+export function winningRule(matching: readonly CompiledRule[]): CompiledRule | undefined {
+  let best: CompiledRule | undefined;
+  for (const candidate of matching) {
+    if (
+      best === undefined ||
+      candidate.priority > best.priority ||
+      (candidate.priority === best.priority &&
+        STRENGTH[candidate.decision] > STRENGTH[best.decision])
+    ) {
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+/** A short description of a rule for decision reasons: `rule #3 (deny tool "rm_*"): why`. */
+export function describeRule(compiled: CompiledRule): string {
+  const { rule } = compiled;
+  const parts: string[] = [];
+  if (rule.tool !== undefined) parts.push(`tool "${rule.tool}"`);
+  if (rule.origin !== undefined) parts.push(`origin "${rule.origin}"`);
+  if (rule.key !== undefined) parts.push(`key "${rule.key}"`);
+  for (const [hint, value] of Object.entries(rule.annotations ?? {}))
+    parts.push(`${hint}: ${value}`);
+  if (rule.modes !== undefined) parts.push(`in ${rule.modes.join('/')}`);
+  const what = parts.length === 0 ? 'every call' : parts.join(', ');
+  const why = rule.reason === undefined ? '' : `: ${rule.reason}`;
+  return `rule #${compiled.index + 1} (${rule.decision} ${what})${why}`;
+}

@@ -1,0 +1,174 @@
+import { askApprover, DEFAULT_APPROVAL_TIMEOUT_MS } from './ask-approver.js';
+import type {
+  ApprovalAsk,
+  ApprovalOutcome,
+  Authorizer,
+  CallRequest,
+  Decision,
+} from './authorizer.js';
+import { checkPolicy } from './check-policy.js';
+import { type CompiledRule, compileRules } from './compiled-rule.js';
+import { decideCall } from './decide-call.js';
+import { type Approver, DEFAULT_MODE, type Mode, type PolicyRule } from './policy-types.js';
+import { SessionApprovals } from './session-approvals.js';
+
+/** Approvals remembered across runs (`remember: 'always'`), e.g. an approvals file. */
+export interface PersistentApprovals {
+  /** Where they are kept, for messages. */
+  readonly path: string;
+  hasAll(tool: string, keys: readonly string[]): Promise<boolean>;
+  add(tool: string, keys: readonly string[], reason?: string): Promise<void>;
+}
+
+/** Options of {@link createPolicy}. */
+export interface PolicyOptions {
+  /** Default `ask`. */
+  readonly mode?: Mode;
+  /** Rules as plain data; checked like a policy file. */
+  readonly rules?: readonly PolicyRule[];
+  /** Asks a person. Without one, every call that needs approval is denied. */
+  readonly approver?: Approver;
+  /** Where `always` approvals are kept. Without it, `always` counts as `session`. */
+  readonly approvals?: PersistentApprovals;
+  /** Time a person has to answer one request, in ms. Default 300000 (5 minutes). */
+  readonly approvalTimeoutMs?: number;
+}
+
+/** The policy engine as the runtime's {@link Authorizer}, with its mode and memory. */
+export interface PolicyAuthorizer extends Authorizer {
+  /** The current mode. */
+  readonly mode: Mode;
+  /** Switches the mode for calls decided from now on. */
+  setMode(mode: Mode): void;
+  /** Approvals remembered for this session. */
+  readonly session: SessionApprovals;
+}
+
+const NO_APPROVER =
+  'approval is required but no approver is configured; pass an approver to createRuntime, add an allow rule for this call, or choose a mode that runs it';
+
+/**
+ * Creates the policy engine: decisions from mode, rules and annotations, remembered
+ * approvals (session and persistent), and the approver for the rest. Approvals of one
+ * batch are asked one after another, and batches never ask at the same time, so a person
+ * sees one request at a time.
+ *
+ * @throws HintgateError `invalid_policy` for a bad mode or rule.
+ */
+export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
+  const checked = checkPolicy({
+    ...(options.mode === undefined ? {} : { mode: options.mode }),
+    ...(options.rules === undefined ? {} : { rules: options.rules }),
+  });
+  let mode: Mode = checked.mode ?? DEFAULT_MODE;
+  const rules: readonly CompiledRule[] = compileRules(checked.rules ?? []);
+  const session = new SessionApprovals();
+  const timeoutMs = options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+  const { approver, approvals } = options;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const remembered = async (call: CallRequest): Promise<string | undefined> => {
+    if (session.hasAll(call.name, call.approvalKeys)) return 'approved earlier in this session';
+    if (approvals !== undefined && (await approvals.hasAll(call.name, call.approvalKeys))) {
+      return `approved always for this project (${approvals.path})`;
+    }
+    return undefined;
+  };
+
+  const remember = async (
+    call: CallRequest,
+    scope: string | undefined,
+    why: string,
+  ): Promise<string> => {
+    if (scope === 'session') {
+      session.add(call.name, call.approvalKeys);
+      return `${why}; remembered for this session`;
+    }
+    if (scope !== 'always') return why;
+    session.add(call.name, call.approvalKeys);
+    if (approvals === undefined)
+      return `${why}; remembered for this session (no approvals file is configured)`;
+    try {
+      await approvals.add(call.name, call.approvalKeys, why);
+      return `${why}; remembered always in ${approvals.path}`;
+    } catch (error) {
+      return `${why}; remembered for this session only: could not write ${approvals.path} (${(error as Error).message})`;
+    }
+  };
+
+  const answerOne = async (
+    ask: ApprovalAsk,
+    position: number,
+    total: number,
+    signal: AbortSignal | undefined,
+  ): Promise<ApprovalOutcome> => {
+    const { call, decision } = ask;
+    const earlier = await remembered(call);
+    if (earlier !== undefined) return { allow: true, reason: earlier };
+    if (approver === undefined) return { allow: false, reason: NO_APPROVER };
+    const outcome = await askApprover(
+      approver,
+      {
+        callId: call.id,
+        tool: {
+          name: call.name,
+          ...(call.tool.title === undefined ? {} : { title: call.tool.title }),
+          description: call.tool.description,
+        },
+        origin: call.origin,
+        trusted: call.trusted,
+        arguments: call.arguments,
+        class: call.class,
+        claimed: call.claimed,
+        effective: call.effective,
+        approvalKeys: call.approvalKeys,
+        reason: decision.reason,
+        position,
+        total,
+      },
+      { timeoutMs, ...(signal === undefined ? {} : { signal }) },
+    );
+    if ('failure' in outcome)
+      return { allow: false, reason: `${outcome.failure}, so the call was not run` };
+    const { answer } = outcome;
+    if (answer.decision === 'deny') {
+      const why =
+        answer.reason === undefined ? 'the user denied it' : `the user denied it: ${answer.reason}`;
+      return { allow: false, reason: why };
+    }
+    const why =
+      answer.reason === undefined ? 'the user allowed it' : `the user allowed it: ${answer.reason}`;
+    return { allow: true, reason: await remember(call, answer.remember, why) };
+  };
+
+  const policy: PolicyAuthorizer = {
+    get mode() {
+      return mode;
+    },
+    setMode(next) {
+      mode = checkPolicy({ mode: next }).mode ?? mode;
+    },
+    session,
+    async decide(call): Promise<Decision> {
+      const decision = decideCall(call, mode, rules);
+      if (decision.decision !== 'ask') return decision;
+      const earlier = await remembered(call);
+      return earlier === undefined
+        ? decision
+        : { decision: 'allow', reason: `${decision.reason}; ${earlier}` };
+    },
+    approve(asks, { signal }) {
+      // One person, one prompt at a time: batches wait for each other's approvals.
+      const run = queue.then(async () => {
+        const outcomes: ApprovalOutcome[] = [];
+        for (const [index, ask] of asks.entries()) {
+          outcomes.push(await answerOne(ask, index + 1, asks.length, signal));
+        }
+        return outcomes;
+      });
+      queue = run.catch(() => {});
+      return run;
+    },
+  };
+  return policy;
+}

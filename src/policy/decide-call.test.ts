@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { ToolAnnotations } from '../tool/annotations.js';
+import { classify } from '../tool/classify.js';
+import { defineTool } from '../tool/define-tool.js';
+import { effectiveAnnotations } from '../tool/effective-annotations.js';
+import { DESTRUCTIVE, READ_ONLY, WRITE } from '../tool/presets.js';
+import type { CallRequest } from './authorizer.js';
+import { compileRules } from './compiled-rule.js';
+import { decideCall, visibleInMode } from './decide-call.js';
+import { MODES, type Mode, type PolicyRule } from './policy-types.js';
+
+const request = (
+  name: string,
+  annotations: ToolAnnotations,
+  options: { keys?: string[]; origin?: string; trusted?: boolean; gated?: boolean } = {},
+): CallRequest => {
+  const trusted = options.trusted ?? true;
+  const tool = defineTool({
+    name,
+    description: `${name} tool`,
+    inputSchema: z.object({}),
+    annotations,
+    ...(options.gated === undefined ? {} : { gated: options.gated }),
+    execute: () => 'ok',
+  });
+  const effective = effectiveAnnotations(trusted ? annotations : undefined);
+  return {
+    id: 'c1',
+    name,
+    tool,
+    origin: options.origin ?? 'local',
+    trusted,
+    claimed: annotations,
+    effective,
+    class: classify(effective),
+    arguments: {},
+    resourceKeys: [],
+    approvalKeys: options.keys ?? ['*'],
+  };
+};
+
+const decide = (call: CallRequest, mode: Mode, rules: PolicyRule[] = []) =>
+  decideCall(call, mode, compileRules(rules));
+
+const read = request('read_thing', READ_ONLY);
+const write = request('save_thing', WRITE);
+const destroy = request('delete_thing', DESTRUCTIVE);
+
+describe('decideCall: every mode x class, no rules', () => {
+  const expected: Record<Mode, [string, string, string]> = {
+    plan: ['allow', 'deny', 'deny'],
+    ask: ['allow', 'ask', 'ask'],
+    auto: ['allow', 'allow', 'ask'],
+    allowlist: ['ask', 'ask', 'ask'],
+    yolo: ['allow', 'allow', 'allow'],
+  };
+  for (const mode of MODES) {
+    it(`mode ${mode}: read ${expected[mode][0]}, write ${expected[mode][1]}, destructive ${expected[mode][2]}`, () => {
+      expect([read, write, destroy].map((call) => decide(call, mode).decision)).toEqual(
+        expected[mode],
+      );
+    });
+  }
+
+  it('names the mode and the annotation that decided', () => {
+    expect(decide(destroy, 'auto').reason).toBe(
+      'mode auto asks before destructive calls; a destructive call (destructiveHint: true)',
+    );
+    expect(decide(request('mystery', {}), 'ask').reason).toContain(
+      'destructiveHint absent: the spec default is true',
+    );
+    expect(decide(request('remote_read', READ_ONLY, { trusted: false }), 'ask').reason).toContain(
+      'its origin is not trusted',
+    );
+  });
+
+  it('denies non-read calls in plan mode, telling the model to plan instead', () => {
+    const decision = decide(write, 'plan');
+    expect(decision.decision).toBe('deny');
+    expect(decision.reason).toContain('mode plan allows read-only tools only');
+    expect(decision.message).toContain('Propose the change in your plan');
+    expect(visibleInMode('write', 'plan')).toBe(false);
+    expect(visibleInMode('read', 'plan')).toBe(true);
+    expect(visibleInMode('destructive', 'ask')).toBe(true);
+  });
+
+  it('treats an untrusted read-only claim as the spec defaults (destructive)', () => {
+    expect(decide(request('remote_read', READ_ONLY, { trusted: false }), 'auto').decision).toBe(
+      'ask',
+    );
+    expect(decide(request('remote_read', READ_ONLY, { trusted: false }), 'plan').decision).toBe(
+      'deny',
+    );
+  });
+});
+
+describe('decideCall: rules', () => {
+  it('lets an allow rule skip asking, and a deny rule refuse, naming the rule', () => {
+    const rules: PolicyRule[] = [
+      { tool: 'save_*', decision: 'allow', reason: 'saving is routine' },
+      { tool: 'delete_*', decision: 'deny', reason: 'no deletions here' },
+    ];
+    expect(decide(write, 'ask', rules)).toMatchObject({ decision: 'allow' });
+    expect(decide(write, 'ask', rules).reason).toContain(
+      'rule #1 (allow tool "save_*"): saving is routine',
+    );
+    expect(decide(destroy, 'yolo', rules)).toMatchObject({ decision: 'deny' });
+    expect(decide(destroy, 'yolo', rules).reason).toContain(
+      'rule #2 (deny tool "delete_*"): no deletions here',
+    );
+  });
+
+  it('makes an ask rule ask even for reads in auto, but not in yolo', () => {
+    const rules: PolicyRule[] = [{ tool: 'read_*', decision: 'ask' }];
+    expect(decide(read, 'auto', rules).decision).toBe('ask');
+    expect(decide(read, 'yolo', rules).decision).toBe('allow');
+  });
+
+  it('never lets an allow rule run a mutating call in plan mode', () => {
+    expect(decide(write, 'plan', [{ tool: '*', decision: 'allow', priority: 100 }]).decision).toBe(
+      'deny',
+    );
+  });
+
+  it('picks the highest priority, and deny > ask > allow at equal priority', () => {
+    const deny: PolicyRule = { tool: '*', decision: 'deny' };
+    const ask: PolicyRule = { tool: '*', decision: 'ask' };
+    const allow: PolicyRule = { tool: '*', decision: 'allow' };
+    expect(decide(write, 'yolo', [allow, ask, deny]).decision).toBe('deny');
+    expect(decide(write, 'auto', [allow, ask]).decision).toBe('ask');
+    expect(decide(write, 'ask', [{ ...allow, priority: 1 }, deny]).decision).toBe('allow');
+    expect(
+      decide(write, 'ask', [
+        { ...ask, priority: 2 },
+        { ...allow, priority: 1 },
+      ]).decision,
+    ).toBe('ask');
+    expect(decide(write, 'ask', [deny, { ...allow, priority: -1 }]).decision).toBe('deny');
+  });
+
+  it('matches origins, effective annotations and modes', () => {
+    const remote = request('fetch', { readOnlyHint: true, openWorldHint: true }, { origin: 'web' });
+    expect(decide(remote, 'ask', [{ origin: 'w*', decision: 'deny' }]).decision).toBe('deny');
+    expect(decide(remote, 'ask', [{ origin: 'local', decision: 'deny' }]).decision).toBe('allow');
+    expect(
+      decide(remote, 'ask', [{ annotations: { openWorldHint: true }, decision: 'ask' }]).decision,
+    ).toBe('ask');
+    expect(
+      decide(remote, 'ask', [{ annotations: { openWorldHint: false }, decision: 'ask' }]).decision,
+    ).toBe('allow');
+    // Effective, not claimed: an untrusted read-only claim is destructive.
+    const untrusted = request('lookup', READ_ONLY, { trusted: false });
+    expect(
+      decide(untrusted, 'yolo', [{ annotations: { destructiveHint: true }, decision: 'deny' }])
+        .decision,
+    ).toBe('deny');
+    expect(decide(write, 'ask', [{ tool: '*', decision: 'allow', modes: ['auto'] }]).decision).toBe(
+      'ask',
+    );
+    expect(decide(write, 'ask', [{ tool: '*', decision: 'allow', modes: ['ask'] }]).decision).toBe(
+      'allow',
+    );
+  });
+
+  it('matches key globs: allow needs every key, ask and deny need one', () => {
+    const call = request('write_file', WRITE, { keys: ['file:src/a.ts', 'file:docs/b.md'] });
+    expect(decide(call, 'ask', [{ key: 'file:src/**', decision: 'allow' }]).decision).toBe('ask');
+    expect(decide(call, 'ask', [{ key: 'file:{src,docs}/**', decision: 'allow' }]).decision).toBe(
+      'allow',
+    );
+    expect(decide(call, 'yolo', [{ key: 'file:docs/**', decision: 'deny' }]).decision).toBe('deny');
+    expect(decide(call, 'auto', [{ key: 'file:docs/*', decision: 'ask' }]).decision).toBe('ask');
+    const git = request('run_command', DESTRUCTIVE, { keys: ['git status'] });
+    expect(
+      decide(git, 'ask', [{ tool: 'run_command', key: 'git *', decision: 'allow' }]).decision,
+    ).toBe('allow');
+    const rm = request('run_command', DESTRUCTIVE, { keys: ['rm -rf'] });
+    expect(
+      decide(rm, 'ask', [{ tool: 'run_command', key: 'git *', decision: 'allow' }]).decision,
+    ).toBe('ask');
+  });
+
+  it('skips asking for a tool with gated: false, but not a deny', () => {
+    const ungated = request('stat_file', WRITE, { gated: false });
+    expect(decide(ungated, 'ask')).toMatchObject({ decision: 'allow' });
+    expect(decide(ungated, 'ask').reason).toContain('gated: false');
+    expect(decide(ungated, 'ask', [{ tool: 'stat_file', decision: 'deny' }]).decision).toBe('deny');
+    expect(decide(ungated, 'plan').decision).toBe('deny');
+  });
+});

@@ -1,0 +1,76 @@
+import type { CallRequest, Decision } from './authorizer.js';
+import { type CompiledRule, describeRule, winningRule } from './compiled-rule.js';
+import type { Mode } from './policy-types.js';
+
+/** Why a call has its class, in terms of the annotations that made it so. */
+export function classReason(call: Pick<CallRequest, 'class' | 'trusted' | 'claimed'>): string {
+  if (!call.trusted) {
+    return `a ${call.class} call: its origin is not trusted, so its annotations are ignored and the spec defaults apply`;
+  }
+  if (call.class === 'read') return 'a read call (readOnlyHint: true)';
+  if (call.class === 'write') return 'a write call (readOnlyHint: false, destructiveHint: false)';
+  const claimed = call.claimed.destructiveHint;
+  return claimed === true
+    ? 'a destructive call (destructiveHint: true)'
+    : 'a destructive call (destructiveHint absent: the spec default is true)';
+}
+
+/** True when a tool of this class is offered in this mode: `plan` offers reads only. */
+export function visibleInMode(toolClass: CallRequest['class'], mode: Mode): boolean {
+  return mode !== 'plan' || toolClass === 'read';
+}
+
+/**
+ * Decides one call without approvals: plan mode -> the winning rule (highest priority;
+ * deny > ask > allow at equal priority) -> the mode's default for the call's class. A tool
+ * with `gated: false` skips asking: what would ask is allowed. In `yolo`, ask rules do not
+ * ask. The reason names the rule, the mode and the annotation that decided.
+ */
+export function decideCall(
+  call: CallRequest,
+  mode: Mode,
+  rules: readonly CompiledRule[],
+): Decision {
+  const why = classReason(call);
+  if (!visibleInMode(call.class, mode)) {
+    return {
+      decision: 'deny',
+      reason: `mode plan allows read-only tools only, and this is ${why}`,
+      message: `The call to "${call.name}" was denied: mode plan allows read-only tools only. Propose the change in your plan instead of making it.`,
+    };
+  }
+  const winner = winningRule(rules.filter((rule) => rule.matches(call, mode)));
+  let decision: Decision;
+  if (winner !== undefined && !(winner.decision === 'ask' && mode === 'yolo')) {
+    decision = { decision: winner.decision, reason: `${describeRule(winner)}; ${why}` };
+  } else {
+    decision = modeDefault(call, mode, why);
+  }
+  if (decision.decision === 'ask' && !call.tool.gated) {
+    return {
+      decision: 'allow',
+      reason: `${decision.reason}; the tool is not gated (gated: false), so it runs without approval`,
+    };
+  }
+  return decision;
+}
+
+const modeDefault = (call: CallRequest, mode: Mode, why: string): Decision => {
+  switch (mode) {
+    case 'yolo':
+      return { decision: 'allow', reason: `mode yolo runs every call that no rule denies; ${why}` };
+    case 'allowlist':
+      return { decision: 'ask', reason: `mode allowlist: no allow rule matched; ${why}` };
+    case 'auto':
+      return call.class === 'destructive'
+        ? { decision: 'ask', reason: `mode auto asks before destructive calls; ${why}` }
+        : { decision: 'allow', reason: `mode auto runs reads and non-destructive writes; ${why}` };
+    default:
+      return call.class === 'read'
+        ? { decision: 'allow', reason: `mode ${mode} runs read-only calls; ${why}` }
+        : {
+            decision: 'ask',
+            reason: `mode ${mode} asks before every call that changes something; ${why}`,
+          };
+  }
+};

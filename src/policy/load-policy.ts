@@ -1,0 +1,240 @@
+import { readFile as readFileFromDisk } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
+import {
+  type Document,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  visit,
+  type YAMLError,
+} from 'yaml';
+import { HintgateError } from '../errors/hintgate-error.js';
+import { checkPolicy, type PolicyPath, type PolicyPosition } from './check-policy.js';
+import type { Policy } from './policy-types.js';
+
+/** Options of {@link loadPolicy}. */
+export interface LoadPolicyOptions {
+  /**
+   * Reads a file as UTF-8 text, given its absolute path. Default: `fs.promises.readFile`.
+   * Rejecting with an error whose `code` is `ENOENT` reports the file as missing.
+   */
+  readonly readFile?: ((path: string) => Promise<string>) | undefined;
+}
+
+/** Syntax errors reported at most, so that one broken line does not bury the rest. */
+const MAX_SYNTAX_ERRORS = 10;
+
+/**
+ * Reads a policy file and checks it. `.yaml` and `.yml` files are read as YAML, `.json`
+ * files as strict JSON; for any other extension, text that starts with `{` is read as JSON
+ * and anything else as YAML.
+ *
+ * @param path Path of the file, absolute or relative to the working directory. Messages
+ *   name the file as given here.
+ * @throws HintgateError `invalid_option` when `path` is not a non-empty string, and
+ *   `invalid_policy` when the file is missing, unreadable, empty, not valid YAML or JSON,
+ *   not a mapping, or breaks a rule of {@link checkPolicy}; every problem is one line,
+ *   starting with `file:line:column:` when the position is known.
+ */
+export async function loadPolicy(path: string, options: LoadPolicyOptions = {}): Promise<Policy> {
+  if (typeof path !== 'string' || path === '') {
+    throw new HintgateError(
+      'invalid_option',
+      `loadPolicy needs the path of a policy file as a non-empty string, got ${
+        typeof path === 'string' ? 'an empty string' : typeof path
+      }.`,
+    );
+  }
+  const absolute = resolve(path);
+  const read = options.readFile ?? ((file: string) => readFileFromDisk(file, 'utf8'));
+  let text: string;
+  try {
+    text = await read(absolute);
+  } catch (error) {
+    throw new HintgateError('invalid_policy', unreadable(absolute, error), { cause: error });
+  }
+  return parsePolicyText(text, path);
+}
+
+/**
+ * Parses and checks the text of a policy file, without I/O: the part of {@link loadPolicy}
+ * after reading, also for configuration files that embed a policy.
+ *
+ * @param text The file's content.
+ * @param file Name of the file, for messages and to choose between YAML and JSON by its
+ *   extension (see {@link loadPolicy}).
+ * @throws HintgateError `invalid_policy`, as {@link loadPolicy}.
+ */
+export function parsePolicyText(text: string, file: string): Policy {
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (source.trim() === '') {
+    throw invalid(
+      `${file}: the file is empty; write a policy such as "mode: ask", with rules under "rules".`,
+    );
+  }
+  const json = isJson(file, source);
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const position = (offset: number): string => {
+    const { line, col } = lineCounter.linePos(offset);
+    return `${file}:${line}:${col}`;
+  };
+  let value: unknown;
+  if (json) {
+    value = parseJson(source, file);
+    // JSON.parse keeps the last of two equal keys; a policy with two "rules" is a mistake.
+    const duplicates = doc.errors.filter((error) => error.code === 'DUPLICATE_KEY');
+    if (duplicates.length > 0) throw invalid(syntaxErrors(duplicates, 'JSON', position));
+  } else {
+    if (doc.errors.length > 0) throw invalid(syntaxErrors(doc.errors, 'YAML', position));
+    if (doc.contents === null) {
+      throw invalid(
+        `${file}: the file has only comments; write a policy such as "mode: ask", with rules under "rules".`,
+      );
+    }
+    const aliases = unresolvedAliases(doc, position);
+    if (aliases.length > 0) throw invalid(aliases.join('\n'));
+    try {
+      value = doc.toJS({ maxAliasCount: 100 });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw invalid(`${file}: the YAML cannot be read: ${reason}.`, error);
+    }
+  }
+  return checkPolicy(value, { file, locate: (path) => locate(doc, path, lineCounter) });
+}
+
+function isJson(file: string, source: string): boolean {
+  const extension = extname(file).toLowerCase();
+  if (extension === '.json') return true;
+  if (extension === '.yaml' || extension === '.yml') return false;
+  return source.trimStart().startsWith('{');
+}
+
+function parseJson(source: string, file: string): unknown {
+  try {
+    return JSON.parse(source);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const at = /at position (\d+)/.exec(message);
+    const offset = at?.[1] === undefined ? source.length : Number(at[1]);
+    const { line, column } = positionAt(source, offset);
+    const reason = message.replace(/\s*(?:in JSON )?at position \d+.*$/s, '').replace(/\.$/, '');
+    throw invalid(`${file}:${line}:${column}: JSON syntax error: ${reason}.`, error);
+  }
+}
+
+/** 1-based line and column of a UTF-16 offset in `text`. */
+function positionAt(text: string, offset: number): PolicyPosition {
+  const before = text.slice(0, offset);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return { line: before.split('\n').length, column: offset - lineStart + 1 };
+}
+
+function syntaxErrors(
+  errors: readonly YAMLError[],
+  language: 'YAML' | 'JSON',
+  position: (offset: number) => string,
+): string {
+  const lines = new Set<string>();
+  for (const error of errors) {
+    const reason =
+      error.code === 'MULTIPLE_DOCS'
+        ? 'the file holds more than one YAML document'
+        : error.message.replace(/\.$/, '');
+    lines.add(
+      `${position(error.pos[0])}: ${language} syntax error: ${reason}${syntaxHint(error)}.`,
+    );
+  }
+  const shown = [...lines].slice(0, MAX_SYNTAX_ERRORS);
+  if (lines.size > shown.length) shown.push(`(${lines.size - shown.length} more syntax errors)`);
+  return shown.join('\n');
+}
+
+function syntaxHint(error: YAMLError): string {
+  switch (error.code) {
+    case 'BAD_ALIAS':
+      return '; a value that starts with "*" is read as an alias, so quote globs, as in tool: "*"';
+    case 'DUPLICATE_KEY':
+      return '; keep one of the keys';
+    case 'MULTIPLE_DOCS':
+      return '; keep one, without "---" lines between policies';
+    case 'TAB_AS_INDENT':
+      return '; indent with spaces';
+    default:
+      return /\bflow\b/i.test(error.message)
+        ? '; if this is a glob that starts with "[" or "{", quote it'
+        : '';
+  }
+}
+
+/** `*abc` in YAML is an alias; unquoted globs such as `tool: *_read` end up here. */
+function unresolvedAliases(doc: Document, position: (offset: number) => string): string[] {
+  const problems: string[] = [];
+  visit(doc, {
+    Alias(_key, node) {
+      if (node.resolve(doc) !== undefined) return;
+      const at =
+        node.range === undefined || node.range === null ? '' : `${position(node.range[0])}: `;
+      problems.push(
+        `${at}*${node.source} is read as a YAML alias, and no anchor &${node.source} is set; if it is a glob, quote it: "*${node.source}".`,
+      );
+    },
+  });
+  return problems;
+}
+
+/** Position of the node at `path` (of its key, inside a mapping). */
+function locate(
+  doc: Document,
+  path: PolicyPath,
+  lineCounter: LineCounter,
+): PolicyPosition | undefined {
+  let node: unknown = doc.contents;
+  let offset = rangeStart(node);
+  for (const segment of path) {
+    if (isAlias(node)) node = node.resolve(doc);
+    if (isMap(node)) {
+      const pair = node.items.find(
+        (item) => isScalar(item.key) && String(item.key.value) === String(segment),
+      );
+      if (pair === undefined) return undefined;
+      offset = rangeStart(pair.key);
+      node = pair.value;
+    } else if (isSeq(node) && typeof segment === 'number') {
+      node = node.items[segment];
+      offset = rangeStart(node);
+    } else {
+      return undefined;
+    }
+  }
+  if (offset === undefined) return undefined;
+  const { line, col } = lineCounter.linePos(offset);
+  return { line, column: col };
+}
+
+function rangeStart(node: unknown): number | undefined {
+  if (typeof node !== 'object' || node === null || !('range' in node)) return undefined;
+  const { range } = node;
+  return Array.isArray(range) && typeof range[0] === 'number' ? range[0] : undefined;
+}
+
+function unreadable(absolute: string, error: unknown): string {
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    return `Policy file not found: ${absolute}. Create it (for example with "mode: ask"), or pass the right path.`;
+  }
+  if (code === 'EISDIR') {
+    return `${absolute} is a directory, not a policy file; pass the path of a .yaml or .json file.`;
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return `Cannot read policy file ${absolute} (${reason}); check that this process may read it.`;
+}
+
+function invalid(message: string, cause?: unknown): HintgateError {
+  return new HintgateError('invalid_policy', message, cause === undefined ? undefined : { cause });
+}

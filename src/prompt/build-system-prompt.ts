@@ -1,0 +1,119 @@
+import type { Mode } from '../policy/policy-types.js';
+import type { ToolClass } from '../tool/classify.js';
+import {
+  checkPromptTools,
+  compareCodeUnits,
+  oneLine,
+  type PromptTool,
+  promptToolClass,
+  promptToolTitle,
+  resolveMode,
+} from './prompt-tool.js';
+
+/** Options of {@link buildSystemPrompt}. */
+export interface BuildSystemPromptOptions {
+  /**
+   * The tools the model can call, in any order: they are listed sorted by name. Names must
+   * be unique. Each is classified by `effective` when present, else by its annotations with
+   * the MCP spec defaults applied, so a tool that declares nothing is listed as destructive.
+   */
+  readonly tools: readonly PromptTool[];
+  /**
+   * The approval mode the runtime enforces, so that the model's expectations match it.
+   * In `plan` mode only read-only tools are listed. Default `'ask'`.
+   */
+  readonly mode?: Mode;
+  /**
+   * Text placed before the tool list, such as the assistant's identity and task. Trailing
+   * whitespace is dropped. Default: none; the prompt starts with the tool list.
+   */
+  readonly intro?: string;
+}
+
+const GROUPS: readonly { readonly class: ToolClass; readonly heading: string }[] = [
+  {
+    class: 'read',
+    heading:
+      '### Read-only\nThese tools only look things up; they do not change anything. Results of tools that reach outside services may differ from one call to the next.',
+  },
+  {
+    class: 'write',
+    heading:
+      '### Write\nThese tools change state, but do not declare that they delete or overwrite anything.',
+  },
+  {
+    class: 'destructive',
+    heading:
+      '### Destructive\nThese tools may delete, overwrite or otherwise change data in ways that cannot be undone. Tools whose effects are unknown, because they declare nothing or their declarations are not trusted, are listed here too.',
+  },
+];
+
+const READ_RULE =
+  '- Read-only tools: use them whenever they help, without asking. If a call fails, you may call it again.';
+
+const CHANGE_RULES = [
+  '- Before you call a write tool, tell the user in plain words what will change.',
+  '- Never call a destructive tool unless the user has explicitly confirmed that exact action in this conversation. First say precisely what will be deleted or changed, then stop and wait for the answer.',
+  '- If the user hesitates, says no or gives an unclear answer, do not call the tool.',
+] as const;
+
+const DENIED_RULE =
+  '- When a call is denied, do not repeat it unchanged. Ask the user how to proceed or take another approach.';
+
+const MODE_RULES: Readonly<Record<Mode, string>> = {
+  plan: 'Current mode: plan. Only the read-only tools above are available; nothing can be changed in this mode. Investigate with them, then present the changes you would make as a plan (what, with which tool, and why) instead of making them.',
+  ask: 'Current mode: ask. Read-only calls run directly. Every call that changes something waits for the user to approve it when it is made, so explain each change clearly enough to be judged.',
+  auto: 'Current mode: auto. Read-only calls and non-destructive writes run without an approval prompt, so your explanation is the only notice the user gets. Destructive calls still wait for the user to approve them, in addition to the confirmation in the conversation.',
+  allowlist:
+    'Current mode: allowlist. Only calls the user approved in advance run directly; any other call waits for the user to approve it when it is made. Explain calls that may need approval.',
+  yolo: 'Current mode: yolo. Calls run without any approval step, so nothing stops a mistake once you make it. Be extra careful: check the arguments of every change, and get the user to confirm destructive intent in the conversation before any destructive call.',
+};
+
+/**
+ * Builds the tool section of a system prompt from the tools' annotations: the tools grouped
+ * as Read-only, Write and Destructive, the safety rules for each group, and the rules of
+ * the current approval mode.
+ *
+ * The output depends only on the set of tools and the options: tools are sorted by name
+ * (UTF-16 code-unit order), it carries no timestamps or counts, and it ends with exactly one
+ * newline, so an unchanged catalog yields an identical prefix for prompt caching. Titles and
+ * descriptions are collapsed to one line, so a tool's text cannot open a section of its own.
+ *
+ * @throws {HintgateError} `invalid_option` for a bad mode or tool entry, `duplicate_tool`
+ *   when two tools share a name.
+ */
+export function buildSystemPrompt(options: BuildSystemPromptOptions): string {
+  const mode = resolveMode(options.mode, 'buildSystemPrompt');
+  checkPromptTools(options.tools, 'buildSystemPrompt');
+  const sorted = [...options.tools].sort((a, b) => compareCodeUnits(a.name, b.name));
+  const visible = mode === 'plan' ? GROUPS.slice(0, 1) : GROUPS;
+
+  const sections: string[] = [];
+  const intro = options.intro?.trimEnd() ?? '';
+  if (intro !== '') sections.push(intro);
+
+  const groups: string[] = [];
+  for (const group of visible) {
+    const lines = sorted.filter((tool) => promptToolClass(tool) === group.class).map(toolLine);
+    if (lines.length > 0) groups.push(`${group.heading}\n${lines.join('\n')}`);
+  }
+  sections.push(
+    groups.length > 0
+      ? `## Tools\n\n${groups.join('\n\n')}`
+      : '## Tools\n\nNo tools are available.',
+  );
+
+  const rules =
+    mode === 'plan' ? [READ_RULE, DENIED_RULE] : [READ_RULE, ...CHANGE_RULES, DENIED_RULE];
+  sections.push(`## Safety rules\n\n${rules.join('\n')}`);
+  sections.push(`## Approval mode\n\n${MODE_RULES[mode]}`);
+  return `${sections.join('\n\n')}\n`;
+}
+
+function toolLine(tool: PromptTool): string {
+  const title = promptToolTitle(tool);
+  const head =
+    title === undefined ? `- ${oneLine(tool.name)}` : `- ${oneLine(tool.name)} (${title})`;
+  const description = oneLine(tool.description);
+  return description === '' ? head : `${head}: ${description}`;
+}

@@ -1,0 +1,3 @@
+export { type BuildSystemPromptOptions, buildSystemPrompt } from './build-system-prompt.js';
+export { type PromptTool, promptToolClass } from './prompt-tool.js';
+export { type SelectToolsOptions, selectTools } from './select-tools.js';

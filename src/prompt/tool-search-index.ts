@@ -1,0 +1,145 @@
+import MiniSearch from 'minisearch';
+import { isPlainObject } from '../tool/json-schema.js';
+import type { PromptTool } from './prompt-tool.js';
+
+/** A tool's searchable text; `id` is its position in the catalog. */
+interface SearchDocument {
+  readonly id: number;
+  readonly name: string;
+  readonly title: string;
+  readonly parameters: string;
+  readonly parameterDescriptions: string;
+  readonly description: string;
+}
+
+/** Field boosts: a hit in the name counts most, one in a parameter's description least. */
+const BOOSTS = {
+  name: 4,
+  title: 3,
+  parameters: 2,
+  description: 1,
+  parameterDescriptions: 0.5,
+} as const;
+
+const FIELDS = Object.keys(BOOSTS) as (keyof typeof BOOSTS)[];
+
+// Words that carry no intent in a request ("what's my bank balance"); matching them would
+// rank tools by how chatty their descriptions are.
+const STOP_WORDS = new Set(
+  (
+    'a about all an and any are as at be by can could did do does for from get give has have ' +
+    'how i in into is it its me my of on or our please s show that the their them then there ' +
+    'these this to us was we what when where which who will with would you your'
+  ).split(' '),
+);
+
+const WORD_SEPARATORS = /[\s\p{P}\p{S}]+/u;
+
+/**
+ * Splits text into words: on whitespace, punctuation and symbols (so `snake_case`,
+ * `dotted.names` and `kebab-case` come apart) and on camelCase boundaries.
+ */
+export function splitWords(text: string): string[] {
+  return text
+    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
+    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+    .split(WORD_SEPARATORS)
+    .filter((word) => word !== '');
+}
+
+/**
+ * Lower-cases a word, drops stop words and reduces a plural to its singular in a crude but
+ * symmetric way (index and query go through the same function): `balances` -> `balance`,
+ * `categories` -> `category`.
+ */
+function processTerm(term: string): string | null {
+  const word = term.toLowerCase();
+  if (STOP_WORDS.has(word)) return null;
+  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.length > 3 && word.endsWith('s') && !/(ss|us|is)$/.test(word)) {
+    return word.slice(0, -1);
+  }
+  return word;
+}
+
+function parameterText(schema: PromptTool['inputSchema']): { names: string; descriptions: string } {
+  const properties = schema?.properties;
+  if (!isPlainObject(properties)) return { names: '', descriptions: '' };
+  const names: string[] = [];
+  const descriptions: string[] = [];
+  for (const [name, property] of Object.entries(properties)) {
+    names.push(name);
+    if (isPlainObject(property) && typeof property.description === 'string') {
+      descriptions.push(property.description);
+    }
+  }
+  return { names: names.join(' '), descriptions: descriptions.join('\n') };
+}
+
+function toDocument(tool: PromptTool, id: number): SearchDocument {
+  const parameters = parameterText(tool.inputSchema);
+  return {
+    id,
+    name: tool.name,
+    title: tool.title ?? tool.annotations?.title ?? '',
+    parameters: parameters.names,
+    parameterDescriptions: parameters.descriptions,
+    description: tool.description,
+  };
+}
+
+/** A full-text index over one catalog. */
+export interface ToolSearchIndex {
+  /**
+   * Positions in the catalog of the tools that match `query`, with their scores, in no
+   * guaranteed order. Empty when nothing matches.
+   */
+  search(query: string): { readonly id: number; readonly score: number }[];
+  /** Whether `query` has any searchable word once stop words are removed. */
+  hasTerms(query: string): boolean;
+}
+
+interface CacheEntry {
+  /** The catalog's elements when the index was built, to notice an array changed in place. */
+  readonly snapshot: readonly PromptTool[];
+  readonly index: ToolSearchIndex;
+}
+
+const cache = new WeakMap<readonly PromptTool[], CacheEntry>();
+
+function sameElements(a: readonly PromptTool[], b: readonly PromptTool[]): boolean {
+  return a.length === b.length && a.every((tool, i) => tool === b[i]);
+}
+
+function buildIndex(tools: readonly PromptTool[]): ToolSearchIndex {
+  const miniSearch = new MiniSearch<SearchDocument>({
+    fields: FIELDS,
+    tokenize: splitWords,
+    processTerm,
+    searchOptions: {
+      boost: BOOSTS,
+      // Short fragments would prefix-match half the catalog and fuzzy-match the rest.
+      prefix: (term) => term.length >= 3,
+      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+      combineWith: 'OR',
+    },
+  });
+  miniSearch.addAll(tools.map(toDocument));
+  return {
+    search: (query) =>
+      miniSearch.search(query).map((hit) => ({ id: hit.id as number, score: hit.score })),
+    hasTerms: (query) => splitWords(query).some((word) => processTerm(word) !== null),
+  };
+}
+
+/**
+ * The search index of a catalog, built on first use and cached per array (a `WeakMap`, so it
+ * goes when the array does). An array whose elements changed since is indexed again.
+ */
+export function toolSearchIndex(tools: readonly PromptTool[]): ToolSearchIndex {
+  const cached = cache.get(tools);
+  if (cached !== undefined && sameElements(cached.snapshot, tools)) return cached.index;
+  const index = buildIndex(tools);
+  cache.set(tools, { snapshot: [...tools], index });
+  return index;
+}

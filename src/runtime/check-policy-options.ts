@@ -1,0 +1,54 @@
+import { isPlainObject } from '../tool/json-schema.js';
+
+const POLICY_KEYS = ['mode', 'rules', 'approver', 'approvalsFile', 'approvalTimeoutMs'] as const;
+
+/**
+ * Checks the policy-related options of `createRuntime` (mode and rules are checked by the
+ * policy engine itself, with rule-level messages). Calls `invalid` with what to fix.
+ */
+export function checkPolicyOptions(
+  o: Record<string, unknown>,
+  invalid: (message: string) => never,
+): void {
+  if (o.authorizer !== undefined) {
+    if (typeof (o.authorizer as { decide?: unknown })?.decide !== 'function') {
+      invalid('authorizer must have a decide(call) method.');
+    }
+    const both = POLICY_KEYS.filter((key) => o[key] !== undefined);
+    if (both.length > 0) {
+      invalid(
+        `give either authorizer or the built-in policy options (${both.join(', ')}), not both.`,
+      );
+    }
+  }
+  if (o.approver !== undefined && typeof o.approver !== 'function') {
+    invalid(
+      'approver must be a function (request, { signal }) => { decision, remember?, reason? }.',
+    );
+  }
+  if (
+    o.approvalsFile !== undefined &&
+    (typeof o.approvalsFile !== 'string' || o.approvalsFile === '')
+  ) {
+    invalid('approvalsFile must be the path of a JSON file.');
+  }
+  const timeout = o.approvalTimeoutMs;
+  if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0)) {
+    invalid('approvalTimeoutMs must be a positive number of milliseconds.');
+  }
+  if (o.trust === undefined) return;
+  const trust = o.trust;
+  const fine =
+    isPlainObject(trust) &&
+    Object.keys(trust).every((key) => key === 'origins' || key === 'tools') &&
+    (trust.origins === undefined ||
+      (isPlainObject(trust.origins) &&
+        Object.values(trust.origins).every((value) => typeof value === 'boolean'))) &&
+    (trust.tools === undefined ||
+      (isPlainObject(trust.tools) && Object.values(trust.tools).every(isPlainObject)));
+  if (!fine) {
+    invalid(
+      'trust must be { origins?: { [origin]: true | false }, tools?: { [tool]: annotations } }.',
+    );
+  }
+}
