@@ -13,14 +13,40 @@ export {
 } from './audit/index.js';
 export { HINTGATE_ERROR_CODES, HintgateError, type HintgateErrorCode } from './errors/index.js';
 export {
+  type ApprovalAnswer,
   type ApprovalAsk,
   type ApprovalOutcome,
+  type ApprovalRecord,
+  type ApprovalRequest,
+  type ApprovalStore,
+  type Approver,
   type Authorizer,
   allowAll,
   type CallRequest,
+  checkPolicy,
+  createApprovalStore,
+  createPolicy,
+  DEFAULT_MODE,
   type Decision,
   deriveApprovalKeys,
+  loadPolicy,
+  MODES,
+  type Mode,
+  type Policy,
+  type PolicyAuthorizer,
+  type PolicyOptions,
+  type PolicyRule,
+  parsePolicyText,
+  type RememberScope,
+  type RuleDecision,
 } from './policy/index.js';
+export {
+  type BuildSystemPromptOptions,
+  buildSystemPrompt,
+  type PromptTool,
+  type SelectToolsOptions,
+  selectTools,
+} from './prompt/index.js';
 export {
   createRegistry,
   type OriginInfo,
@@ -44,6 +70,7 @@ export {
   type Runtime,
   type RuntimeOptions,
   type ToolCall,
+  type TrustOptions,
 } from './runtime/index.js';
 export { type Clock, type LockMode, normalizeResourceKey } from './schedule/index.js';
 export {

@@ -1,4 +1,10 @@
 export {
+  type ApprovalRecord,
+  type ApprovalStore,
+  type ApprovalStoreOptions,
+  createApprovalStore,
+} from './approval-store.js';
+export {
   type ApprovalAsk,
   type ApprovalOutcome,
   type Authorizer,
@@ -6,7 +12,17 @@ export {
   type CallRequest,
   type Decision,
 } from './authorizer.js';
+export { checkPolicy } from './check-policy.js';
+export { compileGlob } from './compile-glob.js';
+export {
+  createPolicy,
+  type PersistentApprovals,
+  type PolicyAuthorizer,
+  type PolicyOptions,
+} from './create-policy.js';
+export { decideCall, visibleInMode } from './decide-call.js';
 export { deriveApprovalKeys } from './derive-approval-keys.js';
+export { type LoadPolicyOptions, loadPolicy, parsePolicyText } from './load-policy.js';
 export {
   type ApprovalAnswer,
   type ApprovalRequest,
@@ -19,3 +35,4 @@ export {
   type RememberScope,
   type RuleDecision,
 } from './policy-types.js';
+export { SessionApprovals } from './session-approvals.js';

@@ -7,6 +7,7 @@ import { createApprovalStore } from '../policy/approval-store.js';
 import type { Authorizer, Decision } from '../policy/authorizer.js';
 import { createPolicy, type PolicyAuthorizer } from '../policy/create-policy.js';
 import { visibleInMode } from '../policy/decide-call.js';
+import { buildSystemPrompt } from '../prompt/build-system-prompt.js';
 import { createRegistry, type ToolRegistry } from '../registry/index.js';
 import { callLocks } from '../schedule/call-locks.js';
 import { systemClock } from '../schedule/clock.js';
@@ -174,6 +175,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     });
   };
 
+  /** Registered tools the caller may call, in the current mode. */
+  const visible = (scopes: readonly string[] | undefined) => {
+    const mode = policy?.mode;
+    return registry
+      .list({ scopes: scopes ?? defaultScopes })
+      .filter((entry) => mode === undefined || visibleInMode(entry.class, mode));
+  };
+
   const execute = async (
     calls: readonly ToolCall[],
     executeOptions: ExecuteOptions = {},
@@ -250,11 +259,17 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       policy.setMode(mode);
     },
     listTools(listOptions = {}) {
-      const mode = policy?.mode;
-      return registry
-        .list({ scopes: listOptions.scopes ?? defaultScopes })
-        .filter((entry) => mode === undefined || visibleInMode(entry.class, mode))
-        .map((entry) => toToolListing(entry.tool));
+      return visible(listOptions.scopes).map((entry) => toToolListing(entry.tool));
+    },
+    systemPrompt(promptOptions = {}) {
+      return buildSystemPrompt({
+        tools: visible(promptOptions.scopes).map((entry) => ({
+          ...toToolListing(entry.tool),
+          effective: entry.effective,
+        })),
+        ...(policy === undefined ? {} : { mode: policy.mode }),
+        ...(promptOptions.intro === undefined ? {} : { intro: promptOptions.intro }),
+      });
     },
     async close() {
       unsubscribe();

@@ -287,6 +287,29 @@ describe('modes in the runtime', () => {
     ]);
   });
 
+  it('builds a system prompt from effective hints and the current mode', async () => {
+    const { createRegistry } = await import('../registry/index.js');
+    const registry = createRegistry({ env: {} });
+    registry.addOrigin({ name: 'local', layer: 'project', tools: makeTools([]).slice(0, 2) });
+    registry.addOrigin({
+      name: 'remote',
+      layer: 'project',
+      trusted: false,
+      tools: [defineTool({ name: 'remote_lookup', description: 'Looks up', inputSchema: z.object({}), annotations: READ_ONLY, execute: () => '' })],
+    });
+    const runtime = createRuntime({ registry, mode: 'auto' });
+    const prompt = runtime.systemPrompt();
+    expect(prompt).toBe(runtime.systemPrompt());
+    const destructiveSection = prompt.slice(prompt.indexOf('Destructive'));
+    // Claims read-only, but its origin is untrusted: listed with the destructive tools.
+    expect(destructiveSection).toContain('remote_lookup');
+    runtime.setMode('plan');
+    const plan = runtime.systemPrompt();
+    expect(plan).toContain('list_files');
+    expect(plan).not.toContain('write_file');
+    expect(plan).not.toContain('remote_lookup');
+  });
+
   it('rejects a bad mode or rule with what to fix', () => {
     expect(() => createRuntime({ tools: [], mode: 'careful' as never })).toThrow(/mode/);
     expect(() =>

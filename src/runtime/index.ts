@@ -3,5 +3,5 @@ export { createRuntime, DEFAULT_TIMEOUT_MS } from './create-runtime.js';
 export { DEFAULT_RETRY, type ResolvedRetry, retryDelay } from './retry-delay.js';
 export { isRetryable, RetryableError, type RetryableErrorOptions } from './retryable-error.js';
 export type { ExecuteOptions, PlanEntry, Runtime } from './runtime.js';
-export type { RuntimeOptions } from './runtime-options.js';
+export type { RuntimeOptions, TrustOptions } from './runtime-options.js';
 export type { ToolCall } from './tool-call.js';

@@ -61,6 +61,12 @@ export interface Runtime {
    * mode `plan` only read-only tools are listed.
    */
   listTools(options?: { readonly scopes?: readonly string[] }): ToolListing[];
+  /**
+   * A system prompt for the model: the tools the caller may call, grouped read-only / write
+   * / destructive by their effective hints, with safety rules and the current mode's rules.
+   * Byte-for-byte the same while tools and mode stay the same.
+   */
+  systemPrompt(options?: { readonly intro?: string; readonly scopes?: readonly string[] }): string;
   /** Stops reporting tool changes and flushes and closes the audit sinks. */
   close(): Promise<void>;
 }

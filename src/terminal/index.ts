@@ -1,0 +1,5 @@
+export {
+  createTerminalApprover,
+  type TerminalApproverOptions,
+  type TerminalInput,
+} from './create-terminal-approver.js';
