@@ -27,7 +27,9 @@ export function findJsonError(text: string): JsonError | undefined {
     const top = stack.at(-1);
     if (state === 'after') {
       if (top === undefined) {
-        return i === text.length ? undefined : { offset: i, reason: `unexpected ${show(char)} after the end of the JSON value` };
+        return i === text.length
+          ? undefined
+          : { offset: i, reason: `unexpected ${show(char)} after the end of the JSON value` };
       }
       const close = top === '{' ? '}' : ']';
       if (char === ',') {
@@ -54,7 +56,10 @@ export function findJsonError(text: string): JsonError | undefined {
       if (typeof end !== 'number') return end;
       i = skipWhitespace(text, end);
       if (text.charAt(i) !== ':') {
-        return { offset: i, reason: `expected ":" after the key but found ${show(text.charAt(i))}` };
+        return {
+          offset: i,
+          reason: `expected ":" after the key but found ${show(text.charAt(i))}`,
+        };
       }
       state = 'value';
       i += 1;
@@ -105,11 +110,11 @@ function skipString(text: string, open: number): number | JsonError {
     const char = text.charAt(i);
     if (char === '"') return i + 1;
     if (char === '\\') {
-      const escape = text.charAt(i + 1);
-      if (!ESCAPES.has(escape)) {
-        return { offset: i, reason: `invalid escape ${show(`\\${escape}`)} in a string` };
+      const escaped = text.charAt(i + 1);
+      if (!ESCAPES.has(escaped)) {
+        return { offset: i, reason: `invalid escape ${show(`\\${escaped}`)} in a string` };
       }
-      if (escape === 'u') {
+      if (escaped === 'u') {
         HEX4.lastIndex = i + 2;
         if (!HEX4.test(text)) return { offset: i, reason: 'a "\\u" escape needs four hex digits' };
         i += 4;

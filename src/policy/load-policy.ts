@@ -13,6 +13,7 @@ import {
 } from 'yaml';
 import { HintgateError } from '../errors/hintgate-error.js';
 import { checkPolicy, type PolicyPath, type PolicyPosition } from './check-policy.js';
+import { findJsonError } from './find-json-error.js';
 import type { Policy } from './policy-types.js';
 
 /** Options of {@link loadPolicy}. */
@@ -66,9 +67,16 @@ export async function loadPolicy(path: string, options: LoadPolicyOptions = {}):
  * @param text The file's content.
  * @param file Name of the file, for messages and to choose between YAML and JSON by its
  *   extension (see {@link loadPolicy}).
- * @throws HintgateError `invalid_policy`, as {@link loadPolicy}.
+ * @throws HintgateError `invalid_policy`, as {@link loadPolicy}; `invalid_option` when
+ *   `text` or `file` is not a string.
  */
 export function parsePolicyText(text: string, file: string): Policy {
+  if (typeof text !== 'string' || typeof file !== 'string') {
+    throw new HintgateError(
+      'invalid_option',
+      `parsePolicyText needs the text and the file name as strings, got ${typeof text} and ${typeof file}.`,
+    );
+  }
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (source.trim() === '') {
     throw invalid(
@@ -77,7 +85,13 @@ export function parsePolicyText(text: string, file: string): Policy {
   }
   const json = isJson(file, source);
   const lineCounter = new LineCounter();
-  const doc = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  let doc: Document.Parsed;
+  try {
+    doc = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw invalid(`${file}: the ${json ? 'JSON' : 'YAML'} cannot be parsed: ${reason}.`, error);
+  }
   const position = (offset: number): string => {
     const { line, col } = lineCounter.linePos(offset);
     return `${file}:${line}:${col}`;
@@ -118,12 +132,13 @@ function parseJson(source: string, file: string): unknown {
   try {
     return JSON.parse(source);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const at = /at position (\d+)/.exec(message);
-    const offset = at?.[1] === undefined ? source.length : Number(at[1]);
-    const { line, column } = positionAt(source, offset);
-    const reason = message.replace(/\s*(?:in JSON )?at position \d+.*$/s, '').replace(/\.$/, '');
-    throw invalid(`${file}:${line}:${column}: JSON syntax error: ${reason}.`, error);
+    const found = findJsonError(source);
+    if (found === undefined) {
+      const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+      throw invalid(`${file}: JSON syntax error: ${reason}`, error);
+    }
+    const { line, column } = positionAt(source, found.offset);
+    throw invalid(`${file}:${line}:${column}: JSON syntax error: ${found.reason}.`, error);
   }
 }
 
