@@ -295,7 +295,15 @@ describe('modes in the runtime', () => {
       name: 'remote',
       layer: 'project',
       trusted: false,
-      tools: [defineTool({ name: 'remote_lookup', description: 'Looks up', inputSchema: z.object({}), annotations: READ_ONLY, execute: () => '' })],
+      tools: [
+        defineTool({
+          name: 'remote_lookup',
+          description: 'Looks up',
+          inputSchema: z.object({}),
+          annotations: READ_ONLY,
+          execute: () => '',
+        }),
+      ],
     });
     const runtime = createRuntime({ registry, mode: 'auto' });
     const prompt = runtime.systemPrompt();
