@@ -36,20 +36,71 @@ const CACHE_LIMIT = 1024;
  *
  * @throws HintgateError `invalid_policy` when {@link checkGlob} finds the pattern invalid.
  */
-export function compileGlob(pattern: string): (value: string) => boolean {
-  const cached = cache.get(pattern);
+export function compileGlob(
+  pattern: string,
+  options: CompileGlobOptions = {},
+): (value: string) => boolean {
+  const wide = options.starCrossesSlash === true;
+  const cacheKey = `${wide ? 'w' : 'n'}${pattern}`;
+  const cached = cache.get(cacheKey);
   if (cached !== undefined) return cached;
   const problem = checkGlob(pattern);
   if (problem !== undefined) {
     throw new HintgateError('invalid_policy', `Glob ${JSON.stringify(pattern)}: ${problem}.`);
   }
-  const matcher = build(pattern);
+  const matcher = build(wide ? starsToGlobstars(pattern) : pattern);
   if (cache.size >= CACHE_LIMIT) {
     const oldest = cache.keys().next();
     if (oldest.done !== true) cache.delete(oldest.value);
   }
-  cache.set(pattern, matcher);
+  cache.set(cacheKey, matcher);
   return matcher;
+}
+
+/**
+ * The literal part of a glob before its first wildcard, at a `/` boundary: `file:secrets`
+ * for `file:secrets/**`, `''` for `*.pem`.
+ */
+export function globBase(pattern: string): string {
+  return picomatch.scan(pattern, PICOMATCH_OPTIONS).base;
+}
+
+/** Options of {@link compileGlob}. */
+export interface CompileGlobOptions {
+  /**
+   * Let a single `*` match across `/` too, as a shell `case` pattern does: `git push*`
+   * then matches `git push origin feat/x`. Deny and ask rules use it, so that a `/` in a
+   * key cannot slip past them. Default false.
+   */
+  readonly starCrossesSlash?: boolean;
+}
+
+/** Turns every unescaped `*` outside `[...]` into `**` (which crosses `/`). */
+function starsToGlobstars(pattern: string): string {
+  let out = '';
+  let i = 0;
+  while (i < pattern.length) {
+    const char = pattern.charAt(i);
+    if (char === '\\') {
+      out += pattern.slice(i, i + 2);
+      i += 2;
+      continue;
+    }
+    const end = char === '[' ? classEnd(pattern, i) : undefined;
+    if (end !== undefined) {
+      out += pattern.slice(i, end + 1);
+      i = end + 1;
+      continue;
+    }
+    if (char === '*') {
+      while (pattern.charAt(i) === '*') i += 1;
+      out += '**';
+      continue;
+    }
+    out += char;
+    i += 1;
+  }
+  return out;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { EffectiveHints } from '../tool/annotations.js';
-import { compileGlob } from './compile-glob.js';
+import { compileGlob, globBase } from './compile-glob.js';
 import type { Mode, PolicyRule, RuleDecision } from './policy-types.js';
 
 /** A rule ready for matching, with its position for reasons. */
@@ -23,21 +23,45 @@ export interface RuleSubject {
 
 const ALWAYS = (): boolean => true;
 
+/** An allow covers a call only if it matches every key, `*` staying within one segment. */
+const allowKeys = (glob: string): ((keys: readonly string[]) => boolean) => {
+  const matches = compileGlob(glob);
+  return (keys) => keys.length > 0 && keys.every(matches);
+};
+
+/** True when `key` is the resource `base` names or one of its ancestors (`file:` of `file:a/b`). */
+const isAncestorOrSelf = (key: string, base: string): boolean => {
+  if (key === '' || base === '') return false;
+  if (key === base) return true;
+  const boundary = key.endsWith('/') || key.endsWith(':') ? key : `${key}/`;
+  return base.startsWith(boundary);
+};
+
+/**
+ * An ask or a deny needs one matching key, errs wide: `*` crosses `/` (so `git push*`
+ * catches `git push origin feat/x`), and a key naming a directory above the protected
+ * resources (`file:` or `file:secrets` for `file:secrets/**`) matches too, since the call
+ * covers them.
+ */
+const restrictKeys = (glob: string): ((keys: readonly string[]) => boolean) => {
+  const matches = compileGlob(glob, { starCrossesSlash: true });
+  const base = globBase(glob);
+  return (keys) => keys.some((key) => matches(key) || isAncestorOrSelf(key, base));
+};
+
 /** Compiles checked rules (see `checkPolicy`) into matchers. */
 export function compileRules(rules: readonly PolicyRule[]): CompiledRule[] {
   return rules.map((rule, index) => {
     const tool = rule.tool === undefined ? ALWAYS : compileGlob(rule.tool);
     const origin = rule.origin === undefined ? ALWAYS : compileGlob(rule.origin);
-    const key = rule.key === undefined ? undefined : compileGlob(rule.key);
     const hints = Object.entries(rule.annotations ?? {}) as Array<[keyof EffectiveHints, boolean]>;
     const modes = rule.modes;
-    // An allow must cover every key of the call; an ask or a deny needs only one.
     const keysMatch =
-      key === undefined
+      rule.key === undefined
         ? ALWAYS
         : rule.decision === 'allow'
-          ? (keys: readonly string[]) => keys.length > 0 && keys.every(key)
-          : (keys: readonly string[]) => keys.some(key);
+          ? allowKeys(rule.key)
+          : restrictKeys(rule.key);
     return {
       rule,
       index,

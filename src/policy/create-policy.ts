@@ -20,6 +20,14 @@ export interface PersistentApprovals {
   add(tool: string, keys: readonly string[], reason?: string): Promise<void>;
 }
 
+/**
+ * The identity approvals are remembered under: the tool's origin and name, so that an
+ * approval never carries over to another origin's tool that shadows the name.
+ */
+export function qualified(call: Pick<CallRequest, 'name' | 'origin'>): string {
+  return `${call.origin}:${call.name}`;
+}
+
 /** Options of {@link createPolicy}. */
 export interface PolicyOptions {
   /** Default `ask`. */
@@ -44,8 +52,9 @@ export interface PolicyAuthorizer extends Authorizer {
   readonly session: SessionApprovals;
 }
 
-const NO_APPROVER =
-  'approval is required but no approver is configured; pass an approver to createRuntime, add an allow rule for this call, or choose a mode that runs it';
+const HOW_TO_ALLOW =
+  'To run it, approve it when asked, add an allow rule for it, or choose a mode that runs it';
+const NO_APPROVER = `approval is required but no approver is configured. ${HOW_TO_ALLOW}`;
 
 /**
  * Creates the policy engine: decisions from mode, rules and annotations, remembered
@@ -68,8 +77,9 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
   let queue: Promise<unknown> = Promise.resolve();
 
   const remembered = async (call: CallRequest): Promise<string | undefined> => {
-    if (session.hasAll(call.name, call.approvalKeys)) return 'approved earlier in this session';
-    if (approvals !== undefined && (await approvals.hasAll(call.name, call.approvalKeys))) {
+    if (session.hasAll(qualified(call), call.approvalKeys))
+      return 'approved earlier in this session';
+    if (approvals !== undefined && (await approvals.hasAll(qualified(call), call.approvalKeys))) {
       return `approved always for this project (${approvals.path})`;
     }
     return undefined;
@@ -81,15 +91,15 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
     why: string,
   ): Promise<string> => {
     if (scope === 'session') {
-      session.add(call.name, call.approvalKeys);
+      session.add(qualified(call), call.approvalKeys);
       return `${why}; remembered for this session`;
     }
     if (scope !== 'always') return why;
-    session.add(call.name, call.approvalKeys);
+    session.add(qualified(call), call.approvalKeys);
     if (approvals === undefined)
       return `${why}; remembered for this session (no approvals file is configured)`;
     try {
-      await approvals.add(call.name, call.approvalKeys, why);
+      await approvals.add(qualified(call), call.approvalKeys, why);
       return `${why}; remembered always in ${approvals.path}`;
     } catch (error) {
       return `${why}; remembered for this session only: could not write ${approvals.path} (${(error as Error).message})`;
@@ -128,8 +138,12 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
       },
       { timeoutMs, ...(signal === undefined ? {} : { signal }) },
     );
-    if ('failure' in outcome)
-      return { allow: false, reason: `${outcome.failure}, so the call was not run` };
+    if ('failure' in outcome) {
+      return {
+        allow: false,
+        reason: `${outcome.failure}, so the call was not run. ${HOW_TO_ALLOW}`,
+      };
+    }
     const { answer } = outcome;
     if (answer.decision === 'deny') {
       const why =
@@ -149,13 +163,20 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
       mode = checkPolicy({ mode: next }).mode ?? mode;
     },
     session,
-    async decide(call): Promise<Decision> {
+    decide(call): Decision | Promise<Decision> {
       const decision = decideCall(call, mode, rules);
       if (decision.decision !== 'ask') return decision;
-      const earlier = await remembered(call);
-      return earlier === undefined
-        ? decision
-        : { decision: 'allow', reason: `${decision.reason}; ${earlier}` };
+      const allowed = (earlier: string): Decision => ({
+        decision: 'allow',
+        reason: `${decision.reason}; ${earlier}`,
+      });
+      if (session.hasAll(qualified(call), call.approvalKeys)) {
+        return allowed('approved earlier in this session');
+      }
+      if (approvals === undefined) return decision;
+      return remembered(call).then((earlier) =>
+        earlier === undefined ? decision : allowed(earlier),
+      );
     },
     approve(asks, { signal }) {
       // One person, one prompt at a time: batches wait for each other's approvals.

@@ -181,11 +181,31 @@ describe('decideCall: rules', () => {
     ).toBe('ask');
   });
 
-  it('skips asking for a tool with gated: false, but not a deny', () => {
+  it('skips the mode asking for a tool with gated: false, but not a deny or an explicit ask rule', () => {
     const ungated = request('stat_file', WRITE, { gated: false });
     expect(decide(ungated, 'ask')).toMatchObject({ decision: 'allow' });
     expect(decide(ungated, 'ask').reason).toContain('gated: false');
     expect(decide(ungated, 'ask', [{ tool: 'stat_file', decision: 'deny' }]).decision).toBe('deny');
+    expect(decide(ungated, 'auto', [{ tool: 'stat_file', decision: 'ask' }]).decision).toBe('ask');
     expect(decide(ungated, 'plan').decision).toBe('deny');
+  });
+
+  it('errs wide for deny and ask keys: * crosses /, and a directory above protected files matches', () => {
+    const deny: PolicyRule[] = [{ key: 'file:secrets/**', decision: 'deny' }];
+    for (const key of ['file:secrets/k.pem', 'file:secrets', 'file:']) {
+      expect(
+        decide(request('write_file', WRITE, { keys: [key] }), 'yolo', deny).decision,
+        key,
+      ).toBe('deny');
+    }
+    expect(
+      decide(request('write_file', WRITE, { keys: ['file:src/a'] }), 'yolo', deny).decision,
+    ).toBe('allow');
+    const push: PolicyRule[] = [{ tool: 'run_command', key: 'git push*', decision: 'deny' }];
+    const pushBranch = request('run_command', DESTRUCTIVE, { keys: ['git push origin feat/x'] });
+    expect(decide(pushBranch, 'yolo', push).decision).toBe('deny');
+    // An allow stays narrow: `*` does not cross `/`.
+    const allow: PolicyRule[] = [{ tool: 'run_command', key: 'git push*', decision: 'allow' }];
+    expect(decide(pushBranch, 'ask', allow).decision).toBe('ask');
   });
 });

@@ -23,8 +23,8 @@ export function visibleInMode(toolClass: CallRequest['class'], mode: Mode): bool
 /**
  * Decides one call without approvals: plan mode -> the winning rule (highest priority;
  * deny > ask > allow at equal priority) -> the mode's default for the call's class. A tool
- * with `gated: false` skips asking: what would ask is allowed. In `yolo`, ask rules do not
- * ask. The reason names the rule, the mode and the annotation that decided.
+ * with `gated: false` skips the mode's asking (an explicit ask rule still asks). In `yolo`,
+ * ask rules do not ask. The reason names the rule, the mode and the annotation that decided.
  */
 export function decideCall(
   call: CallRequest,
@@ -40,12 +40,11 @@ export function decideCall(
     };
   }
   const winner = winningRule(rules.filter((rule) => rule.matches(call, mode)));
-  let decision: Decision;
   if (winner !== undefined && !(winner.decision === 'ask' && mode === 'yolo')) {
-    decision = { decision: winner.decision, reason: `${describeRule(winner)}; ${why}` };
-  } else {
-    decision = modeDefault(call, mode, why);
+    // An explicit rule is the user's word: it holds for ungated tools too.
+    return { decision: winner.decision, reason: `${describeRule(winner)}; ${why}` };
   }
+  const decision = modeDefault(call, mode, why);
   if (decision.decision === 'ask' && !call.tool.gated) {
     return {
       decision: 'allow',

@@ -52,6 +52,64 @@ const askAll = async (
   }
 };
 
+/** A decision as the policy hook returned it, or a denial when it is not a decision. */
+const checkDecision = (value: unknown): Decision => {
+  const decision = value as Partial<Decision> | null | undefined;
+  const kind = decision?.decision;
+  if (
+    (kind === 'allow' || kind === 'deny' || kind === 'ask') &&
+    typeof decision?.reason === 'string'
+  ) {
+    return decision as Decision;
+  }
+  let shown: string;
+  try {
+    shown = JSON.stringify(value) ?? String(value);
+  } catch {
+    shown = String(value);
+  }
+  return {
+    decision: 'deny',
+    reason: `the policy returned ${shown}, not { decision: "allow" | "deny" | "ask", reason }`,
+  };
+};
+
+/** Decides every call; synchronous decisions cost no promise. A policy that throws denies. */
+const decideAll = async (
+  batch: readonly PreparedCall[],
+  authorizer: Authorizer,
+): Promise<Decision[]> => {
+  const decisions: Decision[] = [];
+  const pending: Promise<void>[] = [];
+  const failed = (error: unknown): Decision => ({
+    decision: 'deny',
+    reason: `the policy failed (${messageOf(error)})`,
+  });
+  batch.forEach((call, index) => {
+    try {
+      const decision = authorizer.decide(call);
+      if (decision instanceof Promise) {
+        pending.push(
+          decision.then(
+            (value) => {
+              decisions[index] = checkDecision(value);
+            },
+            (error: unknown) => {
+              decisions[index] = failed(error);
+            },
+          ),
+        );
+      } else {
+        decisions[index] = checkDecision(decision);
+      }
+    } catch (error) {
+      decisions[index] = failed(error);
+    }
+  });
+  if (pending.length > 0) await Promise.all(pending);
+  return decisions;
+};
+
 /**
  * Decides every call of a batch, then asks for all approvals the batch needs at once,
  * before any call of it starts. Fails closed: a policy or approver that throws denies.
@@ -60,15 +118,7 @@ export async function authorizeBatch(
   batch: readonly PreparedCall[],
   options: AuthorizeOptions,
 ): Promise<Authorization[]> {
-  const decisions = await Promise.all(
-    batch.map(async (call): Promise<Decision> => {
-      try {
-        return await options.authorizer.decide(call);
-      } catch (error) {
-        return { decision: 'deny', reason: `the policy failed (${messageOf(error)})` };
-      }
-    }),
-  );
+  const decisions = await decideAll(batch, options.authorizer);
   const outcomes: Authorization[] = [];
   const asks: ApprovalAsk[] = [];
   const askIndex: number[] = [];
@@ -95,20 +145,24 @@ export async function authorizeBatch(
     const index = askIndex[position] as number;
     const { decision } = asks[position] as ApprovalAsk;
     const call = batch[index] as PreparedCall;
-    const type = answer.allow ? 'approval.granted' : 'approval.denied';
+    const allowed = answer.allow === true;
+    const type = allowed ? 'approval.granted' : 'approval.denied';
     options.record(type, call, { decision: 'ask', reason: answer.reason });
-    outcomes[index] = answer.allow
+    outcomes[index] = allowed
       ? {
           allowed: true,
           decision: { decision: 'allow', reason: `${decision.reason}; approved: ${answer.reason}` },
         }
       : {
           allowed: false,
-          result: failedResult(
-            call,
-            'denied',
-            deniedMessage(call.name, answer.reason, answer.message),
-          ),
+          // A batch cancelled while it waited for a person ends cancelled, not denied.
+          result: options.signal?.aborted
+            ? failedResult(
+                call,
+                'cancelled',
+                `The call to "${call.name}" was cancelled while it waited for approval.`,
+              )
+            : failedResult(call, 'denied', deniedMessage(call.name, answer.reason, answer.message)),
           decision: {
             decision: 'deny',
             reason: `${decision.reason}; not approved: ${answer.reason}`,

@@ -166,7 +166,7 @@ describe('approvals', () => {
     const stored = JSON.parse(await readFile(approvalsFile, 'utf8')) as {
       approvals: Array<{ tool: string; key: string }>;
     };
-    expect(stored.approvals).toMatchObject([{ tool: 'delete_files', key: 'file:a' }]);
+    expect(stored.approvals).toMatchObject([{ tool: 'local:delete_files', key: 'file:a' }]);
 
     const ran: string[] = [];
     const fresh = runtimeWith(ran, { approvalsFile });

@@ -113,3 +113,14 @@ describe('keyHierarchy', () => {
     expect(a.filter((node) => b.includes(node))).toEqual(['file:', 'file:src']);
   });
 });
+
+describe('normalizeResourceKey: relative paths leaving the workspace', () => {
+  it('spells them absolute, so they meet the absolute and the in-workspace spellings', () => {
+    expect(normalizeResourceKey('file:../proj/.env', '/ws/proj')).toBe('file:.env');
+    expect(normalizeResourceKey('file:../other/x', '/ws/proj')).toBe('file:/ws/other/x');
+    expect(normalizeResourceKey('file:/ws/other/x', '/ws/proj')).toBe('file:/ws/other/x');
+    expect(normalizeResourceKey('file:..', '/ws/proj')).toBe('file:/ws');
+    expect(normalizeResourceKey('file:..cache/x', '/ws/proj')).toBe('file:..cache/x');
+    expect(normalizeResourceKey('file:../x')).toBe('file:../x');
+  });
+});

@@ -1,16 +1,24 @@
-import { isAbsolute, posix, relative, sep } from 'node:path';
+import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 
 /**
  * Normalizes a resource key `namespace:path` so that two spellings of one resource are
  * equal: `.` and empty segments go, `..` is resolved, a trailing `/` is dropped, and an
  * absolute path inside `workspace` becomes workspace-relative (`file:/ws/src/a.ts` with
- * workspace `/ws` is `file:src/a.ts`). A key without `:` is all path.
+ * workspace `/ws` is `file:src/a.ts`), while a relative path that leaves the workspace
+ * becomes absolute (`file:../other/x` with workspace `/ws/proj` is `file:/ws/other/x`).
+ * A key without `:` is all path.
  */
 export function normalizeResourceKey(key: string, workspace?: string): string {
   const colon = key.indexOf(':');
   const namespace = colon === -1 ? '' : key.slice(0, colon + 1);
   let path = colon === -1 ? key : key.slice(colon + 1);
   if (path === '') return namespace;
+  // A relative path that climbs out of the workspace names a file outside it: spell it
+  // absolute, as a caller passing the absolute path would.
+  if (workspace !== undefined && !isAbsolute(path) && posix.normalize(path).startsWith('..')) {
+    const normalized = posix.normalize(path);
+    if (normalized === '..' || normalized.startsWith('../')) path = resolve(workspace, normalized);
+  }
   if (workspace !== undefined && isAbsolute(path)) {
     const inside = relative(workspace, path);
     if (inside === '') path = '.';
