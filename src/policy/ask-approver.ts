@@ -6,6 +6,9 @@ export const DEFAULT_APPROVAL_TIMEOUT_MS = 300_000;
 const messageOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
 
+const formatDuration = (ms: number): string =>
+  ms < 1000 ? `${ms} ms` : ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+
 /** An approver's answer, or why there is none (it threw, timed out, or answered nonsense). */
 export type AskOutcome = { readonly answer: ApprovalAnswer } | { readonly failure: string };
 
@@ -25,7 +28,7 @@ export async function askApprover(
   });
   const timer = setTimeout(() => {
     controller.abort(new DOMException('approval timed out', 'TimeoutError'));
-    settle({ failure: `no answer within ${Math.round(options.timeoutMs / 1000)} s` });
+    settle({ failure: `no answer within ${formatDuration(options.timeoutMs)}` });
   }, options.timeoutMs);
   const onAbort = (): void => {
     controller.abort(options.signal?.reason);

@@ -1,4 +1,5 @@
 import { isPlainObject } from '../tool/json-schema.js';
+import { isTimerMs, MAX_TIMER_MS } from '../tool/max-timer-ms.js';
 
 const POLICY_KEYS = ['mode', 'rules', 'approver', 'approvalsFile', 'approvalTimeoutMs'] as const;
 
@@ -33,8 +34,8 @@ export function checkPolicyOptions(
     invalid('approvalsFile must be the path of a JSON file.');
   }
   const timeout = o.approvalTimeoutMs;
-  if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0)) {
-    invalid('approvalTimeoutMs must be a positive number of milliseconds.');
+  if (timeout !== undefined && !isTimerMs(timeout)) {
+    invalid(`approvalTimeoutMs must be milliseconds in (0, ${MAX_TIMER_MS}].`);
   }
   if (o.trust === undefined) return;
   const trust = o.trust;

@@ -162,7 +162,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         reason: decision.reason,
         queuedMs: grant.queuedMs,
       });
-      return runCall(call, grant.lease, {
+      const { lease } = grant;
+      return runCall(call, lease, {
         clock,
         random,
         signal,
@@ -171,6 +172,20 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         retry: resolveRetry(call.tool.retry, retry),
         releaseGraceMs,
         queuedMs: grant.queuedMs,
+      }).catch((error: unknown) => {
+        // A bug of ours must not leak the call's locks or reject the batch.
+        lease.settle(false);
+        lease.release();
+        const reason = error instanceof Error ? error.message : String(error);
+        return failedResult(
+          call,
+          'tool_error',
+          `Tool "${call.name}" failed inside hintgate: ${reason}.`,
+          {
+            attempts: 1,
+            queuedMs: grant.queuedMs,
+          },
+        );
       });
     });
   };

@@ -146,7 +146,7 @@ describe('execute: calls that cannot run', () => {
   it('rejects bad runtime options with what to fix', () => {
     expect(() => createRuntime({} as never)).toThrow(/give tools .* or a registry/);
     expect(() => createRuntime({ mode: 'yolo', tools: [], defaultTimeoutMs: 0 })).toThrow(
-      /defaultTimeoutMs must be a positive number/,
+      /defaultTimeoutMs must be milliseconds in \(0, 2147483647\]/,
     );
     expect(() => createRuntime({ mode: 'yolo', tools: [], speed: 'max' } as never)).toThrow(
       /unknown option "speed"/,
@@ -289,5 +289,60 @@ describe('execute: timeouts and cancellation', () => {
     const [result] = await done;
     expect(result?.status).toBe('cancelled');
     expect(marks).toEqual([]);
+  });
+});
+
+describe('execute: odd things thrown', () => {
+  it('reports a circular object or a BigInt thrown by a tool, and frees its locks', async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const thrower = (name: string, value: unknown) =>
+      defineTool({
+        name,
+        description: 'Throws an odd value',
+        inputSchema: z.object({}),
+        annotations: WRITE,
+        resources: ['file:a'],
+        execute: () => {
+          throw value;
+        },
+      });
+    const runtime = createRuntime({
+      mode: 'yolo',
+      tools: [thrower('circular', circular), thrower('big', 10n)],
+    });
+    const results = await runtime.execute([
+      { id: '1', name: 'circular' },
+      { id: '2', name: 'big' },
+    ]);
+    expect(results.map((r) => r.error?.code)).toEqual(['tool_error', 'tool_error']);
+    expect(results[0]?.error?.message).toContain('[object Object]');
+    const again = await runtime.execute([{ id: '3', name: 'big' }]);
+    expect(again[0]?.error?.code).toBe('tool_error');
+  });
+});
+
+describe('millisecond options beyond what timers honour', () => {
+  it('rejects them with the limit, instead of timing out after 1 ms', async () => {
+    expect(() => createRuntime({ tools: [], defaultTimeoutMs: 3e9 })).toThrow(/2147483647/);
+    expect(() => createRuntime({ tools: [], releaseGraceMs: Number.POSITIVE_INFINITY })).toThrow(
+      /releaseGraceMs/,
+    );
+    expect(() => createRuntime({ tools: [], approvalTimeoutMs: Number.POSITIVE_INFINITY })).toThrow(
+      /approvalTimeoutMs/,
+    );
+    const runtime = createRuntime({ tools: scenarioTools([]) });
+    await expect(runtime.execute([{ id: '1', name: 'read', timeoutMs: 2 ** 31 }])).rejects.toThrow(
+      /timeoutMs/,
+    );
+    expect(() =>
+      defineTool({
+        name: 'slow',
+        description: 'x',
+        inputSchema: z.object({}),
+        rateLimit: { max: 1, windowMs: 3e9 },
+        execute: () => '',
+      }),
+    ).toThrow(/windowMs/);
   });
 });

@@ -25,12 +25,16 @@ export interface RunContext {
 
 const noop = (): void => {};
 
-const messageOf = (error: unknown): string =>
-  error instanceof Error
-    ? error.message
-    : typeof error === 'string'
-      ? error
-      : (JSON.stringify(error) ?? String(error));
+/** A readable message for anything a tool may throw; never throws itself. */
+const messageOf = (error: unknown): string => {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'string') return error;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return Object.prototype.toString.call(error);
+  }
+};
 
 const toolErrorCode = (error: unknown): CallErrorCode =>
   (error as { code?: unknown } | null)?.code === 'upstream_unavailable'

@@ -6,6 +6,7 @@ import type { ToolRegistry } from '../registry/index.js';
 import type { Clock } from '../schedule/clock.js';
 import type { ToolAnnotations } from '../tool/annotations.js';
 import { isPlainObject } from '../tool/json-schema.js';
+import { isTimerMs, MAX_TIMER_MS } from '../tool/max-timer-ms.js';
 import type { RetryOptions, Tool } from '../tool/tool.js';
 import { checkPolicyOptions } from './check-policy-options.js';
 
@@ -132,8 +133,13 @@ export function checkRuntimeOptions(options: unknown): asserts options is Runtim
   }
   if (o.tools !== undefined && !Array.isArray(o.tools))
     invalid('tools must be an array of defineTool() results.');
-  for (const key of ['defaultTimeoutMs', 'maxOutputChars', 'releaseGraceMs'] as const) {
-    if (o[key] !== undefined && !positive(o[key])) invalid(`${key} must be a positive number.`);
+  if (o.maxOutputChars !== undefined && !positive(o.maxOutputChars)) {
+    invalid('maxOutputChars must be a positive number.');
+  }
+  for (const key of ['defaultTimeoutMs', 'releaseGraceMs'] as const) {
+    if (o[key] !== undefined && !isTimerMs(o[key])) {
+      invalid(`${key} must be milliseconds in (0, ${MAX_TIMER_MS}].`);
+    }
   }
   if (
     o.scopes !== undefined &&

@@ -1,5 +1,6 @@
 import { HintgateError } from '../errors/hintgate-error.js';
 import { isPlainObject } from '../tool/json-schema.js';
+import { isTimerMs, MAX_TIMER_MS } from '../tool/max-timer-ms.js';
 import type { ToolCall } from './tool-call.js';
 
 /**
@@ -34,13 +35,10 @@ export function validateBatch(calls: unknown): asserts calls is readonly ToolCal
       throw new HintgateError('invalid_calls', `${where}.name must be the tool name as a string.`);
     }
     const timeout = call.timeoutMs;
-    if (
-      timeout !== undefined &&
-      !(typeof timeout === 'number' && timeout > 0 && Number.isFinite(timeout))
-    ) {
+    if (timeout !== undefined && !isTimerMs(timeout)) {
       throw new HintgateError(
         'invalid_calls',
-        `${where}.timeoutMs must be a positive number of milliseconds.`,
+        `${where}.timeoutMs must be milliseconds in (0, ${MAX_TIMER_MS}].`,
       );
     }
     const earlier = seen.get(call.id);

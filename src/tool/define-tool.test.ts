@@ -279,7 +279,7 @@ describe('defineTool options and annotations keys', () => {
 
   it.each([
     [{ title: 3 }, 'title must be a string'],
-    [{ timeoutMs: 0 }, 'timeoutMs must be a positive number'],
+    [{ timeoutMs: 0 }, 'timeoutMs must be milliseconds in (0, 2147483647]'],
     [{ maxOutputChars: -5 }, 'maxOutputChars must be a positive number'],
     [{ gated: 'no' }, 'gated must be true or false'],
     [{ scopes: ['a', ''] }, 'scopes must be a list of non-empty strings'],

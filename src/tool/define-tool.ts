@@ -3,6 +3,7 @@ import { HintgateError } from '../errors/hintgate-error.js';
 import { HINT_NAMES, type ToolAnnotations } from './annotations.js';
 import { effectiveAnnotations } from './effective-annotations.js';
 import { isPlainObject, schemaPropertyNames } from './json-schema.js';
+import { isTimerMs, MAX_TIMER_MS } from './max-timer-ms.js';
 import { compileResources, type ResourcesOption, type ToolArguments } from './resource-template.js';
 import type { RateLimit, RetryOptions, Tool, ToolContext } from './tool.js';
 import { type SchemaInput, toolSchema } from './tool-schema.js';
@@ -111,12 +112,12 @@ const checkRateLimit = (value: unknown, where: string): RateLimit | undefined =>
     !isPlainObject(value) ||
     !Number.isInteger(limit.max) ||
     !isPositive(limit.max) ||
-    !isPositive(limit.windowMs) ||
-    (limit.maxWaitMs !== undefined && !(isPositive(limit.maxWaitMs) || limit.maxWaitMs === 0))
+    !isTimerMs(limit.windowMs) ||
+    (limit.maxWaitMs !== undefined && !(isTimerMs(limit.maxWaitMs) || limit.maxWaitMs === 0))
   ) {
     return fail(
       'invalid_rate_limit',
-      `${where}: rateLimit must be { max: positive integer, windowMs: positive number, maxWaitMs?: number >= 0 }, for example { max: 5, windowMs: 60000 }.`,
+      `${where}: rateLimit must be { max: positive integer, windowMs: milliseconds in (0, ${MAX_TIMER_MS}], maxWaitMs?: milliseconds >= 0 }, for example { max: 5, windowMs: 60000 }.`,
     );
   }
   return Object.freeze({ ...limit }) as RateLimit;
@@ -197,10 +198,11 @@ export function defineTool<S extends SchemaInput>(
   if (typeof options.execute !== 'function') {
     fail('invalid_tool', `${where}: execute must be a function (args, context) => result.`);
   }
-  for (const key of ['timeoutMs', 'maxOutputChars'] as const) {
-    if (options[key] !== undefined && !isPositive(options[key])) {
-      fail('invalid_tool', `${where}: ${key} must be a positive number.`);
-    }
+  if (options.timeoutMs !== undefined && !isTimerMs(options.timeoutMs)) {
+    fail('invalid_tool', `${where}: timeoutMs must be milliseconds in (0, ${MAX_TIMER_MS}].`);
+  }
+  if (options.maxOutputChars !== undefined && !isPositive(options.maxOutputChars)) {
+    fail('invalid_tool', `${where}: maxOutputChars must be a positive number.`);
   }
   if (options.gated !== undefined && typeof options.gated !== 'boolean') {
     fail('invalid_tool', `${where}: gated must be true or false.`);
