@@ -44,6 +44,31 @@ export type ToolChangeListener = (changes: readonly ToolChange[]) => void;
 const holdsScopes = (required: readonly string[], held: readonly string[] | undefined): boolean =>
   required.length === 0 || (held !== undefined && required.every((s) => held.includes(s)));
 
+/**
+ * The caller's scopes from visibility options, checked: a string instead of a list would
+ * match scopes by substring.
+ */
+const scopesOf = (options: VisibilityOptions | undefined): readonly string[] | undefined => {
+  if (options === undefined) return undefined;
+  if (typeof options !== 'object' || options === null) {
+    throw new HintgateError(
+      'invalid_option',
+      'Visibility options must be an object { scopes?: string[] }.',
+    );
+  }
+  const { scopes } = options;
+  if (
+    scopes !== undefined &&
+    !(Array.isArray(scopes) && scopes.every((s) => typeof s === 'string'))
+  ) {
+    throw new HintgateError(
+      'invalid_option',
+      `scopes must be a list of scope names such as ["customers.read"], not ${JSON.stringify(scopes)}.`,
+    );
+  }
+  return scopes;
+};
+
 const rethrowLater = (error: unknown): void => {
   queueMicrotask(() => {
     throw error;
@@ -191,14 +216,15 @@ export class ToolRegistry {
    */
   resolve(name: string, options?: VisibilityOptions): RegisteredTool | undefined {
     const registered = this.#state.enabled.get(name);
-    return registered !== undefined && holdsScopes(registered.scopes, options?.scopes)
+    return registered !== undefined && holdsScopes(registered.scopes, scopesOf(options))
       ? registered
       : undefined;
   }
 
   /** The tools visible to a caller, sorted by name (plain code-unit order). */
   list(options?: VisibilityOptions): RegisteredTool[] {
-    return this.#state.sorted.filter((r) => holdsScopes(r.scopes, options?.scopes));
+    const scopes = scopesOf(options);
+    return this.#state.sorted.filter((r) => holdsScopes(r.scopes, scopes));
   }
 
   /** The origins, sorted by layer, then by name. */

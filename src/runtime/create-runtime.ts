@@ -38,6 +38,26 @@ const applyTrust = (registry: ToolRegistry, trust: TrustOptions | undefined): vo
   }
 };
 
+/** Checks the options object of a runtime method: an object, with scopes a list of names. */
+const checkCallerOptions = (options: unknown, method: string): void => {
+  if (typeof options !== 'object' || options === null) {
+    throw new HintgateError(
+      'invalid_option',
+      `${method}: options must be an object, e.g. { scopes: ['customers.read'] }.`,
+    );
+  }
+  const { scopes } = options as { scopes?: unknown };
+  if (
+    scopes !== undefined &&
+    !(Array.isArray(scopes) && scopes.every((s) => typeof s === 'string'))
+  ) {
+    throw new HintgateError(
+      'invalid_option',
+      `${method}: scopes must be a list of scope names such as ["customers.read"], not ${JSON.stringify(scopes)}.`,
+    );
+  }
+};
+
 /** Default timeout of a call, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_RELEASE_GRACE_MS = 2_000;
@@ -203,6 +223,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     executeOptions: ExecuteOptions = {},
   ): Promise<CallResult[]> => {
     validateBatch(calls);
+    checkCallerOptions(executeOptions, 'execute');
     const { signal } = executeOptions;
     if (signal !== undefined && !(signal instanceof AbortSignal)) {
       throw new HintgateError('invalid_option', 'execute: signal must be an AbortSignal.');
@@ -259,6 +280,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     execute,
     async plan(calls, planOptions = {}) {
       validateBatch(calls);
+      checkCallerOptions(planOptions, 'plan');
       return planBatch(await prepareAll(calls, planOptions.scopes ?? defaultScopes), locksOf);
     },
     get mode() {
@@ -274,9 +296,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       policy.setMode(mode);
     },
     listTools(listOptions = {}) {
+      checkCallerOptions(listOptions, 'listTools');
       return visible(listOptions.scopes).map((entry) => toToolListing(entry.tool));
     },
     systemPrompt(promptOptions = {}) {
+      checkCallerOptions(promptOptions, 'systemPrompt');
       return buildSystemPrompt({
         tools: visible(promptOptions.scopes).map((entry) => ({
           ...toToolListing(entry.tool),

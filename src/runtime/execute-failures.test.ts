@@ -346,3 +346,25 @@ describe('millisecond options beyond what timers honour', () => {
     ).toThrow(/windowMs/);
   });
 });
+
+describe('options of the runtime methods', () => {
+  it('rejects scopes that are not a list, which would otherwise match by substring', async () => {
+    const admin = defineTool({
+      name: 'admin_op',
+      description: 'Admin only',
+      inputSchema: z.object({}),
+      annotations: READ_ONLY,
+      scopes: ['admin'],
+      execute: () => 'done',
+    });
+    const runtime = createRuntime({ tools: [admin] });
+    await expect(runtime.execute([{ id: '1', name: 'admin_op' }], { scopes: 'superadmin' as never })).rejects.toThrow(
+      /scopes must be a list/,
+    );
+    expect(() => runtime.listTools({ scopes: 'notadmin' as never })).toThrow(/scopes must be a list/);
+    expect(() => runtime.registry.list({ scopes: 'notadmin' as never })).toThrow(/scopes must be a list/);
+    expect(() => runtime.listTools(null as never)).toThrow(/options must be an object/);
+    await expect(runtime.plan([], null as never)).rejects.toThrow(/options must be an object/);
+    expect(() => createRuntime({ registry: {} as never })).toThrow(/registry must be made by createRegistry/);
+  });
+});

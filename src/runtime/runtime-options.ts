@@ -2,7 +2,7 @@ import type { AuditSink } from '../audit/audit-event.js';
 import { HintgateError } from '../errors/hintgate-error.js';
 import type { Authorizer } from '../policy/authorizer.js';
 import type { Approver, Mode, PolicyRule } from '../policy/policy-types.js';
-import type { ToolRegistry } from '../registry/index.js';
+import { ToolRegistry } from '../registry/index.js';
 import type { Clock } from '../schedule/clock.js';
 import type { ToolAnnotations } from '../tool/annotations.js';
 import { isPlainObject } from '../tool/json-schema.js';
@@ -127,6 +127,9 @@ export function checkRuntimeOptions(options: unknown): asserts options is Runtim
     invalid(
       'give either tools or registry, not both; add the tools to the registry as an origin instead.',
     );
+  }
+  if (o.registry !== undefined && !(o.registry instanceof ToolRegistry)) {
+    invalid('registry must be made by createRegistry().');
   }
   if (o.tools === undefined && o.registry === undefined) {
     invalid('give tools (an array of defineTool() results) or a registry.');

@@ -21,17 +21,36 @@ interface Entry extends LockEntry {
   readonly onReady: () => void;
 }
 
-/** Active holders of one node: exclusive holders, and the others by mode, in admission order. */
+/**
+ * Holders of one node by mode, in admission order. Released holders stay in the lists as
+ * tombstones (skipped by scans) until they outnumber the live ones; then the lists are
+ * compacted, so releasing costs amortized constant time in any order.
+ */
 interface NodeHolders {
-  readonly X: Entry[];
-  readonly IS: Entry[];
-  readonly IX: Entry[];
-  readonly S: Entry[];
+  X: Entry[];
+  IS: Entry[];
+  IX: Entry[];
+  S: Entry[];
+  live: number;
+  dead: number;
 }
 
-const remove = (list: Entry[], entry: Entry): void => {
-  const index = list.lastIndexOf(entry);
-  if (index !== -1) list.splice(index, 1);
+/** The latest holder of a list that is not released. */
+const lastLive = (list: readonly Entry[]): Entry | undefined => {
+  for (let index = list.length - 1; index >= 0; index -= 1) {
+    const entry = list[index] as Entry;
+    if (!entry.released) return entry;
+  }
+  return undefined;
+};
+
+const compact = (holders: NodeHolders): void => {
+  const live = (entry: Entry): boolean => !entry.released;
+  holders.X = holders.X.filter(live);
+  holders.IS = holders.IS.filter(live);
+  holders.IX = holders.IX.filter(live);
+  holders.S = holders.S.filter(live);
+  holders.dead = 0;
 };
 
 /**
@@ -69,7 +88,7 @@ export class LockManager {
     for (const lock of locks) {
       const holders = this.#nodes.get(lock.node);
       if (holders === undefined) continue;
-      const lastExclusive = holders.X[holders.X.length - 1];
+      const lastExclusive = lastLive(holders.X);
       const floor = lastExclusive?.seq ?? -1;
       if (lastExclusive !== undefined) block(lastExclusive);
       for (const mode of CONFLICTING_MODES[lock.mode]) {
@@ -78,7 +97,7 @@ export class LockManager {
         for (let index = list.length - 1; index >= 0; index -= 1) {
           const holder = list[index] as Entry;
           if (holder.seq < floor) break;
-          block(holder);
+          if (!holder.released) block(holder);
         }
       }
     }
@@ -94,7 +113,11 @@ export class LockManager {
       onReady,
     };
     for (const blocker of blockers) blocker.dependents.push(entry);
-    for (const lock of locks) this.#holders(lock.node)[lock.mode].push(entry);
+    for (const lock of locks) {
+      const holders = this.#holders(lock.node);
+      holders[lock.mode].push(entry);
+      holders.live += 1;
+    }
     this.#active += 1;
     if (entry.pending === 0) onReady();
     return entry;
@@ -112,10 +135,10 @@ export class LockManager {
     for (const lock of entry.locks) {
       const holders = this.#nodes.get(lock.node);
       if (holders === undefined) continue;
-      remove(holders[lock.mode], entry);
-      if (holders.X.length + holders.IS.length + holders.IX.length + holders.S.length === 0) {
-        this.#nodes.delete(lock.node);
-      }
+      holders.live -= 1;
+      holders.dead += 1;
+      if (holders.live === 0) this.#nodes.delete(lock.node);
+      else if (holders.dead > holders.live) compact(holders);
     }
     if (entry.pending > 0) this.#handOver(entry);
     for (const dependent of entry.dependents) {
@@ -146,7 +169,7 @@ export class LockManager {
   #holders(node: string): NodeHolders {
     let holders = this.#nodes.get(node);
     if (holders === undefined) {
-      holders = { X: [], IS: [], IX: [], S: [] };
+      holders = { X: [], IS: [], IX: [], S: [], live: 0, dead: 0 };
       this.#nodes.set(node, holders);
     }
     return holders;

@@ -254,3 +254,19 @@ describe('Scheduler', () => {
     expect(scheduler.active).toBe(0);
   });
 });
+
+describe('Scheduler slot order', () => {
+  it('hands capped slots out in admission order, not in the order calls became ready', async () => {
+    const { admit, granted } = setup();
+    const a = admit('c1', { locks: [lock('a', 'X')], concurrency: 1 });
+    admit('c2', { locks: [lock('a', 'X')], concurrency: 1 });
+    admit('c3', { locks: [lock('b', 'X')], concurrency: 1 });
+    admit('c4', { locks: [lock('c', 'X')], concurrency: 1 });
+    await flush();
+    expect(granted).toEqual(['c1']);
+    leaseOf(a).release();
+    await flush();
+    // c2 became ready only now, but was admitted before c3 and c4.
+    expect(granted).toEqual(['c1', 'c2']);
+  });
+});

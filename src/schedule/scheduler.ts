@@ -47,6 +47,8 @@ export interface Admission {
 
 interface Ticket {
   readonly request: AdmitRequest;
+  /** Admission order: ready calls take slots in this order. */
+  readonly seq: number;
   readonly admittedAt: number;
   readySince: number;
   state: 'waiting' | 'ready' | 'running' | 'done';
@@ -68,6 +70,7 @@ export interface SchedulerOptions {
  */
 export class Scheduler {
   readonly #clock: Clock;
+  #seq = 0;
   readonly #locks = new LockManager();
   #ready: Ticket[] = [];
   readonly #running = new Map<string, number>();
@@ -94,6 +97,7 @@ export class Scheduler {
     const now = this.#clock.now();
     const ticket: Ticket = {
       request,
+      seq: this.#seq++,
       admittedAt: now,
       readySince: now,
       state: 'waiting',
@@ -112,7 +116,11 @@ export class Scheduler {
     if (ticket.state !== 'waiting') return;
     ticket.state = 'ready';
     ticket.readySince = this.#clock.now();
-    this.#ready.push(ticket);
+    // Keep the ready list in admission order (a call that became ready later may have been
+    // admitted earlier), so capped slots go first come, first served.
+    let index = this.#ready.length;
+    while (index > 0 && (this.#ready[index - 1] as Ticket).seq > ticket.seq) index -= 1;
+    this.#ready.splice(index, 0, ticket);
     this.#schedulePump();
   }
 
