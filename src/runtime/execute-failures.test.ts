@@ -358,13 +358,19 @@ describe('options of the runtime methods', () => {
       execute: () => 'done',
     });
     const runtime = createRuntime({ tools: [admin] });
-    await expect(runtime.execute([{ id: '1', name: 'admin_op' }], { scopes: 'superadmin' as never })).rejects.toThrow(
+    await expect(
+      runtime.execute([{ id: '1', name: 'admin_op' }], { scopes: 'superadmin' as never }),
+    ).rejects.toThrow(/scopes must be a list/);
+    expect(() => runtime.listTools({ scopes: 'notadmin' as never })).toThrow(
       /scopes must be a list/,
     );
-    expect(() => runtime.listTools({ scopes: 'notadmin' as never })).toThrow(/scopes must be a list/);
-    expect(() => runtime.registry.list({ scopes: 'notadmin' as never })).toThrow(/scopes must be a list/);
+    expect(() => runtime.registry.list({ scopes: 'notadmin' as never })).toThrow(
+      /scopes must be a list/,
+    );
     expect(() => runtime.listTools(null as never)).toThrow(/options must be an object/);
     await expect(runtime.plan([], null as never)).rejects.toThrow(/options must be an object/);
-    expect(() => createRuntime({ registry: {} as never })).toThrow(/registry must be made by createRegistry/);
+    expect(() => createRuntime({ registry: {} as never })).toThrow(
+      /registry must be made by createRegistry/,
+    );
   });
 });
