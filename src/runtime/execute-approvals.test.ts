@@ -216,6 +216,25 @@ describe('approvals', () => {
     expect(seen?.aborted).toBe(true);
   });
 
+  it('ends calls cancelled, not denied, when the batch is cancelled while a person decides', async () => {
+    const ran: string[] = [];
+    const controller = new AbortController();
+    let seen: AbortSignal | undefined;
+    const runtime = runtimeWith(ran, {
+      approver: (_request, { signal }) => {
+        seen = signal;
+        controller.abort();
+        return new Promise(() => {});
+      },
+    });
+    const results = await runtime.execute([del('1', 'a'), { id: 'l', name: 'list_files' }], {
+      signal: controller.signal,
+    });
+    expect(results.map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
+    expect(seen?.aborted).toBe(true);
+    expect(ran).toEqual([]);
+  });
+
   it('asks one request at a time, even for batches that run concurrently', async () => {
     let open = 0;
     let most = 0;
