@@ -253,20 +253,24 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       if (!('registered' in entry)) return entry;
       const authorization = authorizations[position] as Authorization;
       position += 1;
-      decisions.set(index, authorization.decision);
+      if (audit.enabled) decisions.set(index, authorization.decision);
       return schedule(entry, authorization, { signal, capOf, record });
     });
 
     const settled = await Promise.all(results);
-    settled.forEach((result, index) => {
-      const entry = prepared[index] as PreparedCall | CallResult;
-      const call = 'registered' in entry ? entry : (calls[index] as ToolCall);
-      const decision = decisions.get(index);
-      record(result.status === 'ok' ? 'call.succeeded' : 'call.failed', call, {
-        ...(decision === undefined ? {} : { decision: decision.decision, reason: decision.reason }),
-        ...resultFields(result),
+    if (audit.enabled) {
+      settled.forEach((result, index) => {
+        const entry = prepared[index] as PreparedCall | CallResult;
+        const call = 'registered' in entry ? entry : (calls[index] as ToolCall);
+        const decision = decisions.get(index);
+        record(result.status === 'ok' ? 'call.succeeded' : 'call.failed', call, {
+          ...(decision === undefined
+            ? {}
+            : { decision: decision.decision, reason: decision.reason }),
+          ...resultFields(result),
+        });
       });
-    });
+    }
     try {
       await audit.settle(pending);
     } catch (error) {
