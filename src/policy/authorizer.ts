@@ -2,6 +2,7 @@ import type { EffectiveHints, ToolAnnotations } from '../tool/annotations.js';
 import type { ToolClass } from '../tool/classify.js';
 import type { ToolArguments } from '../tool/resource-template.js';
 import type { Tool } from '../tool/tool.js';
+import type { Approver } from './policy-types.js';
 
 /** A validated call, as the policy sees it before it is scheduled. */
 export interface CallRequest {
@@ -38,6 +39,17 @@ export interface ApprovalAsk {
   readonly decision: Decision;
 }
 
+/** Options of {@link Authorizer.approve}. */
+export interface ApproveOptions {
+  /** The batch's signal. */
+  readonly signal?: AbortSignal;
+  /**
+   * Who to ask for this batch, instead of the configured approver: for example the MCP
+   * client that sent the call, through elicitation.
+   */
+  readonly approver?: Approver;
+}
+
 /** The answer to one {@link ApprovalAsk}. */
 export interface ApprovalOutcome {
   readonly allow: boolean;
@@ -59,7 +71,7 @@ export interface Authorizer {
    */
   approve?(
     asks: readonly ApprovalAsk[],
-    options: { readonly signal?: AbortSignal },
+    options: ApproveOptions,
   ): Promise<readonly ApprovalOutcome[]>;
 }
 

@@ -111,6 +111,7 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
     position: number,
     total: number,
     signal: AbortSignal | undefined,
+    approver: Approver | undefined,
   ): Promise<ApprovalOutcome> => {
     const { call, decision } = ask;
     const earlier = await remembered(call);
@@ -178,12 +179,14 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
         earlier === undefined ? decision : allowed(earlier),
       );
     },
-    approve(asks, { signal }) {
+    approve(asks, { signal, approver: batchApprover }) {
       // One person, one prompt at a time: batches wait for each other's approvals.
       const run = queue.then(async () => {
         const outcomes: ApprovalOutcome[] = [];
         for (const [index, ask] of asks.entries()) {
-          outcomes.push(await answerOne(ask, index + 1, asks.length, signal));
+          outcomes.push(
+            await answerOne(ask, index + 1, asks.length, signal, batchApprover ?? approver),
+          );
         }
         return outcomes;
       });

@@ -1,5 +1,6 @@
 import type { AuditEvent, AuditEventType } from '../audit/audit-event.js';
 import type { ApprovalAsk, ApprovalOutcome, Authorizer, Decision } from '../policy/authorizer.js';
+import type { Approver } from '../policy/policy-types.js';
 import type { CallResult } from '../tool/tool-result.js';
 import { failedResult } from './call-result.js';
 import type { PreparedCall } from './prepare-call.js';
@@ -13,6 +14,8 @@ export type Authorization =
 export interface AuthorizeOptions {
   readonly authorizer: Authorizer;
   readonly signal: AbortSignal | undefined;
+  /** Who to ask for this batch instead of the configured approver. */
+  readonly approver?: Approver | undefined;
   /** Records an approval event about a call. */
   readonly record: (type: AuditEventType, call: PreparedCall, extra: Partial<AuditEvent>) => void;
 }
@@ -41,7 +44,10 @@ const askAll = async (
     }));
   }
   try {
-    const answers = await authorizer.approve(asks, signal === undefined ? {} : { signal });
+    const answers = await authorizer.approve(asks, {
+      ...(signal === undefined ? {} : { signal }),
+      ...(options.approver === undefined ? {} : { approver: options.approver }),
+    });
     if (!Array.isArray(answers) || answers.length !== asks.length) {
       throw new Error(`it returned ${answers?.length ?? 'no'} answers for ${asks.length} asks`);
     }

@@ -224,6 +224,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   ): Promise<CallResult[]> => {
     validateBatch(calls);
     checkCallerOptions(executeOptions, 'execute');
+    if (executeOptions.approver !== undefined && typeof executeOptions.approver !== 'function') {
+      throw new HintgateError(
+        'invalid_option',
+        'execute: approver must be a function (request, { signal }) => answer.',
+      );
+    }
     const { signal } = executeOptions;
     if (signal !== undefined && !(signal instanceof AbortSignal)) {
       throw new HintgateError('invalid_option', 'execute: signal must be an AbortSignal.');
@@ -242,7 +248,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     const prepared = await prepareAll(calls, executeOptions.scopes ?? defaultScopes);
     const valid = prepared.filter((entry): entry is PreparedCall => 'registered' in entry);
     const authorizations =
-      valid.length === 0 ? [] : await authorizeBatch(valid, { authorizer, signal, record });
+      valid.length === 0
+        ? []
+        : await authorizeBatch(valid, {
+            authorizer,
+            signal,
+            record,
+            approver: executeOptions.approver,
+          });
 
     // Admit in call order, in one synchronous pass, so that the batch keeps its order in
     // the lock manager even against batches that arrive concurrently.

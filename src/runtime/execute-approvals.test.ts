@@ -235,6 +235,18 @@ describe('approvals', () => {
     expect(ran).toEqual([]);
   });
 
+  it('asks the approver given to execute for that batch', async () => {
+    const configured = recording(() => ({ decision: 'deny' }));
+    const perBatch = recording(() => ({ decision: 'allow' }));
+    const runtime = runtimeWith([], { approver: configured.approver });
+    const [result] = await runtime.execute([del('1', 'a')], { approver: perBatch.approver });
+    expect(result?.status).toBe('ok');
+    expect(perBatch.asked).toHaveLength(1);
+    expect(configured.asked).toHaveLength(0);
+    const [viaConfigured] = await runtime.execute([del('2', 'b')]);
+    expect(viaConfigured?.status).toBe('denied');
+  });
+
   it('asks one request at a time, even for batches that run concurrently', async () => {
     let open = 0;
     let most = 0;

@@ -1,4 +1,4 @@
-import type { Mode } from '../policy/policy-types.js';
+import type { Approver, Mode } from '../policy/policy-types.js';
 import type { ToolRegistry } from '../registry/index.js';
 import type { LockMode } from '../schedule/lock-mode.js';
 import type { ToolClass } from '../tool/classify.js';
@@ -12,6 +12,11 @@ export interface ExecuteOptions {
   readonly signal?: AbortSignal;
   /** Scopes of the caller for this batch, overriding the runtime's. */
   readonly scopes?: readonly string[];
+  /**
+   * Who to ask about this batch's approvals instead of the runtime's approver: for example
+   * the MCP client that sent the calls.
+   */
+  readonly approver?: Approver;
 }
 
 /** How {@link Runtime.plan} would schedule one call. */
