@@ -1,0 +1,146 @@
+import type { ClientCapabilities, ElicitRequestFormParams } from '@modelcontextprotocol/server';
+import type { ApprovalAnswer, ApprovalRequest } from '../../policy/policy-types.js';
+
+/** The choices of the approval form, in the order a client shows them. */
+export const APPROVAL_CHOICES = [
+  { const: 'allow_once', title: 'Allow once' },
+  { const: 'allow_session', title: 'Allow for this session' },
+  { const: 'allow_always', title: 'Always allow (remembered for this project)' },
+  { const: 'deny', title: 'Deny' },
+] as const;
+
+/** One value of the form's `decision` field. */
+export type ApprovalChoice = (typeof APPROVAL_CHOICES)[number]['const'];
+
+/** What a client answered to an elicitation, era aside. */
+export interface ElicitationAnswer {
+  readonly action: 'accept' | 'decline' | 'cancel';
+  readonly content?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** Longest argument text shown in the form; the rest is cut with a note. */
+const MAX_ARGUMENTS_CHARS = 4_000;
+
+/** Code point ranges of C0/C1 controls (tab and newline aside), zero-width and bidi marks. */
+const HIDDEN_RANGES: ReadonlyArray<readonly [number, number]> = [
+  [0x00, 0x08],
+  [0x0b, 0x1f],
+  [0x7f, 0x9f],
+  [0x200b, 0x200f],
+  [0x2028, 0x202e],
+  [0x2066, 0x2069],
+  [0xfeff, 0xfeff],
+];
+
+/**
+ * Escapes characters that could hide or reorder text in a client's dialog: control
+ * characters, zero-width and bidirectional formatting characters.
+ */
+const neutralize = (text: string): string => {
+  let out = '';
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    out += HIDDEN_RANGES.some(([low, high]) => code >= low && code <= high)
+      ? `\\u${code.toString(16).padStart(4, '0')}`
+      : char;
+  }
+  return out;
+};
+
+const argumentsText = (args: unknown): string => {
+  let text: string;
+  try {
+    text = JSON.stringify(args, null, 2) ?? 'null';
+  } catch {
+    text = String(args);
+  }
+  text = neutralize(text);
+  return text.length > MAX_ARGUMENTS_CHARS
+    ? `${text.slice(0, MAX_ARGUMENTS_CHARS)}\n... (${text.length - MAX_ARGUMENTS_CHARS} more characters not shown)`
+    : text;
+};
+
+/** The message of the approval form: everything a person needs to judge the call. */
+export function approvalMessage(request: ApprovalRequest): string {
+  const trust = request.trusted ? 'trusted' : 'untrusted: its annotations are not relied on';
+  const lines = [
+    `Allow the tool call "${neutralize(request.tool.name)}"?`,
+    '',
+    `Tool: ${neutralize(request.tool.title ?? request.tool.name)} (from "${neutralize(request.origin)}", ${trust})`,
+    `What it does: ${neutralize(request.tool.description)}`,
+    `Class: ${request.class}${request.class === 'destructive' ? ' (may delete or overwrite; it cannot be undone)' : ''}`,
+    `Why it asks: ${neutralize(request.reason)}`,
+    `Covers: ${request.approvalKeys.map(neutralize).join(', ')}`,
+    'Arguments:',
+    argumentsText(request.arguments),
+  ];
+  if (request.total > 1) lines.push('', `Approval ${request.position} of ${request.total}.`);
+  return lines.join('\n');
+}
+
+/**
+ * The form-mode elicitation that asks to approve one call: a message and one required
+ * single-choice field, `decision`. The preselected choice is Deny for a destructive call.
+ */
+export function approvalForm(request: ApprovalRequest): ElicitRequestFormParams {
+  return {
+    mode: 'form',
+    message: approvalMessage(request),
+    requestedSchema: {
+      type: 'object',
+      properties: {
+        decision: {
+          type: 'string',
+          title: 'Decision',
+          description: `Run ${request.tool.name} with the arguments shown?`,
+          oneOf: APPROVAL_CHOICES.map((choice) => ({ const: choice.const, title: choice.title })),
+          default: request.class === 'destructive' ? 'deny' : 'allow_once',
+        },
+      },
+      required: ['decision'],
+    },
+  };
+}
+
+const REMEMBER = {
+  allow_once: 'once',
+  allow_session: 'session',
+  allow_always: 'always',
+} as const;
+
+/**
+ * Turns a client's answer to the approval form into the approver's answer: an accepted
+ * allow choice allows (once, for the session or always); anything else denies, including
+ * an accepted form without a recognizable decision (fail closed).
+ */
+export function answerFromElicitation(answer: ElicitationAnswer): ApprovalAnswer {
+  if (answer.action === 'decline') {
+    return { decision: 'deny', reason: 'the user declined the approval request' };
+  }
+  if (answer.action === 'cancel') {
+    return { decision: 'deny', reason: 'the user dismissed the approval request' };
+  }
+  const decision = answer.content?.decision;
+  if (decision === 'allow_once' || decision === 'allow_session' || decision === 'allow_always') {
+    return { decision: 'allow', remember: REMEMBER[decision], reason: 'approved by the user' };
+  }
+  if (decision === 'deny') return { decision: 'deny', reason: 'the user denied the call' };
+  return {
+    decision: 'deny',
+    reason: 'the approval form came back without a decision, so the call was not run',
+  };
+}
+
+/**
+ * Whether the client can show a form: it declared `elicitation` with `form`, or bare
+ * `elicitation: {}` (the meaning before modes existed).
+ */
+export function supportsFormElicitation(capabilities: ClientCapabilities | undefined): boolean {
+  const elicitation = capabilities?.elicitation;
+  if (elicitation === undefined || elicitation === null) return false;
+  return elicitation.form !== undefined || elicitation.url === undefined;
+}
+
+/** Why a call was denied when the client has no way to ask its user. */
+export const NO_APPROVAL_CHANNEL =
+  'approval is required, but the connected MCP client cannot ask its user (it declared no form elicitation capability, which both elicitation/create and input_required need); use a client that supports elicitation, or allow the call with a policy rule or mode';

@@ -1,0 +1,138 @@
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  inputRequired,
+  inputResponse,
+  PROTOCOL_VERSION_META_KEY,
+  type RequestStateCodec,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { argumentDigest } from '../../audit/argument-digest.js';
+import type { ApprovalRequest, Approver } from '../../policy/policy-types.js';
+import {
+  answerFromElicitation,
+  approvalForm,
+  NO_APPROVAL_CHANNEL,
+  supportsFormElicitation,
+} from './approval-form.js';
+
+/** Longest delay `setTimeout` honours; the runtime's approval signal is the real limit. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Key of the approval in `inputRequests` / `inputResponses`. */
+export const APPROVAL_INPUT_KEY = 'hintgate_approval';
+
+/** What an `input_required` round carries to bind the answer to the call it was asked about. */
+export interface ApprovalRoundState {
+  /** Digest of tool, origin, arguments and approval keys of the call that asked. */
+  readonly call: string;
+}
+
+const envelopeOf = (ctx: ServerContext): Readonly<Record<string, unknown>> | undefined =>
+  ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined;
+
+/**
+ * Whether a request speaks the 2026-07-28 era: it carries the per-request envelope, or the
+ * instance is bound to a 2026+ revision.
+ */
+export function isModernRequest(server: Server, ctx: ServerContext): boolean {
+  if (envelopeOf(ctx)?.[PROTOCOL_VERSION_META_KEY] !== undefined) return true;
+  // Revisions are dates, so they order as strings.
+  return (server.getNegotiatedProtocolVersion() ?? '') >= '2026-07-28';
+}
+
+/** The capabilities the client declared: per request (2026-07-28) or at initialize (2025). */
+export function clientCapabilities(
+  server: Server,
+  ctx: ServerContext,
+): ClientCapabilities | undefined {
+  const declared = envelopeOf(ctx)?.[CLIENT_CAPABILITIES_META_KEY];
+  if (typeof declared === 'object' && declared !== null) return declared as ClientCapabilities;
+  return server.getClientCapabilities();
+}
+
+/**
+ * The approver of a 2025-11-25 session: asks the connected client with a server-initiated
+ * `elicitation/create` (form mode) and waits for the person's answer. A client that did
+ * not declare form elicitation is not asked: the call is denied, saying why.
+ */
+export function createElicitationApprover(server: Server, ctx: ServerContext): Approver {
+  return async (request, { signal }) => {
+    if (!supportsFormElicitation(clientCapabilities(server, ctx))) {
+      return { decision: 'deny', reason: NO_APPROVAL_CHANNEL };
+    }
+    const answer = await ctx.mcpReq.elicitInput(approvalForm(request), {
+      signal,
+      timeout: MAX_TIMER_MS,
+    });
+    return answerFromElicitation(answer);
+  };
+}
+
+/** Digest that ties an approval answer to the exact call it was asked about. */
+const callDigest = (request: ApprovalRequest): string =>
+  argumentDigest({
+    tool: request.tool.name,
+    origin: request.origin,
+    arguments: request.arguments,
+    keys: request.approvalKeys,
+  });
+
+/** The approver of one 2026-07-28 request and what it left to ask. */
+export interface InputRequiredApproval {
+  readonly approver: Approver;
+  /**
+   * After the batch: the `input_required` result that asks the client for the approval
+   * this round could not answer, or `undefined` when nothing is left to ask.
+   */
+  pending(): Promise<InputRequiredResult | undefined>;
+}
+
+/**
+ * The approver of a 2026-07-28 request, where the server cannot push a request to the
+ * client: the answer comes with the client's retry of the call (`inputResponses`), bound
+ * to the call by an integrity-protected `requestState`. On the first round the approver
+ * records what to ask and denies for now (the call does not run); {@link
+ * InputRequiredApproval.pending} then turns that into the `input_required` result. A
+ * retry whose arguments differ from those approved is asked again.
+ */
+export function createInputRequiredApproval(
+  server: Server,
+  ctx: ServerContext,
+  codec: RequestStateCodec<ApprovalRoundState>,
+): InputRequiredApproval {
+  const state = ctx.mcpReq.requestState<ApprovalRoundState>();
+  const response = inputResponse(ctx.mcpReq.inputResponses, APPROVAL_INPUT_KEY);
+  let asked: ApprovalRequest | undefined;
+  const approver: Approver = (request) => {
+    const digest = callDigest(request);
+    if (state?.call === digest && response.kind === 'elicit') {
+      return answerFromElicitation(response);
+    }
+    if (!supportsFormElicitation(clientCapabilities(server, ctx))) {
+      return { decision: 'deny', reason: NO_APPROVAL_CHANNEL };
+    }
+    if (asked !== undefined) {
+      // One call per tools/call, so one approval per round; a second would be a bug of ours.
+      return { decision: 'deny', reason: 'only one approval can be asked per request' };
+    }
+    asked = request;
+    return {
+      decision: 'deny',
+      reason:
+        'approval was asked from the MCP client (input_required); the call runs when the client retries it with an approval',
+    };
+  };
+  return {
+    approver,
+    async pending() {
+      if (asked === undefined) return undefined;
+      return inputRequired({
+        inputRequests: { [APPROVAL_INPUT_KEY]: inputRequired.elicit(approvalForm(asked)) },
+        requestState: await codec.mint({ call: callDigest(asked) }, ctx),
+      });
+    },
+  };
+}

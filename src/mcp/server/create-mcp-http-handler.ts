@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type AuthInfo,
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+import type { McpToolServer } from './create-mcp-tool-server.js';
+
+/** Options of {@link createMcpHttpHandler}. */
+export interface McpHttpHandlerOptions {
+  /** The tool server whose instances answer the requests. */
+  readonly toolServer: McpToolServer;
+  /**
+   * Most 2025-11-25 sessions open at once. When full, a new session first evicts sessions
+   * idle for `sessionIdleMs`; if none is, it is refused with 503. Default 64.
+   */
+  readonly maxSessions?: number;
+  /** Idle time after which a session may be evicted to make room, in ms. Default 10 minutes. */
+  readonly sessionIdleMs?: number;
+  /** Called with errors that cannot reach a client. Default: ignore. */
+  readonly onError?: (error: Error) => void;
+}
+
+/** Per-request inputs of {@link McpHttpHandler.fetch}. */
+export interface McpHttpRequestOptions {
+  /** The verified caller, passed to tool calls as `ctx.http.authInfo`. */
+  readonly authInfo?: AuthInfo;
+}
+
+/** A web-standard MCP endpoint that serves both protocol eras. */
+export interface McpHttpHandler {
+  /** Serves one HTTP request of the endpoint (POST, GET or DELETE). */
+  fetch(request: Request, options?: McpHttpRequestOptions): Promise<Response>;
+  /** Open 2025-11-25 sessions. */
+  readonly sessionCount: number;
+  /** Closes every session and in-flight exchange. */
+  close(): Promise<void>;
+}
+
+interface Session {
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  lastActive: number;
+}
+
+const jsonRpcError = (status: number, code: number, message: string): Response =>
+  Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
+
+/**
+ * The Streamable HTTP endpoint of a tool server, for both protocol eras at one URL.
+ *
+ * 2026-07-28 requests go to the SDK's per-request entry (`createMcpHandler`), which builds
+ * an instance per request; approvals travel as `input_required` results and tool-list
+ * changes reach `subscriptions/listen` streams. 2025-11-25 traffic is served with sessions
+ * (`Mcp-Session-Id`) instead of the SDK's stateless fallback, because a server-initiated
+ * `elicitation/create` needs a session to carry the client's answer back, and
+ * `notifications/tools/list_changed` needs the session's standalone stream.
+ *
+ * The handler validates neither `Host`/`Origin` nor credentials; put those in front of it
+ * ({@link startMcpHttpServer} does).
+ */
+export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHandler {
+  const { toolServer } = options;
+  const maxSessions = options.maxSessions ?? 64;
+  const sessionIdleMs = options.sessionIdleMs ?? 10 * 60_000;
+  const onerror = (error: Error): void => {
+    try {
+      options.onError?.(error);
+    } catch {
+      // Reporting must never break serving.
+    }
+  };
+  const sessions = new Map<string, Session>();
+  const modern = createMcpHandler(() => toolServer.createServer({ listChanged: false }), {
+    legacy: 'reject',
+    onerror,
+  });
+  const stopNotifying = toolServer.onToolsChanged(() => modern.notify.toolsChanged());
+  let closed = false;
+
+  /** Makes room for one more session, evicting idle ones; false when there is none. */
+  const makeRoom = async (): Promise<boolean> => {
+    if (sessions.size < maxSessions) return true;
+    const now = Date.now();
+    const idle = [...sessions.values()].filter((s) => now - s.lastActive >= sessionIdleMs);
+    await Promise.all(idle.map((session) => session.transport.close().catch(onerror)));
+    return sessions.size < maxSessions;
+  };
+
+  const openSession = async (request: Request, authInfo: AuthInfo | undefined) => {
+    let body: unknown;
+    try {
+      body = await request.clone().json();
+    } catch {
+      body = undefined;
+    }
+    if (!isInitializeRequest(body)) {
+      return jsonRpcError(
+        400,
+        -32000,
+        'Bad Request: no Mcp-Session-Id header; a 2025-era client must start with initialize.',
+      );
+    }
+    if (!(await makeRoom())) {
+      return jsonRpcError(503, -32000, 'Too many open sessions; close one or retry later.');
+    }
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, lastActive: Date.now() });
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    await toolServer.createServer().connect(transport);
+    return transport.handleRequest(request, {
+      parsedBody: body,
+      ...(authInfo === undefined ? {} : { authInfo }),
+    });
+  };
+
+  const serveLegacy = (request: Request, authInfo: AuthInfo | undefined): Promise<Response> => {
+    const id = request.headers.get('mcp-session-id');
+    if (id === null) {
+      if (request.method !== 'POST') {
+        return Promise.resolve(
+          jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required.'),
+        );
+      }
+      return openSession(request, authInfo);
+    }
+    const session = sessions.get(id);
+    if (session === undefined) {
+      return Promise.resolve(
+        jsonRpcError(404, -32001, 'Session not found; start a new one with initialize.'),
+      );
+    }
+    session.lastActive = Date.now();
+    return session.transport.handleRequest(
+      request,
+      authInfo === undefined ? undefined : { authInfo },
+    );
+  };
+
+  return {
+    async fetch(request, requestOptions = {}) {
+      if (closed) return jsonRpcError(503, -32000, 'The server is shutting down.');
+      const { authInfo } = requestOptions;
+      if (await isLegacyRequest(request)) return serveLegacy(request, authInfo);
+      return modern.fetch(request, authInfo === undefined ? {} : { authInfo });
+    },
+    get sessionCount() {
+      return sessions.size;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      stopNotifying();
+      const open = [...sessions.values()];
+      sessions.clear();
+      await Promise.all([
+        modern.close().catch(onerror),
+        ...open.map((session) => session.transport.close().catch(onerror)),
+      ]);
+    },
+  };
+}

@@ -1,0 +1,275 @@
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import {
+  createRequestStateCodec,
+  type InputRequiredResult,
+  type CallToolResult as McpCallToolResult,
+  Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { HintgateError } from '../../errors/hintgate-error.js';
+import type { Mode } from '../../policy/policy-types.js';
+import { AuditWriteError } from '../../runtime/audit-write-error.js';
+import type { Runtime } from '../../runtime/runtime.js';
+import { isPlainObject } from '../../tool/json-schema.js';
+import type { CallResult } from '../../tool/tool-result.js';
+import {
+  type ApprovalRoundState,
+  createElicitationApprover,
+  createInputRequiredApproval,
+  isModernRequest,
+} from './client-approvers.js';
+import { toCallToolResult } from './to-call-tool-result.js';
+import { toMcpTool } from './to-mcp-tool.js';
+
+/** Options of {@link createMcpToolServer}. */
+export interface McpToolServerOptions {
+  /** The runtime whose visible tools are served and through which every call runs. */
+  readonly runtime: Runtime;
+  /** Server name reported to clients. Default `"hintgate"`. */
+  readonly name?: string;
+  /** Server version reported to clients. Default: the hintgate package version. */
+  readonly version?: string;
+  /** Instructions for the client's model, sent at initialization. Default none. */
+  readonly instructions?: string;
+  /**
+   * Scopes of the clients of this server: what they may see and call. Default the
+   * runtime's own scopes.
+   */
+  readonly scopes?: readonly string[];
+  /**
+   * Secret (at least 32 bytes) that signs the state of a 2026-07-28 approval round
+   * (`input_required`), so that a client cannot forge which call an answer approves.
+   * Default: random per server, which suits one process serving every round. Give the same
+   * secret to every process behind one endpoint.
+   */
+  readonly requestStateKey?: Uint8Array | string;
+  /** How long a client has to answer an approval round, in seconds. Default 600. */
+  readonly approvalRoundTtlSeconds?: number;
+  /**
+   * Called with errors that cannot reach a client: a failed `list_changed` notification,
+   * an audit sink that failed after a call ran. Default: ignore.
+   */
+  readonly onError?: (error: Error) => void;
+}
+
+/** Options of {@link McpToolServer.createServer}. */
+export interface CreateServerOptions {
+  /**
+   * Whether this instance lives for a connection and should push
+   * `notifications/tools/list_changed` itself (stdio, a 2025-11-25 HTTP session). Default
+   * true. Per-request instances (2026-07-28 over HTTP) pass false: their clients hear of
+   * changes through the HTTP entry's `subscriptions/listen` streams instead.
+   */
+  readonly listChanged?: boolean;
+}
+
+/** What {@link createMcpToolServer} returns. */
+export interface McpToolServer {
+  /** The runtime it serves. */
+  readonly runtime: Runtime;
+  /**
+   * Builds one MCP protocol instance (a low-level SDK `Server`) that serves the runtime's
+   * tools. Use it as the factory of `serveStdio` / `createMcpHandler`, or connect it to any
+   * transport yourself.
+   */
+  createServer(options?: CreateServerOptions): Server;
+  /**
+   * Switches the runtime's mode and tells connected clients that the tool list changed
+   * when it did (plan mode hides mutating tools).
+   */
+  setMode(mode: Mode): void;
+  /**
+   * Checks whether the tool list changed (for example after `runtime.setMode` was called
+   * directly) and notifies clients if so. Registry changes are detected without this; the
+   * list is also checked on every `tools/list` and `tools/call`.
+   */
+  refresh(): void;
+  /** Calls `listener` whenever the tool list changed. Returns a function that unsubscribes. */
+  onToolsChanged(listener: () => void): () => void;
+  /** Stops listening to the registry and closes every instance it built. */
+  close(): Promise<void>;
+}
+
+const packageVersion = (): string => {
+  const require = createRequire(import.meta.url);
+  return (require('../../../package.json') as { version: string }).version;
+};
+
+const checkOptions = (options: McpToolServerOptions): void => {
+  const raw: unknown = options;
+  if (!isPlainObject(raw)) {
+    throw new HintgateError('invalid_option', 'createMcpToolServer expects one options object.');
+  }
+  const runtime = raw.runtime as Partial<Runtime> | undefined;
+  if (
+    runtime === undefined ||
+    typeof runtime.execute !== 'function' ||
+    typeof runtime.listTools !== 'function'
+  ) {
+    throw new HintgateError(
+      'invalid_option',
+      'createMcpToolServer needs { runtime }: a runtime from createRuntime().',
+    );
+  }
+  for (const key of ['name', 'version', 'instructions'] as const) {
+    if (raw[key] !== undefined && (typeof raw[key] !== 'string' || raw[key] === '')) {
+      throw new HintgateError('invalid_option', `${key} must be a non-empty string.`);
+    }
+  }
+  if (raw.onError !== undefined && typeof raw.onError !== 'function') {
+    throw new HintgateError('invalid_option', 'onError must be a function (error) => void.');
+  }
+};
+
+const asError = (error: unknown): Error =>
+  error instanceof Error ? error : new Error(String(error));
+
+/**
+ * Exposes a runtime over MCP, tools only. Every visible tool is listed with its schemas and
+ * its annotations exactly as declared (absent hints stay absent), plus hintgate's view of
+ * it in `_meta` under `dev.hintgate/`. Every `tools/call` goes through
+ * `runtime.execute`, with the request's abort signal, so calls from any number of requests
+ * and clients are admitted, in arrival order, into the runtime's one lock manager.
+ *
+ * Approvals come from the client that sent the call: a server-initiated
+ * `elicitation/create` on 2025-11-25 connections, an `input_required` result on 2026-07-28
+ * requests. A client that can do neither gets `denied`, never a silent run.
+ *
+ * @throws HintgateError `invalid_option` for bad options.
+ */
+export function createMcpToolServer(options: McpToolServerOptions): McpToolServer {
+  checkOptions(options);
+  const { runtime } = options;
+  const serverInfo = {
+    name: options.name ?? 'hintgate',
+    version: options.version ?? packageVersion(),
+  };
+  const scopeOption = options.scopes === undefined ? {} : { scopes: options.scopes };
+  const report = (error: unknown): void => {
+    try {
+      options.onError?.(asError(error));
+    } catch {
+      // Reporting must never break serving.
+    }
+  };
+  const codec = createRequestStateCodec<ApprovalRoundState>({
+    key: options.requestStateKey ?? randomBytes(32),
+    ttlSeconds: options.approvalRoundTtlSeconds ?? 600,
+    // The state is good for tools/call from the principal it was minted for.
+    bind: (ctx) => `${ctx.mcpReq.method}\u0000${ctx.http?.authInfo?.clientId ?? ''}`,
+  });
+
+  const instances = new Set<Server>();
+  const listeners = new Set<{ readonly listener: () => void }>();
+  const fingerprint = (): string => JSON.stringify(runtime.listTools(scopeOption));
+  let lastList = fingerprint();
+  let closed = false;
+
+  const refresh = (): void => {
+    if (closed) return;
+    const next = fingerprint();
+    if (next === lastList) return;
+    lastList = next;
+    for (const server of instances) server.sendToolListChanged().catch(report);
+    for (const { listener } of [...listeners]) {
+      try {
+        listener();
+      } catch (error) {
+        report(error);
+      }
+    }
+  };
+  const unsubscribe = runtime.registry.onChange(() => refresh());
+
+  const listTools = () => {
+    refresh();
+    return runtime
+      .listTools(scopeOption)
+      .map((listing) => toMcpTool(listing, runtime.registry.resolve(listing.name, scopeOption)));
+  };
+
+  const callTool = async (
+    server: Server,
+    params: { readonly name: string; readonly arguments?: Record<string, unknown> | undefined },
+    ctx: ServerContext,
+  ): Promise<McpCallToolResult | InputRequiredResult> => {
+    refresh();
+    const modern = isModernRequest(server, ctx);
+    const roundApproval = modern ? createInputRequiredApproval(server, ctx, codec) : undefined;
+    const approver = roundApproval?.approver ?? createElicitationApprover(server, ctx);
+    let result: CallResult | undefined;
+    try {
+      [result] = await runtime.execute(
+        [{ id: String(ctx.mcpReq.id), name: params.name, arguments: params.arguments ?? {} }],
+        { signal: ctx.mcpReq.signal, approver, ...scopeOption },
+      );
+    } catch (error) {
+      if (!(error instanceof AuditWriteError)) throw error;
+      // The call ran; its result stands even though the audit trail missed it.
+      report(error);
+      [result] = error.results;
+    }
+    const pending = await roundApproval?.pending();
+    if (pending !== undefined) return pending;
+    if (result === undefined) throw new Error('the runtime returned no result for the call');
+    const outputSchema = runtime.registry.resolve(params.name, scopeOption)?.tool.outputSchema;
+    return server.projectCallToolResult(toCallToolResult(result), outputSchema?.jsonSchema);
+  };
+
+  return {
+    runtime,
+    createServer(serverOptions = {}) {
+      if (closed) {
+        throw new HintgateError('invalid_option', 'This MCP tool server is closed.');
+      }
+      // The low-level Server, not McpServer: McpServer validates arguments with its own
+      // schemas before the handler runs (the runtime validates them, applies defaults and
+      // audits the failure), registers tools statically (ours come from a registry that
+      // changes), and derives listings itself. Here tools/list returns exactly the listing
+      // the runtime renders, annotations untouched.
+      const server = new Server(serverInfo, {
+        capabilities: { tools: { listChanged: true } },
+        ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+        requestState: { verify: codec.verify },
+      });
+      server.setRequestHandler('tools/list', () => ({ tools: listTools() }));
+      server.setRequestHandler('tools/call', (request, ctx) =>
+        callTool(server, request.params, ctx),
+      );
+      if (serverOptions.listChanged !== false) {
+        instances.add(server);
+        const previous = server.onclose;
+        server.onclose = () => {
+          instances.delete(server);
+          previous?.();
+        };
+      }
+      return server;
+    },
+    setMode(mode) {
+      runtime.setMode(mode);
+      refresh();
+    },
+    refresh,
+    onToolsChanged(listener) {
+      if (typeof listener !== 'function') {
+        throw new HintgateError('invalid_option', 'onToolsChanged expects a function () => void.');
+      }
+      const entry = { listener };
+      listeners.add(entry);
+      return () => {
+        listeners.delete(entry);
+      };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      unsubscribe();
+      listeners.clear();
+      const open = [...instances];
+      instances.clear();
+      await Promise.all(open.map((server) => server.close().catch(report)));
+    },
+  };
+}

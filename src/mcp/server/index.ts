@@ -1,0 +1,33 @@
+export {
+  APPROVAL_CHOICES,
+  type ApprovalChoice,
+  answerFromElicitation,
+  approvalForm,
+  approvalMessage,
+  type ElicitationAnswer,
+} from './approval-form.js';
+export { APPROVAL_INPUT_KEY } from './client-approvers.js';
+export {
+  createMcpHttpHandler,
+  type McpHttpHandler,
+  type McpHttpHandlerOptions,
+  type McpHttpRequestOptions,
+} from './create-mcp-http-handler.js';
+export {
+  type CreateServerOptions,
+  createMcpToolServer,
+  type McpToolServer,
+  type McpToolServerOptions,
+} from './create-mcp-tool-server.js';
+export { allowedHostnames, LOCALHOST_NAMES } from './http-security.js';
+export { type McpStdioOptions, type McpStdioServer, serveMcpStdio } from './serve-mcp-stdio.js';
+export {
+  DEFAULT_HTTP_HOST,
+  DEFAULT_HTTP_PORT,
+  MCP_PATH,
+  type McpHttpServer,
+  type McpHttpServerOptions,
+  startMcpHttpServer,
+} from './start-mcp-http-server.js';
+export { RESULT_META, toCallToolResult } from './to-call-tool-result.js';
+export { META_PREFIX, TOOL_META, toMcpTool } from './to-mcp-tool.js';

@@ -1,0 +1,56 @@
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { McpToolServer } from './create-mcp-tool-server.js';
+
+/** Options of {@link serveMcpStdio}. */
+export interface McpStdioOptions {
+  /** The tool server to expose. */
+  readonly toolServer: McpToolServer;
+  /** Called with errors that cannot reach the client. Default: ignore. */
+  readonly onError?: (error: Error) => void;
+}
+
+/** A tool server serving this process's stdin/stdout; see {@link serveMcpStdio}. */
+export interface McpStdioServer {
+  /** Resolves when the client closed stdin or {@link McpStdioServer.close} was called. */
+  readonly closed: Promise<void>;
+  /** Stops serving. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a tool server over this process's stdin and stdout, both protocol eras: the
+ * client's opening message decides the connection's era (the SDK's `serveStdio`). Keep
+ * stdout for the protocol; log to stderr.
+ */
+export function serveMcpStdio(options: McpStdioOptions): McpStdioServer {
+  const { toolServer } = options;
+  const handle = serveStdio(() => toolServer.createServer(), {
+    onerror: (error) => {
+      try {
+        options.onError?.(error);
+      } catch {
+        // Reporting must never break serving.
+      }
+    },
+  });
+  let finish: () => void = () => {};
+  const closed = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  // The stdio binding: a server exits when its client closes stdin.
+  const onEnd = (): void => finish();
+  process.stdin.once('end', onEnd);
+  process.stdin.once('close', onEnd);
+  let closing: Promise<void> | undefined;
+  void closed.then(() => {
+    process.stdin.off('end', onEnd);
+    process.stdin.off('close', onEnd);
+  });
+  return {
+    closed,
+    close() {
+      closing ??= handle.close().finally(finish);
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,152 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  hostHeaderValidation,
+  type NodeIncomingMessageLike,
+  originValidation,
+  toNodeHandler,
+} from '@modelcontextprotocol/node';
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { HintgateError } from '../../errors/hintgate-error.js';
+import { createMcpHttpHandler } from './create-mcp-http-handler.js';
+import type { McpToolServer } from './create-mcp-tool-server.js';
+import { allowedHostnames, bracketHost, hasBearerToken, isWildcardHost } from './http-security.js';
+
+/** Default address of {@link startMcpHttpServer}: loopback only. */
+export const DEFAULT_HTTP_HOST = '127.0.0.1';
+/** Default port of {@link startMcpHttpServer}. */
+export const DEFAULT_HTTP_PORT = 3000;
+/** Path of the MCP endpoint. */
+export const MCP_PATH = '/mcp';
+
+/** Options of {@link startMcpHttpServer}. */
+export interface McpHttpServerOptions {
+  /** The tool server to expose. */
+  readonly toolServer: McpToolServer;
+  /** Address to listen on. Default `127.0.0.1` (this machine only). */
+  readonly host?: string;
+  /** Port to listen on; 0 picks a free one. Default 3000. */
+  readonly port?: number;
+  /**
+   * When set, every request must carry `Authorization: Bearer <token>`; others get 401.
+   * Default none (anyone who can reach the address may call the tools).
+   */
+  readonly token?: string;
+  /**
+   * Host names accepted in `Host` and `Origin` headers (no ports; IPv6 in brackets).
+   * Default: `localhost`, `127.0.0.1`, `[::1]`, plus `host` when it is not loopback (and
+   * this machine's addresses when `host` binds every interface).
+   */
+  readonly allowedHosts?: readonly string[];
+  /** Most 2025-11-25 sessions open at once. Default 64. */
+  readonly maxSessions?: number;
+  /** Called with errors that cannot reach a client. Default: ignore. */
+  readonly onError?: (error: Error) => void;
+}
+
+/** A running HTTP server; see {@link startMcpHttpServer}. */
+export interface McpHttpServer {
+  /** The endpoint's URL, e.g. `http://127.0.0.1:3000/mcp`. */
+  readonly url: string;
+  /** The port it listens on (the chosen one when 0 was asked). */
+  readonly port: number;
+  /** Closes sessions and connections and stops listening. */
+  close(): Promise<void>;
+}
+
+const plainJson = (res: ServerResponse, status: number, body: unknown, headers = {}): void => {
+  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+};
+
+const checkOptions = (options: McpHttpServerOptions): void => {
+  const { port, token, host } = options;
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535)) {
+    throw new HintgateError('invalid_option', `port must be an integer 0-65535, not ${port}.`);
+  }
+  if (token !== undefined && (typeof token !== 'string' || token.length < 8)) {
+    throw new HintgateError('invalid_option', 'token must be a string of at least 8 characters.');
+  }
+  if (host !== undefined && (typeof host !== 'string' || host === '')) {
+    throw new HintgateError('invalid_option', 'host must be a non-empty string.');
+  }
+};
+
+/**
+ * Serves a tool server over Streamable HTTP at `/mcp`, both protocol eras at one URL
+ * (see {@link createMcpHttpHandler}). In front of the endpoint, in this order: other paths
+ * get 404; a `Host` or `Origin` header naming a host not in `allowedHosts` gets 403 (DNS
+ * rebinding protection); with a `token`, a request without the right bearer token gets
+ * 401.
+ *
+ * @throws HintgateError `invalid_option` for bad options; rejects when the port is taken.
+ */
+export async function startMcpHttpServer(options: McpHttpServerOptions): Promise<McpHttpServer> {
+  checkOptions(options);
+  const host = options.host ?? DEFAULT_HTTP_HOST;
+  const allowed = [...(options.allowedHosts ?? allowedHostnames(host))];
+  const validateHost = hostHeaderValidation(allowed);
+  const validateOrigin = originValidation(allowed);
+  const { token } = options;
+  const handler = createMcpHttpHandler({
+    toolServer: options.toolServer,
+    ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
+    ...(options.onError === undefined ? {} : { onError: options.onError }),
+  });
+  const serve = toNodeHandler(handler, {
+    ...(options.onError === undefined ? {} : { onerror: options.onError }),
+  });
+  // The one principal a token stands for; the token itself stays out of tool contexts.
+  const authInfo: AuthInfo = { token: 'bearer', clientId: 'bearer', scopes: [] };
+
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path !== MCP_PATH) {
+      plainJson(res, 404, { error: `Not found; the MCP endpoint is ${MCP_PATH}.` });
+      return;
+    }
+    if (!validateHost(req, res) || !validateOrigin(req, res)) return;
+    if (token !== undefined) {
+      if (!hasBearerToken(req, token)) {
+        plainJson(
+          res,
+          401,
+          {
+            error: 'invalid_token',
+            error_description: 'This server requires Authorization: Bearer <token>.',
+          },
+          { 'WWW-Authenticate': 'Bearer realm="hintgate", error="invalid_token"' },
+        );
+        return;
+      }
+      // toNodeHandler passes `req.auth` on as the request's authInfo.
+      Object.assign(req, { auth: authInfo });
+    }
+    void serve(req as NodeIncomingMessageLike, res);
+  };
+
+  const server = createServer(listener);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? DEFAULT_HTTP_PORT, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+  return {
+    // A wildcard address is no address to connect to; loopback reaches it from here.
+    url: `http://${isWildcardHost(host) ? '127.0.0.1' : bracketHost(host)}:${port}${MCP_PATH}`,
+    port,
+    close() {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        await handler.close();
+        server.closeAllConnections();
+        await stopped;
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import type { CallToolResult as McpCallToolResult } from '@modelcontextprotocol/server';
+import type { CallResult } from '../../tool/tool-result.js';
+import { META_PREFIX } from './to-mcp-tool.js';
+
+/** `_meta` keys of a `tools/call` result. */
+export const RESULT_META = {
+  /** `ok`, `error`, `denied`, `timeout` or `cancelled`. */
+  status: `${META_PREFIX}status`,
+  /** The error code, when the call failed (`denied`, `tool_error`, `unknown_tool`, ...). */
+  code: `${META_PREFIX}code`,
+  /** Times the tool was invoked (0 when it never ran). */
+  attempts: `${META_PREFIX}attempts`,
+  /** Milliseconds the call waited for conflicting calls, slots and quota. */
+  queuedMs: `${META_PREFIX}queuedMs`,
+  /** Milliseconds from the first invocation to the end. */
+  runMs: `${META_PREFIX}runMs`,
+  /** True when output was cut to the size limit. */
+  truncated: `${META_PREFIX}truncated`,
+} as const;
+
+/**
+ * Maps a runtime result to an MCP `CallToolResult`: content and structured content as the
+ * tool produced them, `isError` for every status but `ok`, and how the call ended under
+ * `_meta` `dev.hintgate/` (the tool's own `_meta` is kept).
+ */
+export function toCallToolResult(result: CallResult): McpCallToolResult {
+  const meta: Record<string, unknown> = {
+    ...result._meta,
+    [RESULT_META.status]: result.status,
+    ...(result.error === undefined ? {} : { [RESULT_META.code]: result.error.code }),
+    [RESULT_META.attempts]: result.attempts,
+    [RESULT_META.queuedMs]: Math.round(result.queuedMs),
+    [RESULT_META.runMs]: Math.round(result.runMs),
+    ...(result.truncated === true ? { [RESULT_META.truncated]: true } : {}),
+  };
+  return {
+    // Blocks are MCP content blocks already (the tool returned them or the runtime made
+    // text blocks); the SDK validates them on the way out.
+    content: result.content.map((block) => ({ ...block })) as McpCallToolResult['content'],
+    ...(result.structuredContent === undefined
+      ? {}
+      : { structuredContent: result.structuredContent }),
+    ...(result.isError ? { isError: true } : {}),
+    _meta: meta,
+  };
+}

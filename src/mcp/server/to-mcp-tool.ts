@@ -1,0 +1,50 @@
+import type { Tool as McpTool } from '@modelcontextprotocol/server';
+import type { RegisteredTool } from '../../registry/index.js';
+import type { ToolListing } from '../../tool/tool.js';
+
+/** Prefix of the `_meta` keys hintgate adds to tool listings and results. */
+export const META_PREFIX = 'dev.hintgate/';
+
+/** `_meta` keys of a listed tool. */
+export const TOOL_META = {
+  /** Origin (server or code) the tool comes from. */
+  origin: `${META_PREFIX}origin`,
+  /** `read`, `write` or `destructive`, from the effective hints. */
+  class: `${META_PREFIX}class`,
+  /** Whether hintgate acts on the tool's own annotations. */
+  trusted: `${META_PREFIX}trusted`,
+  /** The four hints hintgate acts on (spec defaults for an untrusted origin). */
+  effective: `${META_PREFIX}effective`,
+  /** False when the tool skips the mode's asking (`gated: false`). */
+  gated: `${META_PREFIX}gated`,
+} as const;
+
+/**
+ * Renders a tool as an MCP `tools/list` entry: name, title, description, input and output
+ * JSON Schema and annotations exactly as the tool declares them (hints it leaves out stay
+ * out; nothing is filled with defaults), and the tool's own `_meta` with hintgate's view
+ * added under `dev.hintgate/`.
+ */
+export function toMcpTool(listing: ToolListing, registered: RegisteredTool | undefined): McpTool {
+  const meta: Record<string, unknown> = { ...listing._meta };
+  if (registered !== undefined) {
+    meta[TOOL_META.origin] = registered.origin;
+    meta[TOOL_META.class] = registered.class;
+    meta[TOOL_META.trusted] = registered.trusted;
+    meta[TOOL_META.effective] = { ...registered.effective };
+    meta[TOOL_META.gated] = registered.tool.gated;
+  }
+  // The schemas are JSON Schema objects whose root is `type: "object"` (defineTool checks
+  // it); the SDK's type spells that out, ours keeps them open.
+  return {
+    name: listing.name,
+    ...(listing.title === undefined ? {} : { title: listing.title }),
+    description: listing.description,
+    inputSchema: { ...listing.inputSchema } as McpTool['inputSchema'],
+    ...(listing.outputSchema === undefined
+      ? {}
+      : { outputSchema: { ...listing.outputSchema } as NonNullable<McpTool['outputSchema']> }),
+    ...(listing.annotations === undefined ? {} : { annotations: { ...listing.annotations } }),
+    _meta: meta,
+  };
+}
