@@ -19,6 +19,7 @@ export const HINTGATE_ERROR_CODES = [
   'invalid_approvals_file',
   'approvals_locked',
   'approvals_write_failed',
+  'mcp_connect_failed',
 ] as const;
 
 /** One of {@link HINTGATE_ERROR_CODES}. */

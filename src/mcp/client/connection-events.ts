@@ -1,0 +1,74 @@
+import type { Implementation, Tool as McpTool, ProtocolEra } from '@modelcontextprotocol/client';
+import type { McpToolProblem } from './remote-tool.js';
+
+/**
+ * State of a connection to an MCP server: `connecting` until the first connection is up,
+ * `ready` while connected, `reconnecting` while it is lost and being re-established (calls
+ * fail fast with `upstream_unavailable`), `closed` after `close()` or giving up.
+ */
+export type McpConnectionStatus = 'connecting' | 'ready' | 'reconnecting' | 'closed';
+
+/** A change of {@link McpConnectionStatus}. */
+export interface McpStatusEvent {
+  /** The new status. */
+  readonly status: McpConnectionStatus;
+  /** The status before. */
+  readonly previous: McpConnectionStatus;
+  /** Why the connection was lost, or why the last reconnect attempt failed. */
+  readonly error?: Error;
+  /** With `reconnecting`: milliseconds until the next attempt. */
+  readonly retryInMs?: number;
+  /** With `reconnecting`: the number of that next attempt (1 for the first). */
+  readonly attempt?: number;
+}
+
+/** The server's tool list was read again and differs from before. */
+export interface McpToolsEvent {
+  /** The tool definitions as the server lists them now. */
+  readonly tools: readonly McpTool[];
+  /** Tools not registered, or registered with a concession, and why. */
+  readonly problems: readonly McpToolProblem[];
+}
+
+/** Events of {@link McpServerConnection} and what their listeners receive. */
+export interface McpConnectionEvents {
+  /** The connection status changed. */
+  readonly status: McpStatusEvent;
+  /** The tool list changed (after `notifications/tools/list_changed` or a reconnect) and was applied. */
+  readonly change: McpToolsEvent;
+  /**
+   * Something failed in the background without changing the status: reading the list again
+   * after `list_changed`, or the registry refusing the new list (a name taken in the layer).
+   * The previous tools stay registered.
+   */
+  readonly error: Error;
+}
+
+/** A live connection to one MCP server whose tools are registered as one origin. */
+export interface McpServerConnection {
+  /** Origin name of the server's tools in the registry. */
+  readonly origin: string;
+  /** The tool definitions as the server listed them last (frozen). */
+  readonly tools: readonly McpTool[];
+  /** Tools of that list not registered, or registered with a concession, and why. */
+  readonly problems: readonly McpToolProblem[];
+  /** Current state of the connection. */
+  readonly status: McpConnectionStatus;
+  /** Name and version the server reported, once connected. */
+  readonly serverInfo: Implementation | undefined;
+  /** Protocol era negotiated with the server: `legacy` (2025) or `modern` (2026-07-28). */
+  readonly protocolEra: ProtocolEra | undefined;
+  /**
+   * Calls `listener` on each event of that type; returns a function that unsubscribes. A
+   * listener that throws does not disturb the connection (the error is rethrown later).
+   */
+  on<E extends keyof McpConnectionEvents>(
+    event: E,
+    listener: (payload: McpConnectionEvents[E]) => void,
+  ): () => void;
+  /**
+   * Stops reconnecting, closes the connection (the server process is stopped) and removes
+   * the origin's tools from the registry. Calls still running end `upstream_unavailable`.
+   */
+  close(): Promise<void>;
+}

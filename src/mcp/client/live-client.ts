@@ -1,0 +1,91 @@
+import type { CallToolResult, Client } from '@modelcontextprotocol/client';
+import { MAX_MS } from './mcp-server-options.js';
+import type { RemoteCallRequest } from './remote-tool.js';
+import type { StderrTail } from './stderr-tail.js';
+import { isConnectionFailure, UpstreamUnavailableError } from './upstream-unavailable-error.js';
+
+/** One established connection to a server. */
+export interface LiveClient {
+  readonly client: Client;
+  /** Tail of the process's stderr (stdio). */
+  readonly stderr: StderrTail;
+  /** Clock time the connection was made. */
+  readonly connectedAt: number;
+  /** False once the connection is lost or closed. */
+  alive: boolean;
+  /** Why it was lost, when the transport said. */
+  lostReason?: string;
+}
+
+/** What a call needs from the connection that owns `live`. */
+export interface LiveCallHooks {
+  readonly origin: string;
+  /** Reports that `live` is gone, so that the connection reconnects. */
+  lost(live: LiveClient, error: Error): void;
+  /** True once the connection is closed for good. */
+  closed(): boolean;
+}
+
+const asError = (error: unknown): Error =>
+  error instanceof Error ? error : new Error(String(error));
+
+/**
+ * Sends one `tools/call` on `live` with the call's signal (its abort sends
+ * `notifications/cancelled`) and returns the server's result unchanged. A failure that
+ * means the connection is gone reports the loss and becomes an
+ * {@link UpstreamUnavailableError}; an aborted call rethrows as is (the runtime reports it
+ * as a timeout or cancellation); any other error is the tool's.
+ */
+export async function callLive(
+  live: LiveClient,
+  request: RemoteCallRequest,
+  hooks: LiveCallHooks,
+): Promise<CallToolResult> {
+  try {
+    return await live.client.callTool(
+      { name: request.name, arguments: request.arguments },
+      {
+        signal: request.signal,
+        // The runtime's timeout governs through the signal; this only backs it up.
+        timeout: MAX_MS,
+        ...(request.toolDefinition === undefined ? {} : { toolDefinition: request.toolDefinition }),
+      },
+    );
+  } catch (error) {
+    if (request.signal.aborted) throw error;
+    if (!live.alive || isConnectionFailure(error)) {
+      const reason = live.lostReason ?? asError(error).message;
+      hooks.lost(live, asError(error));
+      throw new UpstreamUnavailableError(
+        hooks.origin,
+        `MCP server "${hooks.origin}" went away while tool "${request.name}" ran (${reason}); the call may or may not have taken effect. ${hooks.closed() ? 'The connection is closed.' : 'The server is being reconnected; try again shortly.'}`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+/** State of a connection that is down, for the message of a call that was not sent. */
+export interface DownState {
+  readonly origin: string;
+  readonly tool: string;
+  readonly closed: boolean;
+  readonly lastError: Error | undefined;
+  /** Milliseconds until the next reconnect attempt; `undefined` while one is under way. */
+  readonly nextAttemptInMs: number | undefined;
+}
+
+/** Why a call was not sent to a server that is down, and when it may work again. */
+export function downMessage(state: DownState): string {
+  const { origin, tool } = state;
+  const why = state.lastError === undefined ? '' : ` (${state.lastError.message})`;
+  if (state.closed)
+    return `MCP server "${origin}" is disconnected${why}; tool "${tool}" was not called.`;
+  const wait = Math.max(0, Math.ceil(state.nextAttemptInMs ?? 0));
+  const next =
+    state.nextAttemptInMs === undefined
+      ? 'a reconnect attempt is under way'
+      : `the next reconnect attempt is in ${wait < 1000 ? `${wait} ms` : `${(wait / 1000).toFixed(1)} s`}`;
+  return `MCP server "${origin}" is unavailable${why}; ${next}. Tool "${tool}" was not called; try again later.`;
+}

@@ -1,0 +1,300 @@
+import type {
+  CallToolResult,
+  Implementation,
+  Tool as McpTool,
+  ProtocolEra,
+} from '@modelcontextprotocol/client';
+import { type Clock, systemClock } from '../../schedule/index.js';
+import { ConnectionEmitter } from './connection-emitter.js';
+import type {
+  McpConnectionEvents,
+  McpConnectionStatus,
+  McpServerConnection,
+  McpStatusEvent,
+} from './connection-events.js';
+import { callLive, downMessage, type LiveClient } from './live-client.js';
+import type { CheckedMcpServerOptions } from './mcp-server-options.js';
+import { openMcpClient } from './open-mcp-client.js';
+import { reconnectDelay } from './reconnect-delay.js';
+import type { McpToolProblem, RemoteCallRequest } from './remote-tool.js';
+import { RemoteToolOrigin } from './remote-tool-origin.js';
+import { StderrTail } from './stderr-tail.js';
+import { UpstreamUnavailableError } from './upstream-unavailable-error.js';
+
+const noop = (): void => {};
+const asError = (error: unknown): Error =>
+  error instanceof Error ? error : new Error(String(error));
+const lastLine = (text: string): string => text.split('\n').at(-1)?.slice(-300) ?? '';
+
+/**
+ * The lifecycle of one MCP server connection: the first connection, tool registration and
+ * refresh, loss detection, reconnecting with backoff, and close. Created and started by
+ * `connectMcpServer`.
+ */
+export class McpConnection implements McpServerConnection {
+  readonly origin: string;
+  readonly #options: CheckedMcpServerOptions;
+  readonly #clock: Clock;
+  readonly #random: () => number;
+  readonly #abort = new AbortController();
+  readonly #events = new ConnectionEmitter();
+  #status: McpConnectionStatus = 'connecting';
+  #live: LiveClient | undefined;
+  readonly #origin: RemoteToolOrigin;
+  #serverInfo: Implementation | undefined;
+  #era: ProtocolEra | undefined;
+  /** Consecutive failures (failed attempts, connections lost soon after they were made): the backoff exponent. */
+  #failures = 0;
+  /** Attempts since the connection was last ready, for `maxAttempts`. */
+  #attempts = 0;
+  #lastError: Error | undefined;
+  #timer: unknown;
+  #nextAttemptAt: number | undefined;
+  #pending: Promise<void> | undefined;
+  #closing: Promise<void> | undefined;
+  #lastStderr: StderrTail | undefined;
+
+  constructor(options: CheckedMcpServerOptions) {
+    this.origin = options.name;
+    this.#options = options;
+    this.#clock = options.clock ?? systemClock;
+    this.#random = options.random ?? Math.random;
+    this.#origin = new RemoteToolOrigin(options, (request) => this.#call(request));
+  }
+
+  get tools(): readonly McpTool[] {
+    return this.#origin.listed;
+  }
+
+  get problems(): readonly McpToolProblem[] {
+    return this.#origin.problems;
+  }
+
+  get status(): McpConnectionStatus {
+    return this.#status;
+  }
+
+  get serverInfo(): Implementation | undefined {
+    return this.#serverInfo;
+  }
+
+  get protocolEra(): ProtocolEra | undefined {
+    return this.#era;
+  }
+
+  /** The last characters of the latest server process's stderr (stdio), for error messages. */
+  stderrTail(): string {
+    return this.#lastStderr?.text ?? '';
+  }
+
+  on<E extends keyof McpConnectionEvents>(
+    event: E,
+    listener: (payload: McpConnectionEvents[E]) => void,
+  ): () => void {
+    return this.#events.on(event, listener);
+  }
+
+  /** Makes the first connection and registers the tools; rejects with the cause on failure. */
+  async start(): Promise<void> {
+    this.#adopt(await this.#open());
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown(undefined);
+    return this.#closing;
+  }
+
+  #setStatus(
+    status: McpConnectionStatus,
+    extra: Omit<McpStatusEvent, 'status' | 'previous'> = {},
+  ): void {
+    const previous = this.#status;
+    this.#status = status;
+    this.#events.emit('status', { status, previous, ...extra });
+  }
+
+  async #open(): Promise<{ live: LiveClient; tools: McpTool[]; closed: () => boolean }> {
+    const slot: { live?: LiveClient; closed: boolean } = { closed: false };
+    const stderr = new StderrTail();
+    this.#lastStderr = stderr;
+    const opened = await openMcpClient({
+      stderr,
+      target: this.#options.target,
+      era: this.#options.era,
+      connectTimeoutMs: this.#options.connectTimeoutMs,
+      ...(this.#options.clientInfo === undefined ? {} : { clientInfo: this.#options.clientInfo }),
+      ...(this.#options.onStderr === undefined ? {} : { onStderr: this.#options.onStderr }),
+      signal: this.#abort.signal,
+      onClose: () => {
+        slot.closed = true;
+        if (slot.live === undefined) return;
+        const tail = lastLine(slot.live.stderr.text);
+        slot.live.lostReason =
+          this.#options.target.kind === 'stdio'
+            ? `the server process exited${tail === '' ? '' : `; its stderr ended with: ${tail}`}`
+            : 'the connection closed';
+        this.#lost(slot.live, new Error(slot.live.lostReason));
+      },
+      onToolsChanged: (tools) => {
+        if (slot.live !== undefined && slot.live === this.#live) this.#refresh(tools);
+      },
+      onToolsError: (error) => {
+        if (slot.live === undefined || slot.live !== this.#live) return;
+        this.#events.emit(
+          'error',
+          new Error(
+            `MCP server "${this.origin}" announced a new tool list, but reading it failed: ${error.message}. The previous tools stay registered.`,
+            { cause: error },
+          ),
+        );
+      },
+    });
+    const live: LiveClient = {
+      client: opened.client,
+      stderr,
+      connectedAt: this.#clock.now(),
+      alive: true,
+    };
+    slot.live = live;
+    return { live, tools: opened.tools, closed: () => slot.closed };
+  }
+
+  #adopt(opened: { live: LiveClient; tools: McpTool[]; closed: () => boolean }): void {
+    const { live } = opened;
+    if (opened.closed()) {
+      throw new Error(live.lostReason ?? 'the connection closed right after it was made');
+    }
+    if (this.#status !== 'connecting') this.#refresh(opened.tools);
+    else {
+      try {
+        this.#origin.apply(opened.tools);
+      } catch (error) {
+        live.alive = false;
+        void live.client.close().catch(noop);
+        throw error;
+      }
+    }
+    this.#live = live;
+    this.#serverInfo = live.client.getServerVersion();
+    this.#era = live.client.getProtocolEra();
+    // On the 2026 era, list changes arrive on a stream; over HTTP its drop is the only sign
+    // of a vanished server between calls.
+    void live.client.autoOpenedSubscription?.closed.then((reason) => {
+      if (reason === 'remote')
+        this.#lost(live, new Error('the server dropped its notification stream'));
+    });
+    this.#attempts = 0;
+    this.#lastError = undefined;
+    this.#nextAttemptAt = undefined;
+    if (this.#status !== 'ready') this.#setStatus('ready');
+  }
+
+  /** Applies a list read after a change; a list the registry refuses leaves the old one. */
+  #refresh(listed: McpTool[]): void {
+    try {
+      if (!this.#origin.apply(listed)) return;
+    } catch (error) {
+      this.#events.emit(
+        'error',
+        new Error(
+          `The new tool list of MCP server "${this.origin}" was not applied: ${asError(error).message} The previous tools stay registered.`,
+          { cause: error },
+        ),
+      );
+      return;
+    }
+    this.#events.emit('change', { tools: this.#origin.listed, problems: this.#origin.problems });
+  }
+
+  #call(request: RemoteCallRequest): Promise<CallToolResult> {
+    const live = this.#live;
+    if (live === undefined || !live.alive) {
+      const message = downMessage({
+        origin: this.origin,
+        tool: request.name,
+        closed: this.#status === 'closed',
+        lastError: this.#lastError,
+        nextAttemptInMs:
+          this.#nextAttemptAt === undefined ? undefined : this.#nextAttemptAt - this.#clock.now(),
+      });
+      return Promise.reject(new UpstreamUnavailableError(this.origin, message));
+    }
+    return callLive(live, request, {
+      origin: this.origin,
+      lost: (gone, error) => this.#lost(gone, error),
+      closed: () => this.#status === 'closed',
+    });
+  }
+
+  #lost(live: LiveClient, error: Error): void {
+    if (!live.alive) return;
+    live.alive = false;
+    void live.client.close().catch(noop);
+    if (this.#live !== live) return;
+    this.#live = undefined;
+    if (this.#status === 'closed') return;
+    const reconnect = this.#options.reconnect;
+    const stable =
+      reconnect !== false && this.#clock.now() - live.connectedAt >= reconnect.maxDelayMs;
+    this.#failures = stable ? 0 : this.#failures + 1;
+    this.#lastError = error;
+    this.#scheduleReconnect(error);
+  }
+
+  #scheduleReconnect(error: Error): void {
+    const reconnect = this.#options.reconnect;
+    if (reconnect === false || this.#attempts >= reconnect.maxAttempts) {
+      this.#closing ??= this.#shutdown(error);
+      return;
+    }
+    const delay = reconnectDelay(this.#failures + 1, reconnect, this.#random);
+    this.#nextAttemptAt = this.#clock.now() + delay;
+    this.#timer = this.#clock.setTimeout(() => {
+      this.#timer = undefined;
+      this.#nextAttemptAt = undefined;
+      this.#pending = this.#attempt();
+    }, delay);
+    this.#setStatus('reconnecting', { error, retryInMs: delay, attempt: this.#attempts + 1 });
+  }
+
+  async #attempt(): Promise<void> {
+    this.#attempts += 1;
+    try {
+      const opened = await this.#open();
+      if (this.#status === 'closed') {
+        await opened.live.client.close().catch(noop);
+        return;
+      }
+      this.#adopt(opened);
+    } catch (error) {
+      if (this.#status === 'closed') return;
+      this.#failures += 1;
+      const tail = lastLine(this.#lastStderr?.text ?? '');
+      this.#lastError = new Error(
+        `${asError(error).message}${tail === '' ? '' : `; its stderr ended with: ${tail}`}`,
+        { cause: error },
+      );
+      this.#scheduleReconnect(this.#lastError);
+    }
+  }
+
+  async #shutdown(error: Error | undefined): Promise<void> {
+    if (this.#status === 'closed') return;
+    const previous = this.#status;
+    this.#status = 'closed';
+    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#abort.abort();
+    const live = this.#live;
+    this.#live = undefined;
+    if (live !== undefined) live.alive = false;
+    this.#origin.remove();
+    this.#events.emit('status', {
+      status: 'closed',
+      previous,
+      ...(error === undefined ? {} : { error }),
+    });
+    await live?.client.close().catch(noop);
+    await this.#pending;
+  }
+}

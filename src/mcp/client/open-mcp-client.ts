@@ -1,0 +1,120 @@
+import { createRequire } from 'node:module';
+import {
+  Client,
+  type Tool as McpTool,
+  StreamableHTTPClientTransport,
+  type Transport,
+  type VersionNegotiationMode,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { McpEraOption } from './mcp-server-options.js';
+import type { CheckedTarget } from './mcp-target.js';
+import type { StderrTail } from './stderr-tail.js';
+
+/** What one connection attempt needs. */
+export interface OpenMcpClientOptions {
+  readonly target: CheckedTarget;
+  readonly era: McpEraOption;
+  readonly connectTimeoutMs: number;
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+  readonly onStderr?: (text: string) => void;
+  /** Receives the tail of the process's stderr (stdio only). */
+  readonly stderr: StderrTail;
+  /** Aborts the attempt (the connection is being closed). */
+  readonly signal: AbortSignal;
+  /** The connection was lost or closed (the process exited, the transport closed). */
+  readonly onClose: () => void;
+  /** The server's tool list changed and was read again. */
+  readonly onToolsChanged: (tools: McpTool[]) => void;
+  /** Reading the tool list again after a change failed. */
+  readonly onToolsError: (error: Error) => void;
+}
+
+/** A connected client and its first tool list. */
+export interface OpenedMcpClient {
+  readonly client: Client;
+  readonly tools: McpTool[];
+}
+
+/** Debounce of `list_changed` bursts before the list is read again, in milliseconds. */
+const LIST_CHANGED_DEBOUNCE_MS = 50;
+
+const require = createRequire(import.meta.url);
+const packageVersion = (): string => {
+  try {
+    return (require('../../../package.json') as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+};
+
+const negotiation = (era: McpEraOption): VersionNegotiationMode =>
+  era === 'modern' ? { pin: '2026-07-28' } : era;
+
+const transportFor = (
+  target: CheckedTarget,
+  stderr: StderrTail,
+  onStderr: ((text: string) => void) | undefined,
+): Transport => {
+  if (target.kind === 'http') {
+    return new StreamableHTTPClientTransport(target.url, {
+      requestInit: { headers: { ...target.headers } },
+    });
+  }
+  const transport = new StdioClientTransport({
+    command: target.command,
+    args: [...target.args],
+    ...(target.env === undefined ? {} : { env: { ...target.env } }),
+    ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer | string) => {
+    const text = String(chunk);
+    stderr.append(text);
+    try {
+      onStderr?.(text);
+    } catch {
+      // A failing stderr listener must not break the pipe that keeps the server running.
+    }
+  });
+  return transport;
+};
+
+/**
+ * Makes one connection attempt: starts the transport (spawning the process for stdio),
+ * negotiates the protocol era, and reads the tool list. On failure everything it started
+ * is closed again before it rejects with the SDK's error.
+ */
+export async function openMcpClient(options: OpenMcpClientOptions): Promise<OpenedMcpClient> {
+  const { stderr } = options;
+  const client = new Client(options.clientInfo ?? { name: 'hintgate', version: packageVersion() }, {
+    versionNegotiation: { mode: negotiation(options.era) },
+    listChanged: {
+      tools: {
+        debounceMs: LIST_CHANGED_DEBOUNCE_MS,
+        onChanged: (error, tools) => {
+          if (error !== null) options.onToolsError(error);
+          else if (tools !== null) options.onToolsChanged(tools);
+        },
+      },
+    },
+  });
+  const transport = transportFor(options.target, stderr, options.onStderr);
+  let attached = true;
+  client.onclose = () => {
+    if (attached) options.onClose();
+  };
+  const request = { timeout: options.connectTimeoutMs, signal: options.signal };
+  try {
+    await client.connect(transport, request);
+    const { tools } = await client.listTools(undefined, request);
+    return { client, tools };
+  } catch (error) {
+    attached = false;
+    await client.close().catch(() => {});
+    await transport.close().catch(() => {});
+    // Let the last stderr chunks of an exited process arrive before they are reported.
+    await new Promise((resolve) => setImmediate(resolve));
+    throw error;
+  }
+}

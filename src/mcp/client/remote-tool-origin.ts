@@ -1,0 +1,72 @@
+import type { Tool as McpTool } from '@modelcontextprotocol/client';
+import type { CheckedMcpServerOptions } from './mcp-server-options.js';
+import {
+  type McpToolProblem,
+  type RemoteCall,
+  type RemoteToolSet,
+  toRemoteTools,
+} from './remote-tool.js';
+
+/**
+ * A server's tools as one origin of a registry: added on the first list, replaced with
+ * `setTools` when the list changes (tools whose definition did not change keep their
+ * objects), removed on close.
+ */
+export class RemoteToolOrigin {
+  readonly #options: CheckedMcpServerOptions;
+  readonly #call: RemoteCall;
+  #set: RemoteToolSet | undefined;
+  #listed: readonly McpTool[] = Object.freeze([]);
+  #json = '';
+  #registered = false;
+
+  constructor(options: CheckedMcpServerOptions, call: RemoteCall) {
+    this.#options = options;
+    this.#call = call;
+  }
+
+  /** The definitions as the server listed them last. */
+  get listed(): readonly McpTool[] {
+    return this.#listed;
+  }
+
+  /** Problems of that list. */
+  get problems(): readonly McpToolProblem[] {
+    return this.#set?.problems ?? [];
+  }
+
+  /**
+   * Registers a list as the origin's tools. Returns false when it equals the current one.
+   *
+   * @throws what the registry throws (a taken origin or tool name); nothing changes then.
+   */
+  apply(listed: readonly McpTool[]): boolean {
+    const json = JSON.stringify(listed);
+    if (this.#registered && json === this.#json) return false;
+    const { registry, name, layer, trusted, concurrency } = this.#options;
+    const set = toRemoteTools(listed, name, this.#call, this.#set);
+    if (this.#registered) registry.setTools(name, set.tools);
+    else {
+      registry.addOrigin({
+        name,
+        layer,
+        trusted,
+        ...(concurrency === undefined ? {} : { concurrency }),
+        tools: set.tools,
+      });
+      this.#registered = true;
+    }
+    this.#set = set;
+    this.#listed = Object.freeze([...listed]);
+    this.#json = json;
+    return true;
+  }
+
+  /** Removes the origin from the registry, if it is still there. */
+  remove(): void {
+    if (!this.#registered) return;
+    this.#registered = false;
+    const { registry, name } = this.#options;
+    if (registry.origins().some((o) => o.name === name)) registry.removeOrigin(name);
+  }
+}

@@ -1,0 +1,193 @@
+import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/client';
+import { HintgateError } from '../../errors/index.js';
+import {
+  type DefineToolOptions,
+  defineTool,
+  HINT_NAMES,
+  isPlainObject,
+  type SchemaInput,
+  TOOL_NAME_PATTERN,
+  type Tool,
+  type ToolAnnotations,
+} from '../../tool/index.js';
+import { fallbackInputSchema, remoteOutputSchema } from './remote-schema.js';
+
+/** A tool of a server's list that is not registered as listed, and why. */
+export interface McpToolProblem {
+  /** The tool's name as the server lists it. */
+  readonly name: string;
+  /** True when the tool is not registered at all; false when it is, with the concession in `message`. */
+  readonly skipped: boolean;
+  /** What is wrong and what hintgate does about it. */
+  readonly message: string;
+}
+
+/** One `tools/call` to the server, as a remote tool's `execute` makes it. */
+export interface RemoteCallRequest {
+  /** The tool's name on the server. */
+  readonly name: string;
+  /** Checked arguments. */
+  readonly arguments: Record<string, unknown>;
+  /** The call's signal: aborting it cancels the request on the server. */
+  readonly signal: AbortSignal;
+  /** A definition to use instead of the listed one (so the client skips a schema it cannot compile). */
+  readonly toolDefinition?: McpTool;
+}
+
+/** Sends one `tools/call` and resolves to the server's result. */
+export type RemoteCall = (request: RemoteCallRequest) => Promise<CallToolResult>;
+
+/**
+ * The annotations of a listed tool, faithfully: `title` and the four hints when they have
+ * the right type, three states kept (absent stays absent); anything else is left out, and
+ * nothing is invented.
+ */
+export function remoteAnnotations(value: unknown): ToolAnnotations {
+  if (!isPlainObject(value)) return {};
+  const out: Record<string, string | boolean> = {};
+  if (typeof value.title === 'string') out.title = value.title;
+  for (const hint of HINT_NAMES) {
+    const claimed = value[hint];
+    if (typeof claimed === 'boolean') out[hint] = claimed;
+  }
+  return out as ToolAnnotations;
+}
+
+/** A remote tool, or why it could not be made, plus concessions. */
+export interface RemoteToolOutcome {
+  /** The tool, unless it was skipped. */
+  readonly tool?: Tool;
+  /** Problems of this tool (empty for a tool registered exactly as listed). */
+  readonly problems: readonly McpToolProblem[];
+}
+
+const descriptionOf = (listed: McpTool, annotations: ToolAnnotations): string => {
+  const given = listed.description;
+  // defineTool requires a description; the MCP spec makes it optional. Use the server's
+  // own words for the tool rather than invent any.
+  return given !== undefined && given.trim() !== ''
+    ? given
+    : (listed.title ?? annotations.title ?? listed.name);
+};
+
+/**
+ * Turns one tool of a server's `tools/list` into a hintgate tool whose `execute` calls it
+ * on the server through `call`. Name, title, description, schemas, annotations and `_meta`
+ * are carried as listed. A schema hintgate's validator rejects is listed unchanged and
+ * checked leniently or not at all (see `problems`); a name hintgate cannot register is
+ * skipped.
+ */
+export function toRemoteTool(listed: McpTool, origin: string, call: RemoteCall): RemoteToolOutcome {
+  const { name } = listed;
+  if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
+    return {
+      problems: [
+        {
+          name: String(name),
+          skipped: true,
+          message: `MCP server "${origin}" lists a tool named ${JSON.stringify(name)}, which breaks the MCP name rules (1-128 of A-Z a-z 0-9 _ - .); it is not registered.`,
+        },
+      ],
+    };
+  }
+  const problems: McpToolProblem[] = [];
+  const note = (message: string): void => {
+    problems.push({
+      name,
+      skipped: false,
+      message: `tool "${name}" of MCP server "${origin}": ${message}.`,
+    });
+  };
+  const annotations = remoteAnnotations(listed.annotations);
+  const output = remoteOutputSchema(listed.outputSchema);
+  if (output?.problem !== undefined) note(output.problem);
+  let toolDefinition: McpTool | undefined;
+  if (output !== undefined && !output.compiles) {
+    const { outputSchema: _unchecked, ...rest } = listed;
+    toolDefinition = rest;
+  }
+  const base = {
+    name,
+    ...(listed.title === undefined ? {} : { title: listed.title }),
+    description: descriptionOf(listed, annotations),
+    annotations,
+    ...(output?.schema === undefined ? {} : { outputSchema: output.schema }),
+    ...(isPlainObject(listed._meta) ? { meta: listed._meta } : {}),
+    execute: (args: Record<string, unknown>, { signal }: { signal: AbortSignal }) =>
+      call({
+        name,
+        arguments: args,
+        signal,
+        ...(toolDefinition === undefined ? {} : { toolDefinition }),
+      }),
+  };
+  const define = (inputSchema: SchemaInput): Tool =>
+    defineTool({ ...base, inputSchema } as DefineToolOptions<SchemaInput>) as Tool;
+  try {
+    return { tool: define(listed.inputSchema), problems };
+  } catch (error) {
+    if (!(error instanceof HintgateError && error.code === 'invalid_schema')) {
+      return {
+        problems: [
+          ...problems,
+          {
+            name,
+            skipped: true,
+            message: `tool "${name}" of MCP server "${origin}" cannot be registered: ${(error as Error).message}`,
+          },
+        ],
+      };
+    }
+    const reason = error.cause instanceof Error ? error.cause.message : error.message;
+    const fallback = fallbackInputSchema(listed.inputSchema, reason);
+    note(fallback.problem);
+    return { tool: define(fallback.schema), problems };
+  }
+}
+
+/** A server's tool list turned into hintgate tools. */
+export interface RemoteToolSet {
+  /** The tools to register, in the server's order. */
+  readonly tools: readonly Tool[];
+  /** Problems of the list, tool by tool. */
+  readonly problems: readonly McpToolProblem[];
+  /** Made tools by name with the definition they came from, to reuse on the next refresh. */
+  readonly made: ReadonlyMap<
+    string,
+    { readonly json: string; readonly outcome: RemoteToolOutcome }
+  >;
+}
+
+/**
+ * Turns a server's whole `tools/list` into hintgate tools. A tool whose definition did not
+ * change since `previous` keeps its tool object, so the registry reports only the tools
+ * that changed. A second tool of the same name is skipped.
+ */
+export function toRemoteTools(
+  listed: readonly McpTool[],
+  origin: string,
+  call: RemoteCall,
+  previous?: RemoteToolSet,
+): RemoteToolSet {
+  const tools: Tool[] = [];
+  const problems: McpToolProblem[] = [];
+  const made = new Map<string, { readonly json: string; readonly outcome: RemoteToolOutcome }>();
+  for (const definition of listed) {
+    if (made.has(definition.name)) {
+      problems.push({
+        name: definition.name,
+        skipped: true,
+        message: `MCP server "${origin}" lists tool "${definition.name}" more than once; only the first is registered.`,
+      });
+      continue;
+    }
+    const json = JSON.stringify(definition);
+    const earlier = previous?.made.get(definition.name);
+    const outcome =
+      earlier?.json === json ? earlier.outcome : toRemoteTool(definition, origin, call);
+    made.set(definition.name, { json, outcome });
+    if (outcome.tool !== undefined) tools.push(outcome.tool);
+    problems.push(...outcome.problems);
+  }
+  return { tools, problems, made };
+}
