@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { runCli } from './run-cli.js';
 
-process.exitCode = runCli(process.argv.slice(2), {
+process.exitCode = await runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
+  env: process.env,
 });

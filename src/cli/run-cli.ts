@@ -1,24 +1,32 @@
 import { createRequire } from 'node:module';
 
-/** Where the CLI writes; injectable for tests. */
+/** Where the CLI writes, and what it reads from its environment; injectable for tests. */
 export interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** Environment variables (`HINTGATE_TOKEN`). Default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-const USAGE = `Usage: hintgate [--help] [--version]
+const USAGE = `Usage: hintgate <command> [options]
+       hintgate [--help] [--version]
 
 hintgate makes MCP tool annotations (readOnlyHint, destructiveHint, idempotentHint,
 openWorldHint) govern how tool calls run: read-only calls overlap, conflicting calls keep
 their order, destructive calls wait for approval.
 
-This release ships the runtime library:
-
-  import { createRuntime, defineTool, READ_ONLY, WRITE, DESTRUCTIVE } from 'hintgate';
+Commands:
+  serve           Serve the built-in workspace tools over MCP (stdio or Streamable HTTP).
+                  Run "hintgate serve --help" for its options.
 
 Options:
   -h, --help      Show this help and exit.
   -V, --version   Print the version and exit.
+
+As a library:
+
+  import { createRuntime, defineTool, READ_ONLY, WRITE, DESTRUCTIVE } from 'hintgate';
+  import { createMcpToolServer } from 'hintgate/mcp';
 
 Documentation: README.md and docs/ in the package.
 `;
@@ -29,10 +37,11 @@ const version = (): string => {
 };
 
 /**
- * Runs the `hintgate` command with `args` (without the node and script paths) and returns
- * the exit code: 0 on success, 2 on a usage error.
+ * Runs the `hintgate` command with `args` (without the node and script paths) and resolves
+ * to the exit code: 0 on success, 1 on a failure while running, 2 on a usage error. `serve`
+ * resolves once the server has shut down (SIGINT, SIGTERM, or stdin closed on stdio).
  */
-export function runCli(args: readonly string[], io: CliIo): number {
+export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
   const [first, ...rest] = args;
   if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
     io.stdout(USAGE);
@@ -41,6 +50,11 @@ export function runCli(args: readonly string[], io: CliIo): number {
   if ((first === '-V' || first === '--version') && rest.length === 0) {
     io.stdout(`${version()}\n`);
     return 0;
+  }
+  if (first === 'serve') {
+    // Loaded on demand: --help and --version stay free of the MCP SDK.
+    const { runServe } = await import('./run-serve.js');
+    return runServe(rest, io);
   }
   const what = first.startsWith('-') ? `unknown option "${first}"` : `unknown command "${first}"`;
   io.stderr(`hintgate: ${what}. Run "hintgate --help" for usage.\n`);

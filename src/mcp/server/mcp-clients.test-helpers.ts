@@ -5,6 +5,7 @@ import {
   type ElicitResult,
   InMemoryTransport,
   StreamableHTTPClientTransport,
+  type Transport,
 } from '@modelcontextprotocol/client';
 import type { McpHttpHandler } from './create-mcp-http-handler.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
@@ -70,6 +71,17 @@ export async function connectInMemory(
   return { ...made, close: () => made.client.close() };
 }
 
+/** A client of `era` connected over any transport (stdio to a child process, HTTP). */
+export async function connectClient(
+  transport: Transport,
+  era: Era,
+  elicitation?: ElicitationScript,
+): Promise<TestClient> {
+  const made = newClient(era, elicitation);
+  await made.client.connect(transport);
+  return { ...made, close: () => made.client.close() };
+}
+
 /**
  * A client of `era` connected to an HTTP handler in process: requests go straight to
  * `handler.fetch`, nothing listens on a port.
@@ -79,12 +91,10 @@ export async function connectOverFetch(
   era: Era,
   elicitation?: ElicitationScript,
 ): Promise<TestClient> {
-  const made = newClient(era, elicitation);
   const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
     fetch: (url, init) => handler.fetch(new Request(url, init)),
   });
-  await made.client.connect(transport);
-  return { ...made, close: () => made.client.close() };
+  return connectClient(transport, era, elicitation);
 }
 
 /** Waits until `condition` holds, polling; fails after `timeoutMs`. */

@@ -1,0 +1,224 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  connectClient,
+  type ElicitationScript,
+  ERAS,
+  type Era,
+  type TestClient,
+} from '../mcp/server/mcp-clients.test-helpers.js';
+import { createWorkspaceTools } from '../tools/index.js';
+import {
+  type HttpServeProcess,
+  startHttpServe,
+  stdioTransport,
+} from './serve-process.test-helpers.js';
+
+// A real `hintgate serve` child process (from the sources, through tsx) and a real SDK
+// client, over stdio and Streamable HTTP, on both protocol eras.
+
+let root: string;
+const cleanups: Array<() => Promise<unknown>> = [];
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'hintgate-serve-'));
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+let workspaces = 0;
+/** A fresh workspace with `a.txt` and `b.txt`. */
+const workspace = async (): Promise<string> => {
+  workspaces += 1;
+  const dir = join(root, `ws${workspaces}`);
+  await import('node:fs/promises').then((fs) => fs.mkdir(dir));
+  await writeFile(join(dir, 'a.txt'), 'old a\n');
+  await writeFile(join(dir, 'b.txt'), 'old b\n');
+  return dir;
+};
+
+const serveHttp = async (args: string[], env?: NodeJS.ProcessEnv) => {
+  const server = await startHttpServe(args, env === undefined ? {} : { env });
+  cleanups.push(() => server.stop('SIGKILL'));
+  return server;
+};
+
+const track = (client: TestClient): TestClient => {
+  cleanups.push(() => client.close());
+  return client;
+};
+
+const overStdio = async (era: Era, args: string[], script?: ElicitationScript) =>
+  track(await connectClient(stdioTransport(args), era, script));
+
+const overHttp = async (server: HttpServeProcess, era: Era, script?: ElicitationScript) =>
+  track(await connectClient(new StreamableHTTPClientTransport(new URL(server.url)), era, script));
+
+const text = (result: { content: unknown }): string =>
+  (result.content as Array<{ type: string; text?: string }>)
+    .map((block) => block.text ?? '')
+    .join('\n');
+
+const TRANSPORTS = ['stdio', 'http'] as const;
+const CASES = TRANSPORTS.flatMap((transport) => ERAS.map((era) => [transport, era] as const));
+
+/** One client of `era` over `transport` to `hintgate serve ...args`. */
+const connect = async (
+  transport: (typeof TRANSPORTS)[number],
+  era: Era,
+  args: string[],
+  script?: ElicitationScript,
+): Promise<TestClient> =>
+  transport === 'stdio'
+    ? overStdio(era, args, script)
+    : overHttp(await serveHttp(args), era, script);
+
+describe.each(CASES)('hintgate serve over %s, %s era', (transport, era) => {
+  it('lists the workspace tools with their annotations exactly as declared', async () => {
+    const dir = await workspace();
+    const { client } = await connect(transport, era, ['--workspace', dir]);
+    const { tools } = await client.listTools();
+    const declared = createWorkspaceTools({ workspace: dir });
+    expect(tools.map((tool) => tool.name).sort()).toEqual(declared.map((tool) => tool.name).sort());
+    for (const tool of declared) {
+      const listed = tools.find((entry) => entry.name === tool.name);
+      expect(listed?.annotations, tool.name).toStrictEqual(tool.annotations);
+      expect(listed?.inputSchema, tool.name).toEqual(tool.inputSchema.jsonSchema);
+      expect(listed?._meta?.['dev.hintgate/trusted'], tool.name).toBe(true);
+    }
+  });
+
+  it('keeps [write_file(a), read_file(a), read_file(b)] in order: read(a) sees the write', async () => {
+    const dir = await workspace();
+    const { client } = await connect(transport, era, ['--workspace', dir, '--mode', 'yolo']);
+    const [written, readA, readB] = await Promise.all([
+      client.callTool({ name: 'write_file', arguments: { path: 'a.txt', content: 'new a\n' } }),
+      client.callTool({ name: 'read_file', arguments: { path: 'a.txt' } }),
+      client.callTool({ name: 'read_file', arguments: { path: 'b.txt' } }),
+    ]);
+    expect(written.isError ?? false).toBe(false);
+    // Over HTTP the three requests travel on separate connections and may arrive in any
+    // order; over stdio they arrive in the order sent.
+    if (transport === 'stdio') expect(text(readA)).toContain('new a');
+    expect(text(readB)).toContain('old b');
+    expect(await readFile(join(dir, 'a.txt'), 'utf8')).toBe('new a\n');
+  });
+
+  it('asks the client before a destructive write; runs it on approval, not on decline', async () => {
+    const dir = await workspace();
+    let answer: 'allow_once' | 'decline' = 'allow_once';
+    const client = await connect(transport, era, ['--workspace', dir, '--mode', 'auto'], {
+      answer: () =>
+        answer === 'decline'
+          ? { action: 'decline' }
+          : { action: 'accept', content: { decision: 'allow_once' } },
+    });
+    const approved = await client.client.callTool({
+      name: 'write_file',
+      arguments: { path: 'c.txt', content: 'approved\n' },
+    });
+    expect(approved.isError ?? false).toBe(false);
+    expect(await readFile(join(dir, 'c.txt'), 'utf8')).toBe('approved\n');
+    expect(client.forms[0]?.message).toContain('write_file');
+    expect(client.forms[0]?.message).toContain('file:c.txt');
+
+    answer = 'decline';
+    const declined = await client.client.callTool({
+      name: 'write_file',
+      arguments: { path: 'd.txt', content: 'declined\n' },
+    });
+    expect(declined).toMatchObject({ isError: true, _meta: { 'dev.hintgate/status': 'denied' } });
+    await expect(readFile(join(dir, 'd.txt'), 'utf8')).rejects.toThrow();
+    expect(client.forms).toHaveLength(2);
+  });
+
+  it('denies a call that needs approval when the client cannot ask', async () => {
+    const dir = await workspace();
+    const { client } = await connect(transport, era, ['--workspace', dir, '--mode', 'auto']);
+    const result = await client.callTool({
+      name: 'write_file',
+      arguments: { path: 'e.txt', content: 'never\n' },
+    });
+    expect(result).toMatchObject({ isError: true, _meta: { 'dev.hintgate/status': 'denied' } });
+    expect(text(result)).toContain('cannot ask its user');
+    await expect(readFile(join(dir, 'e.txt'), 'utf8')).rejects.toThrow();
+  });
+});
+
+/** A raw POST with exactly these headers (fetch would not let a test set Host). */
+const rawInitialize = (url: string, headers: Record<string, string>): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+        res.destroy();
+      },
+    );
+    req.on('error', reject);
+    req.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1.0.0' },
+        },
+      }),
+    );
+  });
+
+describe('hintgate serve --http', () => {
+  it('refuses DNS rebinding: a foreign Host or Origin gets 403', async () => {
+    const server = await serveHttp(['--workspace', await workspace()]);
+    const { port } = new URL(server.url);
+    expect(await rawInitialize(server.url, { host: 'evil.example' })).toBe(403);
+    expect(
+      await rawInitialize(server.url, {
+        host: `localhost:${port}`,
+        origin: 'https://evil.example',
+      }),
+    ).toBe(403);
+    expect(await rawInitialize(server.url, { host: `localhost:${port}` })).toBe(200);
+  });
+
+  it('requires the bearer token from --token or HINTGATE_TOKEN, and stops cleanly on SIGTERM', async () => {
+    const token = 's3cret-token-for-tests';
+    const server = await serveHttp(['--workspace', await workspace()], {
+      ...process.env,
+      HINTGATE_TOKEN: token,
+    });
+    expect(server.stderr()).toContain('bearer token required');
+    expect(await rawInitialize(server.url, {})).toBe(401);
+    expect(await rawInitialize(server.url, { authorization: 'Bearer wrong-token!' })).toBe(401);
+    for (const era of ERAS) {
+      await expect(overHttp(server, era)).rejects.toBeInstanceOf(SdkHttpError);
+      const { client } = track(
+        await connectClient(
+          new StreamableHTTPClientTransport(new URL(server.url), {
+            requestInit: { headers: { Authorization: `Bearer ${token}` } },
+          }),
+          era,
+        ),
+      );
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    }
+    expect(await server.stop('SIGTERM')).toBe(0);
+  });
+});

@@ -1,0 +1,153 @@
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { isLoopbackHost } from '../mcp/server/http-security.js';
+import {
+  createMcpToolServer,
+  DEFAULT_HTTP_HOST,
+  type McpHttpServer,
+  type McpStdioServer,
+  serveMcpStdio,
+  startMcpHttpServer,
+} from '../mcp/server/index.js';
+import { loadPolicy } from '../policy/load-policy.js';
+import { DEFAULT_MODE, type Policy } from '../policy/policy-types.js';
+import { createRuntime } from '../runtime/create-runtime.js';
+import { createWorkspaceTools } from '../tools/index.js';
+import { parseServeArgs, SERVE_USAGE } from './parse-serve-args.js';
+import type { CliIo } from './run-cli.js';
+
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
+/** Several problems on several lines become one line. */
+const oneLine = (text: string): string =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join('; ');
+
+/** Why `workspace` cannot be served, or undefined when it can. */
+const workspaceProblem = async (workspace: string): Promise<string | undefined> => {
+  try {
+    if (!(await stat(workspace)).isDirectory())
+      return `workspace "${workspace}" is not a directory.`;
+    await access(workspace, constants.R_OK | constants.X_OK);
+    return undefined;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    return code === 'ENOENT'
+      ? `workspace "${workspace}" does not exist.`
+      : `workspace "${workspace}" cannot be read (${code ?? messageOf(error)}).`;
+  }
+};
+
+/** Resolves on the first SIGINT or SIGTERM; a second one while shutting down exits at once. */
+const nextSignal = (): { readonly signal: Promise<string>; readonly dispose: () => void } => {
+  let onSignal: (signal: NodeJS.Signals) => void = () => {};
+  const signal = new Promise<string>((resolvePromise) => {
+    onSignal = (name) => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      const force = (): void => process.exit(130);
+      process.once('SIGINT', force);
+      process.once('SIGTERM', force);
+      resolvePromise(name);
+    };
+  });
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return {
+    signal,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+};
+
+/**
+ * `hintgate serve`: parses the options, checks the workspace and the policy file, builds a
+ * runtime over the built-in workspace tools and serves it over stdio or Streamable HTTP
+ * until SIGINT, SIGTERM or (stdio) the end of stdin. Resolves to the exit code.
+ */
+export async function runServe(argv: readonly string[], io: CliIo): Promise<number> {
+  const parsed = parseServeArgs(argv, io.env ?? process.env);
+  if (!parsed.ok) {
+    io.stderr(`hintgate serve: ${parsed.message}\n`);
+    return 2;
+  }
+  const { args } = parsed;
+  if (args.help) {
+    io.stdout(SERVE_USAGE);
+    return 0;
+  }
+  const workspace = resolve(args.workspace);
+  const problem = await workspaceProblem(workspace);
+  if (problem !== undefined) {
+    io.stderr(`hintgate serve: ${problem}\n`);
+    return 2;
+  }
+  let policy: Policy = {};
+  if (args.policy !== undefined) {
+    try {
+      policy = await loadPolicy(args.policy);
+    } catch (error) {
+      io.stderr(`hintgate serve: ${oneLine(messageOf(error))}\n`);
+      return 2;
+    }
+  }
+
+  const mode = args.mode ?? policy.mode ?? DEFAULT_MODE;
+  const runtime = createRuntime({
+    tools: createWorkspaceTools({ workspace }),
+    workspace,
+    mode,
+    ...(policy.rules === undefined ? {} : { rules: policy.rules }),
+    approvalsFile: join(workspace, '.hintgate', 'approvals.json'),
+  });
+  const report = (error: Error): void => io.stderr(`hintgate serve: ${oneLine(error.message)}\n`);
+  const toolServer = createMcpToolServer({ runtime, onError: report });
+  const shutdown = nextSignal();
+  const what = `${runtime.listTools().length} tools of ${workspace} (mode ${mode})`;
+
+  let http: McpHttpServer | undefined;
+  let stdio: McpStdioServer | undefined;
+  if (args.http) {
+    const host = args.host ?? DEFAULT_HTTP_HOST;
+    try {
+      http = await startMcpHttpServer({
+        toolServer,
+        host,
+        ...(args.port === undefined ? {} : { port: args.port }),
+        ...(args.token === undefined ? {} : { token: args.token }),
+        onError: report,
+      });
+    } catch (error) {
+      shutdown.dispose();
+      await toolServer.close();
+      await runtime.close();
+      io.stderr(`hintgate serve: cannot listen on ${host}: ${messageOf(error)}\n`);
+      return 1;
+    }
+    const auth = args.token === undefined ? '' : ', bearer token required';
+    io.stderr(`hintgate serve: serving ${what} at ${http.url}${auth}\n`);
+    if (!isLoopbackHost(host) && args.token === undefined) {
+      io.stderr(
+        `hintgate serve: warning: ${host} may be reachable from other machines and no --token is set; anyone who reaches it can call the tools.\n`,
+      );
+    }
+  } else {
+    stdio = serveMcpStdio({ toolServer, onError: report });
+    io.stderr(`hintgate serve: serving ${what} over stdio\n`);
+  }
+
+  await Promise.race([shutdown.signal, ...(stdio === undefined ? [] : [stdio.closed])]);
+  shutdown.dispose();
+  await http?.close();
+  await stdio?.close();
+  await toolServer.close();
+  await runtime.close();
+  return 0;
+}

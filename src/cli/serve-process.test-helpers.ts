@@ -1,0 +1,81 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+/** The repository root: the working directory of spawned servers, where tsx resolves. */
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** `hintgate serve ...` from the sources, without a build: node --import tsx main.ts. */
+export const serveArgv = (args: readonly string[]): string[] => [
+  '--import',
+  'tsx',
+  join(REPO_ROOT, 'src', 'cli', 'main.ts'),
+  'serve',
+  ...args,
+];
+
+/** A stdio transport that spawns `hintgate serve ...args` when the client connects. */
+export const stdioTransport = (args: readonly string[]): StdioClientTransport =>
+  new StdioClientTransport({
+    command: process.execPath,
+    args: serveArgv(args),
+    cwd: REPO_ROOT,
+    stderr: 'pipe',
+  });
+
+/** A `hintgate serve --http` child process. */
+export interface HttpServeProcess {
+  readonly child: ChildProcess;
+  /** The endpoint URL it printed. */
+  readonly url: string;
+  /** What it wrote to stderr so far. */
+  stderr(): string;
+  /** Sends `signal` and resolves to the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Starts `hintgate serve --http --port 0 ...args` and resolves once it printed its URL;
+ * rejects with its stderr when it exits first or takes longer than `timeoutMs`.
+ */
+export function startHttpServe(
+  args: readonly string[],
+  options: { readonly env?: NodeJS.ProcessEnv; readonly timeoutMs?: number } = {},
+): Promise<HttpServeProcess> {
+  const child = spawn(process.execPath, serveArgv(['--http', '--port', '0', ...args]), {
+    cwd: REPO_ROOT,
+    env: options.env ?? process.env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => resolve(code));
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`hintgate serve did not start in time:\n${stderr}`));
+    }, options.timeoutMs ?? 20_000);
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      stderr += chunk;
+      const url = / at (http:\/\/\S+\/mcp)/.exec(stderr)?.[1];
+      if (url === undefined) return;
+      clearTimeout(timer);
+      resolve({
+        child,
+        url,
+        stderr: () => stderr,
+        stop: (signal = 'SIGTERM') => {
+          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+          return exited;
+        },
+      });
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`hintgate serve exited with ${code}:\n${stderr}`));
+    });
+  });
+}
