@@ -8,6 +8,7 @@ import type { CallResult } from '../../tool/index.js';
 import { connectMcpServer } from './connect-mcp-server.js';
 import type { McpServerConnection } from './connection-events.js';
 import { nextEvent, stdioFixture } from './fixtures/fixtures.test-helpers.js';
+import type { ConnectMcpServerCommonOptions } from './mcp-server-options.js';
 
 const textOf = (result: CallResult | undefined): string => {
   const block = result?.content[0];
@@ -30,7 +31,9 @@ const marker = (): string => {
 };
 
 const connect = async (
-  options: Partial<Parameters<typeof connectMcpServer>[0]> & { env?: Record<string, string> },
+  options: Pick<ConnectMcpServerCommonOptions, 'era' | 'reconnect'> & {
+    env?: Record<string, string>;
+  },
 ) => {
   const registry = createRegistry();
   const { env, ...rest } = options;
@@ -40,7 +43,7 @@ const connect = async (
     reconnect: fastBackoff,
     ...stdioFixture(env),
     ...rest,
-  } as Parameters<typeof connectMcpServer>[0]);
+  });
   open.push(connection);
   return { registry, connection, runtime: createRuntime({ registry, mode: 'yolo' }) };
 };

@@ -4,8 +4,8 @@ import type { McpServerConnection } from './connection-events.js';
 import { McpConnection } from './mcp-connection.js';
 import {
   type CheckedMcpServerOptions,
+  type ConnectMcpServerOptions,
   checkMcpServerOptions,
-  type McpServerOptions,
 } from './mcp-server-options.js';
 
 const STDERR_LINES = 20;
@@ -80,7 +80,9 @@ const connectFailure = (
  * the tail of the server's stderr), or the registry's `duplicate_origin` /
  * `duplicate_tool`.
  */
-export async function connectMcpServer(options: McpServerOptions): Promise<McpServerConnection> {
+export async function connectMcpServer(
+  options: ConnectMcpServerOptions,
+): Promise<McpServerConnection> {
   const checked = checkMcpServerOptions(options);
   const connection = new McpConnection(checked);
   try {

@@ -32,7 +32,10 @@ export interface McpToolsEvent {
 
 /** Events of {@link McpServerConnection} and what their listeners receive. */
 export interface McpConnectionEvents {
-  /** The connection status changed. */
+  /**
+   * The connection status changed, or a reconnect attempt failed (then `status` and
+   * `previous` are both `reconnecting`, with the error and the next attempt).
+   */
   readonly status: McpStatusEvent;
   /** The tool list changed (after `notifications/tools/list_changed` or a reconnect) and was applied. */
   readonly change: McpToolsEvent;

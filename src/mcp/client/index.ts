@@ -7,15 +7,11 @@ export type {
   McpToolsEvent,
 } from './connection-events.js';
 export type {
+  ConnectMcpServerCommonOptions,
+  ConnectMcpServerOptions,
   McpEraOption,
-  McpServerCommonOptions,
-  McpServerOptions,
 } from './mcp-server-options.js';
 export type { McpHttpTarget, McpStdioTarget } from './mcp-target.js';
-export {
-  DEFAULT_RECONNECT,
-  type ReconnectOptions,
-  reconnectDelay,
-} from './reconnect-delay.js';
-export { type McpToolProblem, remoteAnnotations } from './remote-tool.js';
-export { isConnectionFailure, UpstreamUnavailableError } from './upstream-unavailable-error.js';
+export { DEFAULT_RECONNECT, type ReconnectOptions } from './reconnect-delay.js';
+export type { McpToolProblem } from './remote-tool.js';
+export { UpstreamUnavailableError } from './upstream-unavailable-error.js';

@@ -22,7 +22,7 @@ import {
 export type McpEraOption = 'auto' | 'legacy' | 'modern';
 
 /** Options shared by both transports of {@link connectMcpServer}. */
-export interface McpServerCommonOptions {
+export interface ConnectMcpServerCommonOptions {
   /** Origin name of the server's tools in the registry, for example `github`. Unique there. */
   readonly name: string;
   /** The registry the server's tools are added to (as one origin) and refreshed in. */
@@ -56,7 +56,8 @@ export interface McpServerCommonOptions {
 }
 
 /** Options of {@link connectMcpServer}: common options plus a stdio or an HTTP target. */
-export type McpServerOptions = McpServerCommonOptions & (McpStdioTarget | McpHttpTarget);
+export type ConnectMcpServerOptions = ConnectMcpServerCommonOptions &
+  (McpStdioTarget | McpHttpTarget);
 
 /** Options of {@link connectMcpServer} after checking, defaults applied. */
 export interface CheckedMcpServerOptions {

@@ -1,0 +1,168 @@
+import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/client';
+import { describe, expect, it } from 'vitest';
+import { createRegistry } from '../../registry/index.js';
+import { createRuntime } from '../../runtime/index.js';
+import { toToolListing } from '../../tool/index.js';
+import {
+  type RemoteCall,
+  type RemoteCallRequest,
+  toRemoteTool,
+  toRemoteTools,
+} from './remote-tool.js';
+
+const recorder = (result: CallToolResult = { content: [{ type: 'text', text: 'ok' }] }) => {
+  const calls: RemoteCallRequest[] = [];
+  const call: RemoteCall = async (request) => {
+    calls.push(request);
+    return result;
+  };
+  return { calls, call };
+};
+
+const listed = (extra: Partial<McpTool> & { name?: string } = {}): McpTool => ({
+  name: 'search',
+  description: 'Search things.',
+  inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+  ...extra,
+});
+
+describe('toRemoteTool', () => {
+  it('keeps the hints as claimed and leaves out what is not an MCP annotation', () => {
+    const annotations = {
+      title: 'Search',
+      readOnlyHint: true,
+      destructiveHint: 'no',
+      openWorldHint: false,
+      'dev.example/cost': 3,
+    } as unknown as McpTool['annotations'];
+    const { tool } = toRemoteTool(listed({ annotations }), 'srv', recorder().call);
+    expect(tool?.annotations).toEqual({
+      title: 'Search',
+      readOnlyHint: true,
+      openWorldHint: false,
+    });
+    expect(toRemoteTool(listed(), 'srv', recorder().call).tool?.annotations).toEqual({});
+  });
+
+  it('skips a tool whose name breaks the MCP rules and says so', () => {
+    const outcome = toRemoteTool(listed({ name: 'search files' }), 'srv', recorder().call);
+    expect(outcome.tool).toBeUndefined();
+    expect(outcome.problems).toEqual([
+      {
+        name: 'search files',
+        skipped: true,
+        message: expect.stringContaining('MCP server "srv" lists a tool named "search files"'),
+      },
+    ]);
+  });
+
+  it("uses the server's title when it gives no description", () => {
+    const { description: _none, ...bare } = listed({ title: 'Find things' });
+    expect(toRemoteTool(bare, 'srv', recorder().call).tool?.description).toBe('Find things');
+  });
+
+  it('sends the call with its signal and the tool name, and returns the result as is', async () => {
+    const result: CallToolResult = {
+      content: [{ type: 'text', text: 'hit' }],
+      structuredContent: { hits: 1, extra: 'kept' },
+      _meta: { 'com.example/trace': 'x' },
+    };
+    const { calls, call } = recorder(result);
+    const { tool } = toRemoteTool(
+      listed({ outputSchema: { type: 'object', properties: { hits: { type: 'number' } } } }),
+      'srv',
+      call,
+    );
+    const signal = new AbortController().signal;
+    await expect(tool?.execute({ q: 'a' }, { signal, callId: 'c', attempt: 1 })).resolves.toBe(
+      result,
+    );
+    expect(calls).toEqual([{ name: 'search', arguments: { q: 'a' }, signal }]);
+  });
+
+  it('leaves structured results unchanged through the runtime, fields the schema does not name included', async () => {
+    const { call } = recorder({
+      content: [{ type: 'text', text: '{"hits":1,"extra":"kept"}' }],
+      structuredContent: { hits: 1, extra: 'kept' },
+    });
+    const { tool } = toRemoteTool(
+      listed({ outputSchema: { type: 'object', properties: { hits: { type: 'number' } } } }),
+      'srv',
+      call,
+    );
+    const registry = createRegistry();
+    registry.addOrigin({ name: 'srv', layer: 'project', tools: tool === undefined ? [] : [tool] });
+    const [result] = await createRuntime({ registry, mode: 'yolo' }).execute([
+      { id: '1', name: 'search' },
+    ]);
+    expect(result?.structuredContent).toEqual({ hits: 1, extra: 'kept' });
+  });
+
+  it('lists an output schema no validator compiles as given, and calls without it', async () => {
+    const outputSchema = { type: 'object', properties: { n: { type: 'strang' } } };
+    const definition = listed({ outputSchema });
+    const { calls, call } = recorder();
+    const outcome = toRemoteTool(definition, 'srv', call);
+    expect(toToolListing(outcome.tool as NonNullable<typeof outcome.tool>).outputSchema).toEqual(
+      outputSchema,
+    );
+    expect(outcome.problems.map((p) => p.message)).toEqual([
+      expect.stringContaining(
+        'its output schema cannot be compiled, so results are not checked against it',
+      ),
+    ]);
+    await outcome.tool?.execute(
+      {},
+      { signal: new AbortController().signal, callId: 'c', attempt: 1 },
+    );
+    const { outputSchema: _dropped, ...withoutOutput } = definition;
+    expect(calls[0]?.toolDefinition).toEqual(withoutOutput);
+  });
+
+  it('checks arguments of a draft-07 schema by the 2020-12 rules and lists the schema as given', async () => {
+    const inputSchema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object' as const,
+      properties: { count: { type: 'number' } },
+      required: ['count'],
+    };
+    const { tool } = toRemoteTool(listed({ inputSchema }), 'srv', recorder().call);
+    expect(tool?.inputSchema.jsonSchema).toEqual(inputSchema);
+    expect(await tool?.inputSchema.validate({ count: 'x' })).toEqual({
+      ok: false,
+      message: 'count: must be number',
+    });
+    expect(await tool?.inputSchema.validate({ count: 2 })).toEqual({
+      ok: true,
+      value: { count: 2 },
+    });
+  });
+});
+
+describe('toRemoteTools', () => {
+  it('skips a second tool of the same name', () => {
+    const set = toRemoteTools(
+      [listed(), listed({ description: 'Another.' })],
+      'srv',
+      recorder().call,
+    );
+    expect(set.tools.map((t) => t.description)).toEqual(['Search things.']);
+    expect(set.problems).toEqual([
+      { name: 'search', skipped: true, message: expect.stringContaining('more than once') },
+    ]);
+  });
+
+  it('keeps the tool objects of definitions that did not change', () => {
+    const { call } = recorder();
+    const first = toRemoteTools([listed(), listed({ name: 'fetch' })], 'srv', call);
+    const second = toRemoteTools(
+      [listed(), listed({ name: 'fetch', description: 'Changed.' })],
+      'srv',
+      call,
+      first,
+    );
+    expect(second.tools[0]).toBe(first.tools[0]);
+    expect(second.tools[1]).not.toBe(first.tools[1]);
+    expect(second.tools[1]?.description).toBe('Changed.');
+  });
+});
