@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 
@@ -56,6 +58,25 @@ describe('hintgate CLI', () => {
       (e: { code: number }) => e,
     );
     expect(failure).toMatchObject({ code: 2 });
+  });
+
+  it.runIf(existsSync(bin))('serves the workspace tools over stdio as the built bin', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hintgate-bin-'));
+    const client = new Client({ name: 'bin-test', version: '1.0.0' });
+    try {
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [bin, 'serve', '--workspace', dir],
+          stderr: 'pipe',
+        }),
+      );
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain('read_file');
+    } finally {
+      await client.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -118,10 +118,13 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     };
     await toolServer.createServer().connect(transport);
-    return transport.handleRequest(request, {
+    const response = await transport.handleRequest(request, {
       parsedBody: body,
       ...(authInfo === undefined ? {} : { authInfo }),
     });
+    // An initialize that failed opened no session: nothing will reach this instance again.
+    if (transport.sessionId === undefined) await transport.close().catch(onerror);
+    return response;
   };
 
   const serveLegacy = (request: Request, authInfo: AuthInfo | undefined): Promise<Response> => {
