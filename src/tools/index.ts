@@ -1,0 +1,25 @@
+export { checkCommandSafety } from './check-command-safety.js';
+export { commandApprovalKeys } from './command-approval-keys.js';
+export { createEditFileTool } from './create-edit-file-tool.js';
+export { createGlobTool } from './create-glob-tool.js';
+export { createGrepSearchTool } from './create-grep-search-tool.js';
+export { createListDirectoryTool } from './create-list-directory-tool.js';
+export { createReadFileTool } from './create-read-file-tool.js';
+export { createRunCommandTool, MAX_COMMAND_TIMEOUT_MS } from './create-run-command-tool.js';
+export { createWebFetchTool, MAX_FETCH_CHARS } from './create-web-fetch-tool.js';
+export {
+  createWorkspaceTools,
+  WORKSPACE_TOOL_NAMES,
+  type WorkspaceToolName,
+} from './create-workspace-tools.js';
+export { createWriteFileTool } from './create-write-file-tool.js';
+export { type HtmlText, htmlToText } from './html-to-text.js';
+export {
+  resolveInWorkspace,
+  type WorkspacePath,
+  workspaceFileKey,
+} from './resolve-in-workspace.js';
+export {
+  WORKSPACE_TOOL_DEFAULTS,
+  type WorkspaceToolsOptions,
+} from './workspace-tools-options.js';

@@ -1,0 +1,98 @@
+import { mkdir, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolveInWorkspace, workspaceFileKey } from './resolve-in-workspace.js';
+import { makeWorkspace, type TempWorkspace } from './workspace.test-helpers.js';
+
+let temp: TempWorkspace;
+beforeEach(async () => {
+  temp = await makeWorkspace();
+  await temp.write({ 'src/a.ts': 'a', 'b.txt': 'b' });
+});
+afterEach(() => temp.remove());
+
+describe('resolveInWorkspace', () => {
+  it('resolves relative paths and normalizes them', () => {
+    const resolved = resolveInWorkspace(temp.workspace, './src/../src/a.ts');
+    expect(resolved).toEqual({
+      absolute: join(temp.workspace, 'src/a.ts'),
+      relative: 'src/a.ts',
+      exists: true,
+    });
+    expect(resolveInWorkspace(temp.workspace, '').relative).toBe('.');
+    expect(resolveInWorkspace(temp.workspace, 'new/dir/c.txt')).toMatchObject({
+      relative: 'new/dir/c.txt',
+      exists: false,
+    });
+  });
+
+  it('refuses ".." that leaves the workspace', () => {
+    expect(() => resolveInWorkspace(temp.workspace, '../outside/x')).toThrow(
+      /^Refused: "..\/outside\/x" leads out of the workspace/,
+    );
+    expect(() => resolveInWorkspace(temp.workspace, 'a/../../x')).toThrow(
+      /leads out of the workspace/,
+    );
+    expect(() => resolveInWorkspace(temp.workspace, '..')).toThrow(/leads out/);
+  });
+
+  it('accepts an absolute path inside the workspace and refuses one outside', () => {
+    expect(resolveInWorkspace(temp.workspace, join(temp.workspace, 'b.txt')).relative).toBe(
+      'b.txt',
+    );
+    expect(() => resolveInWorkspace(temp.workspace, '/etc/passwd')).toThrow(
+      /absolute path outside the workspace/,
+    );
+    expect(() => resolveInWorkspace(temp.workspace, join(temp.outside, 'x'))).toThrow(
+      /outside the workspace/,
+    );
+  });
+
+  it('refuses file and directory symlinks that resolve outside', async () => {
+    await temp.write({});
+    await symlink(join(temp.outside), join(temp.workspace, 'out-dir'));
+    await symlink('/etc/hosts', join(temp.workspace, 'hosts'));
+    expect(() => resolveInWorkspace(temp.workspace, 'hosts')).toThrow(
+      /resolves through a symbolic link to "\/etc\/hosts"/,
+    );
+    expect(() => resolveInWorkspace(temp.workspace, 'out-dir')).toThrow(/outside the workspace/);
+    // A file (existing or not) under a symlinked parent directory.
+    expect(() => resolveInWorkspace(temp.workspace, 'out-dir/secret.txt')).toThrow(/symbolic link/);
+    expect(() => resolveInWorkspace(temp.workspace, 'out-dir/new/deeper.txt')).toThrow(
+      /symbolic link/,
+    );
+  });
+
+  it('refuses a dangling symlink and follows links that stay inside', async () => {
+    await symlink(join(temp.outside, 'missing'), join(temp.workspace, 'dangling'));
+    expect(() => resolveInWorkspace(temp.workspace, 'dangling')).toThrow(/does not exist/);
+    await symlink('src', join(temp.workspace, 'alias'));
+    expect(resolveInWorkspace(temp.workspace, 'alias/a.ts').relative).toBe('src/a.ts');
+  });
+
+  it('follows a workspace that is itself reached through a symlink', async () => {
+    const link = join(temp.outside, 'ws-link');
+    await symlink(temp.workspace, link);
+    await mkdir(join(temp.workspace, 'd'));
+    expect(resolveInWorkspace(link, 'd').relative).toBe('d');
+    expect(resolveInWorkspace(link, join(link, 'b.txt')).relative).toBe('b.txt');
+  });
+});
+
+describe('workspaceFileKey', () => {
+  it('gives one key to every spelling of one file', async () => {
+    await symlink('src', join(temp.workspace, 'alias'));
+    const keys = ['src/a.ts', './src/a.ts', join(temp.workspace, 'src/a.ts'), 'alias/a.ts'].map(
+      (p) => workspaceFileKey(temp.workspace, p),
+    );
+    expect(new Set(keys)).toEqual(new Set(['file:src/a.ts']));
+    expect(workspaceFileKey(temp.workspace, '.')).toBe('file:');
+    expect(workspaceFileKey(temp.workspace, undefined)).toBe('file:');
+  });
+
+  it('keys a refused path by its absolute form', () => {
+    expect(workspaceFileKey(temp.workspace, '../outside/x')).toBe(
+      `file:${join(temp.outside, 'x')}`,
+    );
+  });
+});

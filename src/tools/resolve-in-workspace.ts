@@ -1,0 +1,124 @@
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
+
+/** A path a tool may use: inside the workspace once every symbolic link is resolved. */
+export interface WorkspacePath {
+  /** Absolute path with the symbolic links of its existing part resolved: what I/O uses. */
+  readonly absolute: string;
+  /** The same path relative to the workspace's real root, `/`-separated; `.` for the root. */
+  readonly relative: string;
+  /** True when the path itself exists (false for a file about to be created). */
+  readonly exists: boolean;
+}
+
+const within = (root: string, path: string): boolean => {
+  const rel = relative(root, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+};
+
+const errorCode = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
+
+const refuse = (message: string): never => {
+  throw new Error(`Refused: ${message}`);
+};
+
+/** Real root of the workspace. */
+const realRoot = (workspace: string): string => {
+  try {
+    return realpathSync.native(workspace);
+  } catch (error) {
+    throw new Error(`The workspace "${workspace}" cannot be opened: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+};
+
+/** The lexical target of `input` under the real root; refuses what leaves the workspace. */
+const lexicalTarget = (workspace: string, root: string, input: string): string => {
+  if (input.includes('\0')) refuse(`the path ${JSON.stringify(input)} contains a NUL byte.`);
+  if (isAbsolute(input)) {
+    const path = normalize(input);
+    if (within(workspace, path)) return join(root, relative(workspace, path));
+    if (within(root, path)) return path;
+    return refuse(
+      `"${input}" is an absolute path outside the workspace (${workspace}). Use a path relative to the workspace root, such as "src/index.ts".`,
+    );
+  }
+  const path = resolve(workspace, input);
+  if (!within(workspace, path)) {
+    refuse(
+      `"${input}" leads out of the workspace through "..". Only files inside the workspace (${workspace}) can be used; give a path relative to its root.`,
+    );
+  }
+  return join(root, relative(workspace, path));
+};
+
+/**
+ * Resolves a path given to a workspace tool: relative to the workspace root, or absolute
+ * but inside the workspace. Symbolic links are resolved (`realpath`) on the deepest part of
+ * the path that exists, so a link anywhere along it, to a file or a directory, is followed
+ * and must end inside the workspace; the part that does not exist yet (a file about to be
+ * written) is appended to that. Synchronous on purpose: it also derives resource keys, which
+ * the runtime asks for synchronously, and costs a few `lstat`s.
+ *
+ * @param workspace Absolute path of the workspace.
+ * @param input The path as the model gave it; empty means the root.
+ * @throws Error whose message starts with `Refused:` and says why, for `..` that leaves the
+ * workspace, an absolute path outside it, a symbolic link that resolves outside it or
+ * points nowhere, or a NUL byte.
+ */
+export function resolveInWorkspace(workspace: string, input: string): WorkspacePath {
+  const root = realRoot(workspace);
+  let current = lexicalTarget(workspace, root, input === '' ? '.' : input);
+  const tail: string[] = [];
+  let real: string;
+  for (;;) {
+    try {
+      real = realpathSync.native(current);
+      break;
+    } catch (error) {
+      const code = errorCode(error);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+    }
+    let dangling: string | undefined;
+    try {
+      if (lstatSync(current).isSymbolicLink()) dangling = readlinkSync(current);
+    } catch {
+      // Does not exist at all: a part still to be created.
+    }
+    if (dangling !== undefined) {
+      refuse(
+        `"${input}" goes through the symbolic link "${relative(root, current)}", whose target "${dangling}" does not exist; links are only followed to existing files and directories.`,
+      );
+    }
+    const parent = dirname(current);
+    if (parent === current) throw new Error(`No part of "${input}" exists.`);
+    tail.unshift(basename(current));
+    current = parent;
+  }
+  const absolute = tail.length === 0 ? real : join(real, ...tail);
+  if (!within(root, absolute)) {
+    refuse(
+      `"${input}" resolves through a symbolic link to "${real}", which is outside the workspace (${workspace}). Only files inside the workspace can be used.`,
+    );
+  }
+  const rel = relative(root, absolute).split(sep).join('/');
+  return { absolute, relative: rel === '' ? '.' : rel, exists: tail.length === 0 };
+}
+
+/**
+ * The resource key `file:<path>` of a path given to a workspace tool: the path as
+ * {@link resolveInWorkspace} resolves it, relative to the workspace root, so that two
+ * spellings of one file (`./a.txt`, an absolute path, a link inside the workspace) are one
+ * key. A path that would be refused keys as its absolute lexical form, since the call fails
+ * before touching anything.
+ */
+export function workspaceFileKey(workspace: string, input: string | undefined): string {
+  const path = input ?? '.';
+  try {
+    const resolved = resolveInWorkspace(workspace, path);
+    return resolved.relative === '.' ? 'file:' : `file:${resolved.relative}`;
+  } catch {
+    return `file:${resolve(workspace, path)}`;
+  }
+}

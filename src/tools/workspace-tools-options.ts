@@ -1,0 +1,113 @@
+import type { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { HintgateError } from '../errors/hintgate-error.js';
+
+/** Options shared by the built-in workspace tools and {@link createWorkspaceTools}. */
+export interface WorkspaceToolsOptions {
+  /**
+   * Root directory the tools work in. File paths are relative to it and confined to it;
+   * `run_command` runs here. Must exist when a tool is called.
+   */
+  readonly workspace: string;
+  /**
+   * Most characters of file text (line numbers included) `read_file` returns from one call;
+   * the rest is reached with `offset`. Default 20000, which fits the runtime's default
+   * `maxOutputChars` (25000); raise both together.
+   */
+  readonly maxReadChars?: number;
+  /**
+   * Largest file `edit_file` rewrites and `grep_search` searches, in bytes.
+   * Default 10485760 (10 MiB).
+   */
+  readonly maxFileBytes?: number;
+  /** Entries or paths a listing (`list_directory`, `glob`) shows at most. Default 500. */
+  readonly maxListEntries?: number;
+  /** Matching lines `grep_search` shows at most. Default 200. */
+  readonly maxMatches?: number;
+  /**
+   * Timeout of `run_command` when the call gives no `timeout_ms`, in milliseconds.
+   * Default 120000.
+   */
+  readonly commandTimeoutMs?: number;
+  /** Shell that runs commands as `<shell> -c <command>`. Default `/bin/sh`. */
+  readonly shell?: string;
+  /** Environment of commands. Default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Bytes of stdout and of stderr `run_command` keeps each (the start and the end; the
+   * middle of longer output is cut). Default 10000.
+   */
+  readonly maxCommandOutputBytes?: number;
+  /** Starts processes for `run_command`. Default `spawn` of `node:child_process`. */
+  readonly spawn?: typeof spawn;
+  /** The `fetch` that `web_fetch` uses. Default `globalThis.fetch`. */
+  readonly fetch?: typeof fetch;
+  /** Timeout of one `web_fetch` (all redirects included), in milliseconds. Default 30000. */
+  readonly fetchTimeoutMs?: number;
+}
+
+/** Defaults of the optional fields of {@link WorkspaceToolsOptions}. */
+export const WORKSPACE_TOOL_DEFAULTS = Object.freeze({
+  maxReadChars: 20_000,
+  maxFileBytes: 10 * 1024 * 1024,
+  maxListEntries: 500,
+  maxMatches: 200,
+  commandTimeoutMs: 120_000,
+  shell: '/bin/sh',
+  maxCommandOutputBytes: 10_000,
+  fetchTimeoutMs: 30_000,
+} as const);
+
+/** {@link WorkspaceToolsOptions} with defaults filled in and the workspace made absolute. */
+export type ResolvedWorkspaceToolsOptions = Required<
+  Omit<WorkspaceToolsOptions, 'env' | 'fetch' | 'spawn'>
+> &
+  Pick<WorkspaceToolsOptions, 'env' | 'fetch' | 'spawn'>;
+
+const invalid = (message: string): never => {
+  throw new HintgateError('invalid_option', `createWorkspaceTools: ${message}`);
+};
+
+/**
+ * Checks the options of the workspace tools and fills in defaults.
+ *
+ * @throws HintgateError `invalid_option` when the workspace is not an existing directory or
+ * a limit is not a positive integer.
+ */
+export function resolveWorkspaceToolsOptions(
+  options: WorkspaceToolsOptions,
+): ResolvedWorkspaceToolsOptions {
+  if (typeof options !== 'object' || options === null) {
+    invalid('expects one options object, e.g. createWorkspaceTools({ workspace: process.cwd() }).');
+  }
+  if (typeof options.workspace !== 'string' || options.workspace === '') {
+    invalid('workspace must be the path of a directory.');
+  }
+  const workspace = resolve(options.workspace);
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(workspace).isDirectory();
+  } catch {
+    // Reported below, with the path.
+  }
+  if (!isDirectory) invalid(`workspace "${workspace}" is not an existing directory.`);
+  const resolved = { ...WORKSPACE_TOOL_DEFAULTS, ...options, workspace };
+  for (const key of Object.keys(
+    WORKSPACE_TOOL_DEFAULTS,
+  ) as (keyof typeof WORKSPACE_TOOL_DEFAULTS)[]) {
+    const value = resolved[key];
+    if (key === 'shell') {
+      if (typeof value !== 'string' || value === '') invalid('shell must be a program path.');
+    } else if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
+      invalid(`${key} must be a positive integer.`);
+    }
+  }
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') {
+    invalid('fetch must be a function like globalThis.fetch.');
+  }
+  if (options.spawn !== undefined && typeof options.spawn !== 'function') {
+    invalid('spawn must be a function like spawn of node:child_process.');
+  }
+  return resolved;
+}
