@@ -1,5 +1,23 @@
-// The MCP adapters of hintgate (`hintgate/mcp`): serve a runtime over MCP. Node only.
+// The MCP adapters of hintgate (`hintgate/mcp`): serve a runtime over MCP, and use remote
+// MCP servers as tools. Node only.
 
+export {
+  type ConnectMcpServerCommonOptions,
+  type ConnectMcpServerOptions,
+  connectMcpServer,
+  DEFAULT_RECONNECT,
+  type McpConnectionEvents,
+  type McpConnectionStatus,
+  type McpEraOption,
+  type McpHttpTarget,
+  type McpServerConnection,
+  type McpStatusEvent,
+  type McpStdioTarget,
+  type McpToolProblem,
+  type McpToolsEvent,
+  type ReconnectOptions,
+  UpstreamUnavailableError,
+} from './client/index.js';
 export {
   APPROVAL_CHOICES,
   APPROVAL_INPUT_KEY,
