@@ -196,3 +196,19 @@ describe('approval keys of the workspace tools', () => {
     ]);
   });
 });
+
+describe('policy over the workspace tools', () => {
+  it('asks for file writes in auto mode unless an allow rule covers the path', async () => {
+    const auto = createRuntime({
+      tools: createWorkspaceTools({ workspace: temp.workspace }),
+      mode: 'auto',
+      rules: [{ tool: '{write_file,edit_file}', key: 'file:src/**', decision: 'allow' }],
+    });
+    const results = await auto.execute([
+      call('write_file', { path: 'src/ok.ts', content: 'ok' }),
+      call('write_file', { path: 'README.md', content: 'no' }),
+      call('read_file', { path: 'a.txt' }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['ok', 'denied', 'ok']);
+  });
+});
