@@ -4,7 +4,12 @@ import { createRuntime } from '../../runtime/index.js';
 import type { CallResult } from '../../tool/index.js';
 import { connectMcpServer } from './connect-mcp-server.js';
 import type { McpServerConnection } from './connection-events.js';
-import { type HttpFixture, nextEvent, startHttpFixture } from './fixtures/fixtures.test-helpers.js';
+import {
+  type HttpFixture,
+  nextEvent,
+  startHttpFixture,
+  waitFor,
+} from './fixtures/fixtures.test-helpers.js';
 
 const textOf = (result: CallResult | undefined): string => {
   const block = result?.content[0];
@@ -100,5 +105,32 @@ describe('connectMcpServer over Streamable HTTP', () => {
     ]);
     expect(back?.status).toBe('ok');
     expect(textOf(back)).toBe('plain {"text":"again"}');
+  });
+
+  it('opens the notification stream again when only the stream dropped, without reconnecting (era auto)', async () => {
+    const fixture = await start({});
+    const registry = createRegistry();
+    const connection = await connectMcpServer({
+      name: 'remote',
+      registry,
+      url: fixture.url,
+      reconnect: { initialDelayMs: 20, maxDelayMs: 200 },
+    });
+    connections.push(connection);
+    const statuses: string[] = [];
+    connection.on('status', (event) => statuses.push(event.status));
+    const runtime = createRuntime({ registry, mode: 'yolo' });
+    const [dropped] = await runtime.execute([{ id: 'd', name: 'drop_streams' }]);
+    expect(textOf(dropped)).toBe('1');
+
+    const changed = nextEvent(connection, 'change');
+    await waitFor(async () => {
+      const [added] = await runtime.execute([{ id: 'a', name: 'add_tool' }]);
+      expect(added?.status).toBe('ok');
+      return registry.resolve('added_later') === undefined ? undefined : true;
+    });
+    expect((await changed).tools.map((t) => t.name)).toContain('added_later');
+    expect(statuses).toEqual([]);
+    expect(connection.status).toBe('ready');
   });
 });

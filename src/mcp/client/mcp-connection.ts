@@ -20,6 +20,7 @@ import type { McpToolProblem, RemoteCallRequest } from './remote-tool.js';
 import { RemoteToolOrigin } from './remote-tool-origin.js';
 import { StderrTail } from './stderr-tail.js';
 import { UpstreamUnavailableError } from './upstream-unavailable-error.js';
+import { watchNotificationStream } from './watch-notification-stream.js';
 
 const noop = (): void => {};
 const asError = (error: unknown): Error =>
@@ -177,11 +178,15 @@ export class McpConnection implements McpServerConnection {
     this.#live = live;
     this.#serverInfo = live.client.getServerVersion();
     this.#era = live.client.getProtocolEra();
-    // On the 2026 era, list changes arrive on a stream; over HTTP its drop is the only sign
-    // of a vanished server between calls.
-    void live.client.autoOpenedSubscription?.closed.then((reason) => {
-      if (reason === 'remote')
-        this.#lost(live, new Error('the server dropped its notification stream'));
+    const { reconnect } = this.#options;
+    watchNotificationStream(live, live.client.autoOpenedSubscription, {
+      clock: this.#clock,
+      delayMs: reconnect === false ? 250 : reconnect.initialDelayMs,
+      timeoutMs: this.#options.connectTimeoutMs,
+      onTools: (tools) => {
+        if (live === this.#live) this.#refresh(tools);
+      },
+      onLost: (error) => this.#lost(live, error),
     });
     this.#attempts = 0;
     this.#lastError = undefined;
