@@ -60,9 +60,6 @@ const siteKey = (input: string): string => {
   }
 };
 
-const isTimeout = (error: unknown): boolean =>
-  (error as { name?: unknown } | null)?.name === 'TimeoutError';
-
 /**
  * `web_fetch`: GETs an http(s) URL and returns its text, HTML converted to plain text,
  * `max_chars` at a time from `start_index`; follows up to 5 redirects, refuses other
@@ -97,17 +94,29 @@ export function createWebFetchTool(options: WorkspaceToolsOptions): Tool {
       } = args as WebFetchArgs;
       const url = parseWebUrl(input);
       const fetchImpl = resolved.fetch ?? globalThis.fetch;
+      // One signal for the call and the fetch timeout (AbortSignal.any is newer than Node 20.0).
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(new Error('timed out'));
+      }, fetchTimeoutMs);
+      const onAbort = (): void => controller.abort(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) onAbort();
       let page: Awaited<ReturnType<typeof fetchText>>;
       try {
-        page = await fetchText(url, {
-          fetch: fetchImpl,
-          signal: AbortSignal.any([signal, AbortSignal.timeout(fetchTimeoutMs)]),
-        });
+        page = await fetchText(url, { fetch: fetchImpl, signal: controller.signal });
       } catch (error) {
-        if (signal.aborted) throw error;
-        if (isTimeout(error))
-          throw new Error(`${url.href} did not answer within ${fetchTimeoutMs} ms.`);
+        if (timedOut && !signal.aborted) {
+          throw new Error(`${url.href} did not answer within ${fetchTimeoutMs} ms.`, {
+            cause: error,
+          });
+        }
         throw error;
+      } finally {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
       }
       const html = page.mediaType === 'text/html' || page.mediaType === 'application/xhtml+xml';
       const converted = html ? htmlToText(page.body) : { text: page.body };

@@ -9,6 +9,7 @@ export interface ExpandedCommand {
   readonly program: string;
   /** Its arguments after quote removal. */
   readonly args: readonly string[];
+  /** Its redirections (none for the commands of `find -exec`). */
   readonly redirects: readonly Redirect[];
   /** Pipeline number, unique across the whole command line. */
   readonly pipeline: number;

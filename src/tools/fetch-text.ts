@@ -27,10 +27,13 @@ const RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 export interface FetchedText {
   /** Where the text came from, after redirects. */
   readonly url: string;
+  /** HTTP status of the final response. */
   readonly status: number;
+  /** Its reason phrase, possibly empty. */
   readonly statusText: string;
   /** Media type without parameters, e.g. `text/html`; empty when the server sent none. */
   readonly mediaType: string;
+  /** The body decoded by its charset (UTF-8 by default). */
   readonly body: string;
   /** True when the body was longer than {@link MAX_BODY_BYTES} and cut. */
   readonly cut: boolean;

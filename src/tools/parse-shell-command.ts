@@ -10,6 +10,7 @@ export interface Redirect {
 export interface SimpleCommand {
   /** Words after quote removal: `git -C "a b" status` gives `git`, `-C`, `a b`, `status`. */
   readonly words: readonly string[];
+  /** Its redirections, in order. */
   readonly redirects: readonly Redirect[];
   /** Number of the pipeline it belongs to, unique across the whole command line. */
   readonly pipeline: number;
@@ -70,6 +71,7 @@ const closingBackquote = (s: string, start: number): number => {
 };
 
 class Parser {
+  /** Simple commands found so far, nested ones after their line's own. */
   readonly commands: SimpleCommand[] = [];
   #pipelines = 0;
 

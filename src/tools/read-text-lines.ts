@@ -34,6 +34,7 @@ export interface TextLines {
 
 /** Thrown by {@link readTextLines} for a file whose first bytes hold a NUL byte. */
 export class BinaryFileError extends Error {
+  /** @param size Size of the file in bytes. */
   constructor(readonly size: number) {
     super('binary file');
     this.name = 'BinaryFileError';

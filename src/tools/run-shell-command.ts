@@ -29,7 +29,9 @@ export interface ShellCommandOutcome {
   readonly signal: string | null;
   /** True when it ran out of time and was killed. */
   readonly timedOut: boolean;
+  /** Standard output, head and tail kept. */
   readonly stdout: string;
+  /** Standard error, head and tail kept. */
   readonly stderr: string;
   /** Milliseconds from start to end. */
   readonly durationMs: number;

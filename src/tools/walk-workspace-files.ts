@@ -37,6 +37,7 @@ export interface WalkOutcome {
 interface Rules {
   /** Workspace-relative directory the rules are anchored at ('' for the root). */
   readonly dir: string;
+  /** The rules of that directory's ignore file(s). */
   readonly matcher: Ignore;
 }
 
