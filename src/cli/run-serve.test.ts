@@ -1,9 +1,9 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   connectClient,
   type ElicitationScript,
@@ -21,13 +21,12 @@ import {
 // A real `hintgate serve` child process (from the sources, through tsx) and a real SDK
 // client, over stdio and Streamable HTTP, on both protocol eras.
 
+// The tests run concurrently: each spawns its own server process(es) and workspace, and
+// cleans up after itself.
+
 let root: string;
-const cleanups: Array<() => Promise<unknown>> = [];
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'hintgate-serve-'));
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
@@ -36,28 +35,11 @@ let workspaces = 0;
 const workspace = async (): Promise<string> => {
   workspaces += 1;
   const dir = join(root, `ws${workspaces}`);
-  await import('node:fs/promises').then((fs) => fs.mkdir(dir));
+  await mkdir(dir);
   await writeFile(join(dir, 'a.txt'), 'old a\n');
   await writeFile(join(dir, 'b.txt'), 'old b\n');
   return dir;
 };
-
-const serveHttp = async (args: string[], env?: NodeJS.ProcessEnv) => {
-  const server = await startHttpServe(args, env === undefined ? {} : { env });
-  cleanups.push(() => server.stop('SIGKILL'));
-  return server;
-};
-
-const track = (client: TestClient): TestClient => {
-  cleanups.push(() => client.close());
-  return client;
-};
-
-const overStdio = async (era: Era, args: string[], script?: ElicitationScript) =>
-  track(await connectClient(stdioTransport(args), era, script));
-
-const overHttp = async (server: HttpServeProcess, era: Era, script?: ElicitationScript) =>
-  track(await connectClient(new StreamableHTTPClientTransport(new URL(server.url)), era, script));
 
 const text = (result: { content: unknown }): string =>
   (result.content as Array<{ type: string; text?: string }>)
@@ -67,19 +49,55 @@ const text = (result: { content: unknown }): string =>
 const TRANSPORTS = ['stdio', 'http'] as const;
 const CASES = TRANSPORTS.flatMap((transport) => ERAS.map((era) => [transport, era] as const));
 
-/** One client of `era` over `transport` to `hintgate serve ...args`. */
-const connect = async (
-  transport: (typeof TRANSPORTS)[number],
-  era: Era,
-  args: string[],
-  script?: ElicitationScript,
-): Promise<TestClient> =>
-  transport === 'stdio'
-    ? overStdio(era, args, script)
-    : overHttp(await serveHttp(args), era, script);
+/**
+ * Servers and clients for one test, closed when it finishes (`onTestFinished` of the
+ * test's own context: the tests run concurrently).
+ */
+const harness = (onFinished: (cleanup: () => Promise<void>) => void) => {
+  const serveHttp = async (args: string[], env?: NodeJS.ProcessEnv) => {
+    const server = await startHttpServe(args, env === undefined ? {} : { env });
+    onFinished(async () => {
+      await server.stop('SIGKILL');
+    });
+    return server;
+  };
+  const track = (client: TestClient): TestClient => {
+    onFinished(() => client.close());
+    return client;
+  };
+  const overHttp = async (
+    server: HttpServeProcess,
+    era: Era,
+    script?: ElicitationScript,
+    headers?: Record<string, string>,
+  ) =>
+    track(
+      await connectClient(
+        new StreamableHTTPClientTransport(new URL(server.url), {
+          ...(headers === undefined ? {} : { requestInit: { headers } }),
+        }),
+        era,
+        script,
+      ),
+    );
+  /** One client of `era` over `transport` to `hintgate serve ...args`. */
+  const connect = async (
+    transport: (typeof TRANSPORTS)[number],
+    era: Era,
+    args: string[],
+    script?: ElicitationScript,
+  ): Promise<TestClient> =>
+    transport === 'stdio'
+      ? track(await connectClient(stdioTransport(args), era, script))
+      : overHttp(await serveHttp(args), era, script);
+  return { serveHttp, overHttp, connect };
+};
 
-describe.each(CASES)('hintgate serve over %s, %s era', (transport, era) => {
-  it('lists the workspace tools with their annotations exactly as declared', async () => {
+describe.concurrent.each(CASES)('hintgate serve over %s, %s era', (transport, era) => {
+  it('lists the workspace tools with their annotations exactly as declared', async ({
+    onTestFinished,
+  }) => {
+    const { connect } = harness(onTestFinished);
     const dir = await workspace();
     const { client } = await connect(transport, era, ['--workspace', dir]);
     const { tools } = await client.listTools();
@@ -93,7 +111,10 @@ describe.each(CASES)('hintgate serve over %s, %s era', (transport, era) => {
     }
   });
 
-  it('keeps [write_file(a), read_file(a), read_file(b)] in order: read(a) sees the write', async () => {
+  it('keeps [write_file(a), read_file(a), read_file(b)] in order: read(a) sees the write', async ({
+    onTestFinished,
+  }) => {
+    const { connect } = harness(onTestFinished);
     const dir = await workspace();
     const { client } = await connect(transport, era, ['--workspace', dir, '--mode', 'yolo']);
     const [written, readA, readB] = await Promise.all([
@@ -109,7 +130,10 @@ describe.each(CASES)('hintgate serve over %s, %s era', (transport, era) => {
     expect(await readFile(join(dir, 'a.txt'), 'utf8')).toBe('new a\n');
   });
 
-  it('asks the client before a destructive write; runs it on approval, not on decline', async () => {
+  it('asks the client before a destructive write; runs it on approval, not on decline', async ({
+    onTestFinished,
+  }) => {
+    const { connect } = harness(onTestFinished);
     const dir = await workspace();
     let answer: 'allow_once' | 'decline' = 'allow_once';
     const client = await connect(transport, era, ['--workspace', dir, '--mode', 'auto'], {
@@ -137,7 +161,8 @@ describe.each(CASES)('hintgate serve over %s, %s era', (transport, era) => {
     expect(client.forms).toHaveLength(2);
   });
 
-  it('denies a call that needs approval when the client cannot ask', async () => {
+  it('denies a call that needs approval when the client cannot ask', async ({ onTestFinished }) => {
+    const { connect } = harness(onTestFinished);
     const dir = await workspace();
     const { client } = await connect(transport, era, ['--workspace', dir, '--mode', 'auto']);
     const result = await client.callTool({
@@ -184,8 +209,9 @@ const rawInitialize = (url: string, headers: Record<string, string>): Promise<nu
     );
   });
 
-describe('hintgate serve --http', () => {
-  it('refuses DNS rebinding: a foreign Host or Origin gets 403', async () => {
+describe.concurrent('hintgate serve --http', () => {
+  it('refuses DNS rebinding: a foreign Host or Origin gets 403', async ({ onTestFinished }) => {
+    const { serveHttp } = harness(onTestFinished);
     const server = await serveHttp(['--workspace', await workspace()]);
     const { port } = new URL(server.url);
     expect(await rawInitialize(server.url, { host: 'evil.example' })).toBe(403);
@@ -198,7 +224,10 @@ describe('hintgate serve --http', () => {
     expect(await rawInitialize(server.url, { host: `localhost:${port}` })).toBe(200);
   });
 
-  it('requires the bearer token from --token or HINTGATE_TOKEN, and stops cleanly on SIGTERM', async () => {
+  it('requires the bearer token from --token or HINTGATE_TOKEN, and stops cleanly on SIGTERM', async ({
+    onTestFinished,
+  }) => {
+    const { serveHttp, overHttp } = harness(onTestFinished);
     const token = 's3cret-token-for-tests';
     const server = await serveHttp(['--workspace', await workspace()], {
       ...process.env,
@@ -209,14 +238,9 @@ describe('hintgate serve --http', () => {
     expect(await rawInitialize(server.url, { authorization: 'Bearer wrong-token!' })).toBe(401);
     for (const era of ERAS) {
       await expect(overHttp(server, era)).rejects.toBeInstanceOf(SdkHttpError);
-      const { client } = track(
-        await connectClient(
-          new StreamableHTTPClientTransport(new URL(server.url), {
-            requestInit: { headers: { Authorization: `Bearer ${token}` } },
-          }),
-          era,
-        ),
-      );
+      const { client } = await overHttp(server, era, undefined, {
+        Authorization: `Bearer ${token}`,
+      });
       expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     }
     expect(await server.stop('SIGTERM')).toBe(0);

@@ -331,7 +331,8 @@ describe.each(ERAS)('concurrent tools/call requests on the %s era', (era) => {
       timed('readB', client.callTool({ name: 'read', arguments: { path: 'b' } })),
     ]);
     expect([write, readA, readB]).toEqual(['written', 'new a', 'old b']);
-    expect(finished.readB).toBeLessThan(150);
+    // READ(b) conflicts with nothing: it is answered while the write is still running.
+    expect(finished.readB).toBeLessThan(finished.write ?? 0);
     expect(finished.readA).toBeGreaterThanOrEqual(finished.write ?? 0);
   });
 
