@@ -356,3 +356,21 @@ describe.each(ERAS)('concurrent tools/call requests on the %s era', (era) => {
     expect(readA._meta?.['dev.hintgate/queuedMs']).toBeGreaterThan(100);
   });
 });
+
+describe('createMcpToolServer options', () => {
+  it('rejects what would fail later with a message that says what to pass', () => {
+    const runtime = createRuntime({ tools: [] });
+    cleanups.push(() => runtime.close());
+    const bad: Array<[unknown, string]> = [
+      [{}, 'needs { runtime }'],
+      [{ runtime, name: '' }, 'name must be a non-empty string'],
+      [{ runtime, requestStateKey: 'too short' }, 'at least 32 bytes'],
+      [{ runtime, approvalRoundTtlSeconds: 0 }, 'positive whole number'],
+      [{ runtime, onError: 'log' }, 'onError must be a function'],
+      [{ runtime, scopes: 'admin' }, 'scopes must be a list'],
+    ];
+    for (const [options, message] of bad) {
+      expect(() => createMcpToolServer(options as never), message).toThrow(message);
+    }
+  });
+});

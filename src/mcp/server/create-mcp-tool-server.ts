@@ -117,6 +117,26 @@ const checkOptions = (options: McpToolServerOptions): void => {
       throw new HintgateError('invalid_option', `${key} must be a non-empty string.`);
     }
   }
+  const key = raw.requestStateKey;
+  const keyBytes =
+    typeof key === 'string'
+      ? Buffer.byteLength(key, 'utf8')
+      : key instanceof Uint8Array
+        ? key.byteLength
+        : undefined;
+  if (key !== undefined && (keyBytes === undefined || keyBytes < 32)) {
+    throw new HintgateError(
+      'invalid_option',
+      'requestStateKey must be a string or Uint8Array of at least 32 bytes, e.g. randomBytes(32).',
+    );
+  }
+  const ttl = raw.approvalRoundTtlSeconds;
+  if (ttl !== undefined && !(typeof ttl === 'number' && Number.isInteger(ttl) && ttl > 0)) {
+    throw new HintgateError(
+      'invalid_option',
+      'approvalRoundTtlSeconds must be a positive whole number of seconds.',
+    );
+  }
   if (raw.onError !== undefined && typeof raw.onError !== 'function') {
     throw new HintgateError('invalid_option', 'onError must be a function (error) => void.');
   }
