@@ -39,8 +39,18 @@ export interface ApprovalAsk {
   readonly decision: Decision;
 }
 
+/**
+ * Whose session a batch belongs to: approvals remembered "for the session" are kept per
+ * session. Absent: the runtime's own session. A string names a separate session (one per
+ * MCP client connection). `null`: the caller has no session, so nothing is remembered for
+ * it and a "session" answer counts once.
+ */
+export interface DecideContext {
+  readonly session?: string | null;
+}
+
 /** Options of {@link Authorizer.approve}. */
-export interface ApproveOptions {
+export interface ApproveOptions extends DecideContext {
   /** The batch's signal. */
   readonly signal?: AbortSignal;
   /**
@@ -64,7 +74,7 @@ export interface ApprovalOutcome {
  * starts, so a person judges the whole turn.
  */
 export interface Authorizer {
-  decide(call: CallRequest): Decision | Promise<Decision>;
+  decide(call: CallRequest, context?: DecideContext): Decision | Promise<Decision>;
   /**
    * Resolves every `ask` of a batch. Without it an `ask` ends `denied`. Must return one
    * outcome per ask, in order.

@@ -28,6 +28,12 @@ export function qualified(call: Pick<CallRequest, 'name' | 'origin'>): string {
   return `${call.origin}:${call.name}`;
 }
 
+/** What one session keeps: its remembered approvals and its queue of prompts. */
+interface SessionState {
+  readonly approvals: SessionApprovals;
+  queue: Promise<unknown>;
+}
+
 /** Options of {@link createPolicy}. */
 export interface PolicyOptions {
   /** Default `ask`. */
@@ -48,8 +54,10 @@ export interface PolicyAuthorizer extends Authorizer {
   readonly mode: Mode;
   /** Switches the mode for calls decided from now on. */
   setMode(mode: Mode): void;
-  /** Approvals remembered for this session. */
+  /** Approvals remembered for the default session (callers that name none). */
   readonly session: SessionApprovals;
+  /** Forgets a named session's approvals (its client went away). */
+  forgetSession(session: string): void;
 }
 
 const HOW_TO_ALLOW =
@@ -58,9 +66,10 @@ const NO_APPROVER = `approval is required but no approver is configured. ${HOW_T
 
 /**
  * Creates the policy engine: decisions from mode, rules and annotations, remembered
- * approvals (session and persistent), and the approver for the rest. Approvals of one
- * batch are asked one after another, and batches never ask at the same time, so a person
- * sees one request at a time.
+ * approvals (per session, and persistent), and the approver for the rest. Approvals of one
+ * batch are asked one after another, and batches of one session never ask at the same time,
+ * so a person sees one request at a time; sessions (say, two MCP clients) neither share
+ * approvals nor wait for each other.
  *
  * @throws HintgateError `invalid_policy` for a bad mode or rule.
  */
@@ -71,14 +80,29 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
   });
   let mode: Mode = checked.mode ?? DEFAULT_MODE;
   const rules: readonly CompiledRule[] = compileRules(checked.rules ?? []);
-  const session = new SessionApprovals();
+  const sessions = new Map<string, SessionState>();
   const timeoutMs = options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
   const { approver, approvals } = options;
-  let queue: Promise<unknown> = Promise.resolve();
 
-  const remembered = async (call: CallRequest): Promise<string | undefined> => {
-    if (session.hasAll(qualified(call), call.approvalKeys))
+  /** The memory and prompt queue of a session; `null` keeps none. */
+  const sessionState = (session: string | null | undefined): SessionState | undefined => {
+    if (session === null) return undefined;
+    const id = session ?? '';
+    let state = sessions.get(id);
+    if (state === undefined) {
+      state = { approvals: new SessionApprovals(), queue: Promise.resolve() };
+      sessions.set(id, state);
+    }
+    return state;
+  };
+
+  const remembered = async (
+    call: CallRequest,
+    state: SessionState | undefined,
+  ): Promise<string | undefined> => {
+    if (state?.approvals.hasAll(qualified(call), call.approvalKeys)) {
       return 'approved earlier in this session';
+    }
     if (approvals !== undefined && (await approvals.hasAll(qualified(call), call.approvalKeys))) {
       return `approved always for this project (${approvals.path})`;
     }
@@ -89,20 +113,21 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
     call: CallRequest,
     scope: string | undefined,
     why: string,
+    state: SessionState | undefined,
   ): Promise<string> => {
-    if (scope === 'session') {
-      session.add(qualified(call), call.approvalKeys);
-      return `${why}; remembered for this session`;
-    }
-    if (scope !== 'always') return why;
-    session.add(qualified(call), call.approvalKeys);
-    if (approvals === undefined)
-      return `${why}; remembered for this session (no approvals file is configured)`;
+    if (scope !== 'session' && scope !== 'always') return why;
+    state?.approvals.add(qualified(call), call.approvalKeys);
+    const sessionNote =
+      state === undefined
+        ? 'not remembered: this caller has no session'
+        : 'remembered for this session';
+    if (scope === 'session') return `${why}; ${sessionNote}`;
+    if (approvals === undefined) return `${why}; ${sessionNote} (no approvals file is configured)`;
     try {
       await approvals.add(qualified(call), call.approvalKeys, why);
       return `${why}; remembered always in ${approvals.path}`;
     } catch (error) {
-      return `${why}; remembered for this session only: could not write ${approvals.path} (${(error as Error).message})`;
+      return `${why}; ${sessionNote}: could not write ${approvals.path} (${(error as Error).message})`;
     }
   };
 
@@ -112,9 +137,10 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
     total: number,
     signal: AbortSignal | undefined,
     approver: Approver | undefined,
+    state: SessionState | undefined,
   ): Promise<ApprovalOutcome> => {
     const { call, decision } = ask;
-    const earlier = await remembered(call);
+    const earlier = await remembered(call, state);
     if (earlier !== undefined) return { allow: true, reason: earlier };
     if (approver === undefined) return { allow: false, reason: NO_APPROVER };
     const outcome = await askApprover(
@@ -153,7 +179,7 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
     }
     const why =
       answer.reason === undefined ? 'the user allowed it' : `the user allowed it: ${answer.reason}`;
-    return { allow: true, reason: await remember(call, answer.remember, why) };
+    return { allow: true, reason: await remember(call, answer.remember, why, state) };
   };
 
   const policy: PolicyAuthorizer = {
@@ -163,35 +189,45 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
     setMode(next) {
       mode = checkPolicy({ mode: next }).mode ?? mode;
     },
-    session,
-    decide(call): Decision | Promise<Decision> {
+    get session() {
+      return (sessionState(undefined) as SessionState).approvals;
+    },
+    forgetSession(session) {
+      if (session !== '') sessions.delete(session);
+    },
+    decide(call, context = {}): Decision | Promise<Decision> {
       const decision = decideCall(call, mode, rules);
       if (decision.decision !== 'ask') return decision;
       const allowed = (earlier: string): Decision => ({
         decision: 'allow',
         reason: `${decision.reason}; ${earlier}`,
       });
-      if (session.hasAll(qualified(call), call.approvalKeys)) {
+      const state = sessionState(context.session);
+      if (state?.approvals.hasAll(qualified(call), call.approvalKeys)) {
         return allowed('approved earlier in this session');
       }
       if (approvals === undefined) return decision;
-      return remembered(call).then((earlier) =>
+      return remembered(call, state).then((earlier) =>
         earlier === undefined ? decision : allowed(earlier),
       );
     },
-    approve(asks, { signal, approver: batchApprover }) {
-      // One person, one prompt at a time: batches wait for each other's approvals.
-      const run = queue.then(async () => {
+    approve(asks, { signal, approver: batchApprover, session }) {
+      const state = sessionState(session);
+      const run = async (): Promise<ApprovalOutcome[]> => {
         const outcomes: ApprovalOutcome[] = [];
         for (const [index, ask] of asks.entries()) {
           outcomes.push(
-            await answerOne(ask, index + 1, asks.length, signal, batchApprover ?? approver),
+            await answerOne(ask, index + 1, asks.length, signal, batchApprover ?? approver, state),
           );
         }
         return outcomes;
-      });
-      queue = run.catch(() => {});
-      return run;
+      };
+      if (state === undefined) return run();
+      // One person per session, one prompt at a time: that session's batches wait for each
+      // other's approvals; other sessions do not wait for this one.
+      const queued = state.queue.then(run);
+      state.queue = queued.catch(() => {});
+      return queued;
     },
   };
   return policy;

@@ -1,5 +1,11 @@
 import type { AuditEvent, AuditEventType } from '../audit/audit-event.js';
-import type { ApprovalAsk, ApprovalOutcome, Authorizer, Decision } from '../policy/authorizer.js';
+import type {
+  ApprovalAsk,
+  ApprovalOutcome,
+  Authorizer,
+  DecideContext,
+  Decision,
+} from '../policy/authorizer.js';
 import type { Approver } from '../policy/policy-types.js';
 import type { CallResult } from '../tool/tool-result.js';
 import { failedResult } from './call-result.js';
@@ -16,6 +22,8 @@ export interface AuthorizeOptions {
   readonly signal: AbortSignal | undefined;
   /** Who to ask for this batch instead of the configured approver. */
   readonly approver?: Approver | undefined;
+  /** The session the batch belongs to (see `DecideContext`). */
+  readonly session?: string | null | undefined;
   /** Records an approval event about a call. */
   readonly record: (type: AuditEventType, call: PreparedCall, extra: Partial<AuditEvent>) => void;
 }
@@ -47,6 +55,7 @@ const askAll = async (
     const answers = await authorizer.approve(asks, {
       ...(signal === undefined ? {} : { signal }),
       ...(options.approver === undefined ? {} : { approver: options.approver }),
+      ...(options.session === undefined ? {} : { session: options.session }),
     });
     if (!Array.isArray(answers) || answers.length !== asks.length) {
       throw new Error(`it returned ${answers?.length ?? 'no'} answers for ${asks.length} asks`);
@@ -84,6 +93,7 @@ const checkDecision = (value: unknown): Decision => {
 const decideAll = async (
   batch: readonly PreparedCall[],
   authorizer: Authorizer,
+  context: DecideContext,
 ): Promise<Decision[]> => {
   const decisions: Decision[] = [];
   const pending: Promise<void>[] = [];
@@ -93,7 +103,7 @@ const decideAll = async (
   });
   batch.forEach((call, index) => {
     try {
-      const decision = authorizer.decide(call);
+      const decision = authorizer.decide(call, context);
       if (decision instanceof Promise) {
         pending.push(
           decision.then(
@@ -124,7 +134,8 @@ export async function authorizeBatch(
   batch: readonly PreparedCall[],
   options: AuthorizeOptions,
 ): Promise<Authorization[]> {
-  const decisions = await decideAll(batch, options.authorizer);
+  const context: DecideContext = options.session === undefined ? {} : { session: options.session };
+  const decisions = await decideAll(batch, options.authorizer, context);
   const outcomes: Authorization[] = [];
   const asks: ApprovalAsk[] = [];
   const askIndex: number[] = [];

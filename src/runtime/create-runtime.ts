@@ -136,8 +136,20 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     return (origin) => caps.get(origin) ?? 1;
   };
 
-  const prepareAll = (calls: readonly ToolCall[], scopes: readonly string[]) =>
-    Promise.all(calls.map((call) => prepareCall(call, { registry, scopes, workspace })));
+  /** Registered tools the caller may call, in the current mode. */
+  const visible = (scopes: readonly string[] | undefined) => {
+    const mode = policy?.mode;
+    return registry
+      .list({ scopes: scopes ?? defaultScopes })
+      .filter((entry) => mode === undefined || visibleInMode(entry.class, mode));
+  };
+
+  const prepareAll = (calls: readonly ToolCall[], scopes: readonly string[]) => {
+    const visibleNames = () => visible(scopes).map((entry) => entry.name);
+    return Promise.all(
+      calls.map((call) => prepareCall(call, { registry, scopes, workspace, visibleNames })),
+    );
+  };
 
   const locksOf = (prepared: PreparedCall) =>
     callLocks({
@@ -210,20 +222,19 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     });
   };
 
-  /** Registered tools the caller may call, in the current mode. */
-  const visible = (scopes: readonly string[] | undefined) => {
-    const mode = policy?.mode;
-    return registry
-      .list({ scopes: scopes ?? defaultScopes })
-      .filter((entry) => mode === undefined || visibleInMode(entry.class, mode));
-  };
-
   const execute = async (
     calls: readonly ToolCall[],
     executeOptions: ExecuteOptions = {},
   ): Promise<CallResult[]> => {
     validateBatch(calls);
     checkCallerOptions(executeOptions, 'execute');
+    const { session } = executeOptions;
+    if (session !== undefined && session !== null && typeof session !== 'string') {
+      throw new HintgateError(
+        'invalid_option',
+        'execute: session must be a string, null or absent.',
+      );
+    }
     if (executeOptions.approver !== undefined && typeof executeOptions.approver !== 'function') {
       throw new HintgateError(
         'invalid_option',
@@ -255,6 +266,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
             signal,
             record,
             approver: executeOptions.approver,
+            session: executeOptions.session,
           });
 
     // Admit in call order, in one synchronous pass, so that the batch keeps its order in
@@ -326,6 +338,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         ...(policy === undefined ? {} : { mode: policy.mode }),
         ...(promptOptions.intro === undefined ? {} : { intro: promptOptions.intro }),
       });
+    },
+    forgetSession(session) {
+      policy?.forgetSession(session);
     },
     async close() {
       unsubscribe();

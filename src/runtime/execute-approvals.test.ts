@@ -309,6 +309,9 @@ describe('modes in the runtime', () => {
     ]);
     expect(results.map((r) => r.status)).toEqual(['denied', 'ok']);
     expect(ran).toEqual(['list']);
+    // An unknown name is answered with the visible tools only: plan mode does not leak the rest.
+    const [unknown] = await runtime.execute([{ id: 'x', name: 'nope' }]);
+    expect(unknown?.error?.message).toContain('Available tools: list_files.');
     runtime.setMode('auto');
     expect(runtime.mode).toBe('auto');
     expect(runtime.listTools().map((t) => t.name)).toEqual([

@@ -13,6 +13,8 @@ export interface PrepareContext {
   readonly registry: ToolRegistry;
   readonly scopes: readonly string[];
   readonly workspace: string | undefined;
+  /** Names the caller may see, for the message about an unknown tool (hidden ones stay out). */
+  readonly visibleNames?: () => readonly string[];
 }
 
 /** A call that resolved to a visible tool and valid arguments. */
@@ -41,7 +43,9 @@ const parseArguments = (raw: unknown): ToolArguments | string => {
 };
 
 const unknownTool = (call: ToolCall, context: PrepareContext): CallResult => {
-  const names = context.registry.list({ scopes: context.scopes }).map((entry) => entry.name);
+  const names =
+    context.visibleNames?.() ??
+    context.registry.list({ scopes: context.scopes }).map((entry) => entry.name);
   const shown = names.slice(0, MAX_NAMES_LISTED).join(', ');
   const more =
     names.length > MAX_NAMES_LISTED ? `, and ${names.length - MAX_NAMES_LISTED} more` : '';

@@ -17,6 +17,12 @@ export interface ExecuteOptions {
    * the MCP client that sent the calls.
    */
   readonly approver?: Approver;
+  /**
+   * The session the batch belongs to, for approvals remembered "for the session": absent,
+   * the runtime's own; a string, a separate one (one per MCP client connection); `null`,
+   * none (a "session" answer then counts once).
+   */
+  readonly session?: string | null;
 }
 
 /** How {@link Runtime.plan} would schedule one call. */
@@ -72,6 +78,8 @@ export interface Runtime {
    * Byte-for-byte the same while tools and mode stay the same.
    */
   systemPrompt(options?: { readonly intro?: string; readonly scopes?: readonly string[] }): string;
+  /** Forgets the approvals remembered for a named session (its client went away). */
+  forgetSession(session: string): void;
   /** Stops reporting tool changes and flushes and closes the audit sinks. */
   close(): Promise<void>;
 }

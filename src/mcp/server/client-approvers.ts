@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
@@ -28,6 +29,8 @@ export const APPROVAL_INPUT_KEY = 'hintgate_approval';
 export interface ApprovalRoundState {
   /** Digest of tool, origin, arguments and approval keys of the call that asked. */
   readonly call: string;
+  /** Single-use id of this approval round: an answer is honoured once, never replayed. */
+  readonly round: string;
 }
 
 const envelopeOf = (ctx: ServerContext): Readonly<Record<string, unknown>> | undefined =>
@@ -96,19 +99,21 @@ export interface InputRequiredApproval {
  * to the call by an integrity-protected `requestState`. On the first round the approver
  * records what to ask and denies for now (the call does not run); {@link
  * InputRequiredApproval.pending} then turns that into the `input_required` result. A
- * retry whose arguments differ from those approved is asked again.
+ * retry whose arguments differ from those approved is asked again, and so is a replay of an
+ * answer already used: each round's answer is honoured once.
  */
 export function createInputRequiredApproval(
   server: Server,
   ctx: ServerContext,
   codec: RequestStateCodec<ApprovalRoundState>,
+  consume: (round: string) => boolean,
 ): InputRequiredApproval {
   const state = ctx.mcpReq.requestState<ApprovalRoundState>();
   const response = inputResponse(ctx.mcpReq.inputResponses, APPROVAL_INPUT_KEY);
   let asked: ApprovalRequest | undefined;
   const approver: Approver = (request) => {
     const digest = callDigest(request);
-    if (state?.call === digest && response.kind === 'elicit') {
+    if (state?.call === digest && response.kind === 'elicit' && consume(state.round)) {
       return answerFromElicitation(response);
     }
     if (!supportsFormElicitation(clientCapabilities(server, ctx))) {
@@ -131,7 +136,7 @@ export function createInputRequiredApproval(
       if (asked === undefined) return undefined;
       return inputRequired({
         inputRequests: { [APPROVAL_INPUT_KEY]: inputRequired.elicit(approvalForm(asked)) },
-        requestState: await codec.mint({ call: callDigest(asked) }, ctx),
+        requestState: await codec.mint({ call: callDigest(asked), round: randomUUID() }, ctx),
       });
     },
   };

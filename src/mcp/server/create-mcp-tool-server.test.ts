@@ -209,7 +209,7 @@ describe.each(ERAS)('approvals on the %s era', (era) => {
     expect(runs).toEqual([]);
   });
 
-  it('remembers "allow for this session" for the same keys', async () => {
+  it('remembers "allow for this session" for the same keys, within one connection only', async () => {
     const setup = serve([remove], 'auto');
     const client = await connect(era, setup, {
       answer: () => ({ action: 'accept', content: { decision: 'allow_session' } }),
@@ -217,7 +217,17 @@ describe.each(ERAS)('approvals on the %s era', (era) => {
     await client.client.callTool({ name: 'remove', arguments: { path: 'a.txt' } });
     await client.client.callTool({ name: 'remove', arguments: { path: 'a.txt' } });
     expect(runs).toEqual(['a.txt', 'a.txt']);
-    expect(client.forms).toHaveLength(1);
+    // A 2026-07-28 request carries no session, so the answer counts once there.
+    expect(client.forms).toHaveLength(era === 'modern' ? 2 : 1);
+
+    // Another client of the same server does not inherit the first one's approval.
+    const other = await connect(era, setup, {
+      answer: () => ({ action: 'decline' }),
+    });
+    const result = await other.client.callTool({ name: 'remove', arguments: { path: 'a.txt' } });
+    expect(result).toMatchObject({ isError: true, _meta: { 'dev.hintgate/status': 'denied' } });
+    expect(other.forms).toHaveLength(1);
+    expect(runs).toEqual(['a.txt', 'a.txt']);
   });
 
   it('denies, saying why, when the client cannot ask its user', async () => {

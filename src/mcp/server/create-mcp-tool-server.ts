@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import {
   createRequestStateCodec,
@@ -180,6 +180,18 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     bind: (ctx) => `${ctx.mcpReq.method}\u0000${ctx.http?.authInfo?.clientId ?? ''}`,
   });
 
+  const ttlMs = (options.approvalRoundTtlSeconds ?? 600) * 1000;
+  const usedRounds = new Map<string, number>();
+  /** Marks an approval round used; false when it was used before (a replay). */
+  const consumeRound = (round: string): boolean => {
+    const now = Date.now();
+    for (const [id, expires] of usedRounds) if (expires <= now) usedRounds.delete(id);
+    if (usedRounds.has(round)) return false;
+    usedRounds.set(round, now + ttlMs);
+    return true;
+  };
+  // Approvals "for the session" belong to one client connection, never to all of them.
+  const sessions = new WeakMap<Server, string>();
   const instances = new Set<Server>();
   const listeners = new Set<{ readonly listener: () => void }>();
   const fingerprint = (): string => JSON.stringify(runtime.listTools(scopeOption));
@@ -216,13 +228,17 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
   ): Promise<McpCallToolResult | InputRequiredResult> => {
     refresh();
     const modern = isModernRequest(server, ctx);
-    const roundApproval = modern ? createInputRequiredApproval(server, ctx, codec) : undefined;
+    const roundApproval = modern
+      ? createInputRequiredApproval(server, ctx, codec, consumeRound)
+      : undefined;
+    // A 2026-07-28 request stands alone: nothing is remembered for a session it lacks.
+    const session = modern ? null : (sessions.get(server) ?? null);
     const approver = roundApproval?.approver ?? createElicitationApprover(server, ctx);
     let result: CallResult | undefined;
     try {
       [result] = await runtime.execute(
         [{ id: String(ctx.mcpReq.id), name: params.name, arguments: params.arguments ?? {} }],
-        { signal: ctx.mcpReq.signal, approver, ...scopeOption },
+        { signal: ctx.mcpReq.signal, approver, session, ...scopeOption },
       );
     } catch (error) {
       if (!(error instanceof AuditWriteError)) throw error;
@@ -253,18 +269,19 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
         requestState: { verify: codec.verify },
       });
+      const session = randomUUID();
+      sessions.set(server, session);
       server.setRequestHandler('tools/list', () => ({ tools: listTools() }));
       server.setRequestHandler('tools/call', (request, ctx) =>
         callTool(server, request.params, ctx),
       );
-      if (serverOptions.listChanged !== false) {
-        instances.add(server);
-        const previous = server.onclose;
-        server.onclose = () => {
-          instances.delete(server);
-          previous?.();
-        };
-      }
+      if (serverOptions.listChanged !== false) instances.add(server);
+      const previous = server.onclose;
+      server.onclose = () => {
+        instances.delete(server);
+        runtime.forgetSession(session);
+        previous?.();
+      };
       return server;
     },
     setMode(mode) {
