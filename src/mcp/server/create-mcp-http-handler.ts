@@ -42,7 +42,12 @@ export interface McpHttpHandler {
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   lastActive: number;
+  /** False until a request after initialize arrives. */
+  used: boolean;
 }
+
+/** How long a session that no request followed after initialize keeps its place. */
+const UNUSED_SESSION_MS = 30_000;
 
 const jsonRpcError = (status: number, code: number, message: string): Response =>
   Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
@@ -83,7 +88,11 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
   const makeRoom = async (): Promise<boolean> => {
     if (sessions.size < maxSessions) return true;
     const now = Date.now();
-    const idle = [...sessions.values()].filter((s) => now - s.lastActive >= sessionIdleMs);
+    // A session that never came back after initialize is let go much sooner than one in use.
+    const idle = [...sessions.values()].filter(
+      (s) =>
+        now - s.lastActive >= sessionIdleMs || (!s.used && now - s.lastActive >= UNUSED_SESSION_MS),
+    );
     await Promise.all(idle.map((session) => session.transport.close().catch(onerror)));
     return sessions.size < maxSessions;
   };
@@ -108,16 +117,22 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, lastActive: Date.now() });
+        sessions.set(id, { transport, lastActive: Date.now(), used: false });
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
+        // Closing the instance fails approvals still waiting on this client, so they end
+        // denied instead of holding calls until the approval timeout.
+        setImmediate(() => {
+          server.close().catch(onerror);
+        });
       },
     });
     transport.onclose = () => {
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     };
-    await toolServer.createServer().connect(transport);
+    const server = toolServer.createServer();
+    await server.connect(transport);
     const response = await transport.handleRequest(request, {
       parsedBody: body,
       ...(authInfo === undefined ? {} : { authInfo }),
@@ -144,6 +159,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       );
     }
     session.lastActive = Date.now();
+    session.used = true;
     return session.transport.handleRequest(
       request,
       authInfo === undefined ? undefined : { authInfo },
