@@ -6,6 +6,7 @@ import {
   isLegacyRequest,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
+import { HintgateError } from '../../errors/hintgate-error.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
 
 /** Options of {@link createMcpHttpHandler}. */
@@ -66,6 +67,22 @@ const jsonRpcError = (status: number, code: number, message: string): Response =
  * ({@link startMcpHttpServer} does).
  */
 export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHandler {
+  if (
+    typeof (options as { toolServer?: { createServer?: unknown } } | null)?.toolServer
+      ?.createServer !== 'function'
+  ) {
+    throw new HintgateError(
+      'invalid_option',
+      'createMcpHttpHandler expects { toolServer } from createMcpToolServer({ runtime }).',
+    );
+  }
+  const maxSessionsOption = options.maxSessions;
+  if (
+    maxSessionsOption !== undefined &&
+    !(Number.isInteger(maxSessionsOption) && maxSessionsOption > 0)
+  ) {
+    throw new HintgateError('invalid_option', 'maxSessions must be a positive integer.');
+  }
   const { toolServer } = options;
   const maxSessions = options.maxSessions ?? 64;
   const sessionIdleMs = options.sessionIdleMs ?? 10 * 60_000;

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { createRuntime } from '../../runtime/create-runtime.js';
 import { defineTool } from '../../tool/define-tool.js';
 import { READ_ONLY } from '../../tool/presets.js';
+import { createMcpHttpHandler } from './create-mcp-http-handler.js';
 import { createMcpToolServer } from './create-mcp-tool-server.js';
 import { allowedHostnames } from './http-security.js';
 import { ERAS } from './mcp-clients.test-helpers.js';
@@ -174,5 +175,20 @@ describe('allowedHostnames', () => {
     expect(allowedHostnames('fd00::5')).toContain('[fd00::5]');
     expect(allowedHostnames('0.0.0.0')).toContain('127.0.0.1');
     expect(allowedHostnames('0.0.0.0')).not.toContain('0.0.0.0');
+  });
+});
+
+describe('startMcpHttpServer / createMcpHttpHandler options', () => {
+  it('reject malformed options with what to fix instead of a TypeError', async () => {
+    await expect(startMcpHttpServer(undefined as never)).rejects.toMatchObject({
+      code: 'invalid_option',
+    });
+    await expect(startMcpHttpServer({ port: 0 } as never)).rejects.toThrow(
+      /toolServer must come from createMcpToolServer/,
+    );
+    expect(() => createMcpHttpHandler(undefined as never)).toThrow(/expects \{ toolServer \}/);
+    expect(() => createMcpHttpHandler({ toolServer: {} } as never)).toThrow(
+      /expects \{ toolServer \}/,
+    );
   });
 });

@@ -60,7 +60,34 @@ const plainJson = (res: ServerResponse, status: number, body: unknown, headers =
 };
 
 const checkOptions = (options: McpHttpServerOptions): void => {
-  const { port, token, host } = options;
+  if (typeof options !== 'object' || options === null) {
+    throw new HintgateError(
+      'invalid_option',
+      'startMcpHttpServer expects { toolServer, host?, port?, token? }.',
+    );
+  }
+  if (
+    typeof (options.toolServer as { createServer?: unknown } | undefined)?.createServer !==
+    'function'
+  ) {
+    throw new HintgateError(
+      'invalid_option',
+      'toolServer must come from createMcpToolServer({ runtime }).',
+    );
+  }
+  const { port, token, host, allowedHosts, maxSessions } = options;
+  if (
+    allowedHosts !== undefined &&
+    !(Array.isArray(allowedHosts) && allowedHosts.every((h) => typeof h === 'string' && h !== ''))
+  ) {
+    throw new HintgateError(
+      'invalid_option',
+      'allowedHosts must be a list of host names, e.g. ["localhost"].',
+    );
+  }
+  if (maxSessions !== undefined && !(Number.isInteger(maxSessions) && maxSessions > 0)) {
+    throw new HintgateError('invalid_option', 'maxSessions must be a positive integer.');
+  }
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535)) {
     throw new HintgateError('invalid_option', `port must be an integer 0-65535, not ${port}.`);
   }
