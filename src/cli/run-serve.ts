@@ -101,7 +101,10 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
 
   const mode = args.mode ?? policy.mode ?? DEFAULT_MODE;
   const runtime = createRuntime({
-    tools: createWorkspaceTools({ workspace }),
+    tools: createWorkspaceTools({
+      workspace,
+      protectedPaths: ['.hintgate', ...(args.policy === undefined ? [] : [resolve(args.policy)])],
+    }),
     workspace,
     mode,
     ...(policy.rules === undefined ? {} : { rules: policy.rules }),

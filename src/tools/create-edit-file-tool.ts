@@ -3,6 +3,7 @@ import { defineTool } from '../tool/define-tool.js';
 import type { Tool } from '../tool/tool.js';
 import { describeFsError } from './describe-fs-error.js';
 import { looksBinary } from './looks-binary.js';
+import { refuseProtectedPath } from './protected-paths.js';
 import { resolveInWorkspace, workspaceFileKey } from './resolve-in-workspace.js';
 import {
   resolveWorkspaceToolsOptions,
@@ -79,10 +80,11 @@ const notFound = (shown: string, oldString: string): Error => {
  * the string does not occur or occurs several times (unless `replace_all`), saying how
  * often and on which lines. Line endings follow the file (an old_string written with `\n`
  * matches a CRLF file). Destructive (it replaces content) and not idempotent (a second call
- * finds a different file). Resource key `file:<path>`.
+ * finds a different file). Resource key `file:<path>`. Refuses the `protectedPaths`
+ * (hintgate's own state).
  */
 export function createEditFileTool(options: WorkspaceToolsOptions): Tool {
-  const { workspace, maxFileBytes } = resolveWorkspaceToolsOptions(options);
+  const { workspace, maxFileBytes, protectedPaths } = resolveWorkspaceToolsOptions(options);
   return defineTool({
     name: 'edit_file',
     title: 'Edit file',
@@ -105,6 +107,7 @@ export function createEditFileTool(options: WorkspaceToolsOptions): Tool {
         replace_all = false,
       } = args as EditFileArgs;
       const target = resolveInWorkspace(workspace, path);
+      refuseProtectedPath(workspace, protectedPaths, path, target);
       const shown = target.relative;
       if (oldArg === newArg) {
         throw new Error('old_string and new_string are the same, so there is nothing to change.');

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { defineTool } from '../tool/define-tool.js';
 import type { Tool } from '../tool/tool.js';
 import { describeFsError } from './describe-fs-error.js';
+import { refuseProtectedPath } from './protected-paths.js';
 import { resolveInWorkspace, workspaceFileKey } from './resolve-in-workspace.js';
 import {
   resolveWorkspaceToolsOptions,
@@ -38,10 +39,10 @@ const countLines = (text: string): number => {
  * `write_file`: creates a workspace file or replaces its whole content, creating missing
  * parent directories, atomically (temporary file, then rename). Destructive, since it
  * overwrites, and idempotent, since writing the same content twice leaves the same file.
- * Resource key `file:<path>`.
+ * Resource key `file:<path>`. Refuses the `protectedPaths` (hintgate's own state).
  */
 export function createWriteFileTool(options: WorkspaceToolsOptions): Tool {
-  const { workspace } = resolveWorkspaceToolsOptions(options);
+  const { workspace, protectedPaths } = resolveWorkspaceToolsOptions(options);
   return defineTool({
     name: 'write_file',
     title: 'Write file',
@@ -59,6 +60,7 @@ export function createWriteFileTool(options: WorkspaceToolsOptions): Tool {
     execute: async (args) => {
       const { path, content } = args as WriteFileArgs;
       const target = resolveInWorkspace(workspace, path);
+      refuseProtectedPath(workspace, protectedPaths, path, target);
       const shown = target.relative;
       try {
         if (target.exists && (await stat(target.absolute)).isDirectory()) {

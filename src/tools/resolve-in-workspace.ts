@@ -106,6 +106,48 @@ export function resolveInWorkspace(workspace: string, input: string): WorkspaceP
   return { absolute, relative: rel === '' ? '.' : rel, exists: tail.length === 0 };
 }
 
+const MAX_LINK_HOPS = 40;
+
+/**
+ * Where an absolute path really leads, without confining it: `realpath` of its deepest
+ * existing part plus the rest, following a dangling symbolic link to where it points (up
+ * to 40 links), since a file created there later is what the link will name. Used for
+ * places that must be recognized however they are spelled (protected paths, redirection
+ * targets).
+ */
+export function resolveLoosely(absolute: string): string {
+  let current = normalize(absolute);
+  const tail: string[] = [];
+  for (let hops = 0; ; ) {
+    try {
+      const real = realpathSync.native(current);
+      return tail.length === 0 ? real : join(real, ...tail);
+    } catch {
+      // Resolved below, part by part.
+    }
+    let target: string | undefined;
+    try {
+      if (lstatSync(current).isSymbolicLink()) target = readlinkSync(current);
+    } catch {
+      // Does not exist at all.
+    }
+    if (target !== undefined && hops < MAX_LINK_HOPS) {
+      hops += 1;
+      current = resolve(dirname(current), target);
+      continue;
+    }
+    const parent = dirname(current);
+    if (parent === current) return tail.length === 0 ? current : join(current, ...tail);
+    tail.unshift(basename(current));
+    current = parent;
+  }
+}
+
+/** True when `path` is `root` or lies under it (both absolute and normalized). */
+export function isWithin(root: string, path: string): boolean {
+  return within(root, path);
+}
+
 /**
  * The resource key `file:<path>` of a path given to a workspace tool: the path as
  * {@link resolveInWorkspace} resolves it, relative to the workspace root, so that two

@@ -2,6 +2,7 @@ import type { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { HintgateError } from '../errors/hintgate-error.js';
+import { DEFAULT_PROTECTED_PATHS } from './protected-paths.js';
 
 /** Options shared by the built-in workspace tools and {@link createWorkspaceTools}. */
 export interface WorkspaceToolsOptions {
@@ -45,6 +46,13 @@ export interface WorkspaceToolsOptions {
   readonly fetch?: typeof fetch;
   /** Timeout of one `web_fetch` (all redirects included), in milliseconds. Default 30000. */
   readonly fetchTimeoutMs?: number;
+  /**
+   * Paths that `write_file` and `edit_file` refuse to change, with everything under them:
+   * hintgate's own state and configuration. Relative to the workspace, or absolute; symbolic
+   * links are resolved on both sides. Default `['.hintgate']`, where `hintgate serve` keeps
+   * "always" approvals; giving the option replaces the default, so list `.hintgate` too.
+   */
+  readonly protectedPaths?: readonly string[];
 }
 
 /** Defaults of the optional fields of {@link WorkspaceToolsOptions}. */
@@ -109,5 +117,12 @@ export function resolveWorkspaceToolsOptions(
   if (options.spawn !== undefined && typeof options.spawn !== 'function') {
     invalid('spawn must be a function like spawn of node:child_process.');
   }
-  return resolved;
+  const protectedPaths = options.protectedPaths ?? DEFAULT_PROTECTED_PATHS;
+  if (
+    !Array.isArray(protectedPaths) ||
+    protectedPaths.some((p) => typeof p !== 'string' || p === '' || p.includes('\0'))
+  ) {
+    invalid('protectedPaths must be an array of paths (relative to the workspace, or absolute).');
+  }
+  return { ...resolved, protectedPaths: Object.freeze([...protectedPaths]) };
 }
