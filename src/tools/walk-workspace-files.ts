@@ -1,10 +1,13 @@
 import type { Dirent } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { constants } from 'node:fs';
+import { lstat, open, readdir, realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
 /** Directory entries a walk examines at most by default before it stops. */
 export const DEFAULT_MAX_WALK_ENTRIES = 200_000;
+/** Largest ignore file read, in bytes; a larger one is skipped. */
+export const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 
 /** Options of {@link walkWorkspaceFiles}. */
 export interface WalkWorkspaceFilesOptions {
@@ -43,10 +46,53 @@ interface Rules {
 
 const toPosix = (path: string): string => path.split(sep).join('/');
 
-const loadRules = async (absolute: string, dir: string, files: readonly string[]) => {
-  const texts = await Promise.all(
-    files.map((file) => readFile(join(absolute, file), 'utf8').catch(() => '')),
-  );
+const inside = (root: string, path: string): boolean => {
+  const rel = relative(root, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+};
+
+/**
+ * The text of an ignore file, or '' when it is not one to read: only a regular file (not a
+ * symbolic link, which git does not follow either, nor a FIFO or device) inside the
+ * workspace and at most {@link MAX_IGNORE_FILE_BYTES} is read. The file is opened without
+ * following links and without blocking, and checked again once open.
+ */
+const readIgnoreFile = async (root: string, path: string): Promise<string> => {
+  try {
+    if (!inside(root, await realpath(dirname(path)))) return '';
+    const info = await lstat(path);
+    if (!info.isFile() || info.size > MAX_IGNORE_FILE_BYTES) return '';
+    const handle = await open(
+      path,
+      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    );
+    try {
+      const opened = await handle.stat();
+      if (!opened.isFile() || opened.size > MAX_IGNORE_FILE_BYTES) return '';
+      const buffer = Buffer.alloc(MAX_IGNORE_FILE_BYTES + 1);
+      let length = 0;
+      for (;;) {
+        const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+        if (bytesRead === 0) break;
+        length += bytesRead;
+        if (length > MAX_IGNORE_FILE_BYTES) return '';
+      }
+      return buffer.toString('utf8', 0, length);
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return ''; // Missing or unreadable: no rules, as with git.
+  }
+};
+
+const loadRules = async (
+  root: string,
+  absolute: string,
+  dir: string,
+  files: readonly string[],
+): Promise<Rules | undefined> => {
+  const texts = await Promise.all(files.map((file) => readIgnoreFile(root, join(absolute, file))));
   const text = texts.join('\n');
   return text.trim() === '' ? undefined : { dir, matcher: ignore().add(text) };
 };
@@ -68,7 +114,9 @@ const isIgnored = (stack: readonly Rules[], path: string, directory: boolean): b
  * ones in directories between the root and `base`, and nested ones, plus
  * `.git/info/exclude`; a later, deeper rule wins, `!pattern` re-includes), always skips
  * `.git`, and never follows symbolic links (they are reported as files). When `base` itself
- * is ignored, it was asked for explicitly: only the `.gitignore` files inside it apply.
+ * is ignored, it was asked for explicitly: only the `.gitignore` files inside it apply. An
+ * ignore file is read only when it is a regular file inside the workspace of at most
+ * {@link MAX_IGNORE_FILE_BYTES}: a link, a FIFO, a device or a larger file is skipped.
  */
 export async function walkWorkspaceFiles(
   options: WalkWorkspaceFilesOptions,
@@ -79,13 +127,13 @@ export async function walkWorkspaceFiles(
   let seen = 0;
   const baseRel = toPosix(relative(root, base));
   const stack: Rules[] = [];
-  const exclude = await loadRules(root, '', ['.git/info/exclude']);
+  const exclude = await loadRules(root, root, '', ['.git/info/exclude']);
   if (exclude !== undefined) stack.push(exclude);
   if (baseRel !== '') {
     const parts = baseRel.split('/');
     for (let depth = 0; depth < parts.length; depth += 1) {
       const dir = parts.slice(0, depth).join('/');
-      const rules = await loadRules(join(root, dir), dir, ['.gitignore']);
+      const rules = await loadRules(root, join(root, dir), dir, ['.gitignore']);
       if (rules !== undefined) stack.push(rules);
     }
     if (isIgnored(stack, baseRel, true)) stack.length = 0;
@@ -101,7 +149,7 @@ export async function walkWorkspaceFiles(
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const own = entries.some((entry) => entry.name === '.gitignore')
-      ? await loadRules(absolute, dir, ['.gitignore'])
+      ? await loadRules(root, absolute, dir, ['.gitignore'])
       : undefined;
     const scope = own === undefined ? rules : [...rules, own];
     for (const entry of entries) {
