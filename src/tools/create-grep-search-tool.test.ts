@@ -52,7 +52,9 @@ describe('grep_search', () => {
   it('caps matches and long lines, and counts what it left out', async () => {
     await temp.write({
       'many.txt': 'hit\n'.repeat(30),
-      'long.txt': `${'a'.repeat(5000)}hit${'b'.repeat(5000)}\n`,
+      'long.txt': `${'a'.repeat(3000)}hit${'b'.repeat(5000)}\n`,
+      // Only the first 4,000 characters of a line are searched.
+      'far.txt': `${'a'.repeat(4000)}hit\n`,
     });
     const runtime = createRuntime({
       tools: [createGrepSearchTool({ workspace: temp.workspace, maxMatches: 10 })],
@@ -82,5 +84,66 @@ describe('grep_search', () => {
     await symlink(join(temp.outside, 'o.txt'), join(temp.workspace, 'o-link.txt'));
     expect(textOf(await grep({ pattern: 'outside' }))).toContain('No matches');
     expect(textOf(await grep({ pattern: 'needle', path: '../outside' }))).toContain('Refused: ');
+  });
+
+  describe('with a pattern that backtracks catastrophically', () => {
+    const CATASTROPHIC = '^(a+)+$';
+    beforeEach(() => temp.write({ 'a-ok.txt': 'aaaa\n', 'b-slow.txt': `${'a'.repeat(40)}!\n` }));
+
+    it('times out with the runtime while the event loop keeps running', async () => {
+      const runtime = createRuntime({
+        tools: [createGrepSearchTool({ workspace: temp.workspace })],
+        mode: 'yolo',
+        defaultTimeoutMs: 1_000,
+        retry: { attempts: 1 },
+      });
+      let last = Date.now();
+      let longestGap = 0;
+      const ticker = setInterval(() => {
+        longestGap = Math.max(longestGap, Date.now() - last);
+        last = Date.now();
+      }, 20);
+      const started = Date.now();
+      try {
+        const result = await callTool(runtime, 'grep_search', { pattern: CATASTROPHIC });
+        expect(result.status).toBe('timeout');
+      } finally {
+        clearInterval(ticker);
+      }
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(longestGap).toBeLessThan(500);
+      // The server stays usable: the next search answers at once.
+      const next = await callTool(runtime, 'grep_search', { pattern: 'needle' });
+      expect(textOf(next)).toContain('src/a.ts:1:const needle = 1;');
+    });
+
+    it('returns what it found when its own time budget runs out', async () => {
+      const runtime = createRuntime({
+        tools: [createGrepSearchTool({ workspace: temp.workspace, searchTimeoutMs: 500 })],
+        mode: 'yolo',
+      });
+      const started = Date.now();
+      const result = await callTool(runtime, 'grep_search', { pattern: CATASTROPHIC });
+      expect(Date.now() - started).toBeLessThan(2_500);
+      expect(result.status).toBe('ok');
+      const text = textOf(result);
+      expect(text).toContain('a-ok.txt:1:aaaa');
+      expect(text).toContain('[The search stopped after 500 ms, so results may be incomplete');
+    });
+
+    it('stops when the call is cancelled', async () => {
+      const tool = createGrepSearchTool({ workspace: temp.workspace });
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(new Error('cancelled by test')), 300);
+      const started = Date.now();
+      await expect(
+        tool.execute(
+          { pattern: CATASTROPHIC },
+          { signal: controller.signal, callId: 't', attempt: 1 },
+        ),
+      ).rejects.toThrow('cancelled by test');
+      clearTimeout(timer);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    });
   });
 });

@@ -1,10 +1,10 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import picomatch from 'picomatch';
 import { defineTool } from '../tool/define-tool.js';
 import { READ_ONLY } from '../tool/presets.js';
 import type { Tool } from '../tool/tool.js';
+import { type GrepFile, grepFiles } from './grep-worker.js';
 import { LineBudget } from './line-budget.js';
-import { looksBinary } from './looks-binary.js';
 import { resolveInWorkspace, workspaceFileKey } from './resolve-in-workspace.js';
 import { searchResourceKeys } from './search-resource-keys.js';
 import { type WalkedFile, walkWorkspaceFiles } from './walk-workspace-files.js';
@@ -17,6 +17,8 @@ type GrepArgs = { pattern: string; path?: string; glob?: string; case_insensitiv
 
 /** Characters of one matching line shown at most. */
 export const MAX_MATCH_LINE_CHARS = 300;
+/** Characters at the start of a line the expression is tested on; the rest is not searched. */
+export const MAX_TESTED_LINE_CHARS = 4000;
 const MAX_OUTPUT_CHARS = 20_000;
 
 const inputSchema = {
@@ -48,15 +50,6 @@ const inputSchema = {
   additionalProperties: false,
 } as const;
 
-/** The line, or a window of it around the match when it is long. */
-const excerpt = (line: string, index: number): string => {
-  if (line.length <= MAX_MATCH_LINE_CHARS) return line;
-  const start = Math.max(0, Math.min(index - 100, line.length - MAX_MATCH_LINE_CHARS));
-  const head = start > 0 ? '…' : '';
-  const tail = start + MAX_MATCH_LINE_CHARS < line.length ? '…' : '';
-  return `${head}${line.slice(start, start + MAX_MATCH_LINE_CHARS)}${tail}`;
-};
-
 /**
  * `grep_search`: lines of workspace files that match a regular expression, as
  * `path:line:text`, skipping what `.gitignore` ignores, `.git`, binary files and files over
@@ -64,12 +57,13 @@ const excerpt = (line: string, index: number): string => {
  * characters) with a count of the rest. Read-only; resource keys as for `glob`.
  */
 export function createGrepSearchTool(options: WorkspaceToolsOptions): Tool {
-  const { workspace, maxMatches, maxFileBytes } = resolveWorkspaceToolsOptions(options);
+  const { workspace, maxMatches, maxFileBytes, searchTimeoutMs } =
+    resolveWorkspaceToolsOptions(options);
   return defineTool({
     name: 'grep_search',
     title: 'Search file contents',
     description:
-      'Search the contents of workspace files with a regular expression. Returns matching lines as "path:line:text" (paths relative to the workspace root). Files ignored by .gitignore, the .git directory and binary files are skipped. Narrow with path (a directory or file) and glob (e.g. "*.py").',
+      'Search the contents of workspace files with a regular expression. Returns matching lines as "path:line:text" (paths relative to the workspace root). Files ignored by .gitignore, the .git directory and binary files are skipped; only the first 4000 characters of a line are searched. Narrow with path (a directory or file) and glob (e.g. "*.py").',
     annotations: { title: 'Search file contents', ...READ_ONLY },
     inputSchema,
     resources: (args) => searchResourceKeys(workspace, (args as GrepArgs).path),
@@ -77,9 +71,9 @@ export function createGrepSearchTool(options: WorkspaceToolsOptions): Tool {
     approvalKey: (args) => workspaceFileKey(workspace, (args as GrepArgs).path),
     execute: async (args, { signal }) => {
       const { pattern, path = '.', glob, case_insensitive = false } = args as GrepArgs;
-      let regex: RegExp;
+      const flags = case_insensitive ? 'i' : '';
       try {
-        regex = new RegExp(pattern, case_insensitive ? 'i' : '');
+        new RegExp(pattern, flags);
       } catch (error) {
         throw new Error(
           `"${pattern}" is not a valid JavaScript regular expression (${(error as Error).message}). Escape special characters such as ( [ { . * + ? with a backslash to match them literally.`,
@@ -93,59 +87,53 @@ export function createGrepSearchTool(options: WorkspaceToolsOptions): Tool {
       const inGlob =
         glob === undefined ? () => true : picomatch(glob, { dot: true, basename: true });
       const prefix = target.relative === '.' ? '' : `${target.relative}/`;
-      const budget = new LineBudget(maxMatches, MAX_OUTPUT_CHARS);
-      const counts = { files: 0, matchedFiles: 0, binary: 0, large: 0 };
 
-      const search = async (file: WalkedFile): Promise<boolean> => {
+      // The walk (and .gitignore) runs here; the matching, which a pattern can make take
+      // forever, runs in a worker that is stopped at the call's abort or the time budget.
+      const files: GrepFile[] = [];
+      const collect = (file: WalkedFile): boolean => {
         if (!inGlob(file.path.slice(prefix.length))) return true;
-        let absolute = file.absolute;
-        if (file.symlink) {
-          try {
-            absolute = resolveInWorkspace(workspace, file.path).absolute;
-          } catch {
-            return true; // A link that leaves the workspace is not searched.
-          }
-        }
-        const size = await stat(absolute).then(
-          (s) => (s.isFile() ? s.size : -1),
-          () => -1,
-        );
-        if (size < 0) return true;
-        if (size > maxFileBytes) {
-          counts.large += 1;
+        if (!file.symlink) {
+          files.push({ path: file.path, absolute: file.absolute });
           return true;
         }
-        const bytes = await readFile(absolute).catch(() => undefined);
-        if (bytes === undefined) return true;
-        if (looksBinary(bytes)) {
-          counts.binary += 1;
-          return true;
+        try {
+          files.push({
+            path: file.path,
+            absolute: resolveInWorkspace(workspace, file.path).absolute,
+          });
+        } catch {
+          // A link that leaves the workspace is not searched.
         }
-        counts.files += 1;
-        const lines = bytes.toString('utf8').split('\n');
-        let matched = false;
-        for (let i = 0; i < lines.length; i += 1) {
-          const line = (lines[i] ?? '').replace(/\r$/, '');
-          const match = regex.exec(line);
-          if (match === null) continue;
-          matched = true;
-          budget.add(`${file.path}:${i + 1}:${excerpt(line, match.index)}`);
-        }
-        if (matched) counts.matchedFiles += 1;
         return true;
       };
-
       let complete = true;
       if (info.isDirectory()) {
         complete = (
           await walkWorkspaceFiles(
             { root: resolveInWorkspace(workspace, '.').absolute, base: target.absolute, signal },
-            search,
+            collect,
           )
         ).complete;
       } else {
-        await search({ path: target.relative, absolute: target.absolute, symlink: false });
+        collect({ path: target.relative, absolute: target.absolute, symlink: false });
       }
+      const found = await grepFiles(
+        {
+          pattern,
+          flags,
+          files,
+          maxFileBytes,
+          maxLines: maxMatches,
+          maxTestedChars: MAX_TESTED_LINE_CHARS,
+          excerptChars: MAX_MATCH_LINE_CHARS,
+        },
+        { signal, timeBudgetMs: searchTimeoutMs },
+      );
+      const budget = new LineBudget(maxMatches, MAX_OUTPUT_CHARS);
+      for (const match of found.lines) budget.add(`${match.path}:${match.line}:${match.text}`);
+      budget.omitted += found.more;
+      const counts = found;
       const total = budget.lines.length + budget.omitted;
       const skipped = [
         counts.binary > 0 ? `${counts.binary} binary` : '',
@@ -164,6 +152,11 @@ export function createGrepSearchTool(options: WorkspaceToolsOptions): Tool {
       } else {
         lines.push(
           `[${total} matching line${total === 1 ? '' : 's'} in ${counts.matchedFiles} file${counts.matchedFiles === 1 ? '' : 's'}; ${searched}.]`,
+        );
+      }
+      if (found.outOfTime) {
+        lines.push(
+          `[The search stopped after ${searchTimeoutMs} ms, so results may be incomplete (${files.length} files to search). A pattern with nested repetition, such as (a+)+, can take exponential time on some lines: simplify it, or narrow path or glob.]`,
         );
       }
       if (!complete) {

@@ -27,6 +27,12 @@ export interface WorkspaceToolsOptions {
   /** Matching lines `grep_search` shows at most. Default 200. */
   readonly maxMatches?: number;
   /**
+   * Milliseconds `grep_search` spends matching before it stops and returns what it found so
+   * far, saying the result may be incomplete. The matching runs in a worker thread, which is
+   * also stopped when the call is cancelled or times out. Default 30000.
+   */
+  readonly searchTimeoutMs?: number;
+  /**
    * Timeout of `run_command` when the call gives no `timeout_ms`, in milliseconds.
    * Default 120000.
    */
@@ -61,6 +67,7 @@ export const WORKSPACE_TOOL_DEFAULTS = Object.freeze({
   maxFileBytes: 10 * 1024 * 1024,
   maxListEntries: 500,
   maxMatches: 200,
+  searchTimeoutMs: 30_000,
   commandTimeoutMs: 120_000,
   shell: '/bin/sh',
   maxCommandOutputBytes: 10_000,
