@@ -40,6 +40,12 @@ beforeAll(async () => {
     } else if (path === '/to-file') {
       response.writeHead(302, { location: 'file:///etc/passwd' });
       response.end();
+    } else if (path === '/away') {
+      response.writeHead(302, { location: `${otherBase}/secret` });
+      response.end();
+    } else if (path === '/hop-away') {
+      response.writeHead(301, { location: '/away' });
+      response.end();
     } else if (path === '/image') send(200, 'image/png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0]));
     else if (path === '/octets') send(200, undefined, Buffer.from([1, 2, 0, 3]));
     else if (path === '/missing') send(404, 'text/html', '<p>No such page</p>');
@@ -50,6 +56,21 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+// A second origin: the same host on another port.
+let other: Server;
+let otherBase: string;
+let otherHits = 0;
+beforeAll(async () => {
+  other = createServer((_request, response) => {
+    otherHits += 1;
+    response.writeHead(200, { 'content-type': 'text/plain' });
+    response.end('other origin');
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  otherBase = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => other.close(() => resolve())));
 
 let temp: TempWorkspace;
 let runtime: Runtime;
@@ -93,6 +114,22 @@ describe('web_fetch', () => {
     expect(textOf(await fetchUrl(`${base}/to-file`))).toContain(
       'Refused: web_fetch only fetches http:// and https:// URLs, not file: ones',
     );
+  });
+
+  it('does not follow a redirect to another origin, and says how to follow it', async () => {
+    otherHits = 0;
+    const away = await fetchUrl(`${base}/away`);
+    expect(away.status).toBe('ok');
+    expect(textOf(away)).toBe(
+      `URL: ${base}/away\nStatus: 302 Found\n\nRedirected to ${otherBase}/secret; call web_fetch with that URL to follow it. Redirects are followed only within one origin (${base}), so that a page on another site is fetched by a call of its own, which policy and approvals see.`,
+    );
+    const hop = textOf(await fetchUrl(`${base}/hop-away`));
+    expect(hop).toContain(`URL: ${base}/away (redirected from ${base}/hop-away)`);
+    expect(hop).toContain(`Redirected to ${otherBase}/secret; call web_fetch with that URL`);
+    expect(otherHits).toBe(0);
+    // The model follows it with a call of its own, which policy sees.
+    expect(textOf(await fetchUrl(`${otherBase}/secret`))).toContain('other origin');
+    expect(otherHits).toBe(1);
   });
 
   it('refuses non-text content and non-http schemes', async () => {

@@ -62,7 +62,8 @@ const siteKey = (input: string): string => {
 
 /**
  * `web_fetch`: GETs an http(s) URL and returns its text, HTML converted to plain text,
- * `max_chars` at a time from `start_index`; follows up to 5 redirects, refuses other
+ * `max_chars` at a time from `start_index`; follows up to 5 redirects within the URL's
+ * origin (a redirect elsewhere is returned for the model to fetch by a new call), refuses other
  * schemes and non-text content, and gives up after `fetchTimeoutMs`. Read-only, not
  * idempotent (pages change), open world. Resource key `url:<host><path>` (only orders it
  * after writes of the same key, which no built-in tool makes); approval key: the site's
@@ -117,6 +118,15 @@ export function createWebFetchTool(options: WorkspaceToolsOptions): Tool {
       } finally {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
+      }
+      if ('location' in page) {
+        const from = page.url === url.href ? '' : ` (redirected from ${url.href})`;
+        return [
+          `URL: ${page.url}${from}`,
+          `Status: ${page.status} ${page.statusText}`.trimEnd(),
+          '',
+          `Redirected to ${page.location}; call web_fetch with that URL to follow it. Redirects are followed only within one origin (${url.origin}), so that a page on another site is fetched by a call of its own, which policy and approvals see.`,
+        ].join('\n');
       }
       const html = page.mediaType === 'text/html' || page.mediaType === 'application/xhtml+xml';
       const converted = html ? htmlToText(page.body) : { text: page.body };

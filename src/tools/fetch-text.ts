@@ -39,6 +39,18 @@ export interface FetchedText {
   readonly cut: boolean;
 }
 
+/** A redirect to another origin, which {@link fetchText} does not follow. */
+export interface CrossOriginRedirect {
+  /** Where the redirect came from: the last URL fetched. */
+  readonly url: string;
+  /** HTTP status of the redirect. */
+  readonly status: number;
+  /** Its reason phrase, possibly empty. */
+  readonly statusText: string;
+  /** The absolute URL it points to. */
+  readonly location: string;
+}
+
 /** True for media types whose body is text. */
 export function isTextMediaType(mediaType: string): boolean {
   return (
@@ -99,13 +111,16 @@ const decode = (bytes: Uint8Array, contentType: string): string => {
 
 /**
  * GETs a URL and returns its body as text, following up to {@link MAX_REDIRECTS} redirects
- * (each checked to stay on http/https). 408, 429 and 5xx responses throw a
- * {@link RetryableError}; bodies that are not text are refused without being read.
+ * within its origin (scheme, host and port), each checked to stay on http/https. A redirect
+ * to another origin is not followed but returned as a {@link CrossOriginRedirect}: policy
+ * rules and approvals saw only the first URL, so the next origin must be asked for in a
+ * call of its own. 408, 429 and 5xx responses throw a {@link RetryableError}; bodies that
+ * are not text are refused without being read.
  */
 export async function fetchText(
   input: URL,
   options: { readonly fetch: typeof fetch; readonly signal: AbortSignal },
-): Promise<FetchedText> {
+): Promise<FetchedText | CrossOriginRedirect> {
   let url = input;
   let response: Response;
   for (let hop = 0; ; hop += 1) {
@@ -125,7 +140,16 @@ export async function fetchText(
         `${input.href} redirected more than ${MAX_REDIRECTS} times; last to ${location}.`,
       );
     }
-    url = parseWebUrl(new URL(location, url));
+    const next = parseWebUrl(new URL(location, url));
+    if (next.origin !== input.origin) {
+      return {
+        url: url.href,
+        status: response.status,
+        statusText: response.statusText,
+        location: next.href,
+      };
+    }
+    url = next;
   }
   if (RETRY_STATUSES.has(response.status)) {
     await response.body?.cancel().catch(() => undefined);
