@@ -1,6 +1,9 @@
+import { symlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commandApprovalKeys } from './command-approval-keys.js';
 import { parseShellCommand } from './parse-shell-command.js';
+import { makeWorkspace } from './workspace.test-helpers.js';
 
 describe('commandApprovalKeys', () => {
   it.each([
@@ -56,10 +59,69 @@ describe('commandApprovalKeys', () => {
     ]);
   });
 
-  it('adds "> file" for output redirected to a file, not for /dev/null or descriptors', () => {
-    expect(commandApprovalKeys('npm test > out.log 2>&1')).toEqual(['npm test', '> file']);
+  it('adds a key per file output is redirected to, not for /dev/null or descriptors', () => {
+    expect(commandApprovalKeys('npm test > out.log 2>&1')).toEqual(['npm test', '> file:out.log']);
     expect(commandApprovalKeys('npm test >/dev/null 2>&1')).toEqual(['npm test']);
-    expect(commandApprovalKeys('echo x >> notes.md')).toEqual(['echo', '> file']);
+    expect(commandApprovalKeys('echo x >> notes.md')).toEqual(['echo', '> file:notes.md']);
+    expect(commandApprovalKeys('echo x >> /tmp/fake_bashrc')).toEqual([
+      'echo',
+      '> /tmp/fake_bashrc',
+    ]);
+    expect(commandApprovalKeys('echo x > a &> b >& c 2>&1 <> d >| ./e/../f')).toEqual([
+      'echo',
+      '> file:a',
+      '> file:b',
+      '> file:c',
+      '> file:d',
+      '> file:f',
+    ]);
+    expect(commandApprovalKeys('echo x > ~/.bashrc; echo y > "$OUT"')).toEqual([
+      'echo',
+      '> ~/.bashrc',
+      '> $OUT',
+    ]);
+    expect(commandApprovalKeys('echo x > ../up.txt')).toEqual(['echo', '> ../up.txt']);
+    expect(commandApprovalKeys('cd /tmp && echo x > out.txt')).toEqual([
+      'cd',
+      'echo',
+      '> out.txt (after cd)',
+    ]);
+    expect(commandApprovalKeys("env -C /tmp sh -c 'echo x > out.txt'")).toEqual([
+      'sh -c',
+      'echo',
+      '> out.txt (after cd)',
+    ]);
+    expect(commandApprovalKeys("sh -c 'echo x > out.txt'")).toEqual([
+      'sh -c',
+      'echo',
+      '> file:out.txt',
+    ]);
+  });
+
+  it('resolves redirection targets against the workspace, links included', async () => {
+    const temp = await makeWorkspace();
+    try {
+      await symlink(join(temp.outside, 'rc'), join(temp.workspace, 'rc-link'));
+      const keys = (command: string) => commandApprovalKeys(command, temp.workspace);
+      expect(keys('echo build > out.txt')).toEqual(['echo', '> file:out.txt']);
+      expect(keys(`echo build > ${join(temp.workspace, 'sub/../out.txt')}`)).toEqual([
+        'echo',
+        '> file:out.txt',
+      ]);
+      expect(keys('echo x >> ../outside/rc')).toEqual(['echo', `> ${join(temp.outside, 'rc')}`]);
+      expect(keys('echo x >> rc-link')).toEqual(['echo', `> ${join(temp.outside, 'rc')}`]);
+    } finally {
+      await temp.remove();
+    }
+  });
+
+  it('rejects what is not a command line', () => {
+    for (const bad of [undefined, null, 42, {}]) {
+      expect(() => commandApprovalKeys(bad as unknown as string)).toThrow(
+        expect.objectContaining({ name: 'HintgateError', code: 'invalid_option' }),
+      );
+    }
+    expect(() => commandApprovalKeys('ls', '')).toThrow(/workspace must be the path/);
   });
 });
 

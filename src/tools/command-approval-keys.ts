@@ -1,5 +1,9 @@
+import { realpathSync } from 'node:fs';
+import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
+import { HintgateError } from '../errors/hintgate-error.js';
 import { expandCommands } from './expand-commands.js';
 import type { Redirect } from './parse-shell-command.js';
+import { isWithin, resolveLoosely } from './resolve-in-workspace.js';
 import { programName, skipOptions } from './unwrap-command.js';
 
 /** Programs whose first argument is an operand (a file, a pattern), not a subcommand. */
@@ -78,12 +82,48 @@ const tail = (program: string, args: readonly string[]): string[] => {
   return [first];
 };
 
-const writesFile = (redirects: readonly Redirect[]): boolean =>
-  redirects.some(
-    (r) =>
-      (WRITES.has(r.op) && !HARMLESS_TARGETS.has(r.target)) ||
-      (r.op === '>&' && !/^(\d+|-)$/.test(r.target)),
-  );
+/** Files a command's redirections write to. */
+const writtenFiles = (redirects: readonly Redirect[]): string[] =>
+  redirects
+    .filter(
+      (r) =>
+        (WRITES.has(r.op) && !HARMLESS_TARGETS.has(r.target)) ||
+        (r.op === '>&' && !/^(\d+|-)$/.test(r.target) && !HARMLESS_TARGETS.has(r.target)),
+    )
+    .map((r) => r.target);
+
+const DIRECTORY_CHANGERS = new Set(['cd', 'pushd', 'popd']);
+/** Characters that make a target's place unknown until the shell expands it. */
+const EXPANDS = /[$`*?[]/;
+
+/**
+ * The key of a redirection target: `> file:<path>` for a file of the workspace (resolved
+ * like the file tools' keys: relative to the workspace root, links followed), `> /abs/path`
+ * for a file outside it, and the target as written when its place depends on the shell
+ * (`> ~/.bashrc`, `> $OUT`) or on a `cd` earlier in the line (`> out.txt (after cd)`).
+ */
+const redirectKey = (target: string, root: string | undefined, moved: boolean): string => {
+  if (target === '') return '> (no target)';
+  if (target.startsWith('~') || EXPANDS.test(target)) return `> ${target}`;
+  if (!isAbsolute(target) && moved) return `> ${target} (after cd)`;
+  if (root === undefined) {
+    const path = posix.normalize(target);
+    if (isAbsolute(path) || path === '..' || path.startsWith('../')) return `> ${path}`;
+    return `> file:${path}`;
+  }
+  const real = resolveLoosely(resolve(root, target));
+  if (!isWithin(root, real)) return `> ${real}`;
+  const rel = relative(root, real).split(sep).join('/');
+  return `> file:${rel === '' ? '.' : rel}`;
+};
+
+const realRoot = (workspace: string): string => {
+  try {
+    return realpathSync.native(resolve(workspace));
+  } catch {
+    return resolve(workspace);
+  }
+};
 
 /**
  * Approval keys of a shell command: per simple command, the program and its subcommand as a
@@ -91,18 +131,39 @@ const writesFile = (redirects: readonly Redirect[]): boolean =>
  * `ls` for `ls -la src`, `python -m pytest`, `sudo rm`), never the raw string, so that one
  * approval covers the same command with other files or flags. A compound command
  * (`a && b`, `a | b`, `a; b`, substitutions `$(c)`, `sh -c "d"`, `find -exec e`) gives one key
- * per part, so
- * it is pre-approved only when every part is; an output redirection to a file adds the key
- * `> file`. Wrappers such as `env`, `nohup`, `timeout 10` and variable assignments are left
- * out of the key (and never their values).
+ * per part, so it is pre-approved only when every part is. An output redirection to a file
+ * adds a key naming the file, so each target is approved on its own: `> file:out.log` for a
+ * file of the workspace (relative to its root, links resolved), `> /abs/path` outside it,
+ * the target as written when the shell decides where it is (`> ~/.bashrc`, `> $F`), and
+ * `> out.log (after cd)` for a relative target when the line changes directory. Wrappers such
+ * as `env`, `nohup`, `timeout 10` and variable assignments are left out of the key (and never
+ * their values).
+ *
+ * @param command The command line, as `run_command` gets it.
+ * @param workspace Where the command runs; without it, relative targets are keyed as
+ * normalized paths (`> file:out.log`) and links are not resolved.
+ * @throws HintgateError `invalid_option` when `command` is not a string or `workspace` is
+ * given but not a path.
  */
-export function commandApprovalKeys(command: string): string[] {
+export function commandApprovalKeys(command: string, workspace?: string): string[] {
+  if (typeof command !== 'string') {
+    throw new HintgateError('invalid_option', 'commandApprovalKeys: command must be a string.');
+  }
+  if (workspace !== undefined && (typeof workspace !== 'string' || workspace === '')) {
+    throw new HintgateError(
+      'invalid_option',
+      'commandApprovalKeys: workspace must be the path of a directory when given.',
+    );
+  }
+  const root = workspace === undefined ? undefined : realRoot(workspace);
+  const commands = expandCommands(command);
+  const moved = commands.some((c) => DIRECTORY_CHANGERS.has(c.program) || c.chdir);
   const keys = new Set<string>();
-  for (const { prefix, program, args, redirects } of expandCommands(command)) {
+  for (const { prefix, program, args, redirects } of commands) {
     if (program !== '') keys.add([...prefix, program, ...tail(program, args)].join(' '));
     else if (prefix.length > 0) keys.add(prefix.join(' '));
     if (program === 'find' && args.includes('-delete')) keys.add('find -delete');
-    if (writesFile(redirects)) keys.add('> file');
+    for (const target of writtenFiles(redirects)) keys.add(redirectKey(target, root, moved));
   }
   return keys.size === 0 ? ['(no command)'] : [...keys];
 }

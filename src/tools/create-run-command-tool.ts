@@ -88,7 +88,7 @@ export function createRunCommandTool(options: WorkspaceToolsOptions): Tool {
     },
     inputSchema,
     resources: () => ['file:'],
-    approvalKey: (args) => commandApprovalKeys((args as RunCommandArgs).command),
+    approvalKey: (args) => commandApprovalKeys((args as RunCommandArgs).command, workspace),
     // Above the longest timeout a call may ask for: the tool stops the command itself and
     // reports its output, rather than the runtime cutting it off.
     timeoutMs: MAX_COMMAND_TIMEOUT_MS + 10_000,

@@ -15,6 +15,8 @@ export interface ExpandedCommand {
   readonly pipeline: number;
   /** Position in the pipeline, 0 for the first stage. */
   readonly stage: number;
+  /** True when a wrapper runs it in another directory (`env -C dir`, `sudo -D dir`). */
+  readonly chdir: boolean;
 }
 
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'fish']);
@@ -60,7 +62,14 @@ export function expandCommands(command: string): ExpandedCommand[] {
         const unwrapped = unwrapCommand(words);
         const program = programName(unwrapped.words[0] ?? '');
         const args = unwrapped.words.slice(1);
-        out.push({ prefix: unwrapped.prefix, program, args, redirects, ...place });
+        out.push({
+          prefix: unwrapped.prefix,
+          program,
+          args,
+          redirects,
+          ...place,
+          chdir: unwrapped.chdir,
+        });
         if (level >= MAX_DEPTH) return;
         const code = innerCode(program, args);
         if (code !== undefined) visit(code, level + 1);

@@ -4,7 +4,16 @@ export interface UnwrappedCommand {
   readonly prefix: readonly string[];
   /** The wrapped program and its arguments (empty for a bare assignment or keyword). */
   readonly words: readonly string[];
+  /** True when a wrapper runs it in another directory (`env -C dir`, `sudo -D dir`). */
+  readonly chdir: boolean;
 }
+
+/** Options of wrappers that change the directory the wrapped command runs in. */
+const CHDIR_FLAGS: Readonly<Record<string, readonly string[]>> = {
+  env: ['-C', '--chdir'],
+  sudo: ['-D', '--chdir'],
+  doas: ['-C'],
+};
 
 const KEYWORDS = new Set([
   '!',
@@ -111,6 +120,7 @@ export function skipOptions(
  */
 export function unwrapCommand(words: readonly string[]): UnwrappedCommand {
   const prefix: string[] = [];
+  let chdir = false;
   let i = 0;
   for (;;) {
     while (
@@ -122,6 +132,13 @@ export function unwrapCommand(words: readonly string[]): UnwrappedCommand {
     const name = programName(words[i] ?? '');
     const transparent = TRANSPARENT[name];
     const kept = PREFIXES[name];
+    const chdirFlags = CHDIR_FLAGS[name];
+    if (chdirFlags !== undefined) {
+      const end = skipOptions(words, i + 1, transparent ?? kept ?? []);
+      for (const word of words.slice(i + 1, end)) {
+        if (chdirFlags.some((flag) => word === flag || word.startsWith(`${flag}=`))) chdir = true;
+      }
+    }
     if (transparent !== undefined) {
       i = skipOptions(words, i + 1, transparent);
       if (name === 'timeout' && i < words.length) i += 1; // the duration
@@ -129,7 +146,7 @@ export function unwrapCommand(words: readonly string[]): UnwrappedCommand {
       prefix.push(name);
       i = skipOptions(words, i + 1, kept);
     } else {
-      return { prefix, words: words.slice(i) };
+      return { prefix, words: words.slice(i), chdir };
     }
   }
 }

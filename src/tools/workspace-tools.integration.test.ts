@@ -192,7 +192,31 @@ describe('approval keys of the workspace tools', () => {
       ['grep_search', 'file:src'],
       ['glob', 'file:docs'],
       ['web_fetch', 'https://example.com'],
-      ['run_command', '> file', 'git status', 'npm run build'],
+      ['run_command', '> file:out.log', 'git status', 'npm run build'],
+    ]);
+  });
+
+  it('approve each redirection target on its own', async () => {
+    const requests: string[][] = [];
+    const asking = createRuntime({
+      tools: createWorkspaceTools({ workspace: temp.workspace }),
+      mode: 'ask',
+      approver: (request) => {
+        requests.push([...request.approvalKeys]);
+        return { decision: 'allow', remember: 'session' };
+      },
+    });
+    const outside = join(temp.outside, 'fake_bashrc');
+    const results = await asking.execute([
+      call('run_command', { command: 'echo build > out.txt' }),
+      call('run_command', { command: 'echo again > ./out.txt' }),
+      call('run_command', { command: `echo x >> ${outside}` }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['ok', 'ok', 'ok']);
+    // The second call reuses the session approval; the third names another file and asks.
+    expect(requests).toEqual([
+      ['> file:out.txt', 'echo'],
+      [`> ${outside}`, 'echo'],
     ]);
   });
 });
