@@ -43,6 +43,10 @@ describe('commandApprovalKeys', () => {
       'git push',
     ]);
     expect(commandApprovalKeys('eval "git push"')).toEqual(['eval', 'git push']);
+    expect(commandApprovalKeys("bash -lc 'npm test'")).toEqual(['bash -c', 'npm test']);
+    expect(commandApprovalKeys('sh -euc -- "git push"')).toEqual(['sh -c', 'git push']);
+    expect(commandApprovalKeys('bash -o pipefail -c "git push"')).toEqual(['bash -c', 'git push']);
+    expect(commandApprovalKeys('bash script.sh -c x')).toEqual(['bash script.sh']);
     expect(commandApprovalKeys('find . -name "*.o" -exec rm {} \\;')).toEqual(['find', 'rm']);
     expect(commandApprovalKeys('find . -delete')).toEqual(['find', 'find -delete']);
     expect(commandApprovalKeys('cat <<EOF\n$(git push)\nEOF')).toEqual(['cat', 'git push']);
@@ -135,6 +139,11 @@ describe('parseShellCommand', () => {
       [['grep', '-v', '"q"'], [{ op: '>', target: 'err.txt' }], 0, 1],
       [['ls'], [], 1, 0],
     ]);
+  });
+
+  it('drops a backslash-newline inside a word, as the shell does', () => {
+    expect(parseShellCommand('r\\\nm -r\\\nf /').map((c) => c.words)).toEqual([['rm', '-rf', '/']]);
+    expect(parseShellCommand("echo 'a\\\nb'").map((c) => c.words)).toEqual([['echo', 'a\\\nb']]);
   });
 
   it('ignores comments and treats operators inside quotes as text', () => {

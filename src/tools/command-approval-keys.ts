@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import { HintgateError } from '../errors/hintgate-error.js';
-import { expandCommands } from './expand-commands.js';
+import { expandCommands, SHELLS, shellInlineCode } from './expand-commands.js';
 import type { Redirect } from './parse-shell-command.js';
 import { isWithin, resolveLoosely } from './resolve-in-workspace.js';
 import { programName, skipOptions } from './unwrap-command.js';
@@ -61,6 +61,7 @@ const HARMLESS_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
 const tail = (program: string, args: readonly string[]): string[] => {
   const name = programName(program);
   if (OPERAND_PROGRAMS.has(name)) return [];
+  if (SHELLS.has(name) && shellInlineCode(args) !== undefined) return ['-c'];
   if (INTERPRETERS.has(name)) {
     for (let i = 0; i < args.length; i += 1) {
       const arg = args[i] as string;

@@ -88,6 +88,23 @@ describe('run_command', () => {
     expect(existsSync(join(temp.workspace, 'marker.txt'))).toBe(false);
   });
 
+  it('judges targets against its workspace: the root itself and places outside it', async () => {
+    await temp.write({ 'keep.txt': 'x' });
+    for (const command of [
+      `rm -rf "$PWD"`,
+      'rm -rf ../outside',
+      `rm -rf ${temp.workspace}/.`,
+      'cd .. && rm -rf outside',
+    ]) {
+      const result = await run(command);
+      expect(result.status, command).toBe('error');
+      expect(textOf(result), command).toContain('Nothing was run');
+    }
+    expect(existsSync(join(temp.workspace, 'keep.txt'))).toBe(true);
+    expect(existsSync(temp.outside)).toBe(true);
+    expect((await run('mkdir -p build/x && rm -rf build')).status).toBe('ok');
+  });
+
   it('keeps the head and tail of long output and says how much was cut', async () => {
     const small = createRuntime({
       tools: [createRunCommandTool({ workspace: temp.workspace, maxCommandOutputBytes: 1000 })],

@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { defineTool } from '../tool/define-tool.js';
 import type { Tool } from '../tool/tool.js';
 import type { CallToolResult } from '../tool/tool-result.js';
@@ -94,7 +95,13 @@ export function createRunCommandTool(options: WorkspaceToolsOptions): Tool {
     timeoutMs: MAX_COMMAND_TIMEOUT_MS + 10_000,
     execute: async (args, { signal }) => {
       const { command, timeout_ms: timeoutMs = commandTimeoutMs } = args as RunCommandArgs;
-      const danger = checkCommandSafety(command);
+      const cwd = resolveInWorkspace(workspace, '.').absolute;
+      const env = resolved.env ?? process.env;
+      const home = env.HOME;
+      const danger = checkCommandSafety(command, {
+        workspace: cwd,
+        ...(home !== undefined && isAbsolute(home) ? { home } : {}),
+      });
       if (danger !== undefined) {
         throw new Error(
           `Refused to run ${JSON.stringify(command)}: ${danger}. Nothing was run. Do not retry it in another form; if it is really needed, ask the user to run it themselves.`,
@@ -103,8 +110,8 @@ export function createRunCommandTool(options: WorkspaceToolsOptions): Tool {
       const outcome = await runShellCommand({
         command,
         shell,
-        cwd: resolveInWorkspace(workspace, '.').absolute,
-        env: resolved.env ?? process.env,
+        cwd,
+        env,
         timeoutMs,
         maxOutputBytes: maxCommandOutputBytes,
         signal,

@@ -19,15 +19,52 @@ export interface ExpandedCommand {
   readonly chdir: boolean;
 }
 
-const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'fish']);
+/** Shells that run `-c CODE`. */
+export const SHELLS: ReadonlySet<string> = new Set([
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'mksh',
+  'ash',
+  'yash',
+  'fish',
+  'csh',
+  'tcsh',
+]);
+/** Shell options that take a value: `-o pipefail`, `+O extglob`, `--rcfile FILE`. */
+const SHELL_VALUE_OPTIONS = new Set(['--rcfile', '--init-file']);
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 const MAX_DEPTH = 4;
 
-/** Shell code a command runs itself: `sh -c CODE`, `eval CODE`. */
+/**
+ * The code a shell runs with `-c`: the first operand after the options when one of them
+ * is `-c`, alone or combined (`-ec`, `-lc`, `-euxc`), `--` and `-` ending the options and
+ * `-o`/`+o`/`-O`/`+O` (also at the end of a group, `-eo`) and `--rcfile` taking a value.
+ * Undefined for a shell that runs a script file or reads stdin.
+ */
+export function shellInlineCode(args: readonly string[]): string | undefined {
+  let inline = false;
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] as string;
+    if (arg === '--' || arg === '-') return inline ? args[i + 1] : undefined;
+    if (arg.startsWith('--')) {
+      if (SHELL_VALUE_OPTIONS.has(arg)) i += 1;
+    } else if (/^[-+][A-Za-z]+$/.test(arg)) {
+      if (arg.startsWith('-') && arg.includes('c')) inline = true;
+      if (/[oO]$/.test(arg)) i += 1;
+    } else {
+      return inline ? arg : undefined;
+    }
+  }
+  return undefined;
+}
+
+/** Shell code a command runs itself: `sh -c CODE` (any spelling of `-c`), `eval CODE`. */
 const innerCode = (program: string, args: readonly string[]): string | undefined => {
   if (program === 'eval') return args.join(' ');
-  const flag = SHELLS.has(program) ? args.indexOf('-c') : -1;
-  return flag === -1 ? undefined : args[flag + 1];
+  return SHELLS.has(program) ? shellInlineCode(args) : undefined;
 };
 
 /** Commands `find` runs per file: the words after `-exec` up to `;` or `+`. */

@@ -1,3 +1,5 @@
+import { HintgateError } from '../errors/hintgate-error.js';
+
 const ENTITIES: Readonly<Record<string, string>> = {
   amp: '&',
   lt: '<',
@@ -53,6 +55,9 @@ export interface HtmlText {
  * runs of whitespace and blank lines collapsed.
  */
 export function htmlToText(html: string): HtmlText {
+  if (typeof html !== 'string') {
+    throw new HintgateError('invalid_option', 'htmlToText: html must be a string.');
+  }
   const titleMatch = /<title\b[^>]*>([\s\S]*?)<\/title\s*>/i.exec(html);
   const title =
     titleMatch === null

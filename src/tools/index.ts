@@ -1,4 +1,4 @@
-export { checkCommandSafety } from './check-command-safety.js';
+export { type CommandSafetyOptions, checkCommandSafety } from './check-command-safety.js';
 export { commandApprovalKeys } from './command-approval-keys.js';
 export { createEditFileTool } from './create-edit-file-tool.js';
 export { createGlobTool } from './create-glob-tool.js';

@@ -226,7 +226,8 @@ class Parser {
         }
         i += 1;
       } else if (c === '\\') {
-        text += s[i + 1] ?? '';
+        // A backslash-newline is a line continuation and vanishes, even inside a word.
+        if (s[i + 1] !== '\n') text += s[i + 1] ?? '';
         i += 2;
       } else if (c === '$') {
         dollar(false);

@@ -1,6 +1,11 @@
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkCommandSafety } from './check-command-safety.js';
+import { commandApprovalKeys } from './command-approval-keys.js';
+import { createReadFileTool } from './create-read-file-tool.js';
+import { createWorkspaceTools } from './create-workspace-tools.js';
+import { htmlToText } from './html-to-text.js';
 import { resolveInWorkspace, workspaceFileKey } from './resolve-in-workspace.js';
 import { makeWorkspace, type TempWorkspace } from './workspace.test-helpers.js';
 
@@ -94,5 +99,29 @@ describe('workspaceFileKey', () => {
     expect(workspaceFileKey(temp.workspace, '../outside/x')).toBe(
       `file:${join(temp.outside, 'x')}`,
     );
+  });
+});
+
+describe('argument checks of the exported helpers', () => {
+  const invalidOption = expect.objectContaining({ name: 'HintgateError', code: 'invalid_option' });
+
+  it('throw HintgateError invalid_option instead of a TypeError', () => {
+    const calls: [string, () => unknown][] = [
+      ['resolveInWorkspace()', () => (resolveInWorkspace as (...a: unknown[]) => unknown)()],
+      [
+        'resolveInWorkspace(ws, 5)',
+        () => resolveInWorkspace(temp.workspace, 5 as unknown as string),
+      ],
+      ['resolveInWorkspace(relative)', () => resolveInWorkspace('ws', 'a')],
+      ['workspaceFileKey(undefined)', () => workspaceFileKey(undefined as unknown as string, 'a')],
+      ['workspaceFileKey(ws, {})', () => workspaceFileKey(temp.workspace, {} as unknown as string)],
+      ['htmlToText(undefined)', () => htmlToText(undefined as unknown as string)],
+      ['checkCommandSafety(undefined)', () => checkCommandSafety(undefined as unknown as string)],
+      ['commandApprovalKeys(undefined)', () => commandApprovalKeys(undefined as unknown as string)],
+      ['createWorkspaceTools(undefined)', () => createWorkspaceTools(undefined as never)],
+      ['createReadFileTool({})', () => createReadFileTool({} as never)],
+    ];
+    for (const [name, call] of calls) expect(call, name).toThrow(invalidOption);
+    expect(workspaceFileKey(temp.workspace, undefined)).toBe('file:');
   });
 });

@@ -1,5 +1,6 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
+import { HintgateError } from '../errors/hintgate-error.js';
 
 /** A path a tool may use: inside the workspace once every symbolic link is resolved. */
 export interface WorkspacePath {
@@ -14,6 +15,19 @@ export interface WorkspacePath {
 const within = (root: string, path: string): boolean => {
   const rel = relative(root, path);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+};
+
+/** Programming errors, as opposed to refusals of a path a model gave. */
+const checkArguments = (where: string, workspace: unknown, input: unknown): void => {
+  if (typeof workspace !== 'string' || !isAbsolute(workspace)) {
+    throw new HintgateError(
+      'invalid_option',
+      `${where}: workspace must be an absolute path, got ${typeof workspace === 'string' ? JSON.stringify(workspace) : typeof workspace}.`,
+    );
+  }
+  if (typeof input !== 'string') {
+    throw new HintgateError('invalid_option', `${where}: the path must be a string.`);
+  }
 };
 
 const errorCode = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
@@ -68,6 +82,7 @@ const lexicalTarget = (workspace: string, root: string, input: string): string =
  * points nowhere, or a NUL byte.
  */
 export function resolveInWorkspace(workspace: string, input: string): WorkspacePath {
+  checkArguments('resolveInWorkspace', workspace, input);
   const root = realRoot(workspace);
   let current = lexicalTarget(workspace, root, input === '' ? '.' : input);
   const tail: string[] = [];
@@ -156,6 +171,7 @@ export function isWithin(root: string, path: string): boolean {
  * before touching anything.
  */
 export function workspaceFileKey(workspace: string, input: string | undefined): string {
+  checkArguments('workspaceFileKey', workspace, input ?? '.');
   const path = input ?? '.';
   try {
     const resolved = resolveInWorkspace(workspace, path);
