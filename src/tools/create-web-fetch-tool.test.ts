@@ -166,6 +166,14 @@ describe('web_fetch', () => {
 });
 
 describe('htmlToText', () => {
+  it('takes linear time on a hostile page of unclosed comments, scripts and tags', () => {
+    const page = `<title>x${'<title>'.repeat(20_000)}${'<!--'.repeat(50_000)}${'<script>'.repeat(50_000)}${'<li '.repeat(50_000)}`;
+    const started = Date.now();
+    const { text } = htmlToText(page);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(text.startsWith('x<li <li')).toBe(true);
+  });
+
   it('decodes entities and drops comments and invisible elements', () => {
     expect(
       htmlToText(
