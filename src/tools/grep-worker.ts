@@ -177,6 +177,10 @@ export function grepFiles(
       reject(signal.reason);
       return;
     }
+    if (job.files.length === 0) {
+      resolve(outcome);
+      return;
+    }
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { ...job, sniffBytes: BINARY_SNIFF_BYTES },
