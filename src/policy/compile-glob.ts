@@ -75,8 +75,11 @@ export interface CompileGlobOptions {
   readonly starCrossesSlash?: boolean;
 }
 
-/** Turns every unescaped `*` outside `[...]` into `**` (which crosses `/`). */
-function starsToGlobstars(pattern: string): string {
+/**
+ * Rewrites each run of unescaped `*` outside `[...]`: `replace` gets the run's start and
+ * end index and returns its new text. Escapes and classes are copied as they are.
+ */
+function rewriteStarRuns(pattern: string, replace: (start: number, end: number) => string): string {
   let out = '';
   let i = 0;
   while (i < pattern.length) {
@@ -93,14 +96,21 @@ function starsToGlobstars(pattern: string): string {
       continue;
     }
     if (char === '*') {
-      while (pattern.charAt(i) === '*') i += 1;
-      out += '**';
+      let stars = i;
+      while (pattern.charAt(stars) === '*') stars += 1;
+      out += replace(i, stars);
+      i = stars;
       continue;
     }
     out += char;
     i += 1;
   }
   return out;
+}
+
+/** Turns every unescaped `*` outside `[...]` into `**` (which crosses `/`). */
+function starsToGlobstars(pattern: string): string {
+  return rewriteStarRuns(pattern, () => '**');
 }
 
 /**
@@ -135,39 +145,15 @@ function build(pattern: string): (value: string) => boolean {
  * stars inside `[...]` alone.
  */
 function widenGlobstars(pattern: string): string {
-  let out = '';
-  let i = 0;
-  while (i < pattern.length) {
-    const char = pattern.charAt(i);
-    if (char === '\\') {
-      out += pattern.slice(i, i + 2);
-      i += 2;
-      continue;
-    }
-    const end = char === '[' ? classEnd(pattern, i) : undefined;
-    if (end !== undefined) {
-      out += pattern.slice(i, end + 1);
-      i = end + 1;
-      continue;
-    }
-    if (char === '*' && pattern.charAt(i + 1) === '*') {
-      let stars = i;
-      while (pattern.charAt(stars) === '*') stars += 1;
-      const before = pattern.slice(0, i);
-      const startsSegment = /^!*$/.test(before) || before.endsWith('/');
-      const endsSegment = stars === pattern.length || pattern.charAt(stars) === '/';
-      if (startsSegment && endsSegment) {
-        out += '**';
-      } else {
-        out += `{*,${startsSegment ? '' : '*/'}**${endsSegment ? '' : '/*'}}`;
-      }
-      i = stars;
-      continue;
-    }
-    out += char;
-    i += 1;
-  }
-  return out;
+  return rewriteStarRuns(pattern, (start, end) => {
+    const run = pattern.slice(start, end);
+    if (run.length < 2) return run;
+    const before = pattern.slice(0, start);
+    const startsSegment = /^!*$/.test(before) || before.endsWith('/');
+    const endsSegment = end === pattern.length || pattern.charAt(end) === '/';
+    if (startsSegment && endsSegment) return '**';
+    return `{*,${startsSegment ? '' : '*/'}**${endsSegment ? '' : '/*'}}`;
+  });
 }
 
 /** Index of the `]` closing the class opened at `open`, or `undefined` when none does. */
