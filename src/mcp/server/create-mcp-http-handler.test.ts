@@ -74,3 +74,23 @@ describe('createMcpHttpHandler sessions (2025-11-25)', () => {
     expect(lenient.sessionCount).toBe(1);
   });
 });
+
+describe('createMcpHttpHandler malformed bodies', () => {
+  it('answers a body that is not JSON with a JSON-RPC parse error, and keeps serving', async () => {
+    const handler = handlerWith();
+    const response = await handler.fetch(
+      new Request('http://127.0.0.1/mcp', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: '{"jsonrpc": "2.0", "id": 1, "method": ',
+      }),
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
+    await open(handler);
+    expect(handler.sessionCount).toBe(1);
+  });
+});

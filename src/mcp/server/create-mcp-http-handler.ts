@@ -119,7 +119,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     try {
       body = await request.clone().json();
     } catch {
-      body = undefined;
+      return jsonRpcError(400, -32700, 'Parse error: the request body is not valid JSON.');
     }
     if (!isInitializeRequest(body)) {
       return jsonRpcError(
