@@ -1,17 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
-import {
-  type FileHandle,
-  link,
-  mkdir,
-  open,
-  readFile,
-  rename,
-  stat,
-  unlink,
-} from 'node:fs/promises';
+import { type FileHandle, mkdir, open, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { HintgateError } from '../errors/hintgate-error.js';
+import {
+  acquireFileLock,
+  type FileLock,
+  type FileLockOptions,
+  FileLockTimeoutError,
+  writeFileAtomic,
+} from '../fs/index.js';
 
 /** One persistent approval: `tool` may run on `key` without asking, in this project. */
 export interface ApprovalRecord {
@@ -73,8 +70,6 @@ export interface ApprovalStore {
 const FILE_VERSION = 1;
 const DEFAULT_LOCK_TIMEOUT_MS = 5000;
 const DEFAULT_STALE_LOCK_MS = 10_000;
-const FIRST_RETRY_MS = 5;
-const MAX_RETRY_MS = 100;
 const EXPECTED_SHAPE =
   '{ "version": 1, "approvals": [{ "tool": "...", "key": "...", "grantedAt": "ISO time", "reason"?: "..." }] }';
 
@@ -96,13 +91,6 @@ const messageOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-const sleep = (ms: number): Promise<void> =>
-  new Promise((resolve) => {
-    setTimeout(resolve, ms);
-  });
-
-const randomSuffix = (): string => randomBytes(6).toString('hex');
 
 /** Sorted by tool, then key; the first record of a duplicated pair wins. */
 function normalize(records: readonly ApprovalRecord[]): Snapshot['records'] {
@@ -192,101 +180,29 @@ function writeFailed(path: string, what: string, cause: unknown): HintgateError 
   );
 }
 
-/** Writes `content` to a temp file beside `path`, syncs it, and renames it over `path`. */
+/** Writes the approvals file atomically, as an `approvals_write_failed` error on failure. */
 async function replaceFile(path: string, content: string): Promise<void> {
-  const temp = `${path}.${process.pid}.${randomSuffix()}.tmp`;
-  let handle: FileHandle | undefined;
   try {
-    handle = await open(temp, 'wx', 0o600);
-    await handle.writeFile(content, 'utf8');
-    await handle.sync();
-    await handle.close();
-    handle = undefined;
-    await rename(temp, path);
+    await writeFileAtomic(path, content, { mode: 0o600 });
   } catch (error) {
-    await handle?.close().catch(() => {});
-    await unlink(temp).catch(() => {});
     throw writeFailed(path, 'write the approvals file', error);
   }
-  // Make the rename itself durable; directories cannot be opened for sync on every platform.
-  try {
-    const directory = await open(dirname(path), 'r');
-    try {
-      await directory.sync();
-    } finally {
-      await directory.close();
-    }
-  } catch {}
 }
 
-interface LockOptions {
-  readonly timeoutMs: number;
-  readonly staleMs: number;
-}
-
-/**
- * Removes the lock file if it is older than `staleMs`. It is first renamed aside, so that of
- * two processes breaking it at once only one succeeds, and checked again, so that a fresh
- * lock taken meanwhile is put back. Returns whether the lock may be free now.
- */
-async function breakStaleLock(lockPath: string, staleMs: number): Promise<boolean> {
+/** Takes `<path>.lock`, translating failures into the store's errors. */
+async function acquireLock(lockPath: string, options: FileLockOptions): Promise<FileLock> {
   try {
-    const stats = await stat(lockPath);
-    if (Date.now() - stats.mtimeMs <= staleMs) return false;
-    const aside = `${lockPath}.${process.pid}.${randomSuffix()}.stale`;
-    await rename(lockPath, aside);
-    const moved = await stat(aside);
-    if (Date.now() - moved.mtimeMs <= staleMs) {
-      // Exclusive: fails if yet another writer has taken the lock in the meantime.
-      await link(aside, lockPath).catch(() => {});
-      await unlink(aside).catch(() => {});
-      return false;
-    }
-    await unlink(aside).catch(() => {});
-    return true;
+    return await acquireFileLock(lockPath, options);
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return true;
-    throw error;
-  }
-}
-
-/** Takes `<path>.lock`, waiting with backoff; returns the token written into it. */
-async function acquireLock(lockPath: string, options: LockOptions): Promise<string> {
-  const token = randomSuffix();
-  const body = `${JSON.stringify({ pid: process.pid, token, time: new Date().toISOString() })}\n`;
-  const deadline = Date.now() + options.timeoutMs;
-  let delay = FIRST_RETRY_MS;
-  for (;;) {
-    try {
-      const handle = await open(lockPath, 'wx', 0o600);
-      try {
-        await handle.writeFile(body, 'utf8');
-      } finally {
-        await handle.close();
-      }
-      return token;
-    } catch (error) {
-      if (errorCode(error) !== 'EEXIST') throw writeFailed(lockPath, 'create the lock file', error);
-    }
-    if (await breakStaleLock(lockPath, options.staleMs)) continue;
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) {
+    if (error instanceof FileLockTimeoutError) {
       throw new HintgateError(
         'approvals_locked',
         `Timed out after ${options.timeoutMs} ms waiting for the lock file ${lockPath}. Another hintgate process is writing approvals; if none is running, remove ${lockPath} and retry.`,
+        { cause: error },
       );
     }
-    await sleep(Math.min(remaining, delay * (0.5 + Math.random())));
-    delay = Math.min(delay * 2, MAX_RETRY_MS);
+    throw writeFailed(lockPath, 'create the lock file', error);
   }
-}
-
-/** Removes the lock file, unless it is no longer ours (broken as stale and taken over). */
-async function releaseLock(lockPath: string, token: string): Promise<void> {
-  try {
-    const held: unknown = JSON.parse(await readFile(lockPath, 'utf8'));
-    if (isObject(held) && held.token === token) await unlink(lockPath);
-  } catch {}
 }
 
 function checkMilliseconds(name: string, value: number | undefined, fallback: number): number {
@@ -318,7 +234,7 @@ export function createApprovalStore(options: ApprovalStoreOptions): ApprovalStor
   const path = resolve(options.path);
   const lockPath = `${path}.lock`;
   const clock = options.clock ?? (() => new Date());
-  const lock: LockOptions = {
+  const lock: FileLockOptions = {
     timeoutMs: checkMilliseconds('lockTimeoutMs', options.lockTimeoutMs, DEFAULT_LOCK_TIMEOUT_MS),
     staleMs: checkMilliseconds('staleLockMs', options.staleLockMs, DEFAULT_STALE_LOCK_MS),
   };
@@ -362,7 +278,7 @@ export function createApprovalStore(options: ApprovalStoreOptions): ApprovalStor
     } catch (error) {
       throw writeFailed(dirname(path), 'create the directory', error);
     }
-    const token = await acquireLock(lockPath, lock);
+    const held = await acquireLock(lockPath, lock);
     try {
       // Under the lock, read unconditionally: the stamp could miss a same-size rewrite.
       const before = await readFresh();
@@ -378,7 +294,7 @@ export function createApprovalStore(options: ApprovalStoreOptions): ApprovalStor
       await replaceFile(path, formatApprovals(records));
       cache = await readFresh().catch(() => undefined);
     } finally {
-      await releaseLock(lockPath, token);
+      await held.release();
     }
   };
 

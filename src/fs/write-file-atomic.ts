@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/** Options of {@link writeFileAtomic}. */
+export interface WriteFileAtomicOptions {
+  /** Permission bits of a file it creates. Default `0o600`. */
+  readonly mode?: number;
+}
+
+/**
+ * Replaces the file at `path` with `content` (UTF-8) so that readers see either the old or
+ * the new file, never a part: writes a temp file beside it, syncs it, renames it over
+ * `path` and syncs the directory. On failure the temp file is removed and the fs error is
+ * rethrown as it is; `path` is then unchanged. The directory must exist.
+ */
+export async function writeFileAtomic(
+  path: string,
+  content: string,
+  options: WriteFileAtomicOptions = {},
+): Promise<void> {
+  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(temp, 'wx', options.mode ?? 0o600);
+    await handle.writeFile(content, 'utf8');
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await rename(temp, path);
+  } catch (error) {
+    await handle?.close().catch(() => {});
+    await unlink(temp).catch(() => {});
+    throw error;
+  }
+  // Make the rename itself durable; directories cannot be opened for sync on every platform.
+  try {
+    const directory = await open(dirname(path), 'r');
+    try {
+      await directory.sync();
+    } finally {
+      await directory.close();
+    }
+  } catch {}
+}
