@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createRuntime } from '../../runtime/create-runtime.js';
+import { defineTool } from '../../tool/define-tool.js';
+import { DESTRUCTIVE } from '../../tool/presets.js';
+import { APPROVAL_INPUT_KEY } from './client-approvers.js';
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from './create-mcp-http-handler.js';
 import { createMcpToolServer } from './create-mcp-tool-server.js';
 
@@ -92,5 +96,73 @@ describe('createMcpHttpHandler malformed bodies', () => {
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
     await open(handler);
     expect(handler.sessionCount).toBe(1);
+  });
+});
+
+describe('input_required answers over HTTP (2026-07-28)', () => {
+  it('honours an answer once: replaying the same requestState asks again instead of running', async () => {
+    const runs: string[] = [];
+    const remove = defineTool({
+      name: 'remove',
+      description: 'Deletes a file.',
+      annotations: DESTRUCTIVE,
+      inputSchema: z.object({ path: z.string() }),
+      execute: ({ path }) => {
+        runs.push(path);
+        return 'removed';
+      },
+    });
+    const runtime = createRuntime({ tools: [remove], mode: 'auto' });
+    const toolServer = createMcpToolServer({ runtime });
+    const handler = createMcpHttpHandler({ toolServer });
+    cleanups.push(async () => {
+      await handler.close();
+      await toolServer.close();
+      await runtime.close();
+    });
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+    };
+    const call = async (extra: Record<string, unknown>, id: number) => {
+      const response = await handler.fetch(
+        new Request('http://127.0.0.1/mcp', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'tools/call',
+            'mcp-name': 'remove',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id,
+            method: 'tools/call',
+            params: { name: 'remove', arguments: { path: 'a.txt' }, _meta: meta, ...extra },
+          }),
+        }),
+      );
+      const text = await response.text();
+      const line = text.startsWith('{')
+        ? text
+        : (text
+            .split('\n')
+            .find((l) => l.startsWith('data:'))
+            ?.slice(5) ?? '');
+      return (JSON.parse(line) as { result: Record<string, unknown> }).result;
+    };
+    const first = await call({}, 1);
+    expect(first.resultType).toBe('input_required');
+    const answer = {
+      [APPROVAL_INPUT_KEY]: { action: 'accept', content: { decision: 'allow_once' } },
+    };
+    const retry = { inputResponses: answer, requestState: first.requestState };
+    const approved = await call(retry, 2);
+    expect(approved._meta).toMatchObject({ 'dev.hintgate/status': 'ok' });
+    const replayed = await call(retry, 3);
+    expect(replayed.resultType).toBe('input_required');
+    expect(runs).toEqual(['a.txt']);
   });
 });
