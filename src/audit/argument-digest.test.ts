@@ -28,6 +28,12 @@ describe('canonicalJson', () => {
     );
   });
 
+  it('keeps a "__proto__" key, as JSON.parse gives it', () => {
+    const parsed: unknown = JSON.parse('{"__proto__":{"a":1},"b":2}');
+    expect(canonicalJson(parsed)).toBe('{"__proto__":{"a":1},"b":2}');
+    expect(canonicalJson(parsed)).not.toBe(canonicalJson({ b: 2 }));
+  });
+
   it('keeps array order', () => {
     expect(canonicalJson([2, 1])).not.toBe(canonicalJson([1, 2]));
   });

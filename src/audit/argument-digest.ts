@@ -16,7 +16,9 @@ const canonical = (input: unknown): unknown => {
   const value = jsonForm(input);
   if (Array.isArray(value)) return value.map(canonical);
   if (typeof value === 'object' && value !== null) {
-    const sorted: Record<string, unknown> = {};
+    // No prototype: a `__proto__` key (JSON.parse makes it an own key) must be kept, not set
+    // the prototype, or two different values would give the same text.
+    const sorted: Record<string, unknown> = Object.create(null);
     for (const key of Object.keys(value).sort()) {
       sorted[key] = canonical((value as Record<string, unknown>)[key]);
     }
