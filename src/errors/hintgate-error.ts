@@ -19,6 +19,9 @@ export const HINTGATE_ERROR_CODES = [
   'invalid_approvals_file',
   'approvals_locked',
   'approvals_write_failed',
+  'invalid_lock_file',
+  'lock_file_locked',
+  'lock_file_write_failed',
   'mcp_connect_failed',
 ] as const;
 

@@ -1,0 +1,305 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ToolListing } from '../../tool/tool.js';
+import {
+  emptyLockFile,
+  formatLockFile,
+  type LockFile,
+  readLockFile,
+  updateLockFile,
+  writeLockFile,
+} from './lock-file.js';
+import { pinTools } from './pin-tools.js';
+
+let dir: string;
+let file: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'hintgate-lock-'));
+  file = join(dir, 'hintgate.lock');
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const listing = (name: string, extra: Partial<ToolListing> = {}): ToolListing => ({
+  name,
+  description: `The ${name} tool.`,
+  inputSchema: { type: 'object', properties: { b: { type: 'string' }, a: { type: 'number' } } },
+  ...extra,
+});
+
+const now = new Date('2025-03-04T05:06:07.000Z');
+
+const sample = (): LockFile => {
+  const one = pinTools(emptyLockFile(), {
+    server: 'fs',
+    listings: [
+      listing('write_file', { annotations: { destructiveHint: false, readOnlyHint: false } }),
+      listing('read_file', { annotations: { readOnlyHint: true }, title: 'Read' }),
+    ],
+    now,
+    verdicts: { read_file: 'verified' },
+  });
+  return pinTools(one, { server: 'everything', listings: [listing('echo')], now });
+};
+
+const valid = (): string => formatLockFile(sample());
+
+describe('readLockFile and writeLockFile', () => {
+  it('reads a missing file as an empty lock, without creating it', async () => {
+    expect(await readLockFile(file)).toEqual({ version: 1, servers: {} });
+    await expect(stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('round-trips a lock and leaves no lock or temp file', async () => {
+    const lock = sample();
+    await writeLockFile(file, lock);
+    expect(await readLockFile(file)).toEqual(lock);
+    expect(await readdir(dir)).toEqual(['hintgate.lock']);
+  });
+
+  it('writes stable text: version first, keys sorted at every depth, one newline at the end', async () => {
+    await writeLockFile(file, sample());
+    const text = await readFile(file, 'utf8');
+    expect(text.startsWith('{\n  "version": 1,\n  "servers": {\n    "everything": {')).toBe(true);
+    expect(text.endsWith('}\n')).toBe(true);
+    const fs = text.indexOf('"fs"');
+    expect(text.indexOf('"read_file"', fs)).toBeLessThan(text.indexOf('"write_file"', fs));
+    const entry = text.slice(text.indexOf('"read_file"', fs));
+    const keys = ['annotations', 'bodyHash', 'fields', 'hash', 'pinnedAt', 'verdict'];
+    const positions = keys.map((key) => entry.indexOf(`"${key}"`));
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    // The same pins built in another order give the same bytes.
+    const reversed = pinTools(
+      pinTools(emptyLockFile(), { server: 'everything', listings: [listing('echo')], now }),
+      {
+        server: 'fs',
+        listings: [
+          listing('read_file', { title: 'Read', annotations: { readOnlyHint: true } }),
+          listing('write_file', { annotations: { readOnlyHint: false, destructiveHint: false } }),
+        ],
+        now,
+        verdicts: { read_file: 'verified' },
+      },
+    );
+    expect(formatLockFile(reversed)).toBe(text);
+  });
+
+  it('does not rewrite the file when the pins are the same', async () => {
+    await writeLockFile(file, sample());
+    const before = await stat(file, { bigint: true });
+    await writeLockFile(file, sample());
+    expect((await stat(file, { bigint: true })).ino).toBe(before.ino);
+  });
+
+  it('drops unknown keys of tool entries when it reads them', async () => {
+    const data = JSON.parse(valid());
+    data.servers.fs.tools.read_file.comment = 'reviewed by Ann';
+    await writeFile(file, JSON.stringify(data));
+    const lock = await readLockFile(file);
+    expect(lock).toEqual(sample());
+  });
+
+  type Json = Record<string, unknown>;
+  /** Edits the read_file entry of the parsed sample. */
+  const inReadFile =
+    (edit: (entry: Json) => void) =>
+    (data: Json): Json => {
+      const servers = data.servers as Record<string, { tools: Record<string, Json> }>;
+      edit(servers.fs?.tools.read_file as Json);
+      return data;
+    };
+  const corruptions: [string, (data: Json) => unknown, RegExp][] = [
+    ['not JSON', () => undefined, /not valid JSON/],
+    ['an array', () => [], /not a JSON object/],
+    ['another version', (d) => ({ ...d, version: 2 }), /version that is 2/],
+    ['no servers', (d) => ({ version: d.version }), /servers that is not an object/],
+    ['a server without tools', (d) => ({ ...d, servers: { fs: {} } }), /\.tools that/],
+    [
+      'a short hash',
+      inReadFile((e) => {
+        e.hash = 'sha256:abc';
+      }),
+      /tools\["read_file"\]\.hash that is not a "sha256/,
+    ],
+    [
+      'an unknown field digest',
+      inReadFile((e) => {
+        (e.fields as Json).name = e.hash;
+      }),
+      /fields\.name/,
+    ],
+    [
+      'a string hint',
+      inReadFile((e) => {
+        (e.annotations as Json).readOnlyHint = 'yes';
+      }),
+      /readOnlyHint that is not true or false/,
+    ],
+    [
+      'an unknown annotation',
+      inReadFile((e) => {
+        (e.annotations as Json).safeHint = true;
+      }),
+      /safeHint that is not an MCP annotation/,
+    ],
+    [
+      'a bad time',
+      inReadFile((e) => {
+        e.pinnedAt = 'yesterday';
+      }),
+      /pinnedAt/,
+    ],
+    [
+      'an unknown verdict',
+      inReadFile((e) => {
+        e.verdict = 'fine';
+      }),
+      /verdict that is not one of verified, violation, inconclusive/,
+    ],
+  ];
+
+  it.each(corruptions)(
+    'rejects a file with %s and never overwrites it',
+    async (_, corrupt, problem) => {
+      const changed = corrupt(JSON.parse(valid()));
+      const content =
+        changed === undefined ? '{"version": 1, "servers": {' : JSON.stringify(changed);
+      await writeFile(file, content);
+      const expected = { name: 'HintgateError', code: 'invalid_lock_file' };
+      await expect(readLockFile(file)).rejects.toMatchObject(expected);
+      await expect(readLockFile(file)).rejects.toThrow(problem);
+      await expect(readLockFile(file)).rejects.toThrow(file);
+      await expect(readLockFile(file)).rejects.toThrow(/hintgate pin/);
+      await expect(writeLockFile(file, sample())).rejects.toMatchObject(expected);
+      await expect(updateLockFile(file, () => emptyLockFile())).rejects.toMatchObject(expected);
+      expect(await readFile(file, 'utf8')).toBe(content);
+      expect(await readdir(dir)).toEqual(['hintgate.lock']);
+    },
+  );
+
+  it('rejects a malformed lock to write with invalid_option and writes nothing', async () => {
+    const bad = { version: 1, servers: { fs: { tools: { x: { hash: 'nope' } } } } };
+    await expect(writeLockFile(file, bad as unknown as LockFile)).rejects.toMatchObject({
+      code: 'invalid_option',
+    });
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('times out with lock_file_locked while another writer holds the lock', async () => {
+    await writeFile(`${file}.lock`, JSON.stringify({ pid: process.pid, token: 'alive' }));
+    const failure = writeLockFile(file, sample(), { lockTimeoutMs: 100 });
+    await expect(failure).rejects.toMatchObject({ code: 'lock_file_locked' });
+    await expect(failure).rejects.toThrow(`remove ${file}.lock`);
+    expect(await readdir(dir)).toEqual(['hintgate.lock.lock']);
+  });
+
+  it('creates the directory of the file', async () => {
+    const nested = join(dir, 'project', 'hintgate.lock');
+    await writeLockFile(nested, sample());
+    expect(await readLockFile(nested)).toEqual(sample());
+  });
+});
+
+describe('updateLockFile', () => {
+  it('loses no update when many updates of one process overlap', async () => {
+    const servers = Array.from({ length: 20 }, (_, i) => `server_${i}`);
+    await Promise.all(
+      servers.map((server) =>
+        updateLockFile(file, (lock) =>
+          pinTools(lock, { server, listings: [listing('echo')], now }),
+        ),
+      ),
+    );
+    const lock = await readLockFile(file);
+    expect(Object.keys(lock.servers).sort()).toEqual([...servers].sort());
+    expect(await readdir(dir)).toEqual(['hintgate.lock']);
+  });
+
+  it('loses no update when four processes pin five servers each at once', async () => {
+    const root = fileURLToPath(new URL('../../..', import.meta.url));
+    const source = (name: string) =>
+      JSON.stringify(pathToFileURL(fileURLToPath(new URL(name, import.meta.url))).href);
+    const script = join(dir, 'writer.mjs');
+    await writeFile(
+      script,
+      `import { updateLockFile } from ${source('./lock-file.ts')};
+import { pinTools } from ${source('./pin-tools.ts')};
+const [path, worker] = process.argv.slice(2);
+process.stdout.write('ready\\n');
+process.stdin.once('data', async () => {
+  await Promise.all(
+    Array.from({ length: 5 }, (_, i) =>
+      updateLockFile(
+        path,
+        (lock) =>
+          pinTools(lock, {
+            server: 'w' + worker + '_' + i,
+            listings: [{ name: 'echo', description: 'Echo.', inputSchema: { type: 'object' } }],
+          }),
+        { lockTimeoutMs: 15000 },
+      ),
+    ),
+  );
+  process.stdin.pause();
+  process.stdout.write('done\\n');
+});
+`,
+    );
+    const workers = [0, 1, 2, 3];
+    const children: ChildProcess[] = workers.map((worker) =>
+      spawn(process.execPath, ['--import', 'tsx', script, file, String(worker)], {
+        cwd: root,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      }),
+    );
+    let stderr = '';
+    const exits = children.map(
+      (child) =>
+        new Promise<number | null>((resolve) => {
+          child.stderr?.on('data', (chunk: Buffer) => {
+            stderr += chunk.toString();
+          });
+          child.on('exit', resolve);
+        }),
+    );
+    // Release all writers together once each has loaded, so that their updates overlap.
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((resolve, reject) => {
+            child.stdout?.once('data', () => resolve());
+            child.once('exit', () => reject(new Error('writer exited before it was ready')));
+          }),
+      ),
+    );
+    for (const child of children) child.stdin?.write('go\n');
+    expect(await Promise.all(exits), stderr).toEqual([0, 0, 0, 0]);
+
+    const lock = await readLockFile(file);
+    expect(Object.keys(lock.servers)).toHaveLength(20);
+    for (const worker of workers) {
+      for (let i = 0; i < 5; i += 1)
+        expect(lock.servers[`w${worker}_${i}`]?.tools.echo).toBeDefined();
+    }
+    expect(await readdir(dir)).toEqual(['hintgate.lock', 'writer.mjs']);
+  });
+
+  it('releases the lock when the update throws, and writes nothing', async () => {
+    await writeLockFile(file, sample());
+    const before = await readFile(file, 'utf8');
+    await expect(
+      updateLockFile(file, () => {
+        throw new Error('no');
+      }),
+    ).rejects.toThrow('no');
+    expect(await readFile(file, 'utf8')).toBe(before);
+    expect(await readdir(dir)).toEqual(['hintgate.lock']);
+  });
+});

@@ -1,0 +1,319 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { canonicalJson } from '../../audit/argument-digest.js';
+import { HintgateError } from '../../errors/hintgate-error.js';
+import { acquireFileLock, FileLockTimeoutError, writeFileAtomic } from '../../fs/index.js';
+import { HINT_NAMES, type ToolAnnotations } from '../../tool/annotations.js';
+import { DEFINITION_FIELDS, type DefinitionField } from './definition-hash.js';
+
+/** Version of the lock file format this module reads and writes. */
+export const LOCK_FILE_VERSION = 1;
+
+/** Default name of the lock file, written beside the configuration. */
+export const LOCK_FILE_NAME = 'hintgate.lock';
+
+/** What `hintgate check --probe` found out about a pinned tool's annotations. */
+export type PinVerdict = 'verified' | 'violation' | 'inconclusive';
+
+/** Values of {@link PinVerdict}. */
+export const PIN_VERDICTS = ['verified', 'violation', 'inconclusive'] as const;
+
+/** One pinned tool. */
+export interface PinnedTool {
+  /** `definitionHash` of the tool when it was pinned. */
+  readonly hash: string;
+  /** `definitionBodyHash` (the definition without its name), to recognise renames. */
+  readonly bodyHash: string;
+  /** A digest per field of the definition, to say which fields changed. */
+  readonly fields: Readonly<Partial<Record<DefinitionField, string>>>;
+  /** Title and hints as claimed when pinned, three states kept (absent hints left out). */
+  readonly annotations: ToolAnnotations;
+  /** When this definition was first pinned, as an ISO 8601 time. */
+  readonly pinnedAt: string;
+  /** Verdict of a side-effect probe of this very definition, when one was recorded. */
+  readonly verdict?: PinVerdict;
+}
+
+/** The pins of one upstream server. */
+export interface PinnedServer {
+  /** Pinned tools by name. */
+  readonly tools: Readonly<Record<string, PinnedTool>>;
+}
+
+/**
+ * Contents of `hintgate.lock`:
+ * `{ "version": 1, "servers": { [server]: { "tools": { [tool]: PinnedTool } } } }`.
+ */
+export interface LockFile {
+  readonly version: typeof LOCK_FILE_VERSION;
+  /** Pins by server name. */
+  readonly servers: Readonly<Record<string, PinnedServer>>;
+}
+
+/** Options of {@link updateLockFile} and {@link writeLockFile}. */
+export interface LockFileWriteOptions {
+  /**
+   * How long to wait for `<path>.lock`, held by another writer, before giving up with
+   * `lock_file_locked`, in milliseconds. Default 5000.
+   */
+  readonly lockTimeoutMs?: number;
+  /**
+   * Age after which `<path>.lock` is taken as abandoned by a crashed writer and removed, in
+   * milliseconds. Default 10000.
+   */
+  readonly staleLockMs?: number;
+}
+
+const DEFAULT_LOCK_TIMEOUT_MS = 5000;
+const DEFAULT_STALE_LOCK_MS = 10_000;
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+const EXPECTED_SHAPE =
+  '{ "version": 1, "servers": { "<server>": { "tools": { "<tool>": { "hash", "bodyHash", "fields", "annotations", "pinnedAt", "verdict"? } } } } }';
+
+/** A lock file with no pins. */
+export function emptyLockFile(): LockFile {
+  return { version: LOCK_FILE_VERSION, servers: {} };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
+const errorCode = (error: unknown): unknown =>
+  isObject(error) || error instanceof Error ? Reflect.get(error, 'code') : undefined;
+
+function invalidFile(path: string, problem: string, cause?: unknown): HintgateError {
+  return new HintgateError(
+    'invalid_lock_file',
+    `The lock file ${path} ${problem}. Fix it by hand (expected ${EXPECTED_SHAPE}), or move it away and run \`hintgate pin\` to pin the tools as they are now; hintgate will not overwrite it.`,
+    cause === undefined ? undefined : { cause },
+  );
+}
+
+/** Reports a problem at `where` (a path into the data, `""` for the root) as a phrase. */
+type Fail = (where: string, what: string) => never;
+
+function checkAnnotations(value: unknown, where: string, fail: Fail): ToolAnnotations {
+  if (!isObject(value)) fail(where, 'is not an object');
+  const out: Record<string, string | boolean> = {};
+  for (const [key, claimed] of Object.entries(value)) {
+    if (key === 'title') {
+      if (typeof claimed !== 'string') fail(`${where}.title`, 'is not a string');
+      out.title = claimed;
+    } else if ((HINT_NAMES as readonly string[]).includes(key)) {
+      if (typeof claimed !== 'boolean') fail(`${where}.${key}`, 'is not true or false');
+      out[key] = claimed;
+    } else {
+      fail(`${where}.${key}`, 'is not an MCP annotation (title or one of the four hints)');
+    }
+  }
+  return out as ToolAnnotations;
+}
+
+const checkDigest = (value: unknown, where: string, fail: Fail): string => {
+  if (typeof value !== 'string' || !DIGEST.test(value)) {
+    fail(where, 'is not a "sha256:<64 hex digits>" digest');
+  }
+  return value;
+};
+
+function checkTool(value: unknown, where: string, fail: Fail): PinnedTool {
+  if (!isObject(value)) fail(where, 'is not an object');
+  const { fields, pinnedAt, verdict } = value;
+  const hash = checkDigest(value.hash, `${where}.hash`, fail);
+  const bodyHash = checkDigest(value.bodyHash, `${where}.bodyHash`, fail);
+  if (!isObject(fields)) fail(`${where}.fields`, 'is not an object');
+  const digests: Partial<Record<DefinitionField, string>> = {};
+  for (const [field, digest] of Object.entries(fields)) {
+    if (!(DEFINITION_FIELDS as readonly string[]).includes(field)) {
+      fail(`${where}.fields.${field}`, `is not one of ${DEFINITION_FIELDS.join(', ')}`);
+    }
+    digests[field as DefinitionField] = checkDigest(digest, `${where}.fields.${field}`, fail);
+  }
+  const annotations = checkAnnotations(value.annotations, `${where}.annotations`, fail);
+  if (typeof pinnedAt !== 'string' || Number.isNaN(Date.parse(pinnedAt))) {
+    fail(`${where}.pinnedAt`, 'is not an ISO 8601 time');
+  }
+  if (verdict !== undefined && !(PIN_VERDICTS as readonly unknown[]).includes(verdict)) {
+    fail(`${where}.verdict`, `is not one of ${PIN_VERDICTS.join(', ')}`);
+  }
+  return {
+    hash,
+    bodyHash,
+    fields: digests,
+    annotations,
+    pinnedAt,
+    ...(verdict === undefined ? {} : { verdict: verdict as PinVerdict }),
+  };
+}
+
+/**
+ * Checks the shape of parsed lock file data and returns a clean copy (unknown keys of tool
+ * entries are dropped).
+ */
+function checkLock(data: unknown, fail: Fail): LockFile {
+  if (!isObject(data)) fail('', 'is not a JSON object');
+  if (data.version !== LOCK_FILE_VERSION) {
+    fail(
+      'version',
+      `is ${JSON.stringify(data.version) ?? 'missing'}, but this hintgate reads version ${LOCK_FILE_VERSION}`,
+    );
+  }
+  if (!isObject(data.servers)) fail('servers', 'is not an object');
+  const servers: Record<string, PinnedServer> = {};
+  for (const [server, entry] of Object.entries(data.servers)) {
+    const where = `servers[${JSON.stringify(server)}]`;
+    if (!isObject(entry)) fail(where, 'is not an object');
+    if (!isObject(entry.tools)) fail(`${where}.tools`, 'is not an object');
+    const tools: Record<string, PinnedTool> = {};
+    for (const [tool, pinned] of Object.entries(entry.tools)) {
+      tools[tool] = checkTool(pinned, `${where}.tools[${JSON.stringify(tool)}]`, fail);
+    }
+    servers[server] = { tools };
+  }
+  return { version: LOCK_FILE_VERSION, servers };
+}
+
+const describeProblem = (where: string, what: string): string =>
+  where === '' ? what : `has ${where} that ${what}`;
+
+/**
+ * Parses the text of a lock file. Rejects anything but the version 1 shape with
+ * `invalid_lock_file`, naming `path` and what is wrong.
+ */
+export function parseLockFile(text: string, path: string): LockFile {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw invalidFile(path, `is not valid JSON (${messageOf(error)})`, error);
+  }
+  return checkLock(data, (where, what) => {
+    throw invalidFile(path, describeProblem(where, what));
+  });
+}
+
+/**
+ * The text of a lock file: two-space indented JSON with `version` first and every object's
+ * keys sorted, ending in a newline, so the same pins always give the same bytes (and small
+ * diffs under version control). Rejects a malformed `lock` with `invalid_option`.
+ */
+export function formatLockFile(lock: LockFile): string {
+  const checked = checkLock(lock, (where, what) => {
+    throw new HintgateError(
+      'invalid_option',
+      `formatLockFile: the lock ${describeProblem(where, what)}. Build it with pinTools.`,
+    );
+  });
+  const servers: unknown = JSON.parse(canonicalJson(checked.servers));
+  return `${JSON.stringify({ version: LOCK_FILE_VERSION, servers }, null, 2)}\n`;
+}
+
+/** The text of the file, or undefined when it does not exist. */
+async function readText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw invalidFile(path, `cannot be read (${messageOf(error)})`, error);
+  }
+}
+
+/**
+ * Reads the lock file at `path`. A missing file is an empty lock; a file that is not a
+ * version 1 lock file rejects with `invalid_lock_file`, which names the file and the fix.
+ */
+export async function readLockFile(path: string): Promise<LockFile> {
+  const text = await readText(path);
+  return text === undefined ? emptyLockFile() : parseLockFile(text, path);
+}
+
+function writeFailed(path: string, what: string, cause: unknown): HintgateError {
+  return new HintgateError(
+    'lock_file_write_failed',
+    `Could not ${what} ${path}: ${messageOf(cause)}. Check that the directory is writable and the disk has space.`,
+    { cause },
+  );
+}
+
+function milliseconds(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new HintgateError(
+      'invalid_option',
+      `Lock file options: ${name} must be a finite number of milliseconds >= 0, got ${String(value)}.`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Read-modify-write of the lock file at `path`, safe against concurrent writers in this and
+ * other processes: takes `<path>.lock`, reads the file afresh, passes it to `update`, and
+ * replaces the file atomically with the result (nothing is written when the text would not
+ * change). A corrupt file is never overwritten: it rejects with `invalid_lock_file`. Other
+ * failures: `lock_file_locked` (another writer held the lock too long),
+ * `lock_file_write_failed`, `invalid_option` (bad options or `update` result). Resolves to
+ * the lock as written. The file's directory is created if missing.
+ */
+export async function updateLockFile(
+  path: string,
+  update: (current: LockFile) => LockFile,
+  options: LockFileWriteOptions = {},
+): Promise<LockFile> {
+  const file = resolve(path);
+  const lockOptions = {
+    timeoutMs: milliseconds('lockTimeoutMs', options.lockTimeoutMs, DEFAULT_LOCK_TIMEOUT_MS),
+    staleMs: milliseconds('staleLockMs', options.staleLockMs, DEFAULT_STALE_LOCK_MS),
+  };
+  try {
+    await mkdir(dirname(file), { recursive: true });
+  } catch (error) {
+    throw writeFailed(dirname(file), 'create the directory', error);
+  }
+  const lockPath = `${file}.lock`;
+  let held: Awaited<ReturnType<typeof acquireFileLock>>;
+  try {
+    held = await acquireFileLock(lockPath, lockOptions);
+  } catch (error) {
+    if (error instanceof FileLockTimeoutError) {
+      throw new HintgateError(
+        'lock_file_locked',
+        `Timed out after ${lockOptions.timeoutMs} ms waiting for ${lockPath}. Another hintgate process is writing the lock file; if none is running, remove ${lockPath} and retry.`,
+        { cause: error },
+      );
+    }
+    throw writeFailed(lockPath, 'create', error);
+  }
+  try {
+    const before = await readText(file);
+    const current = before === undefined ? emptyLockFile() : parseLockFile(before, file);
+    const next = update(current);
+    const text = formatLockFile(next);
+    if (text !== before) {
+      try {
+        await writeFileAtomic(file, text, { mode: 0o644 });
+      } catch (error) {
+        throw writeFailed(file, 'write the lock file', error);
+      }
+    }
+    return parseLockFile(text, file);
+  } finally {
+    await held.release();
+  }
+}
+
+/**
+ * Replaces the lock file at `path` with `lock`: atomically, serialized with other writers
+ * through `<path>.lock`, and never over a corrupt file (`invalid_lock_file`). To change part
+ * of the pins without losing a concurrent writer's, use {@link updateLockFile}.
+ */
+export async function writeLockFile(
+  path: string,
+  lock: LockFile,
+  options: LockFileWriteOptions = {},
+): Promise<void> {
+  await updateLockFile(path, () => lock, options);
+}

@@ -1,0 +1,80 @@
+import { HintgateError } from '../../errors/hintgate-error.js';
+import { HINT_NAMES, type ToolAnnotations } from '../../tool/annotations.js';
+import type { ToolListing } from '../../tool/tool.js';
+import { definitionBodyHash, definitionHash, fieldDigests } from './definition-hash.js';
+import type { LockFile, PinnedTool, PinVerdict } from './lock-file.js';
+
+/** Options of {@link pinTools}. */
+export interface PinToolsOptions {
+  /** Name of the server the tools come from, as the configuration names it. */
+  readonly server: string;
+  /** The server's tools as listed now. Names must be unique. */
+  readonly listings: readonly ToolListing[];
+  /** Time recorded as `pinnedAt` of definitions pinned now. Default: the current time. */
+  readonly now?: Date;
+  /**
+   * Probe verdicts to record, by tool name (each must be one of `listings`). A tool without
+   * one keeps its recorded verdict while its definition is unchanged; a changed definition
+   * loses it, since the verdict was about the old one.
+   */
+  readonly verdicts?: Readonly<Record<string, PinVerdict>>;
+  /**
+   * When true, pinned tools of the server that are not in `listings` stay pinned (to pin a
+   * single new tool). Default false: the server's pins become exactly `listings`.
+   */
+  readonly keepUnlisted?: boolean;
+}
+
+/** Title and hints as claimed, only the keys that a lock file keeps. */
+function claimedAnnotations(annotations: ToolAnnotations | undefined): ToolAnnotations {
+  const out: Record<string, string | boolean> = {};
+  if (typeof annotations?.title === 'string') out.title = annotations.title;
+  for (const hint of HINT_NAMES) {
+    const claimed = annotations?.[hint];
+    if (typeof claimed === 'boolean') out[hint] = claimed;
+  }
+  return out as ToolAnnotations;
+}
+
+const invalid = (message: string): HintgateError =>
+  new HintgateError('invalid_option', `pinTools: ${message}`);
+
+/**
+ * Pins the listed tools of `server`: returns a new lock in which each of them is recorded
+ * with its definition hash, the hash without its name, per-field digests and its claimed
+ * annotations. A tool whose definition is unchanged keeps its `pinnedAt` and verdict, so
+ * pinning again writes the same file. Other servers are left as they are; `lock` is not
+ * modified.
+ */
+export function pinTools(lock: LockFile, options: PinToolsOptions): LockFile {
+  const { server, listings, verdicts = {}, keepUnlisted = false } = options;
+  if (typeof server !== 'string' || server === '')
+    throw invalid('server must be a non-empty name.');
+  const pinnedAt = (options.now ?? new Date()).toISOString();
+  const before = lock.servers[server]?.tools ?? {};
+  const tools: Record<string, PinnedTool> = keepUnlisted ? { ...before } : {};
+  const listed = new Set<string>();
+  for (const listing of listings) {
+    if (listed.has(listing.name)) {
+      throw invalid(`server "${server}" lists tool "${listing.name}" twice.`);
+    }
+    listed.add(listing.name);
+    const hash = definitionHash(listing);
+    const previous = before[listing.name];
+    const kept = previous?.hash === hash ? previous : undefined;
+    const verdict = verdicts[listing.name] ?? kept?.verdict;
+    tools[listing.name] = {
+      hash,
+      bodyHash: definitionBodyHash(listing),
+      fields: fieldDigests(listing),
+      annotations: claimedAnnotations(listing.annotations),
+      pinnedAt: kept?.pinnedAt ?? pinnedAt,
+      ...(verdict === undefined ? {} : { verdict }),
+    };
+  }
+  const unknown = Object.keys(verdicts).filter((name) => !listed.has(name));
+  if (unknown.length > 0) {
+    throw invalid(`verdicts name tools that are not listed: ${unknown.join(', ')}.`);
+  }
+  return { version: lock.version, servers: { ...lock.servers, [server]: { tools } } };
+}
