@@ -12,6 +12,7 @@ export const HINTGATE_ERROR_CODES = [
   'invalid_option',
   'invalid_calls',
   'invalid_policy',
+  'invalid_config',
   'duplicate_tool',
   'unknown_origin',
   'duplicate_origin',

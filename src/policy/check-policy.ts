@@ -1,4 +1,4 @@
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError, type HintgateErrorCode } from '../errors/hintgate-error.js';
 import { HINT_NAMES, type HintName } from '../tool/annotations.js';
 import { checkGlob } from './compile-glob.js';
 import {
@@ -73,7 +73,8 @@ const GLOB_EXAMPLES: Readonly<Record<'tool' | 'origin' | 'key', string>> = {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-interface Problem {
+/** One mistake found in a policy or configuration file, before it is given a position. */
+export interface Problem {
   readonly path: PolicyPath;
   /** The rest of the sentence after the path, with its final punctuation. */
   readonly text: string;
@@ -94,20 +95,39 @@ interface Problem {
 export function checkPolicy(value: unknown, source?: PolicySource): Policy {
   const problems: Problem[] = [];
   const policy = readPolicy(value, problems);
-  if (problems.length > 0) {
-    const located = problems.map((problem) => ({
-      problem,
-      position: locate(problem.path, source?.locate),
-    }));
-    // In file order, so that fixing them top to bottom works; unplaced ones keep their order.
-    located.sort((a, b) => compareLines(a.position, b.position));
-    const lines = located.map(({ problem, position }) => render(problem, position, source?.file));
-    throw new HintgateError('invalid_policy', lines.join('\n'));
-  }
+  throwProblems(problems, source);
   return policy;
 }
 
-function readPolicy(value: unknown, problems: Problem[]): Policy {
+/**
+ * Throws one {@link HintgateError} listing `problems`, one per line in file order, each
+ * with its position and path (as {@link checkPolicy} reports them); returns when there are
+ * none.
+ *
+ * @param code The error's code. Default `invalid_policy`.
+ * @param root How a problem with an empty path names the whole file. Default "the policy".
+ */
+export function throwProblems(
+  problems: readonly Problem[],
+  source: PolicySource | undefined,
+  code: HintgateErrorCode = 'invalid_policy',
+  root = 'the policy',
+): void {
+  if (problems.length === 0) return;
+  const located = problems.map((problem) => ({
+    problem,
+    position: locate(problem.path, source?.locate),
+  }));
+  // In file order, so that fixing them top to bottom works; unplaced ones keep their order.
+  located.sort((a, b) => compareLines(a.position, b.position));
+  const lines = located.map(({ problem, position }) =>
+    render(problem, position, source?.file, root),
+  );
+  throw new HintgateError(code, lines.join('\n'));
+}
+
+/** Reads `mode` and `rules` of a policy, adding what is wrong to `problems`. */
+export function readPolicy(value: unknown, problems: Problem[]): Policy {
   const policy: Mutable<Policy> = {};
   if (!isPlainObject(value)) {
     problems.push({
@@ -335,7 +355,8 @@ function readModes(
   return ok ? Object.freeze(modes) : undefined;
 }
 
-function readChoice<T extends string>(
+/** Reads one of `choices`, adding a problem (with a near-miss suggestion) for anything else. */
+export function readChoice<T extends string>(
   value: unknown,
   path: PolicyPath,
   choices: readonly T[],
@@ -353,11 +374,12 @@ function render(
   problem: Problem,
   position: PolicyPosition | undefined,
   file: string | undefined,
+  root: string,
 ): string {
   const where = [file, position && `${position.line}:${position.column}`]
     .filter((part) => part !== undefined && part !== '')
     .join(':');
-  return `${where === '' ? '' : `${where}: `}${formatPath(problem.path)} ${problem.text}`;
+  return `${where === '' ? '' : `${where}: `}${formatPath(problem.path, root)} ${problem.text}`;
 }
 
 function compareLines(a: PolicyPosition | undefined, b: PolicyPosition | undefined): number {
@@ -380,9 +402,9 @@ function locate(path: PolicyPath, finder: PolicySource['locate']): PolicyPositio
   return undefined;
 }
 
-/** `rules[2].decision`; keys that are not identifiers as `["a b"]`; the root as "the policy". */
-function formatPath(path: readonly (string | number)[]): string {
-  if (path.length === 0) return 'the policy';
+/** `rules[2].decision`; keys that are not identifiers as `["a b"]`; the root as `root`. */
+function formatPath(path: readonly (string | number)[], root: string): string {
+  if (path.length === 0) return root;
   let out = '';
   for (const segment of path) {
     if (typeof segment === 'number') out += `[${segment}]`;
@@ -393,7 +415,7 @@ function formatPath(path: readonly (string | number)[]): string {
 }
 
 /** A short description of a value for a message: `"block"`, `42`, `a list`, `a mapping`. */
-function describe(value: unknown): string {
+export function describe(value: unknown): string {
   switch (typeof value) {
     case 'string':
       return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
@@ -422,7 +444,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-function listOf(words: readonly string[], conjunction: 'and' | 'or'): string {
+/** `"a", "b" or "c"`: quoted words joined for a message. */
+export function listOf(words: readonly string[], conjunction: 'and' | 'or'): string {
   const quoted = words.map((word) => `"${word}"`);
   return quoted.length < 2
     ? quoted.join('')
@@ -430,7 +453,7 @@ function listOf(words: readonly string[], conjunction: 'and' | 'or'): string {
 }
 
 /** The candidate `word` is a near miss of, if any: a small edit away, or a prefix of it. */
-function closest<T extends string>(word: string, candidates: readonly T[]): T | undefined {
+export function closest<T extends string>(word: string, candidates: readonly T[]): T | undefined {
   const lower = word.toLowerCase();
   let best: T | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;

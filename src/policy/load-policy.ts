@@ -11,7 +11,7 @@ import {
   visit,
   type YAMLError,
 } from 'yaml';
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError, type HintgateErrorCode } from '../errors/hintgate-error.js';
 import { checkPolicy, type PolicyPath, type PolicyPosition } from './check-policy.js';
 import { findJsonError } from './find-json-error.js';
 import type { Policy } from './policy-types.js';
@@ -83,6 +83,39 @@ export function parsePolicyText(text: string, file: string): Policy {
       `${file}: the file is empty; write a policy such as "mode: ask", with rules under "rules".`,
     );
   }
+  const parsed = parseYamlOrJson(source, file);
+  if (parsed.value === undefined) {
+    throw invalid(
+      `${file}: the file has only comments; write a policy such as "mode: ask", with rules under "rules".`,
+    );
+  }
+  return checkPolicy(parsed.value, { file, locate: parsed.locate });
+}
+
+/** A YAML or JSON text, parsed, with the means to find where each value is. */
+export interface ParsedYamlOrJson {
+  /** The value the text holds; `undefined` when a YAML text holds only comments. */
+  readonly value: unknown;
+  /** Position of the value at a path (of its key, inside a mapping), when found. */
+  readonly locate: (path: PolicyPath) => PolicyPosition | undefined;
+}
+
+/**
+ * Parses a non-empty YAML or JSON text (chosen as {@link loadPolicy} does), reporting
+ * syntax errors, duplicate keys and unresolved aliases with `file:line:column`.
+ *
+ * @param source The text, without a byte order mark.
+ * @param file Name of the file, for messages and to choose between YAML and JSON.
+ * @param code Code of the error thrown. Default `invalid_policy`.
+ * @throws HintgateError with `code` when the text cannot be parsed.
+ */
+export function parseYamlOrJson(
+  source: string,
+  file: string,
+  code: HintgateErrorCode = 'invalid_policy',
+): ParsedYamlOrJson {
+  const fail = (message: string, cause?: unknown): HintgateError =>
+    new HintgateError(code, message, cause === undefined ? undefined : { cause });
   const json = isJson(file, source);
   const lineCounter = new LineCounter();
   let doc: Document.Parsed;
@@ -90,35 +123,32 @@ export function parsePolicyText(text: string, file: string): Policy {
     doc = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: true });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw invalid(`${file}: the ${json ? 'JSON' : 'YAML'} cannot be parsed: ${reason}.`, error);
+    throw fail(`${file}: the ${json ? 'JSON' : 'YAML'} cannot be parsed: ${reason}.`, error);
   }
   const position = (offset: number): string => {
     const { line, col } = lineCounter.linePos(offset);
     return `${file}:${line}:${col}`;
   };
+  const locateIn = (path: PolicyPath) => locate(doc, path, lineCounter);
   let value: unknown;
   if (json) {
-    value = parseJson(source, file);
+    value = parseJson(source, file, fail);
     // JSON.parse keeps the last of two equal keys; a policy with two "rules" is a mistake.
     const duplicates = doc.errors.filter((error) => error.code === 'DUPLICATE_KEY');
-    if (duplicates.length > 0) throw invalid(syntaxErrors(duplicates, 'JSON', position));
+    if (duplicates.length > 0) throw fail(syntaxErrors(duplicates, 'JSON', position));
   } else {
-    if (doc.errors.length > 0) throw invalid(syntaxErrors(doc.errors, 'YAML', position));
-    if (doc.contents === null) {
-      throw invalid(
-        `${file}: the file has only comments; write a policy such as "mode: ask", with rules under "rules".`,
-      );
-    }
+    if (doc.errors.length > 0) throw fail(syntaxErrors(doc.errors, 'YAML', position));
+    if (doc.contents === null) return { value: undefined, locate: locateIn };
     const aliases = unresolvedAliases(doc, position);
-    if (aliases.length > 0) throw invalid(aliases.join('\n'));
+    if (aliases.length > 0) throw fail(aliases.join('\n'));
     try {
       value = doc.toJS({ maxAliasCount: 100 });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw invalid(`${file}: the YAML cannot be read: ${reason}.`, error);
+      throw fail(`${file}: the YAML cannot be read: ${reason}.`, error);
     }
   }
-  return checkPolicy(value, { file, locate: (path) => locate(doc, path, lineCounter) });
+  return { value, locate: locateIn };
 }
 
 function isJson(file: string, source: string): boolean {
@@ -128,17 +158,21 @@ function isJson(file: string, source: string): boolean {
   return source.trimStart().startsWith('{');
 }
 
-function parseJson(source: string, file: string): unknown {
+function parseJson(
+  source: string,
+  file: string,
+  fail: (message: string, cause?: unknown) => HintgateError,
+): unknown {
   try {
     return JSON.parse(source);
   } catch (error) {
     const found = findJsonError(source);
     if (found === undefined) {
       const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
-      throw invalid(`${file}: JSON syntax error: ${reason}`, error);
+      throw fail(`${file}: JSON syntax error: ${reason}`, error);
     }
     const { line, column } = positionAt(source, found.offset);
-    throw invalid(`${file}:${line}:${column}: JSON syntax error: ${found.reason}.`, error);
+    throw fail(`${file}:${line}:${column}: JSON syntax error: ${found.reason}.`, error);
   }
 }
 

@@ -1,0 +1,254 @@
+import { dirname, join, resolve } from 'node:path';
+import {
+  describe,
+  type PolicySource,
+  type Problem,
+  readChoice,
+  readPolicy,
+  throwProblems,
+} from '../../policy/check-policy.js';
+import { isPlainObject } from '../../tool/json-schema.js';
+import type { EnvironmentVariables } from './expand-env.js';
+import {
+  DEFAULT_STATE_PATHS,
+  type LoadedDownstreamHttp,
+  type LoadedGatewayConfig,
+  NEW_TOOLS_POLICIES,
+} from './gateway-config.js';
+import {
+  checkKeys,
+  type KeySet,
+  type ReadContext,
+  readBoolean,
+  readExpanded,
+  readInteger,
+  readMapping,
+  readPath,
+  readText,
+  report,
+} from './read-config-value.js';
+import { readServers } from './read-servers.js';
+
+/** Where a configuration came from and what it may refer to. */
+export interface GatewayConfigSource extends PolicySource {
+  /** Absolute path of the file: relative paths in it are resolved against its directory. */
+  readonly path: string;
+  /** Where `${VAR}` references are looked up. Default `process.env`. */
+  readonly env?: EnvironmentVariables | undefined;
+}
+
+/** Shortest downstream bearer token, as `startMcpHttpServer` requires. */
+const MIN_TOKEN_LENGTH = 8;
+
+const MISPLACED = (key: string, where: string): string =>
+  `is not a top-level key; "${key}" belongs under ${where}.`;
+
+const TOP_LEVEL: KeySet = {
+  keys: ['servers', 'mcpServers', 'mode', 'rules', 'audit', 'approvals', 'pin', 'downstream'],
+  what: 'a hintgate configuration key',
+  synonyms: {
+    upstreams: 'servers',
+    upstream: 'servers',
+    lock: 'pin',
+    pinning: 'pin',
+    log: 'audit',
+  },
+  advice: {
+    policy: 'is not a hintgate configuration key; write "mode" and "rules" at the top level.',
+    mcp: 'is not a hintgate configuration key; VS Code settings nest servers under "mcp": point hintgate at .vscode/mcp.json instead, or move "servers" to the top level.',
+    http: MISPLACED('http', '"downstream", as in downstream: { http: { port: 3000 } }'),
+    host: MISPLACED('host', 'downstream.http'),
+    port: MISPLACED('port', 'downstream.http'),
+    token: MISPLACED('token', 'downstream.http'),
+    trusted: MISPLACED('trusted', 'each server'),
+    concurrency: MISPLACED('concurrency', 'each server'),
+    tools: MISPLACED('tools', 'each server, keyed by the tool names that server gives'),
+  },
+};
+
+/**
+ * Checks a parsed gateway configuration and returns it loaded: defaults applied, paths
+ * absolute, `${VAR}` references replaced, frozen.
+ *
+ * @param value The file's content, as parsed from YAML or JSON.
+ * @param source The file and how to find positions in it, for the messages.
+ * @throws HintgateError `invalid_config` listing every problem, one per line in file order:
+ *   `hintgate.yaml:7:5: servers.github.concurrency is 0; use a positive integer, ...`
+ */
+export function checkGatewayConfig(
+  value: unknown,
+  source: GatewayConfigSource,
+): LoadedGatewayConfig {
+  const file = resolve(source.path);
+  const context: ReadContext = {
+    problems: [],
+    env: source.env ?? process.env,
+    directory: dirname(file),
+    locate: source.locate,
+  };
+  const config = readConfig(value, file, context);
+  throwProblems(context.problems, source, 'invalid_config', 'the configuration');
+  if (config === undefined)
+    throw new Error('unreachable: a configuration that was not read has problems');
+  return deepFreeze(config);
+}
+
+function readConfig(
+  value: unknown,
+  file: string,
+  context: ReadContext,
+): LoadedGatewayConfig | undefined {
+  if (!isPlainObject(value)) {
+    report(
+      context,
+      [],
+      `is ${describe(value)}; write a mapping with "servers" (and optionally mode, rules, audit, pin).`,
+    );
+    return undefined;
+  }
+  // VS Code's prompt inputs are tolerated so that its mcp.json can be used as it is.
+  checkKeys(value, [], { ...TOP_LEVEL, keys: [...TOP_LEVEL.keys, '$schema', 'inputs'] }, context);
+  if (value.$schema !== undefined && typeof value.$schema !== 'string') {
+    report(
+      context,
+      ['$schema'],
+      `is ${describe(value.$schema)}; use the schema's URL or path as a string.`,
+    );
+  }
+  if (value.inputs !== undefined && !Array.isArray(value.inputs)) {
+    report(context, ['inputs'], `is ${describe(value.inputs)}; VS Code writes inputs as a list.`);
+  }
+  const key = serversKey(value, context);
+  const servers = key === undefined ? [] : readServers(value[key], [key], context);
+  const problems: Problem[] = [];
+  const policy = readPolicy(
+    {
+      ...(value.mode === undefined ? {} : { mode: value.mode }),
+      ...(value.rules === undefined ? {} : { rules: value.rules }),
+    },
+    problems,
+  );
+  context.problems.push(...problems);
+  const audit = readMapping(value.audit, ['audit'], '{ path: "logs/audit.jsonl" }', context) ?? {};
+  checkKeys(audit, ['audit'], { keys: ['path', 'arguments'], what: 'an audit key' }, context);
+  const approvals =
+    readMapping(value.approvals, ['approvals'], '{ path: ".hintgate/approvals.json" }', context) ??
+    {};
+  checkKeys(approvals, ['approvals'], { keys: ['path'], what: 'an approvals key' }, context);
+  const pin = readMapping(value.pin, ['pin'], '{ newTools: pending }', context) ?? {};
+  checkKeys(pin, ['pin'], { keys: ['path', 'newTools'], what: 'a pin key' }, context);
+  const newTools =
+    pin.newTools === undefined
+      ? undefined
+      : readChoice(pin.newTools, ['pin', 'newTools'], NEW_TOOLS_POLICIES, context.problems);
+  const http = readDownstream(value.downstream, context);
+  const directory = context.directory;
+  const at = (path: string) => join(directory, path);
+  return {
+    file,
+    directory,
+    servers,
+    ...(policy.mode === undefined ? {} : { mode: policy.mode }),
+    rules: policy.rules ?? [],
+    audit: {
+      path:
+        readPath(audit.path, ['audit', 'path'], '"logs/audit.jsonl"', context) ??
+        at(DEFAULT_STATE_PATHS.audit),
+      arguments: readBoolean(audit.arguments, ['audit', 'arguments'], context) ?? false,
+    },
+    approvals: {
+      path:
+        readPath(approvals.path, ['approvals', 'path'], '".hintgate/approvals.json"', context) ??
+        at(DEFAULT_STATE_PATHS.approvals),
+    },
+    pin: {
+      path:
+        readPath(pin.path, ['pin', 'path'], '"hintgate.lock"', context) ??
+        at(DEFAULT_STATE_PATHS.pin),
+      newTools: newTools ?? 'pending',
+    },
+    downstream: http === undefined ? {} : { http },
+  };
+}
+
+function serversKey(
+  value: Record<string, unknown>,
+  context: ReadContext,
+): 'servers' | 'mcpServers' | undefined {
+  const hasServers = value.servers !== undefined;
+  const hasMcpServers = value.mcpServers !== undefined;
+  if (hasServers && hasMcpServers) {
+    report(context, ['mcpServers'], 'is given besides "servers"; keep one mapping of servers.');
+    return undefined;
+  }
+  if (hasServers) return 'servers';
+  if (hasMcpServers) return 'mcpServers';
+  report(
+    context,
+    [],
+    'has no servers; add them under "servers" (or "mcpServers", as Claude Desktop and Cursor write it), each with "command" or "url".',
+  );
+  return undefined;
+}
+
+function readDownstream(value: unknown, context: ReadContext): LoadedDownstreamHttp | undefined {
+  const downstream = readMapping(value, ['downstream'], '{ http: { port: 3000 } }', context);
+  if (downstream === undefined) return undefined;
+  checkKeys(
+    downstream,
+    ['downstream'],
+    {
+      keys: ['http'],
+      what: 'a downstream transport',
+      synonyms: { streamableHttp: 'http' },
+      advice: {
+        stdio:
+          'is the default downstream transport; leave it out, or use "http" for Streamable HTTP.',
+      },
+    },
+    context,
+  );
+  if (downstream.http === undefined) return undefined;
+  const path = ['downstream', 'http'];
+  const http =
+    readMapping(downstream.http, path, '{ host: "127.0.0.1", port: 3000 }', context) ?? {};
+  checkKeys(
+    http,
+    path,
+    {
+      keys: ['host', 'port', 'token'],
+      what: 'a downstream.http key',
+      synonyms: { address: 'host', bind: 'host', bearer: 'token' },
+    },
+    context,
+  );
+  const host = readText(http.host, [...path, 'host'], '"127.0.0.1"', context);
+  const port = readInteger(
+    http.port,
+    [...path, 'port'],
+    { min: 0, max: 65_535, rule: 'an integer from 0 to 65535 (0 picks a free port)' },
+    context,
+  );
+  let token = readExpanded(http.token, [...path, 'token'], `"\${HINTGATE_TOKEN}"`, context);
+  if (token !== undefined && token.length < MIN_TOKEN_LENGTH) {
+    report(
+      context,
+      [...path, 'token'],
+      `is ${token.length} characters long; use at least ${MIN_TOKEN_LENGTH} (for example from "openssl rand -hex 32", kept in an environment variable: "\${HINTGATE_TOKEN}").`,
+    );
+    token = undefined;
+  }
+  return {
+    ...(host === undefined ? {} : { host }),
+    ...(port === undefined ? {} : { port }),
+    ...(token === undefined ? {} : { token }),
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}

@@ -1,0 +1,194 @@
+import type { Mode, PolicyRule } from '../../policy/policy-types.js';
+import type { ToolAnnotations } from '../../tool/annotations.js';
+import type { RateLimit } from '../../tool/tool.js';
+
+/** What the gateway does with a tool that is not in the pin file yet. */
+export type NewToolsPolicy = 'pending' | 'allow';
+
+/** Every {@link NewToolsPolicy}; the first is the default. */
+export const NEW_TOOLS_POLICIES: readonly NewToolsPolicy[] = ['pending', 'allow'];
+
+/**
+ * Server names: 1-64 characters of `A-Z a-z 0-9 _ -`. A name becomes the prefix of its
+ * tools' names when two servers offer a tool of the same name, so it must fit in one.
+ */
+export const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Default state paths, relative to the directory of the configuration file. */
+export const DEFAULT_STATE_PATHS = {
+  audit: '.hintgate/audit.jsonl',
+  approvals: '.hintgate/approvals.json',
+  pin: 'hintgate.lock',
+} as const;
+
+/**
+ * Per-tool overrides of one server, keyed by the tool's name on that server (before any
+ * prefix). Only the fields stated apply.
+ */
+export interface GatewayToolOverride {
+  /** Annotations merged over the ones the server claims (the ones given here win). */
+  readonly annotations?: ToolAnnotations | null;
+  /** Resource key templates over the tool's arguments, e.g. `["file:{path}"]`. */
+  readonly resources?: readonly string[] | null;
+  /** Calls allowed per sliding window. */
+  readonly rateLimit?: RateLimit | null;
+  /** Time allowed for one call, in milliseconds. */
+  readonly timeoutMs?: number;
+  /** `true` hides the tool: it is neither listed nor callable. Default `false`. */
+  readonly disabled?: boolean;
+}
+
+/** Settings hintgate adds to a server entry of an MCP client configuration. */
+export interface GatewayServerExtras {
+  /** Whether the server's annotations are used. Default `false` (the MCP spec defaults apply). */
+  readonly trusted?: boolean;
+  /** Most calls to this server at once (a positive integer). Default: 1 when untrusted. */
+  readonly concurrency?: number;
+  /** Per-tool overrides, keyed by the tool's name on this server. */
+  readonly tools?: Readonly<Record<string, GatewayToolOverride | null>> | null;
+}
+
+/** A server run as a child process and spoken to over stdin/stdout. */
+export interface GatewayStdioServerConfig extends GatewayServerExtras {
+  /** Tolerated as VS Code and other clients write it; implied by `command`. */
+  readonly type?: 'stdio';
+  /** Program to run, e.g. `npx`; `./` and `../` paths are relative to the configuration file. */
+  readonly command: string;
+  readonly args?: readonly string[] | null;
+  /** Environment variables; values may use `${VAR}` references. */
+  readonly env?: Readonly<Record<string, string>> | null;
+  /** Working directory, relative to the configuration file. Default: its directory. */
+  readonly cwd?: string;
+}
+
+/** A server reached over Streamable HTTP. */
+export interface GatewayHttpServerConfig extends GatewayServerExtras {
+  /** Tolerated as VS Code and other clients write it; implied by `url`. */
+  readonly type?: 'http';
+  /** The server's MCP endpoint, `http:` or `https:`; may use `${VAR}` references. */
+  readonly url: string;
+  /** Headers sent with every request; values may use `${VAR}` references. */
+  readonly headers?: Readonly<Record<string, string>> | null;
+}
+
+/** One upstream server entry, as written in the file. */
+export type GatewayServerConfig = GatewayStdioServerConfig | GatewayHttpServerConfig;
+
+/**
+ * The gateway configuration as written in `hintgate.yaml` (or JSON), and as
+ * `schema/hintgate.schema.json` describes it. An optional mapping or list may be `null`
+ * (a YAML key whose content is all commented out): it then counts as absent.
+ */
+export interface GatewayConfig {
+  /** For editors; ignored. */
+  readonly $schema?: string;
+  /** The upstream servers by name. Exactly one of `servers` and `mcpServers` is given. */
+  readonly servers?: Readonly<Record<string, GatewayServerConfig>>;
+  /** The same as `servers`, under the name Claude Desktop and Cursor use. */
+  readonly mcpServers?: Readonly<Record<string, GatewayServerConfig>>;
+  /** VS Code's prompt inputs; ignored (`${input:...}` references are not supported). */
+  readonly inputs?: readonly unknown[];
+  /** Default decision by class of call. Default `ask`. */
+  readonly mode?: Mode;
+  /** Policy rules, as in a policy file. */
+  readonly rules?: readonly PolicyRule[] | null;
+  readonly audit?: {
+    /** JSONL audit log. Default `.hintgate/audit.jsonl` beside the configuration. */
+    readonly path?: string;
+    /** Record call arguments (secrets redacted), not only their digest. Default `false`. */
+    readonly arguments?: boolean;
+  } | null;
+  readonly approvals?: {
+    /** "Always allow" answers. Default `.hintgate/approvals.json` beside the configuration. */
+    readonly path?: string;
+  } | null;
+  readonly pin?: {
+    /** Pin file. Default `hintgate.lock` beside the configuration. */
+    readonly path?: string;
+    /** What happens to a tool that is not pinned yet. Default `pending`. */
+    readonly newTools?: NewToolsPolicy;
+  } | null;
+  readonly downstream?: {
+    /** Present: serve Streamable HTTP to clients instead of stdio. */
+    readonly http?: {
+      /** Address to listen on. Default 127.0.0.1. */
+      readonly host?: string;
+      /** Port to listen on, 0 for any free one. Default 3000. */
+      readonly port?: number;
+      /** Bearer token clients must send (at least 8 characters); may be `${VAR}`. */
+      readonly token?: string;
+    } | null;
+  } | null;
+}
+
+/** A tool override after loading: only the fields stated. */
+export interface LoadedToolOverride {
+  readonly annotations?: ToolAnnotations;
+  readonly resources?: readonly string[];
+  readonly rateLimit?: RateLimit;
+  readonly timeoutMs?: number;
+  readonly disabled?: boolean;
+}
+
+/** What every loaded server has, whatever its transport. */
+export interface LoadedServerCommon {
+  /** The server's name: its origin, and the prefix of its tools' names on collisions. */
+  readonly name: string;
+  readonly trusted: boolean;
+  readonly concurrency?: number;
+  /** Per-tool overrides by the tool's name on this server; empty when there are none. */
+  readonly tools: Readonly<Record<string, LoadedToolOverride>>;
+}
+
+/** A stdio server after loading, ready for `connectMcpServer`. */
+export interface LoadedStdioServer extends LoadedServerCommon {
+  readonly transport: 'stdio';
+  /** As written, or absolute when it was a `./` or `../` path. */
+  readonly command: string;
+  readonly args: readonly string[];
+  /** With `${VAR}` references replaced. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Absolute; the configuration's directory unless stated. */
+  readonly cwd: string;
+}
+
+/** A Streamable HTTP server after loading, ready for `connectMcpServer`. */
+export interface LoadedHttpServer extends LoadedServerCommon {
+  readonly transport: 'http';
+  /** An `http:` or `https:` URL, with `${VAR}` references replaced. */
+  readonly url: string;
+  /** With `${VAR}` references replaced; empty when none. */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** One upstream server after loading. */
+export type LoadedGatewayServer = LoadedStdioServer | LoadedHttpServer;
+
+/** Downstream Streamable HTTP settings after loading: only what the file states. */
+export interface LoadedDownstreamHttp {
+  readonly host?: string;
+  readonly port?: number;
+  readonly token?: string;
+}
+
+/**
+ * A checked gateway configuration: defaults applied, paths absolute, `${VAR}` references
+ * replaced, frozen.
+ */
+export interface LoadedGatewayConfig {
+  /** Absolute path of the configuration file. */
+  readonly file: string;
+  /** Its directory, against which relative paths were resolved. */
+  readonly directory: string;
+  /** The upstream servers, in file order. */
+  readonly servers: readonly LoadedGatewayServer[];
+  /** The mode the file states, if any. */
+  readonly mode?: Mode;
+  /** The rules, checked as `checkPolicy` does; empty when none. */
+  readonly rules: readonly PolicyRule[];
+  readonly audit: { readonly path: string; readonly arguments: boolean };
+  readonly approvals: { readonly path: string };
+  readonly pin: { readonly path: string; readonly newTools: NewToolsPolicy };
+  /** `http` is present when the file asks for a Streamable HTTP downstream. */
+  readonly downstream: { readonly http?: LoadedDownstreamHttp };
+}

@@ -1,0 +1,27 @@
+export { checkGatewayConfig, type GatewayConfigSource } from './check-gateway-config.js';
+export { type EnvironmentVariables, type ExpandEnvResult, expandEnv } from './expand-env.js';
+export {
+  DEFAULT_STATE_PATHS,
+  type GatewayConfig,
+  type GatewayHttpServerConfig,
+  type GatewayServerConfig,
+  type GatewayServerExtras,
+  type GatewayStdioServerConfig,
+  type GatewayToolOverride,
+  type LoadedDownstreamHttp,
+  type LoadedGatewayConfig,
+  type LoadedGatewayServer,
+  type LoadedHttpServer,
+  type LoadedServerCommon,
+  type LoadedStdioServer,
+  type LoadedToolOverride,
+  NEW_TOOLS_POLICIES,
+  type NewToolsPolicy,
+  SERVER_NAME_PATTERN,
+} from './gateway-config.js';
+export {
+  type LoadGatewayConfigOptions,
+  loadGatewayConfig,
+  type ParseGatewayConfigOptions,
+  parseGatewayConfigText,
+} from './load-gateway-config.js';

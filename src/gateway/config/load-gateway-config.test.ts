@@ -1,0 +1,260 @@
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HintgateError } from '../../errors/hintgate-error.js';
+import {
+  FIXTURE_ENV,
+  FIXTURES_DIR,
+  fixtureNames,
+  INVALID_FIXTURES,
+} from './config-fixtures.test-helpers.js';
+import { type LoadGatewayConfigOptions, loadGatewayConfig } from './load-gateway-config.js';
+
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'hintgate-gateway-config-'));
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function write(name: string, text: string): Promise<string> {
+  const file = join(dir, name);
+  await writeFile(file, text);
+  return file;
+}
+
+/** The message of the HintgateError `promise` rejects with, checked to have `code`. */
+async function failure(promise: Promise<unknown>, code = 'invalid_config'): Promise<string> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(HintgateError);
+  expect((error as HintgateError).code).toBe(code);
+  return (error as Error).message;
+}
+
+const load = (file: string, options: LoadGatewayConfigOptions = { env: FIXTURE_ENV }) =>
+  loadGatewayConfig(file, options);
+
+describe('loadGatewayConfig', () => {
+  it('loads a full hintgate.yaml: env expanded, paths beside the file, overrides kept', async () => {
+    const file = join(dir, 'hintgate.yaml');
+    await copyFile(join(FIXTURES_DIR, 'valid', 'full.yaml'), file);
+    const config = await load(file);
+    expect(config).toEqual({
+      file,
+      directory: dir,
+      servers: [
+        {
+          name: 'github',
+          transport: 'stdio',
+          command: 'npx',
+          args: ['-y', '@modelcontextprotocol/server-github'],
+          env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_fixture', LOG_LEVEL: 'info' },
+          cwd: join(dir, 'work'),
+          trusted: true,
+          concurrency: 4,
+          tools: {
+            create_issue: {
+              annotations: {
+                title: 'Create an issue',
+                readOnlyHint: false,
+                destructiveHint: false,
+              },
+              resources: ['repo:{owner}/{repo}'],
+              rateLimit: { max: 5, windowMs: 60000, maxWaitMs: 0 },
+              timeoutMs: 30000,
+            },
+            delete_repository: { disabled: true },
+          },
+        },
+        {
+          name: 'docs',
+          transport: 'http',
+          url: 'https://api.example.com/mcp',
+          headers: { Authorization: 'Bearer ghp_fixture' },
+          trusted: false,
+          tools: {},
+        },
+      ],
+      mode: 'auto',
+      rules: [
+        { tool: 'github_*', key: 'repo:acme/*', decision: 'ask', reason: 'company repositories' },
+      ],
+      audit: { path: join(dir, 'logs', 'audit.jsonl'), arguments: true },
+      approvals: { path: join(dir, 'state', 'approvals.json') },
+      pin: { path: join(dir, 'pins', 'hintgate.lock'), newTools: 'allow' },
+      downstream: { http: { host: '127.0.0.1', port: 3100, token: 'fixture-token-0123' } },
+    });
+    expect(Object.isFrozen(config.servers[0]?.tools)).toBe(true);
+    expect(Object.isFrozen(config.audit)).toBe(true);
+  });
+
+  it('puts state beside the file by default and starts servers in its directory', async () => {
+    await mkdir(join(dir, 'project'));
+    const file = await write(
+      'project/hintgate.yaml',
+      'servers:\n  local: { command: ./bin/server.js, args: [--flag] }\n  global: { command: npx }\n',
+    );
+    const config = await load(file);
+    const project = join(dir, 'project');
+    expect(config.audit).toEqual({
+      path: join(project, '.hintgate', 'audit.jsonl'),
+      arguments: false,
+    });
+    expect(config.approvals.path).toBe(join(project, '.hintgate', 'approvals.json'));
+    expect(config.pin).toEqual({ path: join(project, 'hintgate.lock'), newTools: 'pending' });
+    expect(config.downstream).toEqual({});
+    expect(config.rules).toEqual([]);
+    expect(config.mode).toBeUndefined();
+    expect(config.servers).toMatchObject([
+      { name: 'local', command: join(project, 'bin', 'server.js'), cwd: project, trusted: false },
+      { name: 'global', command: 'npx', cwd: project },
+    ]);
+  });
+
+  it('keeps absolute paths and the file order of servers whose names are numbers', async () => {
+    const file = await write(
+      'hintgate.yaml',
+      'servers:\n  zeta: { command: a }\n  "10": { command: b }\n  "2": { command: c }\naudit: { path: /var/log/hg.jsonl }\n',
+    );
+    const config = await load(file);
+    expect(config.servers.map((server) => server.name)).toEqual(['zeta', '10', '2']);
+    expect(config.audit.path).toBe('/var/log/hg.jsonl');
+  });
+
+  it('accepts a Claude Desktop, a Cursor and a VS Code configuration as they are', async () => {
+    for (const name of ['claude-desktop.json', 'cursor.json', 'vscode-mcp.json']) {
+      const file = join(dir, name);
+      await copyFile(join(FIXTURES_DIR, 'valid', name), file);
+      const config = await load(file);
+      expect(config.servers.length).toBeGreaterThan(0);
+    }
+    const vscode = await load(join(dir, 'vscode-mcp.json'));
+    expect(vscode.servers).toMatchObject([
+      { name: 'memory', transport: 'stdio', command: 'npx' },
+      { name: 'api', transport: 'http', headers: { 'X-Api-Key': 'ghp_fixture' } },
+    ]);
+  });
+
+  it('loads every valid fixture and rejects every invalid one with file, line, column and the fix', async () => {
+    for (const name of fixtureNames('valid')) {
+      await expect(load(join(FIXTURES_DIR, 'valid', name))).resolves.toBeDefined();
+    }
+    const invalid = fixtureNames('invalid');
+    expect(invalid).toEqual(Object.keys(INVALID_FIXTURES).sort());
+    for (const name of invalid) {
+      const message = await failure(load(join(FIXTURES_DIR, 'invalid', name)));
+      expect(message.split('\n')).toContain(
+        `${join(FIXTURES_DIR, 'invalid', name)}:${INVALID_FIXTURES[name]}`,
+      );
+    }
+  });
+
+  it('lists every problem at once, in file order, config and rule problems together', async () => {
+    const file = await write(
+      'hintgate.yaml',
+      [
+        'servers:',
+        '  a:',
+        '    command: npx',
+        '    trust: true',
+        'rules:',
+        '  - decision: block',
+        'pinn: {}',
+      ].join('\n'),
+    );
+    const message = await failure(loadGatewayConfig(file, { env: {} }));
+    expect(message).toBe(
+      [
+        `${file}:4:5: servers.a.trust is not a server key; did you mean "trusted"?`,
+        `${file}:6:5: rules[0].decision is "block"; use one of allow, ask, deny.`,
+        `${file}:7:1: pinn is not a hintgate configuration key; did you mean "pin"?`,
+      ].join('\n'),
+    );
+  });
+
+  it('says where a top-level key belongs when it is put at the top level', async () => {
+    const file = await write('hintgate.yaml', 'servers: { a: { command: npx } }\nport: 3000\n');
+    expect(await failure(load(file))).toBe(
+      `${file}:2:1: port is not a top-level key; "port" belongs under downstream.http.`,
+    );
+  });
+
+  it('expands environment variable references from process.env by default and names unset variables', async () => {
+    const variable = `HINTGATE_CONFIG_TEST_${process.pid}`;
+    const file = await write(
+      'hintgate.yaml',
+      `servers:\n  a:\n    command: npx\n    env: { KEY: "\${${variable}}", PRICE: "$\${literal}" }\n`,
+    );
+    process.env[variable] = 'from-process-env';
+    try {
+      const config = await loadGatewayConfig(file);
+      expect(config.servers[0]).toMatchObject({
+        env: { KEY: 'from-process-env', PRICE: `\${literal}` },
+      });
+    } finally {
+      delete process.env[variable];
+    }
+    expect(await failure(loadGatewayConfig(file))).toBe(
+      `${file}:4:12: servers.a.env.KEY uses \${${variable}}, which is not set; set ${variable} in the environment hintgate runs in, or give a default, as in \${${variable}:-value}.`,
+    );
+  });
+
+  it('never repeats a token in its messages', async () => {
+    const file = await write(
+      'hintgate.yaml',
+      `servers: { a: { url: "https://x.test/mcp" } }\ndownstream: { http: { token: "\${T}" } }\n`,
+    );
+    const message = await failure(load(file, { env: { T: 's3cr' } }));
+    expect(message).toContain('downstream.http.token is 4 characters long');
+    expect(message).not.toContain('s3cr');
+  });
+
+  it('reports a missing file, a directory, an empty file and a file of comments', async () => {
+    const missing = join(dir, 'nope.yaml');
+    expect(await failure(load(missing))).toBe(
+      `Gateway configuration not found: ${missing}. Create it (run "hintgate init" for a commented starter), or pass the right path.`,
+    );
+    expect(await failure(load(dir))).toContain('is a directory, not a configuration file');
+    const empty = await write('empty.yaml', '  \n');
+    expect(await failure(load(empty))).toContain(`${empty}: the file is empty;`);
+    const comments = await write('comments.yaml', '# servers:\n#   a: { command: npx }\n');
+    expect(await failure(load(comments))).toContain(`${comments}: the file has only comments;`);
+  });
+
+  it('reports YAML and JSON syntax errors and duplicate keys with their position', async () => {
+    const yaml = await write('bad.yaml', 'servers:\n  a: { command: npx\n');
+    expect(await failure(load(yaml))).toMatch(new RegExp(`^${yaml}:\\d+:\\d+: YAML syntax error`));
+    const json = await write(
+      'bad.json',
+      '{\n  "mcpServers": {\n    "a": { "command": "npx", }\n  }\n}\n',
+    );
+    expect(await failure(load(json))).toBe(
+      `${json}:3:30: JSON syntax error: expected a key in double quotes but found "}".`,
+    );
+    const twice = await write(
+      'twice.json',
+      '{ "servers": {}, "servers": { "a": { "command": "x" } } }',
+    );
+    expect(await failure(load(twice))).toContain(`${twice}:1:18: JSON syntax error:`);
+  });
+
+  it('rejects a path that is not a non-empty string', async () => {
+    expect(await failure(loadGatewayConfig(''), 'invalid_option')).toContain('non-empty string');
+  });
+
+  it('reads through the injected readFile', async () => {
+    const config = await loadGatewayConfig('/virtual/hintgate.yaml', {
+      readFile: async () => 'servers: { a: { command: npx } }',
+      env: {},
+    });
+    expect(config.directory).toBe('/virtual');
+    expect(config.servers[0]).toMatchObject({ cwd: '/virtual' });
+  });
+});

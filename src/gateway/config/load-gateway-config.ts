@@ -1,0 +1,115 @@
+import { readFile as readFileFromDisk } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { HintgateError } from '../../errors/hintgate-error.js';
+import { parseYamlOrJson } from '../../policy/load-policy.js';
+import { checkGatewayConfig } from './check-gateway-config.js';
+import type { EnvironmentVariables } from './expand-env.js';
+import type { LoadedGatewayConfig } from './gateway-config.js';
+
+/** Options of {@link parseGatewayConfigText}. */
+export interface ParseGatewayConfigOptions {
+  /** Where `${VAR}` references are looked up. Default `process.env`. */
+  readonly env?: EnvironmentVariables | undefined;
+}
+
+/** Options of {@link loadGatewayConfig}. */
+export interface LoadGatewayConfigOptions extends ParseGatewayConfigOptions {
+  /**
+   * Reads a file as UTF-8 text, given its absolute path. Default `fs.promises.readFile`.
+   * Rejecting with an error whose `code` is `ENOENT` reports the file as missing.
+   */
+  readonly readFile?: ((path: string) => Promise<string>) | undefined;
+}
+
+const STARTER = 'run "hintgate init" for a commented starter';
+
+/**
+ * Reads and checks a gateway configuration file: `hintgate.yaml`, or JSON (also an MCP
+ * client configuration with an `mcpServers` block, or VS Code's `servers`, as it is).
+ * `.yaml`/`.yml` files are read as YAML, `.json` as strict JSON, anything else as JSON when
+ * it starts with `{` and as YAML otherwise.
+ *
+ * @param path Path of the file, absolute or relative to the working directory. Messages
+ *   name the file as given; relative paths inside it are resolved against its directory.
+ * @throws HintgateError `invalid_option` when `path` is not a non-empty string, and
+ *   `invalid_config` when the file is missing, unreadable, empty, not YAML or JSON, or
+ *   wrong in any way; every problem is one line, `file:line:column: path what-to-fix`.
+ */
+export async function loadGatewayConfig(
+  path: string,
+  options: LoadGatewayConfigOptions = {},
+): Promise<LoadedGatewayConfig> {
+  if (typeof path !== 'string' || path === '') {
+    throw new HintgateError(
+      'invalid_option',
+      `loadGatewayConfig needs the path of a configuration file as a non-empty string, got ${
+        typeof path === 'string' ? 'an empty string' : typeof path
+      }.`,
+    );
+  }
+  const absolute = resolve(path);
+  const read = options.readFile ?? ((file: string) => readFileFromDisk(file, 'utf8'));
+  let text: string;
+  try {
+    text = await read(absolute);
+  } catch (error) {
+    throw new HintgateError('invalid_config', unreadable(absolute, error), { cause: error });
+  }
+  return parseGatewayConfigText(text, path, options);
+}
+
+/**
+ * Parses and checks the text of a gateway configuration file, without reading it: the part
+ * of {@link loadGatewayConfig} after reading.
+ *
+ * @param text The file's content.
+ * @param file Its path: named in messages, chooses YAML or JSON by extension, and its
+ *   directory (against the working directory when relative) anchors relative paths.
+ * @throws HintgateError `invalid_config`, as {@link loadGatewayConfig}; `invalid_option`
+ *   when `text` or `file` is not a string.
+ */
+export function parseGatewayConfigText(
+  text: string,
+  file: string,
+  options: ParseGatewayConfigOptions = {},
+): LoadedGatewayConfig {
+  if (typeof text !== 'string' || typeof file !== 'string' || file === '') {
+    throw new HintgateError(
+      'invalid_option',
+      `parseGatewayConfigText needs the text and a non-empty file name as strings, got ${typeof text} and ${typeof file}.`,
+    );
+  }
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (source.trim() === '') {
+    throw new HintgateError(
+      'invalid_config',
+      `${file}: the file is empty; list the servers to front under "servers" (${STARTER}).`,
+    );
+  }
+  const parsed = parseYamlOrJson(source, file, 'invalid_config');
+  if (parsed.value === undefined) {
+    throw new HintgateError(
+      'invalid_config',
+      `${file}: the file has only comments; list the servers to front under "servers" (${STARTER}).`,
+    );
+  }
+  return checkGatewayConfig(parsed.value, {
+    file,
+    path: file,
+    locate: parsed.locate,
+    env: options.env,
+  });
+}
+
+function unreadable(absolute: string, error: unknown): string {
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    return `Gateway configuration not found: ${absolute}. Create it (${STARTER}), or pass the right path.`;
+  }
+  if (code === 'EISDIR') {
+    return `${absolute} is a directory, not a configuration file; pass the path of hintgate.yaml or a .json file.`;
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return `Cannot read gateway configuration ${absolute} (${reason}); check that this process may read it.`;
+}

@@ -1,0 +1,310 @@
+import { isAbsolute, resolve } from 'node:path';
+import { closest, describe, type PolicyPath, readChoice } from '../../policy/check-policy.js';
+import { isPlainObject } from '../../tool/json-schema.js';
+import {
+  type LoadedGatewayServer,
+  type LoadedServerCommon,
+  SERVER_NAME_PATTERN,
+} from './gateway-config.js';
+import {
+  checkKeys,
+  type KeySet,
+  type ReadContext,
+  readBoolean,
+  readExpanded,
+  readInteger,
+  readPath,
+  readStringMap,
+  report,
+} from './read-config-value.js';
+import { readToolOverrides } from './read-tool-overrides.js';
+
+type Transport = 'stdio' | 'http';
+
+const STDIO_KEYS = ['command', 'args', 'env', 'cwd'] as const;
+const HTTP_KEYS = ['url', 'headers'] as const;
+const EXTRA_KEYS = ['type', 'trusted', 'concurrency', 'tools'] as const;
+
+const SYNONYMS: Readonly<Record<string, string>> = {
+  arguments: 'args',
+  argv: 'args',
+  environment: 'env',
+  workingDirectory: 'cwd',
+  workdir: 'cwd',
+  dir: 'cwd',
+  serverUrl: 'url',
+  endpoint: 'url',
+  transport: 'type',
+  transportType: 'type',
+  trust: 'trusted',
+  maxConcurrency: 'concurrency',
+  overrides: 'tools',
+};
+
+const ADVICE: Readonly<Record<string, string>> = {
+  envFile: `is not supported: hintgate reads no env files; put the variables under "env", or refer to the environment with \${NAME}.`,
+};
+
+const ENV_NAME = {
+  example: `{ API_KEY: "\${API_KEY}" }`,
+  name: /^[^=\0]+$/,
+  nameRule: 'write a variable name without "=" in it',
+};
+const HEADER_NAME = {
+  example: `{ Authorization: "Bearer \${TOKEN}" }`,
+  name: /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/,
+  nameRule: "a header name has letters, digits and !#$%&'*+.^_`|~- only",
+};
+
+/**
+ * Reads the servers mapping (`servers` or `mcpServers`) into loaded servers, in file order.
+ * Reports an empty mapping: a gateway needs at least one server.
+ */
+export function readServers(
+  value: unknown,
+  path: PolicyPath,
+  context: ReadContext,
+): LoadedGatewayServer[] {
+  if (value === null || (isPlainObject(value) && Object.keys(value).length === 0)) {
+    report(
+      context,
+      path,
+      'is empty; add at least one server, with "command" (stdio) or "url" (Streamable HTTP).',
+    );
+    return [];
+  }
+  if (!isPlainObject(value)) {
+    report(
+      context,
+      path,
+      `is ${describe(value)}; write a mapping from server names to servers, as in { github: { command: "npx", args: [...] } }.`,
+    );
+    return [];
+  }
+  const servers: LoadedGatewayServer[] = [];
+  // Objects list integer-like keys first; the file's order is the one people expect.
+  const at = (name: string) => context.locate?.([...path, name]) ?? { line: 0, column: 0 };
+  const entries = Object.entries(value).sort(([a], [b]) => {
+    const [first, second] = [at(a), at(b)];
+    return first.line - second.line || first.column - second.column;
+  });
+  for (const [name, entry] of entries) {
+    const server = readServer(name, entry, [...path, name], context);
+    if (server !== undefined) servers.push(server);
+  }
+  return servers;
+}
+
+function readServer(
+  name: string,
+  value: unknown,
+  path: PolicyPath,
+  context: ReadContext,
+): LoadedGatewayServer | undefined {
+  if (!SERVER_NAME_PATTERN.test(name)) {
+    const suggestion =
+      name
+        .replace(/[^A-Za-z0-9_-]+/g, '_')
+        .slice(0, 64)
+        .replace(/^_+$/, '') || 'server';
+    report(
+      context,
+      path,
+      `is not a usable server name; use 1-64 characters of A-Z, a-z, 0-9, "_" and "-" (it prefixes tool names when two servers share one), such as "${suggestion}".`,
+    );
+  }
+  if (!isPlainObject(value)) {
+    report(
+      context,
+      path,
+      `is ${describe(value)}; write a mapping with "command" (and args, env, cwd) for a server run over stdio, or "url" (and headers) for Streamable HTTP.`,
+    );
+    return undefined;
+  }
+  const transport = transportOf(value, path, context);
+  const own: readonly string[] =
+    transport === 'stdio'
+      ? STDIO_KEYS
+      : transport === 'http'
+        ? HTTP_KEYS
+        : [...STDIO_KEYS, ...HTTP_KEYS];
+  const other: readonly string[] =
+    transport === 'stdio' ? HTTP_KEYS : transport === 'http' ? STDIO_KEYS : [];
+  const wrongSide = Object.fromEntries(
+    other.map((key) => [
+      key,
+      transport === 'stdio'
+        ? 'only applies to a Streamable HTTP server (one with "url"); this one runs "command" over stdio.'
+        : 'only applies to a server run over stdio (one with "command"); this one has a "url".',
+    ]),
+  );
+  checkKeys(
+    value,
+    path,
+    {
+      keys: [...own, ...EXTRA_KEYS],
+      what: 'a server key',
+      synonyms: SYNONYMS,
+      advice: { ...ADVICE, ...wrongSide },
+    } satisfies KeySet,
+    context,
+  );
+  const trusted = readBoolean(value.trusted, [...path, 'trusted'], context) ?? false;
+  const concurrency = readInteger(
+    value.concurrency,
+    [...path, 'concurrency'],
+    {
+      min: 1,
+      max: Number.MAX_SAFE_INTEGER,
+      rule: 'a positive integer, the most calls to this server at once',
+    },
+    context,
+  );
+  const common: LoadedServerCommon = {
+    name,
+    trusted,
+    ...(concurrency === undefined ? {} : { concurrency }),
+    tools: readToolOverrides(value.tools, [...path, 'tools'], context),
+  };
+  if (transport === 'stdio') return readStdio(value, path, common, context);
+  if (transport === 'http') return readHttp(value, path, common, context);
+  return undefined;
+}
+
+function transportOf(
+  value: Record<string, unknown>,
+  path: PolicyPath,
+  context: ReadContext,
+): Transport | undefined {
+  const { type, command, url } = value;
+  if (type === 'sse') {
+    report(
+      context,
+      [...path, 'type'],
+      'is "sse"; hintgate speaks stdio and Streamable HTTP only: use type: http when the server also serves Streamable HTTP (often at /mcp), or run it over stdio.',
+    );
+    return undefined;
+  }
+  const stated =
+    type === undefined
+      ? undefined
+      : readChoice(type, [...path, 'type'], ['stdio', 'http'] as const, context.problems);
+  if (type !== undefined && stated === undefined) return undefined;
+  if (stated !== undefined) return stated;
+  if (command !== undefined && url !== undefined) {
+    report(
+      context,
+      path,
+      'has both "command" and "url"; keep "command" for a server run over stdio, or "url" for a Streamable HTTP server.',
+    );
+    return undefined;
+  }
+  if (command !== undefined) return 'stdio';
+  if (url !== undefined) return 'http';
+  // A misspelled "command" or "url" is reported as such; saying neither is there adds nothing.
+  const misspelled = Object.keys(value).some((key) => {
+    const meant = Object.hasOwn(SYNONYMS, key) ? SYNONYMS[key] : closest(key, ['command', 'url']);
+    return meant === 'command' || meant === 'url';
+  });
+  if (misspelled) return undefined;
+  report(
+    context,
+    path,
+    'says neither "command" nor "url"; add "command" (with optional args, env, cwd) for a server run over stdio, or "url" (with optional headers) for Streamable HTTP.',
+  );
+  return undefined;
+}
+
+function readStdio(
+  value: Record<string, unknown>,
+  path: PolicyPath,
+  common: LoadedServerCommon,
+  context: ReadContext,
+): LoadedGatewayServer | undefined {
+  const before = context.problems.length;
+  const { command } = value;
+  if (typeof command !== 'string' || command.trim() === '') {
+    report(
+      context,
+      command === undefined ? path : [...path, 'command'],
+      command === undefined
+        ? 'has type stdio but no "command"; add the program to run, such as "npx".'
+        : `is ${describe(command)}; use the program to run, such as "npx".`,
+    );
+  }
+  const args: string[] = [];
+  if (value.args !== undefined && value.args !== null) {
+    if (Array.isArray(value.args)) {
+      value.args.forEach((arg: unknown, index) => {
+        if (typeof arg === 'string') args.push(arg);
+        else {
+          const hint =
+            typeof arg === 'number' || typeof arg === 'boolean' ? ` (quoted: "${arg}")` : '';
+          report(
+            context,
+            [...path, 'args', index],
+            `is ${describe(arg)}; write each argument as a string${hint}.`,
+          );
+        }
+      });
+    } else {
+      report(
+        context,
+        [...path, 'args'],
+        `is ${describe(value.args)}; use a list of strings, such as ["-y", "some-mcp-server"].`,
+      );
+    }
+  }
+  const env = readStringMap(value.env, [...path, 'env'], ENV_NAME, context);
+  const cwd = readPath(value.cwd, [...path, 'cwd'], '"./server"', context) ?? context.directory;
+  if (context.problems.length > before || typeof command !== 'string') return undefined;
+  // A relative program path means the file it sits beside, not wherever the gateway was started.
+  const program =
+    /^\.\.?[\\/]/.test(command) && !isAbsolute(command)
+      ? resolve(context.directory, command)
+      : command;
+  return {
+    ...common,
+    transport: 'stdio',
+    command: program,
+    args,
+    ...(env === undefined ? {} : { env }),
+    cwd,
+  };
+}
+
+function readHttp(
+  value: Record<string, unknown>,
+  path: PolicyPath,
+  common: LoadedServerCommon,
+  context: ReadContext,
+): LoadedGatewayServer | undefined {
+  const before = context.problems.length;
+  if (value.url === undefined) {
+    report(
+      context,
+      path,
+      'has type http but no "url"; add the server\'s MCP endpoint, such as "https://example.com/mcp".',
+    );
+  }
+  const url = readExpanded(value.url, [...path, 'url'], '"https://example.com/mcp"', context);
+  if (url !== undefined && !isHttpUrl(url)) {
+    report(
+      context,
+      [...path, 'url'],
+      `is ${describe(value.url)}${url === value.url ? '' : ' with its variables replaced'}, not an http(s) URL; write the full endpoint, such as "https://example.com/mcp".`,
+    );
+  }
+  const headers = readStringMap(value.headers, [...path, 'headers'], HEADER_NAME, context) ?? {};
+  if (context.problems.length > before || url === undefined) return undefined;
+  return { ...common, transport: 'http', url, headers };
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
