@@ -1,0 +1,40 @@
+export {
+  type ComparePinsOptions,
+  comparePins,
+  type HintMove,
+  hintMoves,
+  lessCautionMoves,
+  PIN_FINDING_IDS,
+  type PinFinding,
+  type PinFindingId,
+  type PinReport,
+  type PinSeverity,
+  type PinStatus,
+  type ToolPinState,
+} from './compare-pins.js';
+export {
+  DEFINITION_FIELDS,
+  type DefinitionField,
+  definitionBodyHash,
+  definitionHash,
+  fieldDigests,
+  isPinnedMetaKey,
+  pinnedMeta,
+} from './definition-hash.js';
+export {
+  emptyLockFile,
+  formatLockFile,
+  LOCK_FILE_NAME,
+  LOCK_FILE_VERSION,
+  type LockFile,
+  type LockFileWriteOptions,
+  PIN_VERDICTS,
+  type PinnedServer,
+  type PinnedTool,
+  type PinVerdict,
+  parseLockFile,
+  readLockFile,
+  updateLockFile,
+  writeLockFile,
+} from './lock-file.js';
+export { type PinToolsOptions, pinTools } from './pin-tools.js';
