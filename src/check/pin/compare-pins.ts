@@ -263,15 +263,15 @@ export function comparePins(lock: LockFile, options: ComparePinsOptions): PinRep
     }
   }
 
-  const gone = Object.keys(pins)
-    .filter((name) => !byName.has(name))
-    .sort(compareText);
+  const gone = Object.entries(pins)
+    .filter(([name]) => !byName.has(name))
+    .sort(([a], [b]) => compareText(a, b));
   const renamedFrom = new Set<string>();
   for (const listing of unpinned) {
     const body = definitionBodyHash(listing);
-    const old = gone.find((name) => !renamedFrom.has(name) && pins[name]?.bodyHash === body);
+    const match = gone.find(([name, pin]) => !renamedFrom.has(name) && pin.bodyHash === body);
     const hash = definitionHash(listing);
-    if (old === undefined) {
+    if (match === undefined) {
       states.push({ tool: listing.name, status: 'new', hash });
       finding(
         'pin-new',
@@ -281,24 +281,25 @@ export function comparePins(lock: LockFile, options: ComparePinsOptions): PinRep
       );
       continue;
     }
+    const [old, pin] = match;
     renamedFrom.add(old);
     states.push({
       tool: listing.name,
       status: 'renamed',
       hash,
-      pinnedHash: pins[old]?.hash as string,
+      pinnedHash: pin.hash,
       renamedFrom: old,
     });
     finding(
       'pin-renamed',
       'medium',
       listing.name,
-      `${where(listing.name)} has the pinned definition of "${old}", which is no longer listed: it was renamed. A client's approvals and rules for "${old}" do not carry over; pin it with \`hintgate pin\` if the rename is expected.`,
+      `${where(listing.name)} has the pinned definition of "${old}", which is no longer listed: it was renamed. It is not pinned under its new name; pin it with \`hintgate pin\` if the rename is expected.`,
     );
   }
-  for (const name of gone) {
+  for (const [name, pin] of gone) {
     if (renamedFrom.has(name)) continue;
-    states.push({ tool: name, status: 'removed', pinnedHash: pins[name]?.hash as string });
+    states.push({ tool: name, status: 'removed', pinnedHash: pin.hash });
     finding(
       'pin-removed',
       'low',

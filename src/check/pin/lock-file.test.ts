@@ -118,7 +118,11 @@ describe('readLockFile and writeLockFile', () => {
   const corruptions: [string, (data: Json) => unknown, RegExp][] = [
     ['not JSON', () => undefined, /not valid JSON/],
     ['an array', () => [], /not a JSON object/],
-    ['another version', (d) => ({ ...d, version: 2 }), /version that is 2/],
+    [
+      'another version',
+      (d) => ({ ...d, version: 2 }),
+      /has version 2, but this hintgate reads version 1/,
+    ],
     ['no servers', (d) => ({ version: d.version }), /servers that is not an object/],
     ['a server without tools', (d) => ({ ...d, servers: { fs: {} } }), /\.tools that/],
     [

@@ -157,8 +157,8 @@ function checkLock(data: unknown, fail: Fail): LockFile {
   if (!isObject(data)) fail('', 'is not a JSON object');
   if (data.version !== LOCK_FILE_VERSION) {
     fail(
-      'version',
-      `is ${JSON.stringify(data.version) ?? 'missing'}, but this hintgate reads version ${LOCK_FILE_VERSION}`,
+      '',
+      `has version ${JSON.stringify(data.version) ?? '(none)'}, but this hintgate reads version ${LOCK_FILE_VERSION}`,
     );
   }
   if (!isObject(data.servers)) fail('servers', 'is not an object');
