@@ -25,3 +25,8 @@ export {
   type ParseGatewayConfigOptions,
   parseGatewayConfigText,
 } from './load-gateway-config.js';
+export {
+  DEFAULT_SCHEMA_URL,
+  type RenderStarterConfigOptions,
+  renderStarterConfig,
+} from './render-starter-config.js';
