@@ -95,24 +95,30 @@ export interface Problem {
 export function checkPolicy(value: unknown, source?: PolicySource): Policy {
   const problems: Problem[] = [];
   const policy = readPolicy(value, problems);
-  throwProblems(problems, source);
+  throwProblems(problems, { source });
   return policy;
+}
+
+/** Options of {@link throwProblems}. */
+export interface ThrowProblemsOptions {
+  /** The file the problems were found in, and how to find their positions. */
+  readonly source?: PolicySource | undefined;
+  /** The error's code. Default `invalid_policy`. */
+  readonly code?: HintgateErrorCode;
+  /** How a problem with an empty path names the whole file. Default "the policy". */
+  readonly root?: string;
 }
 
 /**
  * Throws one {@link HintgateError} listing `problems`, one per line in file order, each
  * with its position and path (as {@link checkPolicy} reports them); returns when there are
  * none.
- *
- * @param code The error's code. Default `invalid_policy`.
- * @param root How a problem with an empty path names the whole file. Default "the policy".
  */
 export function throwProblems(
   problems: readonly Problem[],
-  source: PolicySource | undefined,
-  code: HintgateErrorCode = 'invalid_policy',
-  root = 'the policy',
+  options: ThrowProblemsOptions = {},
 ): void {
+  const { source, code = 'invalid_policy', root = 'the policy' } = options;
   if (problems.length === 0) return;
   const located = problems.map((problem) => ({
     problem,

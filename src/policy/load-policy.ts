@@ -106,14 +106,15 @@ export interface ParsedYamlOrJson {
  *
  * @param source The text, without a byte order mark.
  * @param file Name of the file, for messages and to choose between YAML and JSON.
- * @param code Code of the error thrown. Default `invalid_policy`.
+ * @param options `code`: code of the error thrown. Default `invalid_policy`.
  * @throws HintgateError with `code` when the text cannot be parsed.
  */
 export function parseYamlOrJson(
   source: string,
   file: string,
-  code: HintgateErrorCode = 'invalid_policy',
+  options: { readonly code?: HintgateErrorCode } = {},
 ): ParsedYamlOrJson {
+  const code = options.code ?? 'invalid_policy';
   const fail = (message: string, cause?: unknown): HintgateError =>
     new HintgateError(code, message, cause === undefined ? undefined : { cause });
   const json = isJson(file, source);

@@ -87,7 +87,7 @@ export function checkGatewayConfig(
     locate: source.locate,
   };
   const config = readConfig(value, file, context);
-  throwProblems(context.problems, source, 'invalid_config', 'the configuration');
+  throwProblems(context.problems, { source, code: 'invalid_config', root: 'the configuration' });
   if (config === undefined)
     throw new Error('unreachable: a configuration that was not read has problems');
   return deepFreeze(config);

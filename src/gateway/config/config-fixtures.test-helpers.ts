@@ -47,9 +47,9 @@ export const INVALID_FIXTURES: Readonly<Record<string, string>> = {
   'ftp-url.yaml':
     '3:5: servers.remote.url is "ftp://example.com/mcp", not an http(s) URL; write the full endpoint, such as "https://example.com/mcp".',
   'headers-on-stdio.yaml':
-    '4:5: servers.local.headers only applies to a Streamable HTTP server (one with "url"); this one runs "command" over stdio.',
+    '4:5: servers.local.headers only applies to a Streamable HTTP server (one with "url"); this one is run over stdio.',
   'http-type-with-command.json':
-    '3:28: servers.x.command only applies to a server run over stdio (one with "command"); this one has a "url".',
+    '3:28: servers.x.command only applies to a server run over stdio (one with "command"); this one is reached over Streamable HTTP.',
   'misspelled-server-key.yaml':
     '3:5: servers.local.comand is not a server key; did you mean "command"?',
   'neither-command-nor-url.yaml':

@@ -86,7 +86,7 @@ export function parseGatewayConfigText(
       `${file}: the file is empty; list the servers to front under "servers" (${STARTER}).`,
     );
   }
-  const parsed = parseYamlOrJson(source, file, 'invalid_config');
+  const parsed = parseYamlOrJson(source, file, { code: 'invalid_config' });
   if (parsed.value === undefined) {
     throw new HintgateError(
       'invalid_config',

@@ -134,8 +134,8 @@ function readServer(
     other.map((key) => [
       key,
       transport === 'stdio'
-        ? 'only applies to a Streamable HTTP server (one with "url"); this one runs "command" over stdio.'
-        : 'only applies to a server run over stdio (one with "command"); this one has a "url".',
+        ? 'only applies to a Streamable HTTP server (one with "url"); this one is run over stdio.'
+        : 'only applies to a server run over stdio (one with "command"); this one is reached over Streamable HTTP.',
     ]),
   );
   checkKeys(
