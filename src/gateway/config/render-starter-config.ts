@@ -29,7 +29,7 @@ export function renderStarterConfig(options: RenderStarterConfigOptions = {}): s
 # the "#" to use it.
 
 # The MCP servers to front, by name (1-64 characters of A-Z a-z 0-9 _ -). When two servers
-# offer a tool of the same name, the tools are told apart by "<server>_" prefixes. An
+# offer a tool of the same name, the tools are told apart by "<server>__" prefixes. An
 # "mcpServers" block from Claude Desktop or Cursor can be pasted here as it is.
 servers:
   everything:

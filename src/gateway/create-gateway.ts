@@ -1,0 +1,256 @@
+import { unwatchFile, watchFile } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { AuditEvent, AuditSink } from '../audit/audit-event.js';
+import { createJsonlAuditSink } from '../audit/index.js';
+import { HintgateError } from '../errors/index.js';
+import type { LoadedGatewayConfig } from '../gateway/config/index.js';
+import { connectMcpServer, type McpServerConnection } from '../mcp/client/index.js';
+import { createMcpToolServer, type McpToolServer } from '../mcp/server/index.js';
+import { DEFAULT_MODE, type Mode } from '../policy/policy-types.js';
+import { createRegistry, type Env, type ToolRegistry } from '../registry/index.js';
+import { createRuntime, type Runtime } from '../runtime/index.js';
+import { createWorkspaceTools } from '../tools/index.js';
+import { GatewayTools } from './gateway-tools.js';
+import type { UpstreamConnectSettings } from './upstream-options.js';
+import { upstreamOptions } from './upstream-options.js';
+import { withBlockedTools } from './with-blocked-tools.js';
+
+/** Options of {@link createGateway}. */
+export interface CreateGatewayOptions extends UpstreamConnectSettings {
+  /**
+   * The loaded configuration (`loadGatewayConfig`). Absent: the embedded default, the
+   * built-in workspace tools of `workspace`, with state in `<workspace>/.hintgate/`.
+   */
+  readonly config?: LoadedGatewayConfig;
+  /** The mode, over the configuration's. Default: the configuration's, else `ask`. */
+  readonly mode?: Mode;
+  /**
+   * Problems that do not stop the gateway: an upstream that cannot be reached, a tool list
+   * that could not be applied, a failed audit write. Default: written to stderr.
+   */
+  readonly onError?: (error: Error) => void;
+  /**
+   * What a person running the gateway should know: pin findings, tools held back, an
+   * upstream lost and found again. One line each. Default: written to stderr.
+   */
+  readonly onNotice?: (message: string) => void;
+  /** Directory of the embedded default (no `config`). Default: the current directory. */
+  readonly workspace?: string;
+  /** Environment read for `TOOL_<NAME>_DISABLED` (exposed names). Default `process.env`. */
+  readonly env?: Env;
+  /**
+   * Re-read the pin file when it changes on disk (checked every `intervalMs`), so that
+   * `hintgate pin` takes effect without a restart. `false` turns it off. Default
+   * `{ intervalMs: 1000 }`.
+   */
+  readonly watchPins?: { readonly intervalMs: number } | false;
+}
+
+/** A running gateway: upstream connections, one runtime over all their tools, and its MCP server. */
+export interface Gateway {
+  /**
+   * The runtime every call goes through. Tools held back by their pins are neither listed
+   * nor run: calls to them end `denied` with the reason.
+   */
+  readonly runtime: Runtime;
+  /** The MCP server of the runtime: serve it with `serveMcpStdio` or `startMcpHttpServer`. */
+  readonly toolServer: McpToolServer;
+  /** Connections by server name; a server whose first connection failed is absent. */
+  readonly connections: ReadonlyMap<string, McpServerConnection>;
+  /** Why each held-back tool is held back, by exposed name. */
+  blockedTools(): ReadonlyMap<string, string>;
+  /** Reads the pin file again and applies it now (it is also re-read when it changes). */
+  reloadPins(): Promise<void>;
+  /**
+   * Closes the upstream connections (their processes stop), the MCP server and the
+   * runtime, whose audit log is flushed.
+   */
+  close(): Promise<void>;
+}
+
+const asError = (error: unknown): Error =>
+  error instanceof Error ? error : new Error(String(error));
+
+const stderrLine = (text: string): void => {
+  process.stderr.write(`hintgate gateway: ${text.replaceAll('\n', ' ')}\n`);
+};
+
+/** The embedded default: the built-in workspace tools, like `hintgate serve`. */
+function workspaceGateway(options: CreateGatewayOptions, report: (error: Error) => void): Gateway {
+  const workspace = resolve(options.workspace ?? process.cwd());
+  const runtime = createRuntime({
+    tools: createWorkspaceTools({ workspace, protectedPaths: ['.hintgate'] }),
+    workspace,
+    mode: options.mode ?? DEFAULT_MODE,
+    approvalsFile: join(workspace, '.hintgate', 'approvals.json'),
+    auditSinks: [createJsonlAuditSink({ path: join(workspace, '.hintgate', 'audit.jsonl') })],
+  });
+  const toolServer = createMcpToolServer({ runtime, onError: report });
+  return {
+    runtime,
+    toolServer,
+    connections: new Map(),
+    blockedTools: () => new Map(),
+    reloadPins: async () => {},
+    async close() {
+      await toolServer.close();
+      await runtime.close();
+    },
+  };
+}
+
+/** Writes pin findings to the audit log as `tool.changed` events, never failing the caller. */
+const auditWriter =
+  (sink: AuditSink, report: (error: Error) => void) =>
+  (event: AuditEvent): void => {
+    Promise.resolve()
+      .then(() => sink.write(event))
+      .catch((error: unknown) => report(asError(error)));
+  };
+
+/**
+ * Starts the gateway of a configuration: connects every upstream server (each its own
+ * origin in one registry, with its trust and concurrency cap), names their tools (a tool
+ * keeps its name unless two servers share it: then each is `<server>__<tool>`), applies the
+ * per-tool overrides, holds back tools whose pins say so (changed since pinned; not pinned
+ * yet while `pin.newTools` is `pending`), and builds the runtime (mode, rules, approvals
+ * file, JSONL audit log) and its MCP server. Tool lists are followed as they change:
+ * names, overrides and pins are applied again on every `list_changed`.
+ *
+ * An upstream whose first connection fails is reported through `onError` and left out; the
+ * others are served. One that is lost later is reconnected with backoff, its calls ending
+ * `upstream_unavailable` meanwhile.
+ *
+ * @throws HintgateError `invalid_lock_file` when the pin file exists but is not one, or
+ * `invalid_option` for bad options.
+ */
+export async function createGateway(options: CreateGatewayOptions = {}): Promise<Gateway> {
+  const report = (error: unknown): void => {
+    try {
+      (options.onError ?? ((e: Error) => stderrLine(e.message)))(asError(error));
+    } catch {
+      // Reporting must never break the gateway.
+    }
+  };
+  const notice = (message: string): void => {
+    try {
+      (options.onNotice ?? stderrLine)(message);
+    } catch {
+      // As above.
+    }
+  };
+  const { config } = options;
+  if (config === undefined) return workspaceGateway(options, report);
+  if (config.servers.length === 0) {
+    throw new HintgateError('invalid_option', 'createGateway: the configuration has no servers.');
+  }
+
+  const registry = createRegistry({
+    ...(options.env === undefined ? {} : { env: options.env }),
+    onListenerError: report,
+  });
+  for (const server of config.servers) {
+    registry.addOrigin({
+      name: server.name,
+      layer: 'project',
+      trusted: server.trusted,
+      ...(server.concurrency === undefined ? {} : { concurrency: server.concurrency }),
+    });
+  }
+  const sink = createJsonlAuditSink({ path: config.audit.path });
+  const inner = createRuntime({
+    registry,
+    mode: options.mode ?? config.mode ?? DEFAULT_MODE,
+    rules: config.rules,
+    approvalsFile: config.approvals.path,
+    auditSinks: [sink],
+    auditArguments: config.audit.arguments,
+    workspace: config.directory,
+  });
+  const tools = new GatewayTools({
+    config,
+    registry,
+    notice,
+    audit: auditWriter(sink, report),
+    report,
+  });
+  const runtime = withBlockedTools(inner, {
+    blocked: (name) => tools.blocked.get(name),
+    auditSinks: [sink],
+    auditArguments: config.audit.arguments,
+  });
+  const toolServer = createMcpToolServer({ runtime, onError: report });
+  tools.onApplied = () => toolServer.refresh();
+
+  const connections = new Map<string, McpServerConnection>();
+  const closeAll = async (): Promise<void> => {
+    await Promise.all([...connections.values()].map((connection) => connection.close()));
+    await toolServer.close();
+    await runtime.close();
+  };
+  try {
+    await tools.reloadPins();
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+  await Promise.all(
+    config.servers.map(async (server) => {
+      const staging: ToolRegistry = createRegistry({ env: {}, onListenerError: report });
+      tools.stage(server.name, staging);
+      try {
+        const connection = await connectMcpServer(upstreamOptions(server, staging, options));
+        connections.set(server.name, connection);
+        connection.on('error', report);
+        connection.on('status', (event) => {
+          if (event.status === 'reconnecting' && event.previous === 'ready') {
+            notice(
+              `server "${server.name}" was lost (${event.error?.message ?? 'no reason given'}); its calls end upstream_unavailable until it is back. Reconnecting in ${event.retryInMs ?? 0} ms.`,
+            );
+          } else if (event.status === 'ready' && event.previous === 'reconnecting') {
+            notice(`server "${server.name}" is back.`);
+          } else if (event.status === 'closed' && event.error !== undefined) {
+            report(
+              new Error(
+                `server "${server.name}" could not be reconnected and is no longer served: ${event.error.message}`,
+              ),
+            );
+          }
+        });
+      } catch (error) {
+        report(
+          new Error(
+            `${asError(error).message}\nThe gateway serves the other servers without it; restart the gateway once it is fixed.`,
+            { cause: error },
+          ),
+        );
+      }
+    }),
+  );
+  tools.start();
+
+  const watch = options.watchPins ?? { intervalMs: 1000 };
+  const onPinFile = (): void => {
+    tools.reloadPins().catch(report);
+  };
+  if (watch !== false) {
+    watchFile(config.pin.path, { interval: watch.intervalMs, persistent: false }, onPinFile);
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    runtime,
+    toolServer,
+    connections,
+    blockedTools: () => new Map(tools.blocked),
+    reloadPins: () => tools.reloadPins(),
+    close() {
+      closing ??= (async () => {
+        if (watch !== false) unwatchFile(config.pin.path, onPinFile);
+        tools.stop();
+        await closeAll();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { TOOL_NAME_PATTERN } from '../tool/index.js';
+
+/**
+ * What joins a server's name and a tool's name when two servers offer a tool of the same
+ * name: `github` and `gitlab` both listing `search` are exposed as `github__search` and
+ * `gitlab__search`. Two underscores, since server names may contain one.
+ */
+export const TOOL_NAME_SEPARATOR = '__';
+
+/** One upstream tool to name: its server and its name there. */
+export interface UpstreamToolRef {
+  readonly server: string;
+  readonly tool: string;
+}
+
+/** The names to expose, and the tools that cannot be exposed under any name. */
+export interface ExposedNames {
+  /** Exposed name by `server` then upstream tool name. */
+  readonly names: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** Tools left out, each with the reason, for the log. */
+  readonly problems: readonly (UpstreamToolRef & { readonly message: string })[];
+}
+
+/**
+ * Deterministic tool names across servers. A tool keeps its own name unless another
+ * server's tool would be exposed under the same name; then every tool of that name is
+ * exposed as `<server>__<tool>` (never one silently hidden behind another). Repeats until
+ * no two tools share a name, so a server's own `a__x` next to server `a`'s prefixed `x` is
+ * prefixed too. Tools that still clash once prefixed, or whose prefixed name breaks the MCP
+ * name rules (over 128 characters), are reported in `problems` and left out.
+ *
+ * `servers` are in configuration order; that order decides nothing but the order of
+ * `problems`.
+ */
+export function exposedNames(
+  servers: readonly { readonly server: string; readonly tools: readonly string[] }[],
+): ExposedNames {
+  const entries = servers.flatMap(({ server, tools }) =>
+    tools.map((tool) => ({ server, tool, name: tool, prefixed: false })),
+  );
+  for (let changed = true; changed; ) {
+    changed = false;
+    const counts = new Map<string, number>();
+    for (const entry of entries) counts.set(entry.name, (counts.get(entry.name) ?? 0) + 1);
+    for (const entry of entries) {
+      if (entry.prefixed || (counts.get(entry.name) ?? 0) < 2) continue;
+      entry.name = `${entry.server}${TOOL_NAME_SEPARATOR}${entry.tool}`;
+      entry.prefixed = true;
+      changed = true;
+    }
+  }
+  const problems: (UpstreamToolRef & { message: string })[] = [];
+  const taken = new Map<string, UpstreamToolRef>();
+  const names = new Map<string, Map<string, string>>(
+    servers.map(({ server }) => [server, new Map()]),
+  );
+  for (const entry of entries) {
+    const { server, tool, name } = entry;
+    const where = `tool "${tool}" of server "${server}"`;
+    if (!TOOL_NAME_PATTERN.test(name)) {
+      problems.push({
+        server,
+        tool,
+        message: `${where} is not offered: another server has a tool of that name, and "${name}" is longer than the 128 characters MCP allows. Give the server a shorter name, or disable one of the two tools.`,
+      });
+      continue;
+    }
+    const holder = taken.get(name);
+    if (holder !== undefined) {
+      problems.push({
+        server,
+        tool,
+        message: `${where} is not offered: it would be exposed as "${name}", as is tool "${holder.tool}" of server "${holder.server}". Rename one of the servers in the configuration, or disable one of the two tools.`,
+      });
+      continue;
+    }
+    taken.set(name, { server, tool });
+    names.get(server)?.set(tool, name);
+  }
+  return { names, problems };
+}

@@ -1,0 +1,74 @@
+import { stat } from 'node:fs/promises';
+import {
+  comparePins,
+  type LockFile,
+  type PinFinding,
+  type PinReport,
+  readLockFile,
+} from '../check/pin/index.js';
+import type { NewToolsPolicy } from '../gateway/config/index.js';
+import { type Tool, toToolListing } from '../tool/index.js';
+
+/** The pins as read from the pin file, and whether there was a file. */
+export interface LoadedPins {
+  readonly lock: LockFile;
+  readonly exists: boolean;
+}
+
+/**
+ * Reads the pin file. A missing file is an empty lock with `exists: false`.
+ *
+ * @throws HintgateError `invalid_lock_file` for a file that is not a lock file.
+ */
+export async function loadPins(path: string): Promise<LoadedPins> {
+  const exists = await stat(path).then(
+    () => true,
+    (error: { code?: string }) => {
+      if (error.code === 'ENOENT') return false;
+      throw error;
+    },
+  );
+  return { lock: await readLockFile(path), exists };
+}
+
+/** What the pins say about one server's tools. */
+export interface PinAssessment {
+  readonly report: PinReport;
+  /** Why each tool held back is held back, by its name on the server. */
+  readonly blocked: ReadonlyMap<string, string>;
+}
+
+const withoutPeriod = (text: string): string => text.replace(/\.\s*$/, '');
+
+/**
+ * Compares one server's tools with their pins. A `changed` tool is blocked until it is
+ * pinned again; a `new` tool (or one `renamed`, which is not pinned under its new name) is
+ * held back as well when `newTools` is `pending`. The reasons name the tool, what changed
+ * and that `hintgate pin` lets it run.
+ */
+export function assessPins(options: {
+  readonly lock: LockFile;
+  readonly server: string;
+  readonly tools: readonly Tool[];
+  readonly newTools: NewToolsPolicy;
+}): PinAssessment {
+  const { lock, server, tools, newTools } = options;
+  const report = comparePins(lock, { server, listings: tools.map((tool) => toToolListing(tool)) });
+  const findingsOf = (tool: string): readonly PinFinding[] =>
+    report.findings.filter((finding) => finding.tool === tool);
+  const blocked = new Map<string, string>();
+  for (const state of report.tools) {
+    if (state.status === 'changed') {
+      const messages = findingsOf(state.tool).map((finding) => withoutPeriod(finding.message));
+      blocked.set(state.tool, messages.join('; '));
+    } else if ((state.status === 'new' || state.status === 'renamed') && newTools === 'pending') {
+      const renamed =
+        state.renamedFrom === undefined ? '' : ` (it was pinned as "${state.renamedFrom}")`;
+      blocked.set(
+        state.tool,
+        `tool "${state.tool}" of server "${server}" is not pinned yet${renamed}, and tools that are not pinned wait until a person reviews them and runs \`hintgate pin\``,
+      );
+    }
+  }
+  return { report, blocked };
+}

@@ -1,0 +1,260 @@
+import type { AuditEvent } from '../audit/audit-event.js';
+import type { PinFinding } from '../check/pin/index.js';
+import type { LoadedGatewayConfig } from '../gateway/config/index.js';
+import type { ToolRegistry } from '../registry/index.js';
+import type { Tool, ToolAnnotations } from '../tool/index.js';
+import { exposedNames } from './exposed-names.js';
+import { assessPins, type LoadedPins, loadPins } from './gateway-pins.js';
+import { gatewayTool } from './gateway-tool.js';
+
+/** Options of {@link GatewayTools}. */
+export interface GatewayToolsOptions {
+  readonly config: LoadedGatewayConfig;
+  /** The gateway's registry, with one origin per configured server already added. */
+  readonly registry: ToolRegistry;
+  /** One line for the person running the gateway. */
+  readonly notice: (message: string) => void;
+  /** Records an audit event. */
+  readonly audit: (event: AuditEvent) => void;
+  /** A failure in the background (a tool list the registry refused). */
+  readonly report: (error: unknown) => void;
+}
+
+const CHANGE_OF: Readonly<Record<PinFinding['id'], 'added' | 'removed' | 'updated'>> = {
+  'pin-less-caution': 'updated',
+  'pin-changed': 'updated',
+  'pin-renamed': 'added',
+  'pin-new': 'added',
+  'pin-removed': 'removed',
+};
+
+const sameTools = (a: readonly Tool[], b: readonly Tool[]): boolean =>
+  a.length === b.length && a.every((tool, index) => tool === b[index]);
+
+/**
+ * The tools the gateway offers, kept in step with its upstreams: each server's tools are
+ * staged in a registry of their own (where `connectMcpServer` keeps them current), and on
+ * every change of any of them, and of the pin file, the gateway's registry is brought to
+ * the result of naming (`exposedNames`), per-tool overrides (`gatewayTool`; annotations
+ * through registry configuration) and pins (`assessPins`: the reasons tools are held back
+ * land in {@link GatewayTools.blocked}).
+ */
+export class GatewayTools {
+  /** Why each held-back tool is held back, by exposed name. */
+  readonly blocked = new Map<string, string>();
+  /** Called after the gateway's registry was brought up to date. */
+  onApplied: () => void = () => {};
+  readonly #options: GatewayToolsOptions;
+  readonly #stagings = new Map<string, ToolRegistry>();
+  readonly #unsubscribes: (() => void)[] = [];
+  #pins: LoadedPins | undefined;
+  #pinsJson: string | undefined;
+  #toldNoPins = false;
+  #reloading: Promise<void> = Promise.resolve();
+  #started = false;
+  #stopped = false;
+  /** Offered tools by `server\0tool`, reused while the upstream tool and its name stay. */
+  #cache = new Map<string, { upstream: Tool; exposed: string; tool: Tool }>();
+  /** Tools set per origin of the gateway's registry. */
+  readonly #applied = new Map<string, readonly Tool[]>();
+  /** Annotation overrides configured in the gateway's registry, by exposed name. */
+  #configured = new Map<string, ToolAnnotations>();
+  /** Lines already told, so that each is told once while it holds. */
+  #told = new Set<string>();
+
+  constructor(options: GatewayToolsOptions) {
+    this.#options = options;
+  }
+
+  /** Follows the tools of `server`, kept current in `staging` by its connection. */
+  stage(server: string, staging: ToolRegistry): void {
+    this.#stagings.set(server, staging);
+    this.#unsubscribes.push(
+      staging.onChange(() => {
+        // Apply at once with the pins at hand (a changed tool is held back right away),
+        // then again if the pin file changed meanwhile.
+        this.update();
+        this.reloadPins().catch(this.#options.report);
+      }),
+    );
+  }
+
+  /** Starts applying changes (the initial connections are made). */
+  start(): void {
+    this.#started = true;
+    this.update();
+  }
+
+  /** Stops following changes. */
+  stop(): void {
+    this.#stopped = true;
+    for (const unsubscribe of this.#unsubscribes.splice(0)) unsubscribe();
+  }
+
+  /**
+   * Reads the pin file and, when it differs from the pins at hand, applies it. Reads are
+   * serialized.
+   *
+   * @throws HintgateError `invalid_lock_file`; the pins at hand then stay.
+   */
+  reloadPins(): Promise<void> {
+    const next = this.#reloading.catch(() => {}).then(() => this.#reload());
+    this.#reloading = next;
+    return next;
+  }
+
+  async #reload(): Promise<void> {
+    const { config, notice } = this.#options;
+    const pins = await loadPins(config.pin.path);
+    if (!pins.exists && !this.#toldNoPins) {
+      this.#toldNoPins = true;
+      notice(
+        config.pin.newTools === 'pending'
+          ? `no pin file ${config.pin.path} yet: every tool counts as new, and new tools are not offered until they are pinned (pin.newTools: pending). Review the servers' tools and run \`hintgate pin --config ${config.file}\`.`
+          : `no pin file ${config.pin.path} yet: every tool counts as new and runs unpinned (pin.newTools: allow). Run \`hintgate pin --config ${config.file}\` to pin them, so that later changes are caught.`,
+      );
+    }
+    const json = JSON.stringify(pins.lock);
+    if (json === this.#pinsJson) return;
+    this.#pins = pins;
+    this.#pinsJson = json;
+    this.update();
+  }
+
+  /** Brings the gateway's registry up to date with the staged tools and the pins. */
+  update(): void {
+    if (!this.#started || this.#stopped || this.#pins === undefined) return;
+    try {
+      this.#update(this.#pins);
+    } catch (error) {
+      this.#options.report(error);
+    }
+  }
+
+  #update(pins: LoadedPins): void {
+    const { config, registry } = this.#options;
+    const lines: { text: string; event?: AuditEvent }[] = [];
+    const servers = config.servers.map((server) => {
+      const staging = this.#stagings.get(server.name);
+      const staged = staging?.list().map((entry) => entry.tool) ?? [];
+      const assessment = assessPins({
+        lock: pins.lock,
+        server: server.name,
+        tools: staged,
+        newTools: config.pin.newTools,
+      });
+      const disabled = (name: string): boolean => server.tools[name]?.disabled === true;
+      if (staging !== undefined && staging.origins().length > 0) {
+        for (const name of Object.keys(server.tools)) {
+          if (!staged.some((tool) => tool.name === name)) {
+            lines.push({
+              text: `servers.${server.name}.tools.${name}: server "${server.name}" lists no tool "${name}"; its override applies to nothing.`,
+            });
+          }
+        }
+      }
+      for (const finding of assessment.report.findings) {
+        if (disabled(finding.tool) || (finding.id === 'pin-new' && !pins.exists)) continue;
+        const heldBack = assessment.blocked.has(finding.tool) && finding.id !== 'pin-changed';
+        const text = `[${finding.severity}] ${finding.message}${heldBack && finding.id !== 'pin-less-caution' ? ' Until then it is not offered.' : ''}`;
+        lines.push({
+          text,
+          event: {
+            type: 'tool.changed',
+            time: new Date().toISOString(),
+            tool: finding.tool,
+            origin: server.name,
+            change: CHANGE_OF[finding.id],
+            ...(assessment.blocked.has(finding.tool) ? { decision: 'deny' as const } : {}),
+            reason: `${finding.id} (${finding.severity})`,
+            message: finding.message,
+          },
+        });
+      }
+      return { server, enabled: staged.filter((tool) => !disabled(tool.name)), assessment };
+    });
+
+    const named = exposedNames(
+      servers.map(({ server, enabled }) => ({
+        server: server.name,
+        tools: enabled.map((tool) => tool.name),
+      })),
+    );
+    for (const problem of named.problems) lines.push({ text: problem.message });
+
+    const cache = new Map<string, { upstream: Tool; exposed: string; tool: Tool }>();
+    const sets = new Map<string, readonly Tool[]>();
+    const blocked = new Map<string, string>();
+    const annotations = new Map<string, ToolAnnotations>();
+    for (const { server, enabled, assessment } of servers) {
+      const names = named.names.get(server.name);
+      const offered: Tool[] = [];
+      for (const upstream of enabled) {
+        const exposed = names?.get(upstream.name);
+        if (exposed === undefined) continue;
+        const key = `${server.name}\u0000${upstream.name}`;
+        const cached = this.#cache.get(key);
+        let entry = cached;
+        if (cached?.upstream !== upstream || cached.exposed !== exposed) {
+          const outcome = gatewayTool(upstream, exposed, server.tools[upstream.name]);
+          if (outcome.problem !== undefined) {
+            lines.push({ text: `server "${server.name}": ${outcome.problem}` });
+          }
+          entry = { upstream, exposed, tool: outcome.tool };
+        }
+        if (entry === undefined) continue;
+        cache.set(key, entry);
+        offered.push(entry.tool);
+        const reason = assessment.blocked.get(upstream.name);
+        if (reason !== undefined) blocked.set(exposed, reason);
+        const override = server.tools[upstream.name]?.annotations;
+        if (override !== undefined) annotations.set(exposed, override);
+      }
+      sets.set(server.name, offered);
+    }
+    this.#cache = cache;
+
+    // Held back before the registry changes, so that no listing shows them in between.
+    this.blocked.clear();
+    for (const [name, reason] of blocked) this.blocked.set(name, reason);
+    for (const name of this.#configured.keys()) {
+      if (!annotations.has(name)) registry.configure(name, undefined);
+    }
+    for (const [name, override] of annotations) {
+      if (this.#configured.get(name) !== override)
+        registry.configure(name, { annotations: override });
+    }
+    this.#configured = annotations;
+    // Names are unique across the final sets, but not between one origin's old set and
+    // another's new one: first drop what goes away, then add what comes.
+    for (const [server, next] of sets) {
+      const before = this.#applied.get(server) ?? [];
+      const kept = before.filter((tool) => next.includes(tool));
+      if (!sameTools(kept, before)) {
+        registry.setTools(server, kept);
+        this.#applied.set(server, kept);
+      }
+    }
+    for (const [server, next] of sets) {
+      if (!sameTools(next, this.#applied.get(server) ?? [])) {
+        registry.setTools(server, next);
+        this.#applied.set(server, next);
+      }
+    }
+    this.#tell(lines);
+    this.onApplied();
+  }
+
+  /** Tells the lines not told before (while they held), and records their events. */
+  #tell(lines: readonly { text: string; event?: AuditEvent }[]): void {
+    const told = new Set<string>();
+    for (const { text, event } of lines) {
+      if (told.has(text)) continue;
+      told.add(text);
+      if (this.#told.has(text)) continue;
+      this.#options.notice(text);
+      if (event !== undefined) this.#options.audit(event);
+    }
+    this.#told = told;
+  }
+}

@@ -1,0 +1,9 @@
+export { type CreateGatewayOptions, createGateway, type Gateway } from './create-gateway.js';
+export {
+  type ExposedNames,
+  exposedNames,
+  TOOL_NAME_SEPARATOR,
+  type UpstreamToolRef,
+} from './exposed-names.js';
+export { type PinGatewayOptions, type PinGatewayResult, pinGateway } from './pin-gateway.js';
+export { type BlockedToolsOptions, withBlockedTools } from './with-blocked-tools.js';

@@ -1,0 +1,122 @@
+import { canonicalJson } from '../audit/argument-digest.js';
+import {
+  comparePins,
+  type LockFile,
+  type PinReport,
+  pinTools,
+  updateLockFile,
+} from '../check/pin/index.js';
+import { HintgateError } from '../errors/index.js';
+import type { LoadedGatewayConfig } from '../gateway/config/index.js';
+import { connectMcpServer, type McpServerConnection } from '../mcp/client/index.js';
+import { createRegistry } from '../registry/index.js';
+import { type ToolListing, toToolListing } from '../tool/index.js';
+import { type UpstreamConnectSettings, upstreamOptions } from './upstream-options.js';
+
+/** Options of {@link pinGateway}. */
+export interface PinGatewayOptions extends Omit<UpstreamConnectSettings, 'reconnect'> {
+  /** The loaded configuration: its servers are pinned into its `pin.path`. */
+  readonly config: LoadedGatewayConfig;
+  /** Time recorded as `pinnedAt` of definitions pinned now. Default: the current time. */
+  readonly now?: Date;
+}
+
+/** What {@link pinGateway} did. */
+export interface PinGatewayResult {
+  /** The pin file written. */
+  readonly path: string;
+  /** Per configured server, in configuration order: its tools compared with the pins before. */
+  readonly reports: readonly PinReport[];
+  /** Servers that had pins but are no longer configured; their pins were dropped. */
+  readonly dropped: readonly string[];
+  /** Whether the file changed. */
+  readonly changed: boolean;
+  /** The pins as written. */
+  readonly lock: LockFile;
+}
+
+/** Lists one server's tools as the gateway sees them, then closes the connection. */
+async function listServer(
+  server: LoadedGatewayConfig['servers'][number],
+  settings: UpstreamConnectSettings,
+): Promise<ToolListing[]> {
+  const registry = createRegistry({ env: {} });
+  let connection: McpServerConnection | undefined;
+  try {
+    connection = await connectMcpServer(
+      upstreamOptions(server, registry, { ...settings, reconnect: false }),
+    );
+    return registry.list().map((entry) => toToolListing(entry.tool));
+  } finally {
+    await connection?.close();
+  }
+}
+
+/**
+ * `hintgate pin`: connects to every configured server, and records the definition of each
+ * tool it lists in the pin file (`config.pin.path`), so that the gateway runs these
+ * definitions and holds back any that change. Pins of servers no longer configured are
+ * dropped; tools whose definition did not change keep their pin time. The file is written
+ * atomically under a lock, and only when it changes.
+ *
+ * Nothing is written unless every server could be listed.
+ *
+ * @throws HintgateError `mcp_connect_failed` naming the server that could not be listed
+ * (the first in configuration order), `invalid_lock_file` for a pin file that is not one,
+ * `lock_file_locked` or `lock_file_write_failed`.
+ */
+export async function pinGateway(options: PinGatewayOptions): Promise<PinGatewayResult> {
+  const { config } = options;
+  const settings: UpstreamConnectSettings = {
+    ...(options.connectTimeoutMs === undefined
+      ? {}
+      : { connectTimeoutMs: options.connectTimeoutMs }),
+    ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
+  };
+  const listed = await Promise.allSettled(
+    config.servers.map((server) => listServer(server, settings)),
+  );
+  const failed = listed.find((outcome) => outcome.status === 'rejected');
+  if (failed !== undefined) {
+    const reason = failed.reason as unknown;
+    if (reason instanceof HintgateError) throw reason;
+    throw new HintgateError(
+      'mcp_connect_failed',
+      reason instanceof Error ? reason.message : String(reason),
+      { cause: reason },
+    );
+  }
+  const listings = listed.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : []));
+  const configured = new Set(config.servers.map((server) => server.name));
+  let reports: PinReport[] = [];
+  let dropped: string[] = [];
+  let before = '';
+  const lock = await updateLockFile(config.pin.path, (current) => {
+    before = canonicalJson(current);
+    dropped = Object.keys(current.servers).filter((name) => !configured.has(name));
+    reports = config.servers.map((server, index) =>
+      comparePins(current, { server: server.name, listings: listings[index] ?? [] }),
+    );
+    let next: LockFile = {
+      version: current.version,
+      servers: Object.fromEntries(
+        Object.entries(current.servers).filter(([name]) => configured.has(name)),
+      ),
+    };
+    config.servers.forEach((server, index) => {
+      next = pinTools(next, {
+        server: server.name,
+        listings: listings[index] ?? [],
+        ...(options.now === undefined ? {} : { now: options.now }),
+      });
+    });
+    return next;
+  });
+  return {
+    path: config.pin.path,
+    reports,
+    dropped,
+    changed: canonicalJson(lock) !== before,
+    lock,
+  };
+}

@@ -1,0 +1,42 @@
+import type { LoadedGatewayServer } from '../gateway/config/index.js';
+import type { ConnectMcpServerOptions, ReconnectOptions } from '../mcp/client/index.js';
+import type { ToolRegistry } from '../registry/index.js';
+
+/** Connection settings the gateway and `hintgate pin` choose, not the configuration. */
+export interface UpstreamConnectSettings {
+  /** Time allowed for one connection attempt, in milliseconds. Default: `connectMcpServer`'s (30 s). */
+  readonly connectTimeoutMs?: number;
+  /** Reconnecting after a loss; `false` gives up at once. Default: `connectMcpServer`'s. */
+  readonly reconnect?: ReconnectOptions | false;
+  /** Receives the server process's stderr as it arrives (stdio servers). */
+  readonly onStderr?: (text: string) => void;
+}
+
+/** The `connectMcpServer` options of a configured server, its tools going to `registry`. */
+export function upstreamOptions(
+  server: LoadedGatewayServer,
+  registry: ToolRegistry,
+  settings: UpstreamConnectSettings = {},
+): ConnectMcpServerOptions {
+  const common = {
+    name: server.name,
+    registry,
+    trusted: server.trusted,
+    ...(server.concurrency === undefined ? {} : { concurrency: server.concurrency }),
+    ...(settings.connectTimeoutMs === undefined
+      ? {}
+      : { connectTimeoutMs: settings.connectTimeoutMs }),
+    ...(settings.reconnect === undefined ? {} : { reconnect: settings.reconnect }),
+    ...(settings.onStderr === undefined ? {} : { onStderr: settings.onStderr }),
+  };
+  if (server.transport === 'http') {
+    return { ...common, url: server.url, headers: { ...server.headers } };
+  }
+  return {
+    ...common,
+    command: server.command,
+    args: [...server.args],
+    ...(server.env === undefined ? {} : { env: { ...server.env } }),
+    cwd: server.cwd,
+  };
+}
