@@ -6,6 +6,8 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   /** Environment variables (`HINTGATE_TOKEN`). Default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Directory `gateway`, `pin` and `init` look for `hintgate.yaml` in. Default `process.cwd()`. */
+  readonly cwd?: string;
 }
 
 const USAGE = `Usage: hintgate <command> [options]
@@ -16,8 +18,13 @@ openWorldHint) govern how tool calls run: read-only calls overlap, conflicting c
 their order, destructive calls wait for approval.
 
 Commands:
+  gateway         Front other MCP servers: every call follows annotations, rules and
+                  approvals; tools are pinned (stdio or Streamable HTTP).
+  pin             Record the tool definitions of the gateway's servers in hintgate.lock.
+  init            Write a commented starter hintgate.yaml in the current directory.
   serve           Serve the built-in workspace tools over MCP (stdio or Streamable HTTP).
-                  Run "hintgate serve --help" for its options.
+
+Run "hintgate <command> --help" for a command's options.
 
 Options:
   -h, --help      Show this help and exit.
@@ -39,7 +46,8 @@ const version = (): string => {
 /**
  * Runs the `hintgate` command with `args` (without the node and script paths) and resolves
  * to the exit code: 0 on success, 1 on a failure while running, 2 on a usage error. `serve`
- * resolves once the server has shut down (SIGINT, SIGTERM, or stdin closed on stdio).
+ * and `gateway` resolve once the server has shut down (SIGINT, SIGTERM, or stdin closed on
+ * stdio).
  */
 export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
   const [first, ...rest] = args;
@@ -51,10 +59,22 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
     io.stdout(`${version()}\n`);
     return 0;
   }
+  // Loaded on demand: --help and --version stay free of the MCP SDK.
   if (first === 'serve') {
-    // Loaded on demand: --help and --version stay free of the MCP SDK.
     const { runServe } = await import('./run-serve.js');
     return runServe(rest, io);
+  }
+  if (first === 'gateway') {
+    const { runGateway } = await import('./run-gateway.js');
+    return runGateway(rest, io);
+  }
+  if (first === 'pin') {
+    const { runPin } = await import('./run-pin.js');
+    return runPin(rest, io);
+  }
+  if (first === 'init') {
+    const { runInit } = await import('./run-init.js');
+    return runInit(rest, io);
   }
   const what = first.startsWith('-') ? `unknown option "${first}"` : `unknown command "${first}"`;
   io.stderr(`hintgate: ${what}. Run "hintgate --help" for usage.\n`);

@@ -14,6 +14,7 @@ import { loadPolicy } from '../policy/load-policy.js';
 import { DEFAULT_MODE, type Policy } from '../policy/policy-types.js';
 import { createRuntime } from '../runtime/create-runtime.js';
 import { createWorkspaceTools } from '../tools/index.js';
+import { nextSignal } from './next-signal.js';
 import { parseServeArgs, SERVE_USAGE } from './parse-serve-args.js';
 import type { CliIo } from './run-cli.js';
 
@@ -41,30 +42,6 @@ const workspaceProblem = async (workspace: string): Promise<string | undefined> 
       ? `workspace "${workspace}" does not exist.`
       : `workspace "${workspace}" cannot be read (${code ?? messageOf(error)}).`;
   }
-};
-
-/** Resolves on the first SIGINT or SIGTERM; a second one while shutting down exits at once. */
-const nextSignal = (): { readonly signal: Promise<string>; readonly dispose: () => void } => {
-  let onSignal: (signal: NodeJS.Signals) => void = () => {};
-  const signal = new Promise<string>((resolvePromise) => {
-    onSignal = (name) => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      const force = (): void => process.exit(130);
-      process.once('SIGINT', force);
-      process.once('SIGTERM', force);
-      resolvePromise(name);
-    };
-  });
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  return {
-    signal,
-    dispose: () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
 };
 
 /**

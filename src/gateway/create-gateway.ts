@@ -16,7 +16,7 @@ import { upstreamOptions } from './upstream-options.js';
 import { withBlockedTools } from './with-blocked-tools.js';
 
 /** Options of {@link createGateway}. */
-export interface CreateGatewayOptions extends UpstreamConnectSettings {
+export interface CreateGatewayOptions extends Omit<UpstreamConnectSettings, 'onStderr'> {
   /**
    * The loaded configuration (`loadGatewayConfig`). Absent: the embedded default, the
    * built-in workspace tools of `workspace`, with state in `<workspace>/.hintgate/`.
@@ -34,6 +34,11 @@ export interface CreateGatewayOptions extends UpstreamConnectSettings {
    * upstream lost and found again. One line each. Default: written to stderr.
    */
   readonly onNotice?: (message: string) => void;
+  /**
+   * Receives each upstream server process's stderr as it arrives, with the server's name.
+   * Default: kept only as a short tail for error messages.
+   */
+  readonly onUpstreamStderr?: (server: string, text: string) => void;
   /** Directory of the embedded default (no `config`). Default: the current directory. */
   readonly workspace?: string;
   /** Environment read for `TOOL_<NAME>_DISABLED` (exposed names). Default `process.env`. */
@@ -199,7 +204,18 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
       const staging: ToolRegistry = createRegistry({ env: {}, onListenerError: report });
       tools.stage(server.name, staging);
       try {
-        const connection = await connectMcpServer(upstreamOptions(server, staging, options));
+        const { onUpstreamStderr } = options;
+        const connection = await connectMcpServer(
+          upstreamOptions(server, staging, {
+            ...(options.connectTimeoutMs === undefined
+              ? {}
+              : { connectTimeoutMs: options.connectTimeoutMs }),
+            ...(options.reconnect === undefined ? {} : { reconnect: options.reconnect }),
+            ...(onUpstreamStderr === undefined
+              ? {}
+              : { onStderr: (text: string) => onUpstreamStderr(server.name, text) }),
+          }),
+        );
         connections.set(server.name, connection);
         connection.on('error', report);
         connection.on('status', (event) => {

@@ -1,0 +1,23 @@
+/** Resolves on the first SIGINT or SIGTERM; a second one while shutting down exits at once. */
+export function nextSignal(): { readonly signal: Promise<string>; readonly dispose: () => void } {
+  let onSignal: (signal: NodeJS.Signals) => void = () => {};
+  const signal = new Promise<string>((resolvePromise) => {
+    onSignal = (name) => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      const force = (): void => process.exit(130);
+      process.once('SIGINT', force);
+      process.once('SIGTERM', force);
+      resolvePromise(name);
+    };
+  });
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return {
+    signal,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}

@@ -1,0 +1,221 @@
+import { createGateway, type Gateway } from '../gateway/index.js';
+import { isLoopbackHost } from '../mcp/server/http-security.js';
+import {
+  DEFAULT_HTTP_HOST,
+  type McpHttpServer,
+  type McpStdioServer,
+  serveMcpStdio,
+  startMcpHttpServer,
+} from '../mcp/server/index.js';
+import { MODES, type Mode } from '../policy/policy-types.js';
+import { chooseGatewayConfig } from './gateway-config-file.js';
+import { nextSignal } from './next-signal.js';
+import { parseCommandArgs } from './parse-command-args.js';
+import { MIN_TOKEN_LENGTH } from './parse-serve-args.js';
+import type { CliIo } from './run-cli.js';
+
+export const GATEWAY_USAGE = `Usage: hintgate gateway [--config FILE] [--mode MODE]
+                        [--http [--host HOST] [--port PORT] [--token TOKEN]]
+
+Fronts the MCP servers of a configuration file: every tool call any MCP client makes goes
+through hintgate, which applies the tools' annotations, the mode and rules, and asks the
+client's user for approval (elicitation or input_required; denied when the client can do
+neither). Tools of the same name on two servers are offered as <server>__<tool>. Tools
+whose definition changed since "hintgate pin", and (by default) tools not pinned yet, are
+held back: not listed, and their calls denied with the reason. The audit log, approvals
+and pin file live beside the configuration file.
+
+Options:
+  --config FILE     Gateway configuration (hintgate.yaml, or an MCP client configuration
+                    with an mcpServers block). Default: ./hintgate.yaml when it exists;
+                    without one, the built-in workspace tools of the current directory
+                    are served, as by "hintgate serve". "hintgate init" writes a starter.
+  --mode MODE       plan | ask | auto | allowlist | yolo. Default: the configuration's
+                    mode, else ask.
+  --http            Serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (also
+                    when the configuration has downstream.http).
+  --host HOST       Address to listen on. Default: downstream.http.host, else 127.0.0.1.
+                    Host and Origin headers are checked as by "hintgate serve --http".
+  --port PORT       Port to listen on; 0 picks a free one. Default: downstream.http.port,
+                    else 3000.
+  --token TOKEN     Require "Authorization: Bearer TOKEN" on every request; at least
+                    ${MIN_TOKEN_LENGTH} characters. Default: HINTGATE_TOKEN, else
+                    downstream.http.token.
+  -h, --help        Show this help and exit.
+
+Over stdio, stdout carries the protocol; messages (and the upstream servers' stderr,
+prefixed with their names) go to stderr. SIGINT or SIGTERM (or the client closing stdin)
+shuts the gateway down: upstream servers are stopped and the audit log is flushed.
+Guide: docs/gateway.md. Configuration reference: docs/gateway-config.md.
+`;
+
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  config: { type: 'string' },
+  mode: { type: 'string' },
+  http: { type: 'boolean' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  token: { type: 'string' },
+} as const;
+
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
+/** Writes text that arrives in chunks as whole lines, each with a prefix. */
+const linePrefixer = (write: (text: string) => void, prefix: string) => {
+  let partial = '';
+  return (chunk: string): void => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) write(`${prefix}${line}\n`);
+  };
+};
+
+/**
+ * `hintgate gateway`: loads the configuration (or takes the embedded default), starts the
+ * gateway and serves it over stdio or Streamable HTTP until SIGINT, SIGTERM or (stdio) the
+ * end of stdin. Resolves to the exit code: 2 for bad options or configuration, 1 when it
+ * cannot start, 0 after a clean shutdown.
+ */
+export async function runGateway(argv: readonly string[], io: CliIo): Promise<number> {
+  const say = (line: string): void => io.stderr(`hintgate gateway: ${line}\n`);
+  const parsed = parseCommandArgs('gateway', argv, OPTIONS);
+  if (!parsed.ok) {
+    say(parsed.message);
+    return 2;
+  }
+  const values = parsed.values as {
+    help?: boolean;
+    config?: string;
+    mode?: string;
+    http?: boolean;
+    host?: string;
+    port?: string;
+    token?: string;
+  };
+  if (values.help === true) {
+    io.stdout(GATEWAY_USAGE);
+    return 0;
+  }
+  const { mode } = values;
+  if (mode !== undefined && !(MODES as readonly string[]).includes(mode)) {
+    say(`--mode "${mode}" is not a mode; use one of ${MODES.join(', ')}.`);
+    return 2;
+  }
+  let port: number | undefined;
+  if (values.port !== undefined) {
+    port = /^\d{1,5}$/.test(values.port) ? Number(values.port) : Number.NaN;
+    if (!(port >= 0 && port <= 65_535)) {
+      say(
+        `--port "${values.port}" is not a port; use an integer from 0 to 65535 (0 picks a free one).`,
+      );
+      return 2;
+    }
+  }
+  const env = io.env ?? process.env;
+  const cwd = io.cwd ?? process.cwd();
+  const choice = await chooseGatewayConfig(values.config, cwd, env);
+  if (choice.kind === 'invalid') {
+    for (const line of choice.lines) say(line);
+    return 2;
+  }
+  const config = choice.kind === 'loaded' ? choice.config : undefined;
+  const downstream = config?.downstream.http;
+  const http = values.http === true || downstream !== undefined;
+  for (const name of ['host', 'port', 'token'] as const) {
+    if (values[name] !== undefined && !http) {
+      say(
+        `--${name} only applies with --http (or downstream.http in the configuration). Run "hintgate gateway --help" for usage.`,
+      );
+      return 2;
+    }
+  }
+  const envToken = env.HINTGATE_TOKEN === '' ? undefined : env.HINTGATE_TOKEN;
+  const token = values.token ?? (http ? (envToken ?? downstream?.token) : undefined);
+  if (token !== undefined && token.length < MIN_TOKEN_LENGTH) {
+    const source = values.token === undefined ? 'HINTGATE_TOKEN' : '--token';
+    say(`${source} must be at least ${MIN_TOKEN_LENGTH} characters long.`);
+    return 2;
+  }
+  if (config === undefined) {
+    say(
+      `no ${choice.kind === 'none' ? choice.looked : 'configuration'}: serving the built-in workspace tools of ${cwd} ("hintgate init" writes a configuration to front other MCP servers).`,
+    );
+  }
+
+  const report = (error: Error): void => {
+    const [first = '', ...rest] = error.message.split('\n');
+    say(first);
+    for (const line of rest) if (line.trim() !== '') io.stderr(`  ${line}\n`);
+  };
+  const upstreamLines = new Map<string, (chunk: string) => void>();
+  let gateway: Gateway;
+  try {
+    gateway = await createGateway({
+      ...(config === undefined ? { workspace: cwd } : { config }),
+      ...(mode === undefined ? {} : { mode: mode as Mode }),
+      onError: report,
+      onNotice: say,
+      onUpstreamStderr: (server, text) => {
+        let write = upstreamLines.get(server);
+        if (write === undefined) {
+          write = linePrefixer(io.stderr, `[${server}] `);
+          upstreamLines.set(server, write);
+        }
+        write(text);
+      },
+    });
+  } catch (error) {
+    report(new Error(messageOf(error)));
+    return 1;
+  }
+  const { runtime, toolServer } = gateway;
+  const shutdown = nextSignal();
+  const held = gateway.blockedTools().size;
+  const what = `${runtime.listTools().length} tools${
+    config === undefined
+      ? ` of ${cwd}`
+      : gateway.connections.size === config.servers.length
+        ? ` of ${config.servers.length} server${config.servers.length === 1 ? '' : 's'}`
+        : ` of ${gateway.connections.size} of ${config.servers.length} servers (the others could not be reached)`
+  }${held === 0 ? '' : ` (${held} held back by pins)`}, mode ${runtime.mode ?? 'custom'}`;
+
+  let httpServer: McpHttpServer | undefined;
+  let stdio: McpStdioServer | undefined;
+  if (http) {
+    const host = values.host ?? downstream?.host ?? DEFAULT_HTTP_HOST;
+    const listenPort = port ?? downstream?.port;
+    try {
+      httpServer = await startMcpHttpServer({
+        toolServer,
+        host,
+        ...(listenPort === undefined ? {} : { port: listenPort }),
+        ...(token === undefined ? {} : { token }),
+        onError: report,
+      });
+    } catch (error) {
+      shutdown.dispose();
+      await gateway.close();
+      say(`cannot listen on ${host}: ${messageOf(error)}`);
+      return 1;
+    }
+    const auth = token === undefined ? '' : ', bearer token required';
+    say(`serving ${what} at ${httpServer.url}${auth}`);
+    if (!isLoopbackHost(host) && token === undefined) {
+      say(
+        `warning: ${host} may be reachable from other machines and no token is set; anyone who reaches it can call the tools.`,
+      );
+    }
+  } else {
+    stdio = serveMcpStdio({ toolServer, onError: report });
+    say(`serving ${what} over stdio`);
+  }
+
+  await Promise.race([shutdown.signal, ...(stdio === undefined ? [] : [stdio.closed])]);
+  shutdown.dispose();
+  await httpServer?.close();
+  await stdio?.close();
+  await gateway.close();
+  return 0;
+}
