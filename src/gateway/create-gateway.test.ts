@@ -226,6 +226,64 @@ describe('createGateway over real upstream servers', () => {
     expect(resultText(ran)).toBe('fixture lookup {"key":"a"}');
   });
 
+  it('renames on list_changed: a name another server starts to offer becomes prefixed on both, and clients are told', async () => {
+    const dir = await setup();
+    const x: FixtureTool = { name: 'x', description: 'X.', annotations: READ };
+    const a = await toolsFileServer(dir, 'a', [x]);
+    const b = await toolsFileServer(dir, 'b', [NOTIFY]);
+    const config = await writeConfig(dir, {
+      servers: { a: { ...a.entry, trusted: true }, b: { ...b.entry, trusted: true } },
+      pin: { newTools: 'allow' },
+    });
+    const { gateway } = await start({ config });
+    const client = await connectInMemory(gateway.toolServer);
+    cleanups.push(() => client.close());
+    expect((await client.client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      'notify_changed',
+      'x',
+    ]);
+
+    await b.setTools([NOTIFY, x]);
+    await call(gateway, 'notify_changed');
+    await until(() => gateway.runtime.registry.resolve('b__x') !== undefined);
+    await until(() => client.listChanges() > 0);
+    expect((await client.client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      'a__x',
+      'b__x',
+      'notify_changed',
+    ]);
+    expect(resultText(await call(gateway, 'a__x'))).toBe('a x {}');
+    expect(resultText(await call(gateway, 'b__x'))).toBe('b x {}');
+
+    // And back: once b drops it, a's tool has its own name again.
+    await b.setTools([NOTIFY]);
+    await call(gateway, 'notify_changed');
+    await until(() => gateway.runtime.registry.resolve('x') !== undefined);
+    expect(gateway.runtime.listTools().map((tool) => tool.name)).toEqual(['notify_changed', 'x']);
+  });
+
+  it('denies a held-back tool to an SDK client with the reason, and does not list it', async () => {
+    const dir = await setup();
+    const fixture = await toolsFileServer(dir, 'fixture', [
+      { name: 'lookup', description: 'Reads.', annotations: READ },
+    ]);
+    const config = await writeConfig(dir, {
+      servers: { fixture: { ...fixture.entry, trusted: true } },
+    });
+    const { gateway } = await start({ config });
+    const client = await connectInMemory(gateway.toolServer);
+    cleanups.push(() => client.close());
+    expect((await client.client.listTools()).tools).toEqual([]);
+    const result = (await client.client.callTool({ name: 'lookup', arguments: {} })) as {
+      content: unknown[];
+      isError?: boolean;
+      _meta?: Record<string, unknown>;
+    };
+    expect(result.isError).toBe(true);
+    expect(result._meta?.['dev.hintgate/code']).toBe('denied');
+    expect(resultText(result)).toContain('tool "lookup" of server "fixture" is not pinned yet');
+  });
+
   it('holds back every tool while there is no pin file, says to run hintgate pin, and offers them once pinned', async () => {
     const dir = await setup();
     const fixture = await toolsFileServer(dir, 'fixture', [
