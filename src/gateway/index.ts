@@ -1,3 +1,16 @@
+// The gateway (`hintgate/gateway`): front MCP servers with one runtime, pin their tools.
+// Node only.
+
+export {
+  type GatewayConfig,
+  type LoadedGatewayConfig,
+  type LoadedGatewayServer,
+  type LoadGatewayConfigOptions,
+  loadGatewayConfig,
+  type NewToolsPolicy,
+  parseGatewayConfigText,
+  renderStarterConfig,
+} from './config/index.js';
 export { type CreateGatewayOptions, createGateway, type Gateway } from './create-gateway.js';
 export {
   type ExposedNames,
