@@ -1,5 +1,7 @@
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { stdioFixture } from '../mcp/client/fixtures/fixtures.test-helpers.js';
 import { connectInMemory } from '../mcp/server/mcp-clients.test-helpers.js';
 import { createGateway, type Gateway } from './create-gateway.js';
 import {
@@ -383,6 +385,37 @@ describe('createGateway over real upstream servers', () => {
     expect(notices.join('\n')).toContain('server "a" was lost');
     // Its tools stay listed meanwhile: their names do not come and go.
     expect(gateway.runtime.listTools().map((tool) => tool.name)).toContain('a__pid');
+  });
+
+  it('keeps trying an upstream that cannot be started, serving the others meanwhile, and serves it once it starts', async () => {
+    const dir = await setup();
+    const marker = join(dir, 'refuse');
+    await writeFile(marker, '');
+    const other = await toolsFileServer(dir, 'other', [
+      { name: 'lookup', description: 'Reads.', annotations: READ },
+    ]);
+    const config = await writeConfig(dir, {
+      servers: {
+        late: { ...stdioFixture({ FIXTURE_REFUSE_IF_EXISTS: marker }), trusted: true },
+        other: { ...other.entry, trusted: true },
+      },
+      pin: { newTools: 'allow' },
+    });
+    const { gateway, errors, notices } = await start({
+      config,
+      reconnect: { initialDelayMs: 50, maxDelayMs: 200 },
+    });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.message).toContain('Could not connect to MCP server "late"');
+    expect(errors[0]?.message).toContain('keeps trying to reach it');
+    expect([...gateway.connections.keys()]).toEqual(['other']);
+    expect((await call(gateway, 'lookup')).status).toBe('ok');
+
+    await rm(marker);
+    await until(() => gateway.runtime.registry.resolve('plain') !== undefined);
+    expect(gateway.connections.get('late')?.status).toBe('ready');
+    expect(notices).toContain('server "late" is reachable now; its tools are served.');
+    expect(errors).toHaveLength(1);
   });
 
   it('applies per-tool overrides: disabled, annotations, resources, rate limit and timeout', async () => {

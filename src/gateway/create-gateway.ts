@@ -3,8 +3,13 @@ import { join, resolve } from 'node:path';
 import type { AuditEvent, AuditSink } from '../audit/audit-event.js';
 import { createJsonlAuditSink } from '../audit/index.js';
 import { HintgateError } from '../errors/index.js';
-import type { LoadedGatewayConfig } from '../gateway/config/index.js';
-import { connectMcpServer, type McpServerConnection } from '../mcp/client/index.js';
+import type { LoadedGatewayConfig, LoadedGatewayServer } from '../gateway/config/index.js';
+import {
+  connectMcpServer,
+  DEFAULT_RECONNECT,
+  type McpServerConnection,
+} from '../mcp/client/index.js';
+import { reconnectDelay } from '../mcp/client/reconnect-delay.js';
 import { createMcpToolServer, type McpToolServer } from '../mcp/server/index.js';
 import { DEFAULT_MODE, type Mode } from '../policy/policy-types.js';
 import { createRegistry, type Env, type ToolRegistry } from '../registry/index.js';
@@ -60,7 +65,7 @@ export interface Gateway {
   readonly runtime: Runtime;
   /** The MCP server of the runtime: serve it with `serveMcpStdio` or `startMcpHttpServer`. */
   readonly toolServer: McpToolServer;
-  /** Connections by server name; a server whose first connection failed is absent. */
+  /** Connections by server name; a server not reached yet is absent. */
   readonly connections: ReadonlyMap<string, McpServerConnection>;
   /** Why each held-back tool is held back, by exposed name. */
   blockedTools(): ReadonlyMap<string, string>;
@@ -122,8 +127,9 @@ const auditWriter =
  * file, JSONL audit log) and its MCP server. Tool lists are followed as they change:
  * names, overrides and pins are applied again on every `list_changed`.
  *
- * An upstream whose first connection fails is reported through `onError` and left out; the
- * others are served. One that is lost later is reconnected with backoff, its calls ending
+ * An upstream whose first connection fails is reported through `onError` and tried again
+ * with the backoff of `reconnect` (its tools appear once it is reached); the others are
+ * served meanwhile. One that is lost later is reconnected the same way, its calls ending
  * `upstream_unavailable` meanwhile.
  *
  * @throws HintgateError `invalid_lock_file` when the pin file exists but is not one, or
@@ -199,48 +205,89 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     await closeAll();
     throw error;
   }
-  await Promise.all(
-    config.servers.map(async (server) => {
-      const staging: ToolRegistry = createRegistry({ env: {}, onListenerError: report });
-      tools.stage(server.name, staging);
-      try {
-        const { onUpstreamStderr } = options;
-        const connection = await connectMcpServer(
-          upstreamOptions(server, staging, {
-            ...(options.connectTimeoutMs === undefined
-              ? {}
-              : { connectTimeoutMs: options.connectTimeoutMs }),
-            ...(options.reconnect === undefined ? {} : { reconnect: options.reconnect }),
-            ...(onUpstreamStderr === undefined
-              ? {}
-              : { onStderr: (text: string) => onUpstreamStderr(server.name, text) }),
-          }),
-        );
-        connections.set(server.name, connection);
-        connection.on('error', report);
-        connection.on('status', (event) => {
-          if (event.status === 'reconnecting' && event.previous === 'ready') {
-            notice(
-              `server "${server.name}" was lost (${event.error?.message ?? 'no reason given'}); its calls end upstream_unavailable until it is back. Reconnecting in ${event.retryInMs ?? 0} ms.`,
-            );
-          } else if (event.status === 'ready' && event.previous === 'reconnecting') {
-            notice(`server "${server.name}" is back.`);
-          } else if (event.status === 'closed' && event.error !== undefined) {
-            report(
-              new Error(
-                `server "${server.name}" could not be reconnected and is no longer served: ${event.error.message}`,
-              ),
-            );
-          }
-        });
-      } catch (error) {
+  let closed = false;
+  const retries = new Set<ReturnType<typeof setTimeout>>();
+  const retry =
+    options.reconnect === false ? false : { ...DEFAULT_RECONNECT, ...options.reconnect };
+  const { onUpstreamStderr } = options;
+
+  /** Connects one server; a failed first connection is tried again with backoff. */
+  const connect = async (
+    server: LoadedGatewayServer,
+    staging: ToolRegistry,
+    attempt: number,
+  ): Promise<void> => {
+    let connection: McpServerConnection;
+    try {
+      connection = await connectMcpServer(
+        upstreamOptions(server, staging, {
+          ...(options.connectTimeoutMs === undefined
+            ? {}
+            : { connectTimeoutMs: options.connectTimeoutMs }),
+          ...(options.reconnect === undefined ? {} : { reconnect: options.reconnect }),
+          ...(onUpstreamStderr === undefined
+            ? {}
+            : { onStderr: (text: string) => onUpstreamStderr(server.name, text) }),
+        }),
+      );
+    } catch (error) {
+      if (closed) return;
+      const retryable = error instanceof HintgateError && error.code === 'mcp_connect_failed';
+      if (!retryable || retry === false || attempt >= retry.maxAttempts) {
         report(
           new Error(
             `${asError(error).message}\nThe gateway serves the other servers without it; restart the gateway once it is fixed.`,
             { cause: error },
           ),
         );
+        return;
       }
+      const delay = reconnectDelay(attempt, retry, Math.random);
+      // The first failure is told in full; later ones would only repeat it.
+      if (attempt === 1) {
+        report(
+          new Error(
+            `${asError(error).message}\nThe gateway serves the other servers meanwhile and keeps trying to reach it (next attempt in ${delay} ms).`,
+            { cause: error },
+          ),
+        );
+      }
+      const timer = setTimeout(() => {
+        retries.delete(timer);
+        void connect(server, staging, attempt + 1);
+      }, delay);
+      timer.unref?.();
+      retries.add(timer);
+      return;
+    }
+    if (closed) {
+      await connection.close();
+      return;
+    }
+    if (attempt > 1) notice(`server "${server.name}" is reachable now; its tools are served.`);
+    connections.set(server.name, connection);
+    connection.on('error', report);
+    connection.on('status', (event) => {
+      if (event.status === 'reconnecting' && event.previous === 'ready') {
+        notice(
+          `server "${server.name}" was lost (${event.error?.message ?? 'no reason given'}); its calls end upstream_unavailable until it is back. Reconnecting in ${event.retryInMs ?? 0} ms.`,
+        );
+      } else if (event.status === 'ready' && event.previous === 'reconnecting') {
+        notice(`server "${server.name}" is back.`);
+      } else if (event.status === 'closed' && event.error !== undefined) {
+        report(
+          new Error(
+            `server "${server.name}" could not be reconnected and is no longer served: ${event.error.message}`,
+          ),
+        );
+      }
+    });
+  };
+  await Promise.all(
+    config.servers.map((server) => {
+      const staging: ToolRegistry = createRegistry({ env: {}, onListenerError: report });
+      tools.stage(server.name, staging);
+      return connect(server, staging, 1);
     }),
   );
   tools.start();
@@ -262,6 +309,9 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     reloadPins: () => tools.reloadPins(),
     close() {
       closing ??= (async () => {
+        closed = true;
+        for (const timer of retries) clearTimeout(timer);
+        retries.clear();
         if (watch !== false) unwatchFile(config.pin.path, onPinFile);
         tools.stop();
         await closeAll();
