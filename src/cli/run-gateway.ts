@@ -178,7 +178,7 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
       ? ` of ${cwd}`
       : gateway.connections.size === config.servers.length
         ? ` of ${config.servers.length} server${config.servers.length === 1 ? '' : 's'}`
-        : ` of ${gateway.connections.size} of ${config.servers.length} servers (the others could not be reached)`
+        : ` of ${gateway.connections.size} of ${config.servers.length} servers (the others are not reached yet)`
   }${held === 0 ? '' : ` (${held} held back by pins)`}, mode ${runtime.mode ?? 'custom'}`;
 
   let httpServer: McpHttpServer | undefined;

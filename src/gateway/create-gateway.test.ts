@@ -418,6 +418,22 @@ describe('createGateway over real upstream servers', () => {
     expect(errors).toHaveLength(1);
   });
 
+  it('times out a hung upstream call after the timeoutMs override, and the upstream is told to cancel it', async () => {
+    const dir = await setup();
+    const config = await writeConfig(dir, {
+      servers: {
+        f: { ...stdioFixture(), trusted: true, tools: { slow: { timeoutMs: 300 } } },
+      },
+      pin: { newTools: 'allow' },
+      mode: 'yolo',
+    });
+    const { gateway } = await start({ config });
+    const hung = await call(gateway, 'slow', { ms: 30_000 });
+    expect(hung.status).toBe('timeout');
+    expect(hung.runMs).toBeLessThan(5_000);
+    await until(async () => resultText(await call(gateway, 'aborted_calls')) !== '[]');
+  });
+
   it('applies per-tool overrides: disabled, annotations, resources, rate limit and timeout', async () => {
     const dir = await setup();
     const fixture = await toolsFileServer(dir, 'fixture', [
