@@ -1,5 +1,4 @@
-import { readFile as readFileFromDisk } from 'node:fs/promises';
-import { extname, resolve } from 'node:path';
+import { extname } from 'node:path';
 import {
   type Document,
   isAlias,
@@ -12,6 +11,7 @@ import {
   type YAMLError,
 } from 'yaml';
 import { HintgateError, type HintgateErrorCode } from '../errors/hintgate-error.js';
+import { readTextFile } from '../fs/read-text-file.js';
 import { checkPolicy, type PolicyPath, type PolicyPosition } from './check-policy.js';
 import { findJsonError } from './find-json-error.js';
 import type { Policy } from './policy-types.js';
@@ -41,22 +41,16 @@ const MAX_SYNTAX_ERRORS = 10;
  *   starting with `file:line:column:` when the position is known.
  */
 export async function loadPolicy(path: string, options: LoadPolicyOptions = {}): Promise<Policy> {
-  if (typeof path !== 'string' || path === '') {
-    throw new HintgateError(
-      'invalid_option',
-      `loadPolicy needs the path of a policy file as a non-empty string, got ${
-        typeof path === 'string' ? 'an empty string' : typeof path
-      }.`,
-    );
-  }
-  const absolute = resolve(path);
-  const read = options.readFile ?? ((file: string) => readFileFromDisk(file, 'utf8'));
-  let text: string;
-  try {
-    text = await read(absolute);
-  } catch (error) {
-    throw new HintgateError('invalid_policy', unreadable(absolute, error), { cause: error });
-  }
+  const { text } = await readTextFile(path, {
+    caller: 'loadPolicy',
+    what: 'policy',
+    readName: 'policy file',
+    notFound: 'Policy file not found',
+    howToCreate: 'for example with "mode: ask"',
+    expected: 'a .yaml or .json file',
+    code: 'invalid_policy',
+    readFile: options.readFile,
+  });
   return parsePolicyText(text, path);
 }
 
@@ -270,19 +264,6 @@ function rangeStart(node: unknown): number | undefined {
   if (typeof node !== 'object' || node === null || !('range' in node)) return undefined;
   const { range } = node;
   return Array.isArray(range) && typeof range[0] === 'number' ? range[0] : undefined;
-}
-
-function unreadable(absolute: string, error: unknown): string {
-  const code =
-    typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
-  if (code === 'ENOENT' || code === 'ENOTDIR') {
-    return `Policy file not found: ${absolute}. Create it (for example with "mode: ask"), or pass the right path.`;
-  }
-  if (code === 'EISDIR') {
-    return `${absolute} is a directory, not a policy file; pass the path of a .yaml or .json file.`;
-  }
-  const reason = error instanceof Error ? error.message : String(error);
-  return `Cannot read policy file ${absolute} (${reason}); check that this process may read it.`;
 }
 
 function invalid(message: string, cause?: unknown): HintgateError {

@@ -1,6 +1,5 @@
-import { readFile as readFileFromDisk } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { HintgateError } from '../../errors/hintgate-error.js';
+import { readTextFile } from '../../fs/read-text-file.js';
 import { parseYamlOrJson } from '../../policy/load-policy.js';
 import { checkGatewayConfig } from './check-gateway-config.js';
 import type { EnvironmentVariables } from './expand-env.js';
@@ -39,22 +38,16 @@ export async function loadGatewayConfig(
   path: string,
   options: LoadGatewayConfigOptions = {},
 ): Promise<LoadedGatewayConfig> {
-  if (typeof path !== 'string' || path === '') {
-    throw new HintgateError(
-      'invalid_option',
-      `loadGatewayConfig needs the path of a configuration file as a non-empty string, got ${
-        typeof path === 'string' ? 'an empty string' : typeof path
-      }.`,
-    );
-  }
-  const absolute = resolve(path);
-  const read = options.readFile ?? ((file: string) => readFileFromDisk(file, 'utf8'));
-  let text: string;
-  try {
-    text = await read(absolute);
-  } catch (error) {
-    throw new HintgateError('invalid_config', unreadable(absolute, error), { cause: error });
-  }
+  const { text } = await readTextFile(path, {
+    caller: 'loadGatewayConfig',
+    what: 'configuration',
+    readName: 'gateway configuration',
+    notFound: 'Gateway configuration not found',
+    howToCreate: STARTER,
+    expected: 'hintgate.yaml or a .json file',
+    code: 'invalid_config',
+    readFile: options.readFile,
+  });
   return parseGatewayConfigText(text, path, options);
 }
 
@@ -99,17 +92,4 @@ export function parseGatewayConfigText(
     locate: parsed.locate,
     env: options.env,
   });
-}
-
-function unreadable(absolute: string, error: unknown): string {
-  const code =
-    typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
-  if (code === 'ENOENT' || code === 'ENOTDIR') {
-    return `Gateway configuration not found: ${absolute}. Create it (${STARTER}), or pass the right path.`;
-  }
-  if (code === 'EISDIR') {
-    return `${absolute} is a directory, not a configuration file; pass the path of hintgate.yaml or a .json file.`;
-  }
-  const reason = error instanceof Error ? error.message : String(error);
-  return `Cannot read gateway configuration ${absolute} (${reason}); check that this process may read it.`;
 }
