@@ -1,3 +1,4 @@
+import type { RequiredApproval } from '../registry/tool-config.js';
 import type { EffectiveHints, ToolAnnotations } from '../tool/annotations.js';
 import type { ToolClass } from '../tool/classify.js';
 import type { ToolArguments } from '../tool/resource-template.js';
@@ -22,6 +23,11 @@ export interface CallRequest {
   readonly resourceKeys: readonly string[];
   /** Identity of an approval for this call; pre-approved only if every key is. */
   readonly approvalKeys: readonly string[];
+  /**
+   * Set when every call of the tool needs a person's approval whatever the mode and allow
+   * rules say (say, a gateway tool that is not pinned yet): such a call asks, unless denied.
+   */
+  readonly requireApproval?: RequiredApproval;
 }
 
 /** What the policy says of one call. */

@@ -28,6 +28,17 @@ export function qualified(call: Pick<CallRequest, 'name' | 'origin'>): string {
   return `${call.origin}:${call.name}`;
 }
 
+/**
+ * What a session remembers approvals of a call under: {@link qualified}, and for a tool
+ * that requires approval, apart from the tool's other approvals and per `version`, so that
+ * an approval of one definition does not carry over to the next.
+ */
+const sessionIdentity = (call: CallRequest): string => {
+  const required = call.requireApproval;
+  if (required === undefined) return qualified(call);
+  return `${qualified(call)}\u0000required\u0000${required.version ?? ''}`;
+};
+
 /** What one session keeps: its remembered approvals and its queue of prompts. */
 interface SessionState {
   readonly approvals: SessionApprovals;
@@ -100,10 +111,14 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
     call: CallRequest,
     state: SessionState | undefined,
   ): Promise<string | undefined> => {
-    if (state?.approvals.hasAll(qualified(call), call.approvalKeys)) {
+    if (state?.approvals.hasAll(sessionIdentity(call), call.approvalKeys)) {
       return 'approved earlier in this session';
     }
-    if (approvals !== undefined && (await approvals.hasAll(qualified(call), call.approvalKeys))) {
+    if (
+      approvals !== undefined &&
+      call.requireApproval === undefined &&
+      (await approvals.hasAll(qualified(call), call.approvalKeys))
+    ) {
       return `approved always for this project (${approvals.path})`;
     }
     return undefined;
@@ -116,12 +131,15 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
     state: SessionState | undefined,
   ): Promise<string> => {
     if (scope !== 'session' && scope !== 'always') return why;
-    state?.approvals.add(qualified(call), call.approvalKeys);
+    state?.approvals.add(sessionIdentity(call), call.approvalKeys);
     const sessionNote =
       state === undefined
         ? 'not remembered: this caller has no session'
         : 'remembered for this session';
     if (scope === 'session') return `${why}; ${sessionNote}`;
+    if (call.requireApproval !== undefined) {
+      return `${why}; ${sessionNote} only: this tool requires approval, which is not remembered for the project`;
+    }
     if (approvals === undefined) return `${why}; ${sessionNote} (no approvals file is configured)`;
     try {
       await approvals.add(qualified(call), call.approvalKeys, why);
@@ -203,10 +221,10 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
         reason: `${decision.reason}; ${earlier}`,
       });
       const state = sessionState(context.session);
-      if (state?.approvals.hasAll(qualified(call), call.approvalKeys)) {
+      if (state?.approvals.hasAll(sessionIdentity(call), call.approvalKeys)) {
         return allowed('approved earlier in this session');
       }
-      if (approvals === undefined) return decision;
+      if (approvals === undefined || call.requireApproval !== undefined) return decision;
       return remembered(call, state).then((earlier) =>
         earlier === undefined ? decision : allowed(earlier),
       );

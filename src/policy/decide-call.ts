@@ -24,13 +24,29 @@ export function visibleInMode(toolClass: CallRequest['class'], mode: Mode): bool
  * Decides one call without approvals: plan mode -> the winning rule (highest priority;
  * deny > ask > allow at equal priority) -> the mode's default for the call's class. A tool
  * with `gated: false` skips the mode's asking (an explicit ask rule still asks). In `yolo`,
- * ask rules do not ask. The reason names the rule, the mode and the annotation that decided.
+ * ask rules do not ask. A call whose tool requires approval (`requireApproval`) asks
+ * whatever allowed it; only a denial stands. The reason names the rule, the mode and the
+ * annotation that decided.
  */
 export function decideCall(
   call: CallRequest,
   mode: Mode,
   rules: readonly CompiledRule[],
 ): Decision {
+  const decision = decideByPolicy(call, mode, rules);
+  const required = call.requireApproval;
+  if (required === undefined || decision.decision === 'deny') return decision;
+  return {
+    decision: 'ask',
+    reason: `${required.reason}; so it asks whatever else would decide (${decision.reason})`,
+  };
+}
+
+const decideByPolicy = (
+  call: CallRequest,
+  mode: Mode,
+  rules: readonly CompiledRule[],
+): Decision => {
   const why = classReason(call);
   if (!visibleInMode(call.class, mode)) {
     return {
@@ -52,7 +68,7 @@ export function decideCall(
     };
   }
   return decision;
-}
+};
 
 const modeDefault = (call: CallRequest, mode: Mode, why: string): Decision => {
   switch (mode) {

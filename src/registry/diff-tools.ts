@@ -10,10 +10,13 @@ const sameList = (a: readonly unknown[], b: readonly unknown[]): boolean =>
 const sameAnnotations = (a: ToolAnnotations, b: ToolAnnotations): boolean =>
   a.title === b.title && HINT_NAMES.every((hint) => a[hint] === b[hint]);
 
+const sameHints = (a: RegisteredTool, b: RegisteredTool): boolean =>
+  HINT_NAMES.every((hint) => a.effective[hint] === b.effective[hint]);
+
 /**
  * True when two winners of a name behave the same for callers: same tool object, origin,
- * layer, trust, scopes and claimed annotations (effective hints and class follow from those).
- * What they shadow does not count.
+ * layer, trust, scopes, claimed and effective annotations (the class follows from those),
+ * and required approval. What they shadow does not count.
  */
 export function sameWinner(a: RegisteredTool, b: RegisteredTool): boolean {
   return (
@@ -22,7 +25,10 @@ export function sameWinner(a: RegisteredTool, b: RegisteredTool): boolean {
     a.layer === b.layer &&
     a.trusted === b.trusted &&
     sameList(a.scopes, b.scopes) &&
-    sameAnnotations(a.claimed, b.claimed)
+    sameAnnotations(a.claimed, b.claimed) &&
+    sameHints(a, b) &&
+    a.requireApproval?.reason === b.requireApproval?.reason &&
+    a.requireApproval?.version === b.requireApproval?.version
   );
 }
 

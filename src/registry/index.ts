@@ -7,7 +7,7 @@ export type {
   ToolChange,
   ToolDescription,
 } from './registered-tool.js';
-export type { ToolConfig } from './tool-config.js';
+export type { RequiredApproval, ToolConfig } from './tool-config.js';
 export { TOOL_LAYERS, type ToolLayer } from './tool-layer.js';
 export {
   createRegistry,

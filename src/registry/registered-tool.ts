@@ -1,4 +1,5 @@
 import type { EffectiveHints, Tool, ToolAnnotations, ToolClass } from '../tool/index.js';
+import type { RequiredApproval } from './tool-config.js';
 import type { ToolLayer } from './tool-layer.js';
 
 /** A definition of a name that a later layer's definition hides. */
@@ -24,7 +25,10 @@ export interface RegisteredTool {
   readonly layer: ToolLayer;
   /** Definitions of the same name in earlier layers that this one hides, nearest first. */
   readonly shadows: readonly ShadowedTool[];
-  /** Whether `effective` comes from `claimed`: the origin is trusted or config overrides annotations. */
+  /**
+   * Whether `effective` comes from `claimed`: the origin is trusted (or the configuration
+   * trusts this tool), or the configuration overrides annotations.
+   */
   readonly trusted: boolean;
   /** Annotations as claimed by the tool, with the configuration's override merged over them. */
   readonly claimed: ToolAnnotations;
@@ -34,6 +38,8 @@ export interface RegisteredTool {
   readonly class: ToolClass;
   /** Scopes a caller must all hold to see the tool (configuration's, else the tool's). */
   readonly scopes: readonly string[];
+  /** Set when the configuration requires a person's approval of every call. */
+  readonly requireApproval?: RequiredApproval;
 }
 
 /** Where a disabled name was disabled: `enabled: false` in config, or `TOOL_<NAME>_DISABLED`. */

@@ -54,11 +54,12 @@ const register = (
 ): RegisteredTool => {
   const { tool, origin } = winner;
   const override = config?.annotations;
-  const trusted = origin.trusted || override !== undefined;
+  const claimTrusted = config?.trusted ?? origin.trusted;
+  const trusted = claimTrusted || override !== undefined;
   const claimed = override === undefined ? tool.annotations : { ...tool.annotations, ...override };
-  // An override vouches only for the hints it states: over an untrusted origin's claim the
-  // unstated hints keep the spec defaults, never the unverified claim.
-  const used = origin.trusted ? claimed : override;
+  // An override vouches only for the hints it states: over an untrusted claim the unstated
+  // hints keep the spec defaults, never the unverified claim.
+  const used = claimTrusted ? claimed : override;
   const effective = Object.freeze(effectiveAnnotations(used));
   return Object.freeze({
     tool,
@@ -73,6 +74,7 @@ const register = (
     effective,
     class: classify(effective),
     scopes: config?.scopes ?? tool.scopes,
+    ...(config?.requireApproval === undefined ? {} : { requireApproval: config.requireApproval }),
   });
 };
 

@@ -6,6 +6,22 @@ import {
   type ToolAnnotations,
 } from '../tool/index.js';
 
+/**
+ * A person's approval that every call of a tool needs, whatever the mode, the rules that
+ * allow and `gated: false` say (deny rules still deny). For a tool that has not been
+ * reviewed yet, such as a gateway's tool that is not pinned.
+ */
+export interface RequiredApproval {
+  /** Why, in the decision, the approval request and the audit log. */
+  readonly reason: string;
+  /**
+   * What an approval is for, beyond the tool and its approval keys, such as the hash of the
+   * tool's definition: an approval remembered for the session holds only while this stays
+   * the same. Default: the tool.
+   */
+  readonly version?: string;
+}
+
 /** Configuration of one tool name, for example from a config file. */
 export interface ToolConfig {
   /**
@@ -21,9 +37,43 @@ export interface ToolConfig {
    * only the hints stated here are, and the unstated ones take the spec defaults.
    */
   readonly annotations?: ToolAnnotations;
+  /**
+   * Whether the tool's claimed annotations are used, over its origin's `trusted`: `true`
+   * trusts this tool of an untrusted origin (say, one whose annotations were verified),
+   * `false` distrusts this tool of a trusted origin. `annotations` stated here are used
+   * either way. Default: the origin's trust.
+   */
+  readonly trusted?: boolean;
+  /**
+   * Every call asks a person (see {@link RequiredApproval}). Such an approval is remembered
+   * at most for the session (an `always` answer counts as `session`), and approvals
+   * remembered for the project do not count.
+   */
+  readonly requireApproval?: RequiredApproval;
 }
 
-const KEYS = new Set(['enabled', 'scopes', 'annotations']);
+const KEYS = new Set(['enabled', 'scopes', 'annotations', 'trusted', 'requireApproval']);
+
+const checkRequiredApproval = (value: unknown, where: string): RequiredApproval => {
+  if (!isPlainObject(value)) {
+    return invalid(`${where}: requireApproval must be an object { reason, version? }.`);
+  }
+  const { reason, version, ...rest } = value;
+  const extra = Object.keys(rest);
+  if (extra.length > 0) {
+    invalid(`${where}: requireApproval has unknown keys ${extra.join(', ')}; use reason, version.`);
+  }
+  if (typeof reason !== 'string' || reason.trim() === '') {
+    invalid(`${where}: requireApproval.reason must be a non-empty string.`);
+  }
+  if (version !== undefined && typeof version !== 'string') {
+    invalid(`${where}: requireApproval.version must be a string.`);
+  }
+  return Object.freeze({
+    reason: reason as string,
+    ...(version === undefined ? {} : { version: version as string }),
+  });
+};
 
 const invalid = (message: string): never => {
   throw new HintgateError('invalid_option', message);
@@ -67,9 +117,15 @@ export function checkToolConfig(name: unknown, value: unknown): ToolConfig {
       invalid(`${where}: unknown option "${key}". Known options: ${[...KEYS].join(', ')}.`);
     }
   }
-  const { enabled, scopes, annotations } = value as Record<keyof ToolConfig, unknown>;
+  const { enabled, scopes, annotations, trusted, requireApproval } = value as Record<
+    keyof ToolConfig,
+    unknown
+  >;
   if (enabled !== undefined && typeof enabled !== 'boolean') {
     invalid(`${where}: enabled must be true or false.`);
+  }
+  if (trusted !== undefined && typeof trusted !== 'boolean') {
+    invalid(`${where}: trusted must be true or false.`);
   }
   if (
     scopes !== undefined &&
@@ -81,5 +137,9 @@ export function checkToolConfig(name: unknown, value: unknown): ToolConfig {
     ...(enabled === undefined ? {} : { enabled: enabled as boolean }),
     ...(scopes === undefined ? {} : { scopes: Object.freeze([...(scopes as string[])]) }),
     ...(annotations === undefined ? {} : { annotations: checkAnnotations(annotations, where) }),
+    ...(trusted === undefined ? {} : { trusted: trusted as boolean }),
+    ...(requireApproval === undefined
+      ? {}
+      : { requireApproval: checkRequiredApproval(requireApproval, where) }),
   });
 }

@@ -121,5 +121,8 @@ export async function prepareCall(
     arguments: args,
     resourceKeys,
     approvalKeys,
+    ...(registered.requireApproval === undefined
+      ? {}
+      : { requireApproval: registered.requireApproval }),
   };
 }
