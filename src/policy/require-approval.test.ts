@@ -64,7 +64,7 @@ describe('requireApproval: a tool whose every call asks a person', () => {
     'asks in mode %s, with the reason, for a read-only ungated tool of a trusted origin',
     async (mode) => {
       const s = await setup({ mode, answer: { decision: 'deny' } });
-      expect((await s.call()).status).toBe('ok');
+      expect((await s.call())?.status).toBe('ok');
       expect(s.asked).toHaveLength(0);
 
       s.registry.configure('lookup', { requireApproval: { reason: REASON } });
