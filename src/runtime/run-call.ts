@@ -1,6 +1,7 @@
 import type { Clock } from '../schedule/clock.js';
 import type { Lease } from '../schedule/scheduler.js';
 import { normalizeOutput } from '../tool/normalize-output.js';
+import type { ToolProgress } from '../tool/tool.js';
 import type { CallErrorCode, CallResult } from '../tool/tool-result.js';
 import { truncateOutput } from '../tool/truncate-output.js';
 import { ABORTED, CallAbort } from './call-abort.js';
@@ -60,6 +61,17 @@ export async function runCall(
   let attempts = 0;
   let pendingTool: Promise<unknown> | undefined;
   const facts = () => ({ attempts, queuedMs: context.queuedMs, runMs: clock.now() - startedAt });
+  const listener = prepared.call.onProgress;
+  const onProgress =
+    listener === undefined
+      ? undefined
+      : (progress: ToolProgress): void => {
+          try {
+            listener(progress);
+          } catch {
+            // The caller's listener must not fail the tool.
+          }
+        };
 
   const finish = (result: CallResult): CallResult => {
     scope.dispose();
@@ -113,6 +125,7 @@ export async function runCall(
         },
         callId: prepared.id,
         attempt: attempts,
+        ...(onProgress === undefined ? {} : { onProgress }),
       });
       if (
         value instanceof Promise ||

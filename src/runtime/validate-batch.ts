@@ -41,6 +41,12 @@ export function validateBatch(calls: unknown): asserts calls is readonly ToolCal
         `${where}.timeoutMs must be milliseconds in (0, ${MAX_TIMER_MS}].`,
       );
     }
+    if (call.onProgress !== undefined && typeof call.onProgress !== 'function') {
+      throw new HintgateError(
+        'invalid_calls',
+        `${where}.onProgress must be a function (progress) => void.`,
+      );
+    }
     const earlier = seen.get(call.id);
     if (earlier !== undefined) {
       throw new HintgateError(

@@ -25,6 +25,7 @@ export type {
   Tool,
   ToolContext,
   ToolListing,
+  ToolProgress,
 } from './tool.js';
 export {
   type CallErrorCode,

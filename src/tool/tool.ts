@@ -11,6 +11,21 @@ export interface ToolContext {
   readonly callId: string;
   /** 1 for the first invocation, 2 for the first retry, and so on. */
   readonly attempt: number;
+  /**
+   * Present when the caller wants to hear how the call advances (an MCP client that sent a
+   * `progressToken`): call it as the work advances, `progress` increasing each time.
+   */
+  readonly onProgress?: (progress: ToolProgress) => void;
+}
+
+/** How far a running call got, as its tool reports it (MCP `notifications/progress`). */
+export interface ToolProgress {
+  /** Work done so far; increases with every report. */
+  readonly progress: number;
+  /** Work in total, when known. */
+  readonly total?: number;
+  /** What is being done, for a person. */
+  readonly message?: string;
 }
 
 /** A per-tool rate limit: at most `max` calls that succeed in any `windowMs` window. */
