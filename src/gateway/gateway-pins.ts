@@ -31,11 +31,26 @@ export async function loadPins(path: string): Promise<LoadedPins> {
   return { lock: await readLockFile(path), exists };
 }
 
+/** A tool that is not pinned yet and whose calls ask first (`pin.newTools: ask`). */
+export interface UnpinnedTool {
+  /** Why its calls ask: not pinned yet, and that `hintgate pin` pins it. */
+  readonly reason: string;
+  /** `definitionHash` of its listed definition: an approval holds for this definition only. */
+  readonly hash: string;
+}
+
 /** What the pins say about one server's tools. */
 export interface PinAssessment {
   readonly report: PinReport;
   /** Why each tool held back is held back, by its name on the server. */
   readonly blocked: ReadonlyMap<string, string>;
+  /** Tools not pinned yet whose every call asks (`newTools: ask`), by name on the server. */
+  readonly unpinned: ReadonlyMap<string, UnpinnedTool>;
+  /**
+   * Tools listed with the definition that was pinned, and pinned with the verdict
+   * `verified`: their annotations are trusted even when their server is not.
+   */
+  readonly verified: ReadonlySet<string>;
 }
 
 const withoutPeriod = (text: string): string => text.replace(/\.\s*$/, '');
@@ -43,8 +58,9 @@ const withoutPeriod = (text: string): string => text.replace(/\.\s*$/, '');
 /**
  * Compares one server's tools with their pins. A `changed` tool is blocked until it is
  * pinned again; a `new` tool (or one `renamed`, which is not pinned under its new name) is
- * held back as well when `newTools` is `pending`. The reasons name the tool, what changed
- * and that `hintgate pin` lets it run.
+ * held back as well when `newTools` is `pending`, and asks before every call when it is
+ * `ask`. The reasons name the tool, what changed and that `hintgate pin` lets it run. A
+ * `pinned` tool whose pin carries the verdict `verified` is reported in `verified`.
  */
 export function assessPins(options: {
   readonly lock: LockFile;
@@ -57,18 +73,30 @@ export function assessPins(options: {
   const findingsOf = (tool: string): readonly PinFinding[] =>
     report.findings.filter((finding) => finding.tool === tool);
   const blocked = new Map<string, string>();
+  const unpinned = new Map<string, UnpinnedTool>();
+  const verified = new Set<string>();
   for (const state of report.tools) {
-    if (state.status === 'changed') {
+    if (state.status === 'pinned') {
+      if (state.verdict === 'verified') verified.add(state.tool);
+    } else if (state.status === 'changed') {
       const messages = findingsOf(state.tool).map((finding) => withoutPeriod(finding.message));
       blocked.set(state.tool, messages.join('; '));
-    } else if ((state.status === 'new' || state.status === 'renamed') && newTools === 'pending') {
+    } else if ((state.status === 'new' || state.status === 'renamed') && newTools !== 'allow') {
       const renamed =
         state.renamedFrom === undefined ? '' : ` (it was pinned as "${state.renamedFrom}")`;
-      blocked.set(
-        state.tool,
-        `tool "${state.tool}" of server "${server}" is not pinned yet${renamed}, and tools that are not pinned wait until a person reviews them and runs \`hintgate pin\``,
-      );
+      const tool = `tool "${state.tool}" of server "${server}" is not pinned yet${renamed}`;
+      if (newTools === 'pending') {
+        blocked.set(
+          state.tool,
+          `${tool}, and tools that are not pinned wait until a person reviews them and runs \`hintgate pin\``,
+        );
+      } else {
+        unpinned.set(state.tool, {
+          reason: `${tool}: every call to it asks the user and its annotations are not trusted (pin.newTools: ask), until a person reviews it and runs \`hintgate pin\``,
+          hash: state.hash ?? '',
+        });
+      }
     }
   }
-  return { report, blocked };
+  return { report, blocked, unpinned, verified };
 }

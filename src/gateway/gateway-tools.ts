@@ -1,10 +1,10 @@
 import type { AuditEvent } from '../audit/audit-event.js';
 import type { PinFinding } from '../check/pin/index.js';
 import type { LoadedGatewayConfig } from '../gateway/config/index.js';
-import type { ToolRegistry } from '../registry/index.js';
-import type { Tool, ToolAnnotations } from '../tool/index.js';
+import type { ToolConfig, ToolRegistry } from '../registry/index.js';
+import type { Tool } from '../tool/index.js';
 import { exposedNames } from './exposed-names.js';
-import { assessPins, type LoadedPins, loadPins } from './gateway-pins.js';
+import { assessPins, type LoadedPins, loadPins, type PinAssessment } from './gateway-pins.js';
 import { gatewayTool } from './gateway-tool.js';
 
 /** Options of {@link GatewayTools}. */
@@ -30,6 +30,36 @@ const CHANGE_OF: Readonly<Record<PinFinding['id'], 'added' | 'removed' | 'update
 
 const sameTools = (a: readonly Tool[], b: readonly Tool[]): boolean =>
   a.length === b.length && a.every((tool, index) => tool === b[index]);
+
+const sameConfig = (a: ToolConfig, b: ToolConfig): boolean =>
+  a.annotations === b.annotations &&
+  a.trusted === b.trusted &&
+  a.requireApproval?.reason === b.requireApproval?.reason &&
+  a.requireApproval?.version === b.requireApproval?.version;
+
+/**
+ * The registry configuration of one tool: its annotation overrides; trust of its
+ * annotations when its pin says they were verified; and, while it is not pinned under
+ * `newTools: ask`, no trust of its annotations and a person's approval of every call.
+ */
+const registryConfig = (
+  annotations: ToolConfig['annotations'],
+  assessment: PinAssessment,
+  name: string,
+): ToolConfig | undefined => {
+  const unpinned = assessment.unpinned.get(name);
+  const config: ToolConfig = {
+    ...(annotations === undefined ? {} : { annotations }),
+    ...(assessment.verified.has(name) ? { trusted: true } : {}),
+    ...(unpinned === undefined
+      ? {}
+      : {
+          trusted: false,
+          requireApproval: { reason: unpinned.reason, version: unpinned.hash },
+        }),
+  };
+  return Object.keys(config).length === 0 ? undefined : config;
+};
 
 /**
  * The tools the gateway offers, kept in step with its upstreams: each server's tools are
@@ -57,8 +87,11 @@ export class GatewayTools {
   #cache = new Map<string, { upstream: Tool; exposed: string; tool: Tool }>();
   /** Tools set per origin of the gateway's registry. */
   readonly #applied = new Map<string, readonly Tool[]>();
-  /** Annotation overrides configured in the gateway's registry, by exposed name. */
-  #configured = new Map<string, ToolAnnotations>();
+  /**
+   * Configuration set in the gateway's registry, by exposed name: annotation overrides,
+   * trust of verified tools, and the approval that unpinned tools require.
+   */
+  #configured = new Map<string, ToolConfig>();
   /** Lines already told, so that each is told once while it holds. */
   #told = new Set<string>();
 
@@ -108,10 +141,13 @@ export class GatewayTools {
     const pins = await loadPins(config.pin.path);
     if (!pins.exists && !this.#toldNoPins) {
       this.#toldNoPins = true;
+      const pin = `hintgate pin --config ${config.file}`;
       notice(
-        config.pin.newTools === 'pending'
-          ? `no pin file ${config.pin.path} yet: every tool counts as new, and new tools are not offered until they are pinned (pin.newTools: pending). Review the servers' tools and run \`hintgate pin --config ${config.file}\`.`
-          : `no pin file ${config.pin.path} yet: every tool counts as new and runs unpinned (pin.newTools: allow). Run \`hintgate pin --config ${config.file}\` to pin them, so that later changes are caught.`,
+        {
+          pending: `no pin file ${config.pin.path} yet: every tool counts as new, and new tools are not offered until they are pinned (pin.newTools: pending). Review the servers' tools and run \`${pin}\`.`,
+          ask: `no pin file ${config.pin.path} yet: every tool counts as new, and every call to a new tool asks the user first (pin.newTools: ask). Review the servers' tools and run \`${pin}\`.`,
+          allow: `no pin file ${config.pin.path} yet: every tool counts as new and runs unpinned (pin.newTools: allow). Run \`${pin}\` to pin them, so that later changes are caught.`,
+        }[config.pin.newTools],
       );
     }
     const json = JSON.stringify(pins.lock);
@@ -156,7 +192,14 @@ export class GatewayTools {
       for (const finding of assessment.report.findings) {
         if (disabled(finding.tool) || (finding.id === 'pin-new' && !pins.exists)) continue;
         const heldBack = assessment.blocked.has(finding.tool) && finding.id !== 'pin-changed';
-        const text = `[${finding.severity}] ${finding.message}${heldBack && finding.id !== 'pin-less-caution' ? ' Until then it is not offered.' : ''}`;
+        const asks = assessment.unpinned.has(finding.tool);
+        const until =
+          heldBack && finding.id !== 'pin-less-caution'
+            ? ' Until then it is not offered.'
+            : asks
+              ? ' Until then every call to it asks the user first.'
+              : '';
+        const text = `[${finding.severity}] ${finding.message}${until}`;
         lines.push({
           text,
           event: {
@@ -165,7 +208,11 @@ export class GatewayTools {
             tool: finding.tool,
             origin: server.name,
             change: CHANGE_OF[finding.id],
-            ...(assessment.blocked.has(finding.tool) ? { decision: 'deny' as const } : {}),
+            ...(assessment.blocked.has(finding.tool)
+              ? { decision: 'deny' as const }
+              : asks
+                ? { decision: 'ask' as const }
+                : {}),
             reason: `${finding.id} (${finding.severity})`,
             message: finding.message,
           },
@@ -185,7 +232,7 @@ export class GatewayTools {
     const cache = new Map<string, { upstream: Tool; exposed: string; tool: Tool }>();
     const sets = new Map<string, readonly Tool[]>();
     const blocked = new Map<string, string>();
-    const annotations = new Map<string, ToolAnnotations>();
+    const configs = new Map<string, ToolConfig>();
     for (const { server, enabled, assessment } of servers) {
       const names = named.names.get(server.name);
       const offered: Tool[] = [];
@@ -207,8 +254,12 @@ export class GatewayTools {
         offered.push(entry.tool);
         const reason = assessment.blocked.get(upstream.name);
         if (reason !== undefined) blocked.set(exposed, reason);
-        const override = server.tools[upstream.name]?.annotations;
-        if (override !== undefined) annotations.set(exposed, override);
+        const toolConfig = registryConfig(
+          server.tools[upstream.name]?.annotations,
+          assessment,
+          upstream.name,
+        );
+        if (toolConfig !== undefined) configs.set(exposed, toolConfig);
       }
       sets.set(server.name, offered);
     }
@@ -218,13 +269,17 @@ export class GatewayTools {
     this.blocked.clear();
     for (const [name, reason] of blocked) this.blocked.set(name, reason);
     for (const name of this.#configured.keys()) {
-      if (!annotations.has(name)) registry.configure(name, undefined);
+      if (!configs.has(name)) registry.configure(name, undefined);
     }
-    for (const [name, override] of annotations) {
-      if (this.#configured.get(name) !== override)
-        registry.configure(name, { annotations: override });
+    for (const [name, toolConfig] of configs) {
+      const before = this.#configured.get(name);
+      if (before === undefined || !sameConfig(before, toolConfig)) {
+        registry.configure(name, toolConfig);
+      } else {
+        configs.set(name, before);
+      }
     }
-    this.#configured = annotations;
+    this.#configured = configs;
     // Names are unique across the final sets, but not between one origin's old set and
     // another's new one: first drop what goes away, then add what comes.
     for (const [server, next] of sets) {

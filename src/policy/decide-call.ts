@@ -38,7 +38,7 @@ export function decideCall(
   if (required === undefined || decision.decision === 'deny') return decision;
   return {
     decision: 'ask',
-    reason: `${required.reason}; so it asks whatever else would decide (${decision.reason})`,
+    reason: `${required.reason} (without that: ${decision.reason})`,
   };
 }
 

@@ -272,7 +272,10 @@ function configArbitrary(): fc.Arbitrary<unknown> {
           [{ path: '' }, { arguments: 'true' }, { file: 'x' }],
         ),
         approvals: field([{ path: 'x.json' }, null], [{ path: 3 }]),
-        pin: field([{ newTools: 'allow' }, { path: 'lock' }, null], [{ newTools: 'deny' }, 'lock']),
+        pin: field(
+          [{ newTools: 'allow' }, { newTools: 'ask' }, { path: 'lock' }, null],
+          [{ newTools: 'deny' }, 'lock'],
+        ),
         downstream: field(
           [
             { http: { port: 3000, host: 'localhost' } },

@@ -2,11 +2,17 @@ import type { Mode, PolicyRule } from '../../policy/policy-types.js';
 import type { ToolAnnotations } from '../../tool/annotations.js';
 import type { RateLimit } from '../../tool/tool.js';
 
-/** What the gateway does with a tool that is not in the pin file yet. */
-export type NewToolsPolicy = 'pending' | 'allow';
+/**
+ * What the gateway does with a tool that is not in the pin file yet (new, or renamed):
+ * - `pending`: held back (not listed, calls denied) until it is pinned;
+ * - `ask`: listed, but every call asks the client's user, whatever the mode and rules, and
+ *   its annotations are not trusted, until it is pinned;
+ * - `allow`: offered and run like a pinned tool.
+ */
+export type NewToolsPolicy = 'pending' | 'ask' | 'allow';
 
 /** Every {@link NewToolsPolicy}; the first is the default. */
-export const NEW_TOOLS_POLICIES: readonly NewToolsPolicy[] = ['pending', 'allow'];
+export const NEW_TOOLS_POLICIES: readonly NewToolsPolicy[] = ['pending', 'ask', 'allow'];
 
 /**
  * Server names: 1-64 characters of `A-Z a-z 0-9 _ -`. A name becomes the prefix of its
@@ -105,7 +111,10 @@ export interface GatewayConfig {
   readonly pin?: {
     /** Pin file. Default `hintgate.lock` beside the configuration. */
     readonly path?: string;
-    /** What happens to a tool that is not pinned yet. Default `pending`. */
+    /**
+     * What happens to a tool that is not pinned yet: `pending` (held back), `ask` (every
+     * call asks) or `allow`. Default `pending`.
+     */
     readonly newTools?: NewToolsPolicy;
   } | null;
   readonly downstream?: {

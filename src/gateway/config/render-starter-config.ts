@@ -76,7 +76,7 @@ rules:
 # changes is blocked until it is pinned again.
 pin:
   path: hintgate.lock
-  newTools: pending                    # a tool not pinned yet waits (pending) or runs (allow)
+  newTools: pending                    # a tool not pinned yet waits (pending), asks first (ask) or runs (allow)
 
 # The audit log: one JSON line per call, decision and approval.
 audit:
