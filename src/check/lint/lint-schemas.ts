@@ -123,7 +123,7 @@ function lintInputSchema(entry: ToolEntry, report: ReportFinding): void {
     if (undescribed.length > 0) {
       report(
         'property-description-missing',
-        `${undescribed.length} of ${names.length} ${undescribed.length === 1 ? 'argument has' : 'arguments have'} no description: ${listNames(undescribed)}.`,
+        `${undescribed.length} of ${names.length} ${names.length === 1 ? 'argument' : 'arguments'} ${undescribed.length === 1 ? 'has' : 'have'} no description: ${listNames(undescribed)}.`,
         `Add a \`description\` to ${undescribed.length === 1 ? 'that property' : 'each of these properties'} in inputSchema.properties saying what to pass, with an example.`,
       );
     }
