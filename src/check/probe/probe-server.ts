@@ -1,0 +1,460 @@
+import { HintgateError } from '../../errors/hintgate-error.js';
+import { checkTarget } from '../../mcp/client/mcp-target.js';
+import { isPlainObject } from '../../tool/index.js';
+import type { CheckFinding, ToolVerdict } from '../check-types.js';
+import { type FileChange, formatFileChange } from './fs-snapshot.js';
+import { type CallRun, callTool, type PlannedTool, planTools } from './probe-calls.js';
+import { openProbeClient, type ProbeClient, type ProbeConnection } from './probe-client.js';
+import { type Observation, ProbeObserver } from './probe-observer.js';
+import { PROBE_RULE_IDS, PROBE_RULES, type ProbeRuleId } from './probe-rules.js';
+import type { ProbeReport, ProbeServerOptions } from './probe-types.js';
+import { createSandbox, type Sandbox, sandboxCommandLine, sandboxEnvironment } from './sandbox.js';
+import { observeResult, settleFingerprint } from './state-fingerprint.js';
+import { formatToolListChange, type ToolListChange } from './tool-list-diff.js';
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_FINGERPRINT_MAX_MS = 2000;
+
+interface Violation {
+  readonly rule: ProbeRuleId;
+  readonly message: string;
+  readonly fix: string;
+  readonly evidence: readonly string[];
+}
+
+/** What the probe learnt about one tool so far. */
+interface ToolRecord {
+  readonly plan: PlannedTool;
+  readonly violations: Violation[];
+  readonly evidence: string[];
+  inconclusive?: string;
+  /** The tool could not be run (no arguments, failed calls): a `probe-call-failed` finding. */
+  couldNotRun?: boolean;
+  verified?: string;
+}
+
+/** Adds a violation, merged into an earlier one of the same rule. */
+function addViolation(record: ToolRecord, violation: Violation): void {
+  const at = record.violations.findIndex((v) => v.rule === violation.rule);
+  const earlier = record.violations[at];
+  if (earlier === undefined) {
+    record.violations.push(violation);
+    return;
+  }
+  record.violations[at] = {
+    ...earlier,
+    evidence: [...new Set([...earlier.evidence, ...violation.evidence])],
+  };
+}
+
+interface ListChangeEvent {
+  readonly tool?: string;
+  readonly change: ToolListChange;
+  readonly context: string;
+}
+
+const severityOf = (rule: ProbeRuleId) =>
+  PROBE_RULES.find((r) => r.id === rule)?.severity ?? 'high';
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+const times = (n: number): string => (n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`);
+
+const argsText = (args: Record<string, unknown>): string => {
+  const text = JSON.stringify(args);
+  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
+};
+
+const callEvidence = (run: CallRun): string[] => {
+  const lines = new Map<string, number>();
+  for (const call of run.calls) {
+    const key = `${argsText(call.args)}${call.outcome.ok ? '' : ` (failed: ${call.outcome.error})`}`;
+    lines.set(key, (lines.get(key) ?? 0) + 1);
+  }
+  return [...lines].map(([key, n]) => `called ${times(n)} with ${key}`);
+};
+
+const fileSummary = (changes: readonly FileChange[]): string => {
+  const count = (kind: FileChange['kind']) => changes.filter((c) => c.kind === kind).length;
+  return `${count('created')} created, ${count('modified')} modified, ${count('deleted')} deleted`;
+};
+
+/** Checks the few options that are not checked where they are used. */
+function checkOptions(options: ProbeServerOptions): void {
+  if (!isPlainObject(options)) {
+    throw new HintgateError('invalid_option', 'probeServer expects one options object.');
+  }
+  if (typeof options.server !== 'string' || options.server.trim() === '') {
+    throw new HintgateError(
+      'invalid_option',
+      `probeServer: server ${JSON.stringify(options.server)} is invalid; give the server's name as a non-empty string.`,
+    );
+  }
+  for (const key of ['connectTimeoutMs', 'callTimeoutMs', 'fingerprintMaxMs'] as const) {
+    const value = options[key];
+    if (value !== undefined && !(typeof value === 'number' && value > 0)) {
+      throw new HintgateError(
+        'invalid_option',
+        `probeServer: ${key} must be a positive number of milliseconds.`,
+      );
+    }
+  }
+}
+
+/**
+ * Runs the side-effect probe on one MCP server: starts it in a fresh sandbox (stdio) or
+ * reaches it (HTTP), calls every tool that claims `readOnlyHint: true` twice and checks that
+ * no file in the sandbox, no state visible through the server's own stable zero-argument
+ * read-only tools, and not its tool list changed; with `allowWrites`, calls tools that claim
+ * `idempotentHint: true` twice and checks that the second call changes nothing, and other
+ * writing tools once. Gives every tool a verdict and reports violations as findings.
+ *
+ * @throws HintgateError `invalid_option` for bad options, `mcp_connect_failed` when the
+ *   server cannot be started or reached. Rejects with the signal's reason when aborted.
+ */
+export async function probeServer(options: ProbeServerOptions): Promise<ProbeReport> {
+  checkOptions(options);
+  const where = `MCP server "${options.server}"`;
+  const target = checkTarget(options.target as unknown as Record<string, unknown>, where);
+  const sandbox = await createSandbox({
+    ...(options.sandboxParent === undefined ? {} : { parent: options.sandboxParent }),
+    keep: options.keepSandbox ?? false,
+  });
+  try {
+    let connection: ProbeConnection;
+    let substitutedArguments: ProbeReport['sandbox']['substitutedArguments'] = [];
+    if (target.kind === 'http') {
+      connection = { kind: 'http', url: target.url, headers: target.headers };
+    } else {
+      const line = sandboxCommandLine(target.command, target.args, sandbox.work, target.cwd);
+      substitutedArguments = line.substituted;
+      connection = {
+        kind: 'stdio',
+        command: line.command,
+        args: line.args,
+        env: sandboxEnvironment(sandbox, target.env, options.passEnv),
+        cwd: sandbox.work,
+      };
+    }
+    const client = await openProbeClient({
+      where,
+      connection,
+      rootDir: sandbox.work,
+      era: options.era ?? 'auto',
+      connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+      callTimeoutMs: options.callTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+      signal: options.signal,
+      onStderr: options.onStderr,
+    });
+    try {
+      const probed = await runProbe(client, sandbox, options, connection.kind === 'http');
+      const { dispose: _dispose, sampleDir: _dir, sampleFile: _file, ...info } = sandbox;
+      return {
+        ...probed,
+        server: options.server,
+        tools: client.tools,
+        calls: client.callCount(),
+        sandbox: {
+          ...info,
+          substitutedArguments,
+          environment: connection.kind === 'stdio' ? Object.keys(connection.env).sort() : [],
+        },
+      };
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await sandbox.dispose();
+  }
+}
+
+async function runProbe(
+  client: ProbeClient,
+  sandbox: Sandbox,
+  options: ProbeServerOptions,
+  remote: boolean,
+): Promise<Pick<ProbeReport, 'verdicts' | 'findings' | 'fingerprintTools'>> {
+  const { server, signal } = options;
+  const observer = new ProbeObserver(client, remote ? undefined : sandbox.root);
+  const plans = await planTools(client.tools, options.fixtures ?? {}, sandbox);
+  const records = new Map<string, ToolRecord>(
+    plans.map((plan) => [plan.name, { plan, violations: [], evidence: [] }]),
+  );
+  const listChanges: ListChangeEvent[] = [];
+  const record = (plan: PlannedTool): ToolRecord => records.get(plan.name) as ToolRecord;
+
+  const readOnlyWindow = (plan: PlannedTool, run: CallRun, seen: Observation): void => {
+    const r = record(plan);
+    if (seen.fileChanges.length > 0) {
+      addViolation(r, {
+        rule: PROBE_RULE_IDS.readOnlyWritesFiles,
+        message: `"${plan.name}" claims readOnlyHint: true, but calling it changed files in the sandbox (${fileSummary(seen.fileChanges)}).`,
+        fix: `Stop "${plan.name}" from writing files (logs, caches, timestamps), or annotate it readOnlyHint: false.`,
+        evidence: [...callEvidence(run), ...seen.fileChanges.map(formatFileChange)],
+      });
+    }
+    if (seen.stateChanges.length > 0) {
+      addViolation(r, {
+        rule: PROBE_RULE_IDS.readOnlyChangesState,
+        message: `"${plan.name}" claims readOnlyHint: true, but calling it changed the server's state as its own read-only tools show it.`,
+        fix: `Keep "${plan.name}" from changing state (counters, last-seen times), or annotate it readOnlyHint: false.`,
+        evidence: [...callEvidence(run), ...seen.stateChanges],
+      });
+    }
+  };
+  const noteListChange = (plan: PlannedTool, seen: Observation, verdictCounts: boolean): void => {
+    if (seen.listChange === undefined) return;
+    listChanges.push({
+      tool: plan.name,
+      change: seen.listChange,
+      context: `after calls to "${plan.name}"`,
+    });
+    if (verdictCounts) {
+      addViolation(record(plan), {
+        rule: PROBE_RULE_IDS.toolListChanged,
+        message: `The tool list changed after calls to "${plan.name}", which claims not to change anything.`,
+        fix: 'Keep the tool list fixed while the server runs, or pin the server and review each change.',
+        evidence: formatToolListChange(seen.listChange),
+      });
+    }
+  };
+  const failed = (plan: PlannedTool, run: CallRun): boolean => {
+    if (run.working.length > 0) return false;
+    record(plan).inconclusive = `could not be called: ${run.error ?? 'no call succeeded'}`;
+    record(plan).couldNotRun = true;
+    record(plan).evidence.push(...callEvidence(run));
+    return true;
+  };
+
+  // Phase 1: zero-argument read-only tools, twice each; those that answer the same both
+  // times (and quickly) become the state fingerprint.
+  const readOnly = plans.filter((plan) => plan.claim === 'read-only');
+  const maxMs = options.fingerprintMaxMs ?? DEFAULT_FINGERPRINT_MAX_MS;
+  const stable: string[] = [];
+  for (const plan of readOnly.filter((p) => p.zeroArgument)) {
+    signal?.throwIfAborted();
+    let slowest = 0;
+    const { value: run, observation } = await observer.observe(async () => {
+      const started = performance.now();
+      const made = await callTool(client, plan, 2);
+      slowest = (performance.now() - started) / Math.max(made.calls.length, 1);
+      return made;
+    });
+    readOnlyWindow(plan, run, observation);
+    noteListChange(plan, observation, true);
+    const [first, second] = run.calls;
+    const same =
+      first?.outcome.ok === true &&
+      second?.outcome.ok === true &&
+      observeResult(first.outcome.result).key === observeResult(second.outcome.result).key;
+    if (!same && run.working.length > 0) {
+      record(plan).evidence.push(
+        'its output differed between two calls, so it is not part of the state fingerprint',
+      );
+    } else if (same && slowest > maxMs) {
+      record(plan).evidence.push(
+        `its calls took over ${maxMs} ms, so it is not part of the state fingerprint`,
+      );
+    } else if (same && record(plan).violations.length === 0) {
+      stable.push(plan.name);
+    }
+  }
+  const settled = await settleFingerprint(client, stable);
+  for (const culprit of settled.culprits) {
+    const plan = plans.find((p) => p.name === culprit.tool);
+    if (plan === undefined) continue;
+    addViolation(record(plan), {
+      rule: PROBE_RULE_IDS.readOnlyChangesState,
+      message: `"${plan.name}" claims readOnlyHint: true, but calling it changed the server's state as its own read-only tools show it.`,
+      fix: `Keep "${plan.name}" from changing state (counters, last-seen times), or annotate it readOnlyHint: false.`,
+      evidence: culprit.evidence,
+    });
+  }
+  stable.splice(0, stable.length, ...settled.tools);
+  observer.fingerprintTools = stable;
+
+  // Phase 2: every read-only tool, twice, watched through files, fingerprint and tool list.
+  for (const plan of readOnly) {
+    signal?.throwIfAborted();
+    if (plan.args.source === 'none') {
+      record(plan).inconclusive = plan.args.reason;
+      record(plan).couldNotRun = true;
+      continue;
+    }
+    const { value: run, observation } = await observer.observe(() => callTool(client, plan, 2));
+    readOnlyWindow(plan, run, observation);
+    noteListChange(plan, observation, true);
+    if (failed(plan, run)) continue;
+    const r = record(plan);
+    r.evidence.push(...callEvidence(run));
+    const watched = [
+      ...(remote ? [] : ['files in the sandbox']),
+      ...(stable.length > 0 ? [`state through ${stable.join(', ')}`] : []),
+    ];
+    if (watched.length === 0) {
+      r.inconclusive =
+        'nothing to watch: the server is remote (its files are out of sight) and has no stable zero-argument read-only tool to show its state';
+    } else {
+      r.verified = `called twice; nothing changed (watched: ${watched.join('; ')}; the tool list)`;
+      if (stable.length === 0)
+        r.evidence.push('in-memory state not watched: no stable zero-argument read-only tool');
+      if (remote) r.evidence.push("the server's files are out of sight (HTTP)");
+    }
+  }
+
+  // Phase 3 (allowWrites): idempotent tools twice, then other writing tools once.
+  const writers = plans.filter((plan) => plan.claim !== 'read-only');
+  const order = (plan: PlannedTool): number =>
+    plan.claim === 'idempotent' ? 0 : plan.claimsAdditive ? 1 : 2;
+  for (const plan of [...writers].sort((a, b) => order(a) - order(b))) {
+    signal?.throwIfAborted();
+    const r = record(plan);
+    if (options.allowWrites !== true) {
+      r.inconclusive =
+        'not called: it claims to write (readOnlyHint is not true); pass --allow-writes to call it in the sandbox';
+      continue;
+    }
+    if (plan.args.source === 'none') {
+      r.inconclusive = plan.args.reason;
+      r.couldNotRun = true;
+      continue;
+    }
+    const first = await observer.observe(() => callTool(client, plan, 1));
+    noteListChange(plan, first.observation, false);
+    if (failed(plan, first.value)) continue;
+    r.evidence.push(
+      ...callEvidence(first.value),
+      `first call: files ${fileSummary(first.observation.fileChanges)}`,
+    );
+    let deleted = first.observation.fileChanges.filter((c) => c.kind === 'deleted');
+    if (plan.claim === 'idempotent') {
+      const again = await observer.observe(() => callTool(client, plan, 1, first.value.working));
+      noteListChange(plan, again.observation, true);
+      deleted = [...deleted, ...again.observation.fileChanges.filter((c) => c.kind === 'deleted')];
+      // Rewriting a file with the same content is what an idempotent write does.
+      const seen = {
+        ...again.observation,
+        fileChanges: again.observation.fileChanges.filter((c) => c.metadataOnly !== true),
+      };
+      if (again.value.working.length === 0) {
+        r.inconclusive = `the second call failed: ${again.value.error ?? 'unknown error'}`;
+        r.couldNotRun = true;
+      } else if (seen.fileChanges.length > 0 || seen.stateChanges.length > 0) {
+        addViolation(r, {
+          rule: PROBE_RULE_IDS.notIdempotent,
+          message: `"${plan.name}" claims idempotentHint: true, but a second call with the same arguments changed ${seen.fileChanges.length > 0 ? `files (${fileSummary(seen.fileChanges)})` : 'state'} again.`,
+          fix: `Make "${plan.name}" set rather than add (a second identical call must change nothing), or annotate it idempotentHint: false.`,
+          evidence: [
+            ...callEvidence(again.value).map((line) => `second call: ${line}`),
+            ...seen.fileChanges.map(formatFileChange),
+            ...seen.stateChanges,
+          ],
+        });
+      } else {
+        r.verified =
+          'a second call with the same arguments changed no file, no state and not the tool list';
+      }
+    } else {
+      r.inconclusive = `it claims to write and not to be idempotent, so beyond running it there is nothing to verify; it ran once (files ${fileSummary(first.observation.fileChanges)})`;
+    }
+    if (plan.claimsAdditive && deleted.length > 0) {
+      addViolation(r, {
+        rule: PROBE_RULE_IDS.nonDestructiveDeletes,
+        message: `"${plan.name}" claims destructiveHint: false, but calling it deleted ${plural(deleted.length, 'file')}.`,
+        fix: `Annotate "${plan.name}" destructiveHint: true, or keep it from deleting.`,
+        evidence: deleted.map(formatFileChange),
+      });
+    }
+  }
+  await observer.finish();
+  for (const { change, during } of observer.unattributedListChanges) {
+    listChanges.push({
+      change,
+      context: `between probed calls, while calling ${during.length === 0 ? 'no tool' : during.join(', ')}`,
+    });
+  }
+  return { ...conclude(server, plans, records, listChanges, client), fingerprintTools: stable };
+}
+
+function conclude(
+  server: string,
+  plans: readonly PlannedTool[],
+  records: ReadonlyMap<string, ToolRecord>,
+  listChanges: readonly ListChangeEvent[],
+  client: ProbeClient,
+): Pick<ProbeReport, 'verdicts' | 'findings'> {
+  const verdicts: ToolVerdict[] = [];
+  const findings: CheckFinding[] = [];
+  const notified = `notifications/tools/list_changed received: ${client.listChangedCount()}`;
+  for (const plan of plans) {
+    const r = records.get(plan.name) as ToolRecord;
+    for (const v of r.violations) {
+      findings.push({
+        id: v.rule,
+        severity: severityOf(v.rule),
+        server,
+        tool: plan.name,
+        message: v.message,
+        fix: v.fix,
+        evidence:
+          v.rule === PROBE_RULE_IDS.toolListChanged ? [...v.evidence, notified] : v.evidence,
+      });
+    }
+    if (r.violations.length > 0) {
+      verdicts.push({
+        server,
+        tool: plan.name,
+        verdict: 'violation',
+        reason: r.violations.map((v) => v.message).join(' '),
+        evidence: [...new Set(r.violations.flatMap((v) => v.evidence))],
+      });
+      continue;
+    }
+    const inconclusive = r.inconclusive ?? (r.verified === undefined ? 'not probed' : undefined);
+    if (inconclusive !== undefined) {
+      verdicts.push({
+        server,
+        tool: plan.name,
+        verdict: 'inconclusive',
+        reason: inconclusive,
+        evidence: r.evidence,
+      });
+      if (r.couldNotRun === true) {
+        findings.push({
+          id: PROBE_RULE_IDS.callFailed,
+          severity: severityOf(PROBE_RULE_IDS.callFailed),
+          server,
+          tool: plan.name,
+          message: `"${plan.name}" could not be verified: ${inconclusive}.`,
+          fix: `Give arguments that work for "${plan.name}" in a --fixtures file.`,
+          evidence: r.evidence,
+        });
+      }
+      continue;
+    }
+    verdicts.push({
+      server,
+      tool: plan.name,
+      verdict: 'verified',
+      reason: r.verified ?? '',
+      evidence: r.evidence,
+    });
+  }
+  for (const event of listChanges) {
+    if (
+      event.tool !== undefined &&
+      records.get(event.tool)?.violations.some((v) => v.rule === PROBE_RULE_IDS.toolListChanged)
+    ) {
+      continue;
+    }
+    findings.push({
+      id: PROBE_RULE_IDS.toolListChanged,
+      severity: severityOf(PROBE_RULE_IDS.toolListChanged),
+      server,
+      ...(event.tool === undefined ? {} : { tool: event.tool }),
+      message: `The tool list of "${server}" changed ${event.context}.`,
+      fix: 'Keep the tool list fixed while the server runs, or pin the server and review each change.',
+      evidence: [...formatToolListChange(event.change), notified],
+    });
+  }
+  return { verdicts, findings };
+}

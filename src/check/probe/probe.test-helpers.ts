@@ -1,0 +1,32 @@
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ProbeTarget } from './probe-types.js';
+
+/** The repository root. */
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+const modules = join(REPO_ROOT, 'node_modules');
+// The server runs in the sandbox, where a bare `--import tsx` would not resolve.
+const TSX_LOADER = pathToFileURL(join(modules, 'tsx', 'dist', 'loader.mjs')).href;
+
+/** A fixture server of `src/check/fixtures/` as a stdio target, with extra environment. */
+export function fixtureTarget(name: string, env: Record<string, string> = {}): ProbeTarget {
+  return {
+    command: process.execPath,
+    args: ['--import', TSX_LOADER, join(REPO_ROOT, 'src', 'check', 'fixtures', `${name}.ts`)],
+    // tsx would otherwise keep a transform cache in the sandbox's temp directory.
+    env: { TSX_DISABLE_CACHE: '1', ...env },
+  };
+}
+
+/** `@modelcontextprotocol/server-everything` over stdio. */
+export const everythingTarget = (): ProbeTarget => ({
+  command: process.execPath,
+  args: [join(modules, '@modelcontextprotocol', 'server-everything', 'dist', 'index.js'), 'stdio'],
+});
+
+/** `@modelcontextprotocol/server-filesystem` with `root` as its allowed directory. */
+export const filesystemTarget = (root: string): ProbeTarget => ({
+  command: process.execPath,
+  args: [join(modules, '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js'), root],
+});
