@@ -12,6 +12,7 @@ export class ConnectionEmitter {
     status: new Set(),
     change: new Set(),
     error: new Set(),
+    notification: new Set(),
   };
 
   /** Adds a listener; returns a function that removes it. */

@@ -1,4 +1,12 @@
-import type { Implementation, Tool as McpTool, ProtocolEra } from '@modelcontextprotocol/client';
+import type {
+  Client,
+  Implementation,
+  LoggingMessageNotificationParams,
+  Tool as McpTool,
+  ProtocolEra,
+  ResourceUpdatedNotificationParams,
+  ServerCapabilities,
+} from '@modelcontextprotocol/client';
 import type { McpToolProblem } from './remote-tool.js';
 
 /**
@@ -30,6 +38,22 @@ export interface McpToolsEvent {
   readonly problems: readonly McpToolProblem[];
 }
 
+/**
+ * A notification of the server besides its tool list, as it arrived: its resource or
+ * prompt list changed, a resource it was asked about changed, or a log message.
+ */
+export type McpServerNotification =
+  | { readonly method: 'notifications/resources/list_changed' }
+  | { readonly method: 'notifications/prompts/list_changed' }
+  | {
+      readonly method: 'notifications/resources/updated';
+      readonly params: ResourceUpdatedNotificationParams;
+    }
+  | {
+      readonly method: 'notifications/message';
+      readonly params: LoggingMessageNotificationParams;
+    };
+
 /** Events of {@link McpServerConnection} and what their listeners receive. */
 export interface McpConnectionEvents {
   /**
@@ -45,6 +69,8 @@ export interface McpConnectionEvents {
    * The previous tools stay registered.
    */
   readonly error: Error;
+  /** The server sent one of the notifications of {@link McpServerNotification}. */
+  readonly notification: McpServerNotification;
 }
 
 /** A live connection to one MCP server whose tools are registered as one origin. */
@@ -61,6 +87,16 @@ export interface McpServerConnection {
   readonly serverInfo: Implementation | undefined;
   /** Protocol era negotiated with the server: `legacy` (2025) or `modern` (2026-07-28). */
   readonly protocolEra: ProtocolEra | undefined;
+  /** Capabilities the server declared on the current connection; `undefined` while it is down. */
+  readonly capabilities: ServerCapabilities | undefined;
+  /**
+   * Sends requests other than tool calls (resources, prompts, logging) on the current
+   * connection: `send` gets the connected SDK client. Rejects with
+   * {@link UpstreamUnavailableError} while the server is down, and when the connection is
+   * lost during the request (which starts a reconnect); the server's own errors
+   * (`ProtocolError`, with its JSON-RPC code) come back as they are.
+   */
+  request<T>(what: string, send: (client: Client) => Promise<T>): Promise<T>;
   /**
    * Calls `listener` on each event of that type; returns a function that unsubscribes. A
    * listener that throws does not disturb the connection (the error is rethrown later).

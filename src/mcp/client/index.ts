@@ -3,6 +3,7 @@ export type {
   McpConnectionEvents,
   McpConnectionStatus,
   McpServerConnection,
+  McpServerNotification,
   McpStatusEvent,
   McpToolsEvent,
 } from './connection-events.js';

@@ -41,6 +41,7 @@ export async function callLive(
   request: RemoteCallRequest,
   hooks: LiveCallHooks,
 ): Promise<CallToolResult> {
+  const { onProgress } = request;
   try {
     return await live.client.callTool(
       { name: request.name, arguments: request.arguments },
@@ -49,6 +50,16 @@ export async function callLive(
         // The runtime's timeout governs through the signal; this only backs it up.
         timeout: MAX_MS,
         ...(request.toolDefinition === undefined ? {} : { toolDefinition: request.toolDefinition }),
+        ...(onProgress === undefined
+          ? {}
+          : {
+              onprogress: ({ progress, total, message }) =>
+                onProgress({
+                  progress,
+                  ...(total === undefined ? {} : { total }),
+                  ...(message === undefined ? {} : { message }),
+                }),
+            }),
       },
     );
   } catch (error) {

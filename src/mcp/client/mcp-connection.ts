@@ -1,8 +1,10 @@
 import type {
   CallToolResult,
+  Client,
   Implementation,
   Tool as McpTool,
   ProtocolEra,
+  ServerCapabilities,
 } from '@modelcontextprotocol/client';
 import { type Clock, systemClock } from '../../schedule/index.js';
 import { ConnectionEmitter } from './connection-emitter.js';
@@ -19,7 +21,7 @@ import { reconnectDelay } from './reconnect-delay.js';
 import type { McpToolProblem, RemoteCallRequest } from './remote-tool.js';
 import { RemoteToolOrigin } from './remote-tool-origin.js';
 import { StderrTail } from './stderr-tail.js';
-import { UpstreamUnavailableError } from './upstream-unavailable-error.js';
+import { isConnectionFailure, UpstreamUnavailableError } from './upstream-unavailable-error.js';
 import { watchNotificationStream } from './watch-notification-stream.js';
 
 const noop = (): void => {};
@@ -83,6 +85,35 @@ export class McpConnection implements McpServerConnection {
     return this.#era;
   }
 
+  get capabilities(): ServerCapabilities | undefined {
+    const live = this.#live;
+    return live?.alive === true ? live.client.getServerCapabilities() : undefined;
+  }
+
+  async request<T>(what: string, send: (client: Client) => Promise<T>): Promise<T> {
+    const live = this.#live;
+    if (live === undefined || !live.alive) {
+      const why = this.#lastError === undefined ? '' : ` (${this.#lastError.message})`;
+      throw new UpstreamUnavailableError(
+        this.origin,
+        `MCP server "${this.origin}" is ${this.#status === 'closed' ? 'disconnected' : 'unavailable, being reconnected'}${why}; ${what} was not sent.`,
+      );
+    }
+    try {
+      return await send(live.client);
+    } catch (error) {
+      if (!live.alive || isConnectionFailure(error)) {
+        this.#lost(live, asError(error));
+        throw new UpstreamUnavailableError(
+          this.origin,
+          `MCP server "${this.origin}" went away during ${what} (${live.lostReason ?? asError(error).message}).`,
+          { cause: error },
+        );
+      }
+      throw error;
+    }
+  }
+
   /** The last characters of the latest server process's stderr (stdio), for error messages. */
   stderrTail(): string {
     return this.#lastStderr?.text ?? '';
@@ -138,6 +169,10 @@ export class McpConnection implements McpServerConnection {
       },
       onToolsChanged: (tools) => {
         if (slot.live !== undefined && slot.live === this.#live) this.#refresh(tools);
+      },
+      onNotification: (notification) => {
+        if (slot.live !== undefined && slot.live !== this.#live) return;
+        this.#events.emit('notification', notification);
       },
       onToolsError: (error) => {
         if (slot.live === undefined || slot.live !== this.#live) return;

@@ -7,6 +7,7 @@ import {
   type VersionNegotiationMode,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { McpServerNotification } from './connection-events.js';
 import type { McpEraOption } from './mcp-server-options.js';
 import type { CheckedTarget } from './mcp-target.js';
 import type { StderrTail } from './stderr-tail.js';
@@ -28,6 +29,8 @@ export interface OpenMcpClientOptions {
   readonly onToolsChanged: (tools: McpTool[]) => void;
   /** Reading the tool list again after a change failed. */
   readonly onToolsError: (error: Error) => void;
+  /** The server sent a notification other than about its tools (resources, prompts, logs). */
+  readonly onNotification: (notification: McpServerNotification) => void;
 }
 
 /** A connected client and its first tool list. */
@@ -97,7 +100,27 @@ export async function openMcpClient(options: OpenMcpClientOptions): Promise<Open
           else if (tools !== null) options.onToolsChanged(tools);
         },
       },
+      // Only the news is passed on: whoever relays it reads the list when asked for it.
+      prompts: {
+        autoRefresh: false,
+        debounceMs: LIST_CHANGED_DEBOUNCE_MS,
+        onChanged: () => options.onNotification({ method: 'notifications/prompts/list_changed' }),
+      },
+      resources: {
+        autoRefresh: false,
+        debounceMs: LIST_CHANGED_DEBOUNCE_MS,
+        onChanged: () => options.onNotification({ method: 'notifications/resources/list_changed' }),
+      },
     },
+  });
+  client.setNotificationHandler('notifications/resources/updated', (notification) => {
+    options.onNotification({
+      method: 'notifications/resources/updated',
+      params: notification.params,
+    });
+  });
+  client.setNotificationHandler('notifications/message', (notification) => {
+    options.onNotification({ method: 'notifications/message', params: notification.params });
   });
   const transport = transportFor(options.target, stderr, options.onStderr);
   let attached = true;

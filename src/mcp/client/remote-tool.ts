@@ -9,6 +9,8 @@ import {
   TOOL_NAME_PATTERN,
   type Tool,
   type ToolAnnotations,
+  type ToolContext,
+  type ToolProgress,
 } from '../../tool/index.js';
 import { fallbackInputSchema, remoteOutputSchema } from './remote-schema.js';
 
@@ -32,6 +34,8 @@ export interface RemoteCallRequest {
   readonly signal: AbortSignal;
   /** A definition to use instead of the listed one (so the client skips a schema it cannot compile). */
   readonly toolDefinition?: McpTool;
+  /** Receives the server's `notifications/progress` for the call; asks for them when present. */
+  readonly onProgress?: (progress: ToolProgress) => void;
 }
 
 /** Sends one `tools/call` and resolves to the server's result. */
@@ -113,12 +117,13 @@ export function toRemoteTool(listed: McpTool, origin: string, call: RemoteCall):
     annotations,
     ...(output?.schema === undefined ? {} : { outputSchema: output.schema }),
     ...(isPlainObject(listed._meta) ? { meta: listed._meta } : {}),
-    execute: (args: Record<string, unknown>, { signal }: { signal: AbortSignal }) =>
+    execute: (args: Record<string, unknown>, { signal, onProgress }: ToolContext) =>
       call({
         name,
         arguments: args,
         signal,
         ...(toolDefinition === undefined ? {} : { toolDefinition }),
+        ...(onProgress === undefined ? {} : { onProgress }),
       }),
   };
   const define = (inputSchema: SchemaInput): Tool =>

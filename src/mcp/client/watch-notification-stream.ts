@@ -18,6 +18,16 @@ export interface NotificationStreamHooks {
 const messageOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
 
+/** The list changes to hear of: tools always, prompts and resources when the server has them. */
+const listenFilter = (live: LiveClient) => {
+  const capabilities = live.client.getServerCapabilities();
+  return {
+    toolsListChanged: true,
+    ...(capabilities?.prompts?.listChanged === true ? { promptsListChanged: true } : {}),
+    ...(capabilities?.resources?.listChanged === true ? { resourcesListChanged: true } : {}),
+  };
+};
+
 /**
  * Watches the `subscriptions/listen` stream of a 2026-era connection, which carries its
  * `list_changed` notifications. When the stream drops without the server ending it, the
@@ -39,7 +49,7 @@ export function watchNotificationStream(
       live.client
         .listTools(undefined, { ...request, cacheMode: 'refresh' })
         .then(async ({ tools }) => {
-          const again = await live.client.listen({ toolsListChanged: true }, request);
+          const again = await live.client.listen(listenFilter(live), request);
           if (!live.alive) return;
           hooks.onTools(tools);
           watchNotificationStream(live, again, hooks);
