@@ -57,8 +57,8 @@ const jsonRpcError = (status: number, code: number, message: string): Response =
  * The Streamable HTTP endpoint of a tool server, for both protocol eras at one URL.
  *
  * 2026-07-28 requests go to the SDK's per-request entry (`createMcpHandler`), which builds
- * an instance per request; approvals travel as `input_required` results and tool-list
- * changes reach `subscriptions/listen` streams. 2025-11-25 traffic is served with sessions
+ * an instance per request; approvals travel as `input_required` results, and list changes
+ * and resource updates reach `subscriptions/listen` streams. 2025-11-25 traffic is served with sessions
  * (`Mcp-Session-Id`) instead of the SDK's stateless fallback, because a server-initiated
  * `elicitation/create` needs a session to carry the client's answer back, and
  * `notifications/tools/list_changed` needs the session's standalone stream.
@@ -98,7 +98,18 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     legacy: 'reject',
     onerror,
   });
-  const stopNotifying = toolServer.onToolsChanged(() => modern.notify.toolsChanged());
+  const stopNotifying = toolServer.onServerEvent((event) => {
+    switch (event.kind) {
+      case 'tools_list_changed':
+        return modern.notify.toolsChanged();
+      case 'prompts_list_changed':
+        return modern.notify.promptsChanged();
+      case 'resources_list_changed':
+        return modern.notify.resourcesChanged();
+      case 'resource_updated':
+        return modern.notify.resourceUpdated(event.uri);
+    }
+  });
   let closed = false;
 
   /** Makes room for one more session, evicting idle ones; false when there is none. */

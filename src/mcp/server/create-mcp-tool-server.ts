@@ -12,6 +12,7 @@ import type { Mode } from '../../policy/policy-types.js';
 import { AuditWriteError } from '../../runtime/audit-write-error.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { isPlainObject } from '../../tool/json-schema.js';
+import type { ToolProgress } from '../../tool/tool.js';
 import type { CallResult } from '../../tool/tool-result.js';
 import {
   type ApprovalRoundState,
@@ -19,6 +20,13 @@ import {
   createInputRequiredApproval,
   isModernRequest,
 } from './client-approvers.js';
+import type {
+  McpLogSource,
+  McpPromptSource,
+  McpResourceSource,
+  McpServerEvent,
+} from './mcp-server-sources.js';
+import { createSourceRelay } from './source-relay.js';
 import { toCallToolResult } from './to-call-tool-result.js';
 import { toMcpTool } from './to-mcp-tool.js';
 
@@ -51,6 +59,19 @@ export interface McpToolServerOptions {
    * an audit sink that failed after a call ran. Default: ignore.
    */
   readonly onError?: (error: Error) => void;
+  /**
+   * Resources to serve besides the tools (`resources/list`, `resources/templates/list`,
+   * `resources/read`, `resources/subscribe` and `unsubscribe`, with `list_changed` and
+   * `updated` notifications). Default none: the `resources` capability is not declared.
+   */
+  readonly resources?: McpResourceSource;
+  /** Prompts to serve (`prompts/list`, `prompts/get`, `list_changed`). Default none. */
+  readonly prompts?: McpPromptSource;
+  /**
+   * Log messages to relay to clients (`notifications/message`, `logging/setLevel`).
+   * Default none: the `logging` capability is not declared.
+   */
+  readonly logging?: McpLogSource;
 }
 
 /** Options of {@link McpToolServer.createServer}. */
@@ -87,6 +108,12 @@ export interface McpToolServer {
   refresh(): void;
   /** Calls `listener` whenever the tool list changed. Returns a function that unsubscribes. */
   onToolsChanged(listener: () => void): () => void;
+  /**
+   * Calls `listener` with every change clients are told of: tool, prompt and resource
+   * lists, and updates of resources clients subscribed to. Returns a function that
+   * unsubscribes.
+   */
+  onServerEvent(listener: (event: McpServerEvent) => void): () => void;
   /** Stops listening to the registry and closes every instance it built. */
   close(): Promise<void>;
 }
@@ -140,13 +167,32 @@ const checkOptions = (options: McpToolServerOptions): void => {
   if (raw.onError !== undefined && typeof raw.onError !== 'function') {
     throw new HintgateError('invalid_option', 'onError must be a function (error) => void.');
   }
+  const sources = {
+    resources: ['list', 'listTemplates', 'read', 'subscribe', 'unsubscribe', 'onEvent'],
+    prompts: ['list', 'get', 'onListChanged'],
+    logging: ['setLevel', 'onMessage'],
+  } as const;
+  for (const [key, methods] of Object.entries(sources)) {
+    const source = raw[key];
+    if (source === undefined) continue;
+    const missing = methods.filter(
+      (method) => typeof (source as Record<string, unknown> | null)?.[method] !== 'function',
+    );
+    if (missing.length > 0) {
+      throw new HintgateError(
+        'invalid_option',
+        `${key} must be an object with the methods ${methods.join(', ')}; missing ${missing.join(', ')}.`,
+      );
+    }
+  }
 };
 
 const asError = (error: unknown): Error =>
   error instanceof Error ? error : new Error(String(error));
 
 /**
- * Exposes a runtime over MCP, tools only. Every visible tool is listed with its schemas and
+ * Exposes a runtime over MCP: its tools, and the resources, prompts and log messages of
+ * the sources given in the options. Every visible tool is listed with its schemas and
  * its annotations exactly as declared (absent hints stay absent), plus hintgate's view of
  * it in `_meta` under `dev.hintgate/`. Every `tools/call` goes through
  * `runtime.execute`, with the request's abort signal, so calls from any number of requests
@@ -194,6 +240,24 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
   const sessions = new WeakMap<Server, string>();
   const instances = new Set<Server>();
   const listeners = new Set<{ readonly listener: () => void }>();
+  const eventListeners = new Set<{ readonly listener: (event: McpServerEvent) => void }>();
+  const emit = (event: McpServerEvent): void => {
+    for (const { listener } of [...eventListeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        report(error);
+      }
+    }
+  };
+  const relay = createSourceRelay({
+    ...(options.resources === undefined ? {} : { resources: options.resources }),
+    ...(options.prompts === undefined ? {} : { prompts: options.prompts }),
+    ...(options.logging === undefined ? {} : { logging: options.logging }),
+    instances: () => instances,
+    emit,
+    report,
+  });
   const fingerprint = (): string => JSON.stringify(runtime.listTools(scopeOption));
   let lastList = fingerprint();
   let closed = false;
@@ -211,6 +275,7 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
         report(error);
       }
     }
+    emit({ kind: 'tools_list_changed' });
   };
   const unsubscribe = runtime.registry.onChange(() => refresh());
 
@@ -234,10 +299,29 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     // A 2026-07-28 request stands alone: nothing is remembered for a session it lacks.
     const session = modern ? null : (sessions.get(server) ?? null);
     const approver = roundApproval?.approver ?? createElicitationApprover(server, ctx);
+    const progressToken = ctx.mcpReq._meta?.progressToken;
+    let running = true;
+    const onProgress =
+      progressToken === undefined
+        ? undefined
+        : (progress: ToolProgress): void => {
+            // Progress after the result would name a request the client no longer has.
+            if (!running) return;
+            ctx.mcpReq
+              .notify({ method: 'notifications/progress', params: { progressToken, ...progress } })
+              .catch(report);
+          };
     let result: CallResult | undefined;
     try {
       [result] = await runtime.execute(
-        [{ id: String(ctx.mcpReq.id), name: params.name, arguments: params.arguments ?? {} }],
+        [
+          {
+            id: String(ctx.mcpReq.id),
+            name: params.name,
+            arguments: params.arguments ?? {},
+            ...(onProgress === undefined ? {} : { onProgress }),
+          },
+        ],
         { signal: ctx.mcpReq.signal, approver, session, ...scopeOption },
       );
     } catch (error) {
@@ -245,6 +329,8 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
       // The call ran; its result stands even though the audit trail missed it.
       report(error);
       [result] = error.results;
+    } finally {
+      running = false;
     }
     const pending = await roundApproval?.pending();
     if (pending !== undefined) return pending;
@@ -265,7 +351,7 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
       // changes), and derives listings itself. Here tools/list returns exactly the listing
       // the runtime renders, annotations untouched.
       const server = new Server(serverInfo, {
-        capabilities: { tools: { listChanged: true } },
+        capabilities: { tools: { listChanged: true }, ...relay.capabilities },
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
         requestState: { verify: codec.verify },
       });
@@ -275,10 +361,12 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
       server.setRequestHandler('tools/call', (request, ctx) =>
         callTool(server, request.params, ctx),
       );
+      relay.register(server);
       if (serverOptions.listChanged !== false) instances.add(server);
       const previous = server.onclose;
       server.onclose = () => {
         instances.delete(server);
+        relay.forget(server);
         runtime.forgetSession(session);
         previous?.();
       };
@@ -299,11 +387,26 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
         listeners.delete(entry);
       };
     },
+    onServerEvent(listener) {
+      if (typeof listener !== 'function') {
+        throw new HintgateError(
+          'invalid_option',
+          'onServerEvent expects a function (event) => void.',
+        );
+      }
+      const entry = { listener };
+      eventListeners.add(entry);
+      return () => {
+        eventListeners.delete(entry);
+      };
+    },
     async close() {
       if (closed) return;
       closed = true;
       unsubscribe();
+      relay.close();
       listeners.clear();
+      eventListeners.clear();
       const open = [...instances];
       instances.clear();
       await Promise.all(open.map((server) => server.close().catch(report)));

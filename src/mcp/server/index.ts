@@ -20,6 +20,15 @@ export {
   type McpToolServerOptions,
 } from './create-mcp-tool-server.js';
 export { allowedHostnames, LOCALHOST_NAMES } from './http-security.js';
+export {
+  LOGGING_LEVELS,
+  type McpLogSource,
+  type McpPromptSource,
+  type McpResourceEvent,
+  type McpResourceSource,
+  type McpServerEvent,
+  type McpSourceRequest,
+} from './mcp-server-sources.js';
 export { type McpStdioOptions, type McpStdioServer, serveMcpStdio } from './serve-mcp-stdio.js';
 export {
   DEFAULT_HTTP_HOST,
