@@ -15,7 +15,11 @@ import { DEFAULT_MODE, type Mode } from '../policy/policy-types.js';
 import { createRegistry, type Env, type ToolRegistry } from '../registry/index.js';
 import { createRuntime, type Runtime } from '../runtime/index.js';
 import { createWorkspaceTools } from '../tools/index.js';
+import { createGatewayPrompts } from './gateway-prompts.js';
+import { createGatewayResources } from './gateway-resources.js';
 import { GatewayTools } from './gateway-tools.js';
+import { GatewayUpstreams } from './gateway-upstreams.js';
+import { relayLogging } from './relay-logging.js';
 import type { UpstreamConnectSettings } from './upstream-options.js';
 import { upstreamOptions } from './upstream-options.js';
 import { withBlockedTools } from './with-blocked-tools.js';
@@ -125,7 +129,10 @@ const auditWriter =
  * per-tool overrides, holds back tools whose pins say so (changed since pinned; not pinned
  * yet while `pin.newTools` is `pending`), and builds the runtime (mode, rules, approvals
  * file, JSONL audit log) and its MCP server. Tool lists are followed as they change:
- * names, overrides and pins are applied again on every `list_changed`.
+ * names, overrides and pins are applied again on every `list_changed`. The servers'
+ * resources, prompts and log messages are passed through (`createGatewayResources`,
+ * `createGatewayPrompts`, `relayLogging`), and a call's progress is relayed to the
+ * client that asked for it.
  *
  * An upstream whose first connection fails is reported through `onError` and tried again
  * with the backoff of `reconnect` (its tools appear once it is reached); the others are
@@ -190,11 +197,26 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     auditSinks: [sink],
     auditArguments: config.audit.arguments,
   });
-  const toolServer = createMcpToolServer({ runtime, onError: report });
+  const upstreams = new GatewayUpstreams(config.servers.map((server) => server.name));
+  const { connections } = upstreams;
+  const resources = createGatewayResources({ upstreams, report });
+  const prompts = createGatewayPrompts({ upstreams, report });
+  const logging = relayLogging({ upstreams, report });
+  // Resources, prompts and logging are declared whichever servers are reached: a client's
+  // capabilities are fixed when it connects, and servers are reached (again) at any time.
+  const toolServer = createMcpToolServer({
+    runtime,
+    onError: report,
+    resources,
+    prompts,
+    logging,
+  });
   tools.onApplied = () => toolServer.refresh();
 
-  const connections = new Map<string, McpServerConnection>();
   const closeAll = async (): Promise<void> => {
+    resources.close();
+    prompts.close();
+    logging.close();
     await Promise.all([...connections.values()].map((connection) => connection.close()));
     await toolServer.close();
     await runtime.close();
@@ -265,7 +287,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
       return;
     }
     if (attempt > 1) notice(`server "${server.name}" is reachable now; its tools are served.`);
-    connections.set(server.name, connection);
+    upstreams.add(server.name, connection);
     connection.on('error', report);
     connection.on('status', (event) => {
       if (event.status === 'reconnecting' && event.previous === 'ready') {

@@ -13,6 +13,14 @@ export interface UpstreamToolRef {
   readonly tool: string;
 }
 
+/** Options of {@link exposedNames}. */
+export interface ExposedNamesOptions {
+  /** What is named, for the messages: `tool` (default) or `prompt`. */
+  readonly kind?: string;
+  /** Whether a name may be exposed. Default: the MCP tool name rules (1-128 of `A-Z a-z 0-9 _ - .`). */
+  readonly valid?: (name: string) => boolean;
+}
+
 /** The names to expose, and the tools that cannot be exposed under any name. */
 export interface ExposedNames {
   /** Exposed name by `server` then upstream tool name. */
@@ -30,11 +38,14 @@ export interface ExposedNames {
  * name rules (over 128 characters), are reported in `problems` and left out.
  *
  * `servers` are in configuration order; that order decides nothing but the order of
- * `problems`.
+ * `problems`. Prompts are named the same way, with `options` for their rules.
  */
 export function exposedNames(
   servers: readonly { readonly server: string; readonly tools: readonly string[] }[],
+  options: ExposedNamesOptions = {},
 ): ExposedNames {
+  const kind = options.kind ?? 'tool';
+  const valid = options.valid ?? ((name: string) => TOOL_NAME_PATTERN.test(name));
   const entries = servers.flatMap(({ server, tools }) =>
     tools.map((tool) => ({ server, tool, name: tool, prefixed: false })),
   );
@@ -56,12 +67,12 @@ export function exposedNames(
   );
   for (const entry of entries) {
     const { server, tool, name } = entry;
-    const where = `tool "${tool}" of server "${server}"`;
-    if (!TOOL_NAME_PATTERN.test(name)) {
+    const where = `${kind} "${tool}" of server "${server}"`;
+    if (!valid(name)) {
       problems.push({
         server,
         tool,
-        message: `${where} is not offered: another server has a tool of that name, and "${name}" is longer than the 128 characters MCP allows. Give the server a shorter name, or disable one of the two tools.`,
+        message: `${where} is not offered: another server has a ${kind} of that name, and "${name}" is longer than the 128 characters MCP allows. Give the server a shorter name, or disable one of the two tools.`,
       });
       continue;
     }
@@ -70,7 +81,7 @@ export function exposedNames(
       problems.push({
         server,
         tool,
-        message: `${where} is not offered: it would be exposed as "${name}", as is tool "${holder.tool}" of server "${holder.server}". Rename one of the servers in the configuration, or disable one of the two tools.`,
+        message: `${where} is not offered: it would be exposed as "${name}", as is ${kind} "${holder.tool}" of server "${holder.server}". Rename one of the servers in the configuration${kind === 'tool' ? ', or disable one of the two tools' : ''}.`,
       });
       continue;
     }
