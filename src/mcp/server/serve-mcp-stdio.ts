@@ -1,5 +1,6 @@
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { McpToolServer } from './create-mcp-tool-server.js';
+import { guardJsonRpcLines } from './guard-json-rpc-lines.js';
 
 /** Options of {@link serveMcpStdio}. */
 export interface McpStdioOptions {
@@ -19,19 +20,27 @@ export interface McpStdioServer {
 
 /**
  * Serves a tool server over this process's stdin and stdout, both protocol eras: the
- * client's opening message decides the connection's era (the SDK's `serveStdio`). Keep
- * stdout for the protocol; log to stderr.
+ * client's opening message decides the connection's era (the SDK's `serveStdio`). A line
+ * that is not a JSON-RPC message is answered with a JSON-RPC error and reported to
+ * `onError`. Keep stdout for the protocol; log to stderr.
  */
 export function serveMcpStdio(options: McpStdioOptions): McpStdioServer {
   const { toolServer } = options;
+  const onerror = (error: Error): void => {
+    try {
+      options.onError?.(error);
+    } catch {
+      // Reporting must never break serving.
+    }
+  };
+  const input = guardJsonRpcLines({
+    input: process.stdin,
+    reply: (line) => process.stdout.write(line),
+    onError: onerror,
+  });
   const handle = serveStdio(() => toolServer.createServer(), {
-    onerror: (error) => {
-      try {
-        options.onError?.(error);
-      } catch {
-        // Reporting must never break serving.
-      }
-    },
+    transport: new StdioServerTransport(input, process.stdout),
+    onerror,
   });
   let finish: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
@@ -49,7 +58,11 @@ export function serveMcpStdio(options: McpStdioOptions): McpStdioServer {
   return {
     closed,
     close() {
-      closing ??= handle.close().finally(finish);
+      closing ??= handle.close().finally(() => {
+        process.stdin.unpipe();
+        process.stdin.pause();
+        finish();
+      });
       return closing;
     },
   };
