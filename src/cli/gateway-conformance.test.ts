@@ -11,9 +11,8 @@ import { REPO_ROOT } from './serve-process.test-helpers.js';
 // The official MCP conformance suite (@modelcontextprotocol/conformance), all of its server
 // scenarios, run against @modelcontextprotocol/server-everything twice: directly over its
 // own Streamable HTTP transport, and through `hintgate gateway --http` with the same server
-// as a stdio upstream. Every scenario that passes directly has to pass through the gateway,
-// except those the gateway does not relay yet, which are listed below and checked to still
-// fail, so that the list is shortened as soon as they are relayed. The suite needs Node 22
+// as a stdio upstream. Every scenario that passes directly has to pass through the gateway:
+// tools, resources, prompts, logging and ping are all relayed. The suite needs Node 22
 // or later; it runs under `npx -y node@22`, fetched from the npm registry once and cached
 // by npm.
 //
@@ -37,26 +36,22 @@ const NODE_22 = ['-y', 'node@22'];
  * Scenarios that pass directly and through the gateway. server-everything has no
  * `test_simple_text` or `test_error_handling` tool: tools-call-simple-text and
  * tools-call-error pass on both because the suite accepts the `isError` result that reports
- * the unknown tool, which the gateway returns as the server does.
+ * the unknown tool, which the gateway returns as the server does. The suite subscribes to
+ * `test://watched-resource`, which server-everything does not list: the gateway routes a
+ * URI nobody lists to the only server with resources, which accepts it as it does directly.
  */
 const RELAYED = [
+  'logging-set-level',
   'ping',
+  'prompts-list',
+  'resources-list',
+  'resources-subscribe',
+  'resources-unsubscribe',
   'server-initialize',
   'server-sse-multiple-streams',
   'tools-call-error',
   'tools-call-simple-text',
   'tools-list',
-] as const;
-
-// not yet relayed by the gateway: logging/setLevel, resources/list, resources/subscribe,
-// resources/unsubscribe and prompts/list are answered "Method not found" (-32601), as the
-// gateway offers only tools to its clients so far.
-const NOT_YET_RELAYED = [
-  'logging-set-level',
-  'prompts-list',
-  'resources-list',
-  'resources-subscribe',
-  'resources-unsubscribe',
 ] as const;
 
 /** Why Node 22 cannot be had through npx, or undefined when it can. */
@@ -239,21 +234,13 @@ describe('MCP conformance suite: server-everything directly and through hintgate
       expect([...gatewayOutcomes.keys()].sort()).toEqual([...scenarios].sort());
 
       // The scenarios that pass directly, exactly: a change here (a new version of the
-      // suite or of server-everything) has to be sorted into RELAYED or NOT_YET_RELAYED.
+      // suite or of server-everything) has to be looked at and RELAYED updated.
       const passedDirectly = passing(directOutcomes);
-      expect(passedDirectly.sort()).toEqual([...RELAYED, ...NOT_YET_RELAYED].sort());
+      expect(passedDirectly.sort()).toEqual([...RELAYED].sort());
 
       const passedThrough = new Set(passing(gatewayOutcomes));
-      const relayedButFailing = passedDirectly.filter(
-        (scenario) =>
-          !(NOT_YET_RELAYED as readonly string[]).includes(scenario) &&
-          !passedThrough.has(scenario),
-      );
+      const relayedButFailing = passedDirectly.filter((scenario) => !passedThrough.has(scenario));
       expect(relayedButFailing, 'pass directly but fail through the gateway').toEqual([]);
-      const nowRelayed = NOT_YET_RELAYED.filter((scenario) => passedThrough.has(scenario));
-      expect(nowRelayed, 'now pass through the gateway: remove them from NOT_YET_RELAYED').toEqual(
-        [],
-      );
 
       direct.child.kill('SIGTERM');
       await direct.exited;
