@@ -174,6 +174,17 @@ export class McpConnection implements McpServerConnection {
         if (slot.live !== undefined && slot.live !== this.#live) return;
         this.#events.emit('notification', notification);
       },
+      onProtocolError: (error) => {
+        if (slot.live === undefined || slot.live !== this.#live) return;
+        const problem = error.name === 'ZodError' ? 'it is not a JSON-RPC message' : error.message;
+        this.#events.emit(
+          'error',
+          new Error(
+            `MCP server "${this.origin}" sent a message that could not be used, which was ignored: ${problem}`,
+            { cause: error },
+          ),
+        );
+      },
       onToolsError: (error) => {
         if (slot.live === undefined || slot.live !== this.#live) return;
         this.#events.emit(

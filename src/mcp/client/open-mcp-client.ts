@@ -31,6 +31,11 @@ export interface OpenMcpClientOptions {
   readonly onToolsError: (error: Error) => void;
   /** The server sent a notification other than about its tools (resources, prompts, logs). */
   readonly onNotification: (notification: McpServerNotification) => void;
+  /**
+   * The server sent a message that could not be used and was ignored: one that is not a
+   * JSON-RPC message, a response to no request, a notification its handler refused.
+   */
+  readonly onProtocolError?: (error: Error) => void;
 }
 
 /** A connected client and its first tool list. */
@@ -126,6 +131,9 @@ export async function openMcpClient(options: OpenMcpClientOptions): Promise<Open
   let attached = true;
   client.onclose = () => {
     if (attached) options.onClose();
+  };
+  client.onerror = (error) => {
+    if (attached) options.onProtocolError?.(error);
   };
   const request = { timeout: options.connectTimeoutMs, signal: options.signal };
   try {
