@@ -6,7 +6,7 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   /** Environment variables (`HINTGATE_TOKEN`). Default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Directory `gateway`, `pin` and `init` look for `hintgate.yaml` in. Default `process.cwd()`. */
+  /** Directory `gateway`, `pin`, `check` and `init` look for `hintgate.yaml` in. Default `process.cwd()`. */
   readonly cwd?: string;
 }
 
@@ -21,6 +21,8 @@ Commands:
   gateway         Front other MCP servers: every call follows annotations, rules and
                   approvals; tools are pinned (stdio or Streamable HTTP).
   pin             Record the tool definitions of the gateway's servers in hintgate.lock.
+  check           Lint servers' tool annotations, probe them for side effects in a
+                  sandbox (--probe), and report as a table, JSON or SARIF.
   init            Write a commented starter hintgate.yaml in the current directory.
   serve           Serve the built-in workspace tools over MCP (stdio or Streamable HTTP).
 
@@ -45,7 +47,8 @@ const version = (): string => {
 
 /**
  * Runs the `hintgate` command with `args` (without the node and script paths) and resolves
- * to the exit code: 0 on success, 1 on a failure while running, 2 on a usage error. `serve`
+ * to the exit code: 0 on success, 1 on a failure while running, 2 on a usage error (`check`:
+ * 1 for findings at or above --fail-on, 3 when a server could not be checked). `serve`
  * and `gateway` resolve once the server has shut down (SIGINT, SIGTERM, or stdin closed on
  * stdio).
  */
@@ -71,6 +74,10 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
   if (first === 'pin') {
     const { runPin } = await import('./run-pin.js');
     return runPin(rest, io);
+  }
+  if (first === 'check') {
+    const { runCheck } = await import('./run-check.js');
+    return runCheck(rest, io);
   }
   if (first === 'init') {
     const { runInit } = await import('./run-init.js');
