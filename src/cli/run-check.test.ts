@@ -11,6 +11,7 @@ import {
   codeScanningProblems,
   sarifSchemaErrors,
 } from '../check/report/sarif-schema.test-helpers.js';
+import { startHttpFixture } from '../mcp/client/fixtures/fixtures.test-helpers.js';
 import { serverNameOf } from './parse-check-args.js';
 import { runCli } from './run-cli.js';
 
@@ -222,6 +223,33 @@ describe('hintgate check: lint', () => {
     for (const finding of json.findings) {
       expect(finding).toMatchObject({ kind: 'lint', server: 'server-everything', failing: false });
       expect(typeof finding.fix).toBe('string');
+    }
+  });
+
+  it('lints a Streamable HTTP server given by --url, with --header', async () => {
+    const server = await startHttpFixture({ token: 'fixture-secret' });
+    try {
+      const refused = await capture(['--url', server.url]);
+      expect(refused.code).toBe(3);
+      expect(refused.stderr).toContain('Could not connect to MCP server "127-0-0-1"');
+      const { code, stdout } = await capture([
+        '--json',
+        '--fail-on',
+        'none',
+        '--url',
+        server.url,
+        '--header',
+        'x-fixture-token: fixture-secret',
+        '--name',
+        'remote',
+      ]);
+      expect(code).toBe(0);
+      const json = JSON.parse(stdout);
+      expect(json.target).toEqual({ kind: 'url', url: server.url });
+      expect(json.servers[0]).toMatchObject({ name: 'remote', status: 'checked' });
+      expect(json.servers[0].tools.length).toBeGreaterThan(0);
+    } finally {
+      await server.stop();
     }
   });
 
