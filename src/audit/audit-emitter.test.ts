@@ -65,6 +65,19 @@ describe('createAuditEmitter', () => {
     expect(b.events).toEqual([event]);
   });
 
+  it('hands write options to every sink', () => {
+    const write = vi.fn();
+    const emitter = createAuditEmitter([{ write }, { write }]);
+    emitter.emit(event, [], { deferSync: true });
+    emitter.emit(event, []);
+    expect(write.mock.calls).toEqual([
+      [event, { deferSync: true }],
+      [event, { deferSync: true }],
+      [event],
+      [event],
+    ]);
+  });
+
   it('adds only asynchronous writes to pending', () => {
     const slow = slowSink();
     const emitter = createAuditEmitter([createMemoryAuditSink(), slow.sink]);

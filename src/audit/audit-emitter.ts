@@ -1,12 +1,15 @@
 import { HintgateError } from '../errors/hintgate-error.js';
-import type { AuditEvent, AuditSink } from './audit-event.js';
+import type { AuditEvent, AuditSink, AuditWriteOptions } from './audit-event.js';
 
 /** Fans events out to sinks and keeps track of writes still in flight. */
 export interface AuditEmitter {
   /** False when there are no sinks: callers may skip building events. */
   readonly enabled: boolean;
-  /** Writes an event to every sink; adds pending writes to `pending` when given. */
-  emit(event: AuditEvent, pending?: Promise<void>[]): void;
+  /**
+   * Writes an event to every sink; adds pending writes to `pending` when given. `options`
+   * go to each sink's `write` (see {@link AuditWriteOptions}).
+   */
+  emit(event: AuditEvent, pending?: Promise<void>[], options?: AuditWriteOptions): void;
   /** Waits for `pending` writes; throws HintgateError `audit_write_failed` if one failed. */
   settle(pending: readonly Promise<void>[]): Promise<void>;
   /** Flushes and closes every sink. */
@@ -29,10 +32,10 @@ export function createAuditEmitter(sinks: readonly AuditSink[]): AuditEmitter {
   };
   return {
     enabled: sinks.length > 0,
-    emit(event, pending) {
+    emit(event, pending, options) {
       for (const sink of sinks) {
         try {
-          const written = sink.write(event);
+          const written = options === undefined ? sink.write(event) : sink.write(event, options);
           if (written instanceof Promise) track(written, pending);
         } catch (error) {
           track(Promise.reject(error), pending);

@@ -48,13 +48,25 @@ export interface AuditEvent {
   readonly change?: 'added' | 'removed' | 'updated';
 }
 
+/** Options of {@link AuditSink.write}. */
+export interface AuditWriteOptions {
+  /**
+   * True when the writer waits for this event only together with a later event it also
+   * writes (the runtime waits for a batch's `call.started` and approval events together
+   * with its `call.succeeded` / `call.failed`). A durable sink may then sync this event to
+   * disk with that later one instead of on its own. The promise `write` returns still
+   * resolves only once the event is stored. Default false.
+   */
+  readonly deferSync?: boolean;
+}
+
 /** Where audit events go. */
 export interface AuditSink {
   /**
    * Records an event. A returned promise resolves once the event is stored (on disk for a
    * durable sink); `execute` waits for it before it resolves.
    */
-  write(event: AuditEvent): void | Promise<void>;
+  write(event: AuditEvent, options?: AuditWriteOptions): void | Promise<void>;
   /** Waits until every written event is stored. */
   flush?(): Promise<void>;
   /** Flushes and frees resources; later writes fail. */

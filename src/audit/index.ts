@@ -10,6 +10,13 @@ export {
   type AuditEvent,
   type AuditEventType,
   type AuditSink,
+  type AuditWriteOptions,
 } from './audit-event.js';
-export { createJsonlAuditSink, type JsonlAuditSinkOptions } from './jsonl-audit-sink.js';
+export {
+  type AuditFileSystem,
+  createJsonlAuditSink,
+  DEFAULT_MAX_SYNC_DELAY_MS,
+  type JsonlAuditSinkOptions,
+  nodeAuditFileSystem,
+} from './jsonl-audit-sink.js';
 export { createMemoryAuditSink, type MemoryAuditSink } from './memory-audit-sink.js';

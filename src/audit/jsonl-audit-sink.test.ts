@@ -1,9 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuditEvent } from './audit-event.js';
-import { createJsonlAuditSink } from './jsonl-audit-sink.js';
+import {
+  type AuditFileSystem,
+  createJsonlAuditSink,
+  nodeAuditFileSystem,
+} from './jsonl-audit-sink.js';
 
 const event = (callId: string): AuditEvent => ({
   type: 'call.succeeded',
@@ -12,6 +17,48 @@ const event = (callId: string): AuditEvent => ({
   tool: 'write_file',
   attempts: 1,
 });
+
+/**
+ * Node's file operations, except that each `datasync` waits until the test releases it
+ * and remembers how many lines the file had when it began.
+ */
+function heldSyncs(path: string) {
+  const syncs: { linesAtStart: number; release: () => void; fail: (error: Error) => void }[] = [];
+  const directorySyncs: string[] = [];
+  const fileSystem: AuditFileSystem = {
+    ...nodeAuditFileSystem,
+    datasync: (fd) =>
+      new Promise<void>((resolve, reject) => {
+        const linesAtStart = readFileSync(path, 'utf8').split('\n').length - 1;
+        syncs.push({
+          linesAtStart,
+          release: () => {
+            nodeAuditFileSystem.datasync(fd).then(resolve, reject);
+          },
+          fail: reject,
+        });
+      }),
+    syncDirectory: async (directory) => {
+      directorySyncs.push(directory);
+    },
+  };
+  return { fileSystem, syncs, directorySyncs };
+}
+
+/** True once `promise` settled, after letting pending callbacks run. */
+const settled = async (promise: Promise<unknown>): Promise<boolean> => {
+  let done = false;
+  promise.then(
+    () => {
+      done = true;
+    },
+    () => {
+      done = true;
+    },
+  );
+  for (let i = 0; i < 5; i += 1) await new Promise((resolve) => setImmediate(resolve));
+  return done;
+};
 
 const readLines = async (path: string): Promise<string[]> =>
   (await readFile(path, 'utf8')).split('\n').filter((line) => line !== '');
@@ -133,6 +180,125 @@ describe('createJsonlAuditSink', () => {
     });
     expect((failure as Error).cause).toBeInstanceOf(Error);
     await expect(sink.close?.()).resolves.toBeUndefined();
+  });
+
+  it('has the line in the file when write returns, before it resolves', async () => {
+    const path = join(dir, 'audit.jsonl');
+    const { fileSystem, syncs } = heldSyncs(path);
+    const sink = createJsonlAuditSink({ path, fileSystem });
+    const written = sink.write(event('1')) as Promise<void>;
+    expect(readFileSync(path, 'utf8')).toBe(`${JSON.stringify(event('1'))}\n`);
+    expect(await settled(written)).toBe(false);
+    syncs[0]?.release();
+    await written;
+  });
+
+  it('resolves a write only after a sync that began once its line was in the file', async () => {
+    const path = join(dir, 'audit.jsonl');
+    const { fileSystem, syncs } = heldSyncs(path);
+    const sink = createJsonlAuditSink({ path, fileSystem });
+    const first = sink.write(event('1')) as Promise<void>;
+    // Lines written while a sync runs wait for the next one, and share it.
+    const second = sink.write(event('2')) as Promise<void>;
+    const third = sink.write(event('3')) as Promise<void>;
+    expect(syncs.map((sync) => sync.linesAtStart)).toEqual([1]);
+    syncs[0]?.release();
+    await first;
+    expect(await settled(second)).toBe(false);
+    await vi.waitFor(() => expect(syncs).toHaveLength(2));
+    expect(syncs[1]?.linesAtStart).toBe(3);
+    syncs[1]?.release();
+    await Promise.all([second, third]);
+    expect(syncs).toHaveLength(2);
+    await sink.close?.();
+  });
+
+  it('syncs a deferSync write with the next write that asks for a sync: one sync for both', async () => {
+    const path = join(dir, 'audit.jsonl');
+    const { fileSystem, syncs } = heldSyncs(path);
+    const sink = createJsonlAuditSink({ path, fileSystem });
+    const started = sink.write(event('started'), { deferSync: true }) as Promise<void>;
+    expect(await settled(started)).toBe(false);
+    expect(syncs).toHaveLength(0);
+    const ended = sink.write(event('ended')) as Promise<void>;
+    expect(syncs.map((sync) => sync.linesAtStart)).toEqual([2]);
+    syncs[0]?.release();
+    await Promise.all([started, ended]);
+    expect(syncs).toHaveLength(1);
+    await sink.close?.();
+  });
+
+  it('syncs a lone deferSync write after maxSyncDelayMs', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const path = join(dir, 'audit.jsonl');
+      const { fileSystem, syncs } = heldSyncs(path);
+      const sink = createJsonlAuditSink({ path, fileSystem, maxSyncDelayMs: 30 });
+      const started = sink.write(event('started'), { deferSync: true }) as Promise<void>;
+      await vi.advanceTimersByTimeAsync(29);
+      expect(syncs).toHaveLength(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(syncs.map((sync) => sync.linesAtStart)).toEqual([1]);
+      syncs[0]?.release();
+      await started;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('syncs deferred writes on flush', async () => {
+    const path = join(dir, 'audit.jsonl');
+    const { fileSystem, syncs } = heldSyncs(path);
+    const sink = createJsonlAuditSink({ path, fileSystem, maxSyncDelayMs: 60_000 });
+    const started = sink.write(event('started'), { deferSync: true }) as Promise<void>;
+    const flushed = sink.flush?.() as Promise<void>;
+    expect(syncs).toHaveLength(1);
+    syncs[0]?.release();
+    await Promise.all([started, flushed]);
+  });
+
+  it('syncs the directory of a file it created once, and not that of a file that existed', async () => {
+    const created = join(dir, 'new', 'audit.jsonl');
+    const fresh = heldSyncs(created);
+    const sink = createJsonlAuditSink({ path: created, fileSystem: fresh.fileSystem });
+    const first = sink.write(event('1')) as Promise<void>;
+    fresh.syncs[0]?.release();
+    await first;
+    const second = sink.write(event('2')) as Promise<void>;
+    await vi.waitFor(() => expect(fresh.syncs).toHaveLength(2));
+    fresh.syncs[1]?.release();
+    await second;
+    expect(fresh.directorySyncs).toEqual([join(dir, 'new')]);
+
+    const existing = join(dir, 'existing.jsonl');
+    await writeFile(existing, '');
+    const old = heldSyncs(existing);
+    const other = createJsonlAuditSink({ path: existing, fileSystem: old.fileSystem });
+    const written = other.write(event('1')) as Promise<void>;
+    old.syncs[0]?.release();
+    await written;
+    expect(old.directorySyncs).toEqual([]);
+  });
+
+  it('rejects the writes a failed sync covered with audit_write_failed', async () => {
+    const path = join(dir, 'audit.jsonl');
+    const { fileSystem, syncs } = heldSyncs(path);
+    const sink = createJsonlAuditSink({ path, fileSystem });
+    const started = sink.write(event('started'), { deferSync: true }) as Promise<void>;
+    const ended = sink.write(event('ended')) as Promise<void>;
+    syncs[0]?.fail(new Error('EIO: i/o error'));
+    for (const write of [started, ended]) {
+      await expect(write).rejects.toMatchObject({
+        code: 'audit_write_failed',
+        message: expect.stringContaining('EIO'),
+      });
+    }
+  });
+
+  it('throws invalid_option for a negative maxSyncDelayMs', () => {
+    expect(() => createJsonlAuditSink({ path: join(dir, 'a.jsonl'), maxSyncDelayMs: -1 })).toThrow(
+      expect.objectContaining({ code: 'invalid_option' }),
+    );
   });
 
   it('throws invalid_option without a path', () => {

@@ -1,17 +1,82 @@
-import { mkdir, open } from 'node:fs/promises';
+import { closeSync, existsSync, fdatasync, fsync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { HintgateError } from '../errors/hintgate-error.js';
-import type { AuditEvent, AuditSink } from './audit-event.js';
+import type { AuditEvent, AuditSink, AuditWriteOptions } from './audit-event.js';
+
+/**
+ * The file operations of {@link createJsonlAuditSink}: the defaults are Node's, tests give
+ * their own. Appends are synchronous (a short line into the page cache), syncs asynchronous.
+ */
+export interface AuditFileSystem {
+  /** Creates a directory and its missing parents. */
+  readonly mkdir: (directory: string) => void;
+  /** True when `path` exists. */
+  readonly exists: (path: string) => boolean;
+  /** Opens `path` for appending, creating it with `mode`; returns the descriptor. */
+  readonly open: (path: string, mode: number) => number;
+  /** Writes bytes of `data` from `offset` at the end of the file; returns how many it wrote. */
+  readonly write: (fd: number, data: Uint8Array, offset: number) => number;
+  /** Flushes the file's data to the disk (`fdatasync`). */
+  readonly datasync: (fd: number) => Promise<void>;
+  /** Flushes a directory's entries to the disk, so a file created in it survives a crash. */
+  readonly syncDirectory: (directory: string) => Promise<void>;
+  readonly close: (fd: number) => void;
+}
+
+const callback =
+  (operation: (fd: number, done: (error: Error | null) => void) => void) =>
+  (fd: number): Promise<void> =>
+    new Promise((resolve, reject) => {
+      operation(fd, (error) => (error === null ? resolve() : reject(error)));
+    });
+
+/** Node's file operations. */
+export const nodeAuditFileSystem: AuditFileSystem = {
+  mkdir: (directory) => {
+    mkdirSync(directory, { recursive: true });
+  },
+  exists: existsSync,
+  open: (path, mode) => openSync(path, 'a', mode),
+  write: (fd, data, offset) => writeSync(fd, data, offset),
+  datasync: callback(fdatasync),
+  async syncDirectory(directory) {
+    let fd: number;
+    try {
+      fd = openSync(directory, 'r');
+    } catch {
+      // Where a directory cannot be opened (Windows), its entries cannot be synced either.
+      return;
+    }
+    try {
+      await callback(fsync)(fd);
+    } catch (error) {
+      // Some file systems do not sync directories.
+      if ((error as NodeJS.ErrnoException).code !== 'EINVAL') throw error;
+    } finally {
+      closeSync(fd);
+    }
+  },
+  close: closeSync,
+};
 
 /** Options of {@link createJsonlAuditSink}. */
 export interface JsonlAuditSinkOptions {
   /** File to append to; created (with its directory) if missing, mode 0600. */
   readonly path: string;
   /**
-   * Sync each group of writes to the disk (`fdatasync`) before reporting them written.
-   * Default true: an event reported as written survives a crash.
+   * Sync writes to the disk (`fdatasync`) before reporting them written. Default true: an
+   * event reported as written survives a crash of the machine. False reports an event
+   * written once its line is handed to the operating system: it then survives a crash of
+   * the process, not of the machine.
    */
   readonly sync?: boolean;
+  /**
+   * Longest time, in milliseconds, that an event written with `deferSync` waits for a sync
+   * when no other write asks for one sooner. Default 50.
+   */
+  readonly maxSyncDelayMs?: number;
+  /** File operations; default {@link nodeAuditFileSystem}. For tests. */
+  readonly fileSystem?: AuditFileSystem;
 }
 
 interface Waiter {
@@ -19,9 +84,17 @@ interface Waiter {
   readonly reject: (error: unknown) => void;
 }
 
+/** Default of {@link JsonlAuditSinkOptions.maxSyncDelayMs}. */
+export const DEFAULT_MAX_SYNC_DELAY_MS = 50;
+
 /**
- * A durable audit sink: appends one JSON line per event. Writes made together are grouped
- * into one append and one sync, and `write` resolves only once its line is on disk.
+ * A durable audit sink: appends one JSON line per event.
+ *
+ * `write` hands the line to the operating system before it returns (one synchronous
+ * append), so a line is in the file, and survives a crash of this process, from then on.
+ * The promise it returns resolves once the line is also synced to the disk: lines written
+ * while a sync runs share the next one (group commit), and a line written with `deferSync`
+ * waits for the next sync another write asks for, or at most `maxSyncDelayMs`.
  */
 export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink {
   if (typeof options?.path !== 'string' || options.path === '') {
@@ -30,64 +103,132 @@ export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink 
       'createJsonlAuditSink needs { path }: the file to append audit events to.',
     );
   }
+  const maxDelay = options.maxSyncDelayMs ?? DEFAULT_MAX_SYNC_DELAY_MS;
+  if (typeof maxDelay !== 'number' || !(maxDelay >= 0) || !Number.isFinite(maxDelay)) {
+    throw new HintgateError(
+      'invalid_option',
+      `createJsonlAuditSink: maxSyncDelayMs must be a number of milliseconds, 0 or more, not ${String(maxDelay)}.`,
+    );
+  }
+  const { path } = options;
+  const fs = options.fileSystem ?? nodeAuditFileSystem;
   const sync = options.sync ?? true;
-  let lines: string[] = [];
-  let waiters: Waiter[] = [];
-  let writing: Promise<void> | undefined;
-  let closed = false;
-  const handle = (async () => {
-    await mkdir(dirname(options.path), { recursive: true });
-    return open(options.path, 'a', 0o600);
-  })();
-  // Surface an open failure on the first write, not as an unhandled rejection.
-  handle.catch(() => {});
+  const failure = (what: string, error: unknown): HintgateError =>
+    new HintgateError(
+      'audit_write_failed',
+      `Could not ${what} the audit log ${path}: ${(error as Error)?.message ?? String(error)}. Check that its directory is writable and the disk has space.`,
+      { cause: error },
+    );
 
-  const drain = async (): Promise<void> => {
-    while (lines.length > 0) {
-      const batch = lines.join('');
-      const batchWaiters = waiters;
-      lines = [];
-      waiters = [];
+  let fd: number | undefined;
+  let openFailure: HintgateError | undefined;
+  /** The directory entry of a file created here still needs a sync. */
+  let directoryUnsynced = false;
+  try {
+    fs.mkdir(dirname(path));
+    directoryUnsynced = !fs.exists(path);
+    fd = fs.open(path, 0o600);
+  } catch (error) {
+    openFailure = failure('open', error);
+  }
+
+  /** Writes whose lines are in the file but not yet synced. */
+  let unsynced: Waiter[] = [];
+  /** Some write in `unsynced` wants its sync now, not later. */
+  let urgent = false;
+  let syncing: Promise<void> | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let closed = false;
+
+  const syncLoop = async (file: number): Promise<void> => {
+    while (unsynced.length > 0 && urgent) {
+      const batch = unsynced;
+      unsynced = [];
+      urgent = false;
+      if (timer !== undefined) {
+        clearTimeout(timer);
+        timer = undefined;
+      }
       try {
-        const file = await handle;
-        await file.appendFile(batch, 'utf8');
-        if (sync) await file.datasync();
-        for (const waiter of batchWaiters) waiter.resolve();
+        await fs.datasync(file);
+        if (directoryUnsynced) {
+          await fs.syncDirectory(dirname(path));
+          directoryUnsynced = false;
+        }
+        for (const waiter of batch) waiter.resolve();
       } catch (error) {
-        const failure = new HintgateError(
-          'audit_write_failed',
-          `Could not append to the audit log ${options.path}: ${(error as Error).message}. Check that its directory is writable and the disk has space.`,
-          { cause: error },
-        );
-        for (const waiter of batchWaiters) waiter.reject(failure);
+        const synced = failure('sync', error);
+        for (const waiter of batch) waiter.reject(synced);
       }
     }
-    writing = undefined;
+    syncing = undefined;
+    if (unsynced.length > 0) armTimer();
+  };
+
+  const startSync = (): void => {
+    if (syncing === undefined && fd !== undefined) syncing = syncLoop(fd);
+  };
+
+  function armTimer(): void {
+    if (timer !== undefined) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      urgent = true;
+      startSync();
+    }, maxDelay);
+    // Deferred lines are in the file already; they must not keep the process alive.
+    timer.unref?.();
+  }
+
+  const append = (file: number, line: string): void => {
+    const data = Buffer.from(line, 'utf8');
+    let offset = 0;
+    while (offset < data.length) offset += fs.write(file, data, offset);
+  };
+
+  const settleAll = async (): Promise<void> => {
+    while (unsynced.length > 0 || syncing !== undefined) {
+      if (unsynced.length > 0) {
+        urgent = true;
+        startSync();
+      }
+      await syncing;
+    }
   };
 
   return {
-    write(event: AuditEvent): Promise<void> {
+    write(event: AuditEvent, writeOptions?: AuditWriteOptions): Promise<void> {
       if (closed) {
         return Promise.reject(
-          new HintgateError('audit_write_failed', `The audit log ${options.path} is closed.`),
+          new HintgateError('audit_write_failed', `The audit log ${path} is closed.`),
         );
       }
+      if (fd === undefined) return Promise.reject(openFailure);
+      try {
+        append(fd, `${JSON.stringify(event)}\n`);
+      } catch (error) {
+        return Promise.reject(failure('append to', error));
+      }
+      if (!sync) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
-        lines.push(`${JSON.stringify(event)}\n`);
-        waiters.push({ resolve, reject });
-        writing ??= Promise.resolve().then(drain);
+        unsynced.push({ resolve, reject });
+        if (writeOptions?.deferSync === true) {
+          if (syncing === undefined) armTimer();
+        } else {
+          urgent = true;
+          startSync();
+        }
       });
     },
-    async flush() {
-      while (writing !== undefined) await writing;
-    },
+    flush: settleAll,
     async close() {
       closed = true;
-      while (writing !== undefined) await writing;
-      try {
-        await (await handle).close();
-      } catch {
-        // Nothing was ever written when the file could not be opened.
+      await settleAll();
+      if (timer !== undefined) clearTimeout(timer);
+      if (fd !== undefined) {
+        const file = fd;
+        fd = undefined;
+        fs.close(file);
       }
     },
   };

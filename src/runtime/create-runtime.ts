@@ -58,6 +58,8 @@ const checkCallerOptions = (options: unknown, method: string): void => {
   }
 };
 
+const DEFER_SYNC = { deferSync: true } as const;
+
 /** Default timeout of a call, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_RELEASE_GRACE_MS = 2_000;
@@ -252,8 +254,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       call: PreparedCall | ToolCall,
       extra: Partial<AuditEvent>,
     ) => {
-      if (audit.enabled)
-        audit.emit(callEvent(type, batchId, call, extra, includeArguments), pending);
+      if (!audit.enabled) return;
+      const event = callEvent(type, batchId, call, extra, includeArguments);
+      // The batch waits for its events only at its end, with each call's last event
+      // (succeeded or failed): a durable sink syncs the earlier ones with those.
+      const last = type === 'call.succeeded' || type === 'call.failed';
+      audit.emit(event, pending, last ? undefined : DEFER_SYNC);
     };
 
     const prepared = await prepareAll(calls, executeOptions.scopes ?? defaultScopes);

@@ -1,0 +1,155 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { type AuditFileSystem, createJsonlAuditSink, nodeAuditFileSystem } from '../audit/index.js';
+import { defineTool } from '../tool/define-tool.js';
+import { READ_ONLY } from '../tool/presets.js';
+import { createRuntime } from './create-runtime.js';
+
+const linesOf = (text: string): { type: string; callId: string }[] =>
+  text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as { type: string; callId: string });
+
+describe('execute: durability of the JSONL audit log', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'hintgate-audit-durability-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('has the call.started line in the file when the tool starts', async () => {
+    const path = join(dir, 'audit.jsonl');
+    const seen: string[][] = [];
+    const probe = defineTool({
+      name: 'probe',
+      description: 'Reads the audit log',
+      annotations: READ_ONLY,
+      inputSchema: z.object({}),
+      execute: (_args, { callId }) => {
+        seen.push(linesOf(readFileSync(path, 'utf8')).map((e) => `${e.type}:${e.callId}`));
+        return callId;
+      },
+    });
+    const runtime = createRuntime({
+      mode: 'yolo',
+      tools: [probe],
+      auditSinks: [createJsonlAuditSink({ path })],
+    });
+    await runtime.execute([{ id: 'a', name: 'probe', arguments: {} }]);
+    await runtime.execute([{ id: 'b', name: 'probe', arguments: {} }]);
+    expect(seen).toEqual([
+      ['call.started:a'],
+      ['call.started:a', 'call.succeeded:a', 'call.started:b'],
+    ]);
+    await runtime.close();
+  });
+
+  it('resolves only after one sync that began once every line of the batch was written', async () => {
+    const path = join(dir, 'audit.jsonl');
+    const syncs: { linesAtStart: number; done: boolean }[] = [];
+    const fileSystem: AuditFileSystem = {
+      ...nodeAuditFileSystem,
+      async datasync(fd) {
+        const sync = { linesAtStart: linesOf(readFileSync(path, 'utf8')).length, done: false };
+        syncs.push(sync);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        await nodeAuditFileSystem.datasync(fd);
+        sync.done = true;
+      },
+    };
+    const tool = defineTool({
+      name: 'echo',
+      description: 'Echoes',
+      annotations: READ_ONLY,
+      inputSchema: z.object({ n: z.number() }),
+      execute: ({ n }) => String(n),
+    });
+    const runtime = createRuntime({
+      mode: 'yolo',
+      tools: [tool],
+      auditSinks: [createJsonlAuditSink({ path, fileSystem })],
+    });
+    await runtime.execute([{ id: '1', name: 'echo', arguments: { n: 1 } }]);
+    // call.started rode with call.succeeded: one sync for the call, covering both lines.
+    expect(syncs).toEqual([{ linesAtStart: 2, done: true }]);
+
+    await runtime.execute([
+      { id: '2', name: 'echo', arguments: { n: 2 } },
+      { id: '3', name: 'echo', arguments: { n: 3 } },
+    ]);
+    expect(syncs.every((sync) => sync.done)).toBe(true);
+    expect(syncs.at(-1)?.linesAtStart).toBe(6);
+    await runtime.close();
+  });
+
+  it('keeps every event reported written, and the start of the running call, when the process is killed', async () => {
+    const path = join(dir, 'audit.jsonl');
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const source = (file: string): string =>
+      JSON.stringify(pathToFileURL(fileURLToPath(new URL(file, import.meta.url))).href);
+    const script = join(dir, 'child.mjs');
+    await writeFile(
+      script,
+      `import { createRuntime } from ${source('./create-runtime.ts')};
+import { createJsonlAuditSink } from ${source('../audit/jsonl-audit-sink.ts')};
+import { defineTool } from ${source('../tool/define-tool.ts')};
+const runtime = createRuntime({
+  mode: 'yolo',
+  auditSinks: [createJsonlAuditSink({ path: process.argv[2], maxSyncDelayMs: 60000 })],
+  tools: [
+    defineTool({
+      name: 'quick', description: 'Returns', annotations: { readOnlyHint: true },
+      inputSchema: { type: 'object' }, execute: () => 'done',
+    }),
+    defineTool({
+      name: 'hang', description: 'Never returns', annotations: { readOnlyHint: true },
+      inputSchema: { type: 'object' },
+      execute: () => {
+        process.stdout.write('running\\n');
+        return new Promise(() => {});
+      },
+    }),
+  ],
+});
+const batch = Array.from({ length: 20 }, (_, i) => ({ id: 'q' + i, name: 'quick', arguments: {} }));
+await runtime.execute(batch);
+process.stdout.write('written\\n');
+await runtime.execute([{ id: 'h', name: 'hang', arguments: {} }]);
+`,
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', script, path], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => {
+      child.on('exit', (_code, signal) => resolve(signal));
+    });
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes('running')) child.kill('SIGKILL');
+    });
+    expect(await exited, stderr).toBe('SIGKILL');
+    expect(stdout).toBe('written\nrunning\n');
+    const events = linesOf(await readFile(path, 'utf8')).map((e) => `${e.type}:${e.callId}`);
+    const reported = Array.from({ length: 20 }, (_, i) => [
+      `call.started:q${i}`,
+      `call.succeeded:q${i}`,
+    ]).flat();
+    expect(events.slice(0, 40).sort()).toEqual(reported.sort());
+    expect(events.slice(40)).toEqual(['call.started:h']);
+  });
+});
