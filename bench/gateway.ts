@@ -43,12 +43,12 @@ export const P50_OVERHEAD_GOAL_MS = 0.3;
 /** Time allowed for a process to start and be ready. */
 const START_TIMEOUT_MS = 20_000;
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+export const ROOT = fileURLToPath(new URL('../', import.meta.url));
+export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const UPSTREAM = fileURLToPath(new URL('./gateway-upstream.ts', import.meta.url));
 const RELAY = fileURLToPath(new URL('./gateway-relay.ts', import.meta.url));
 /** How the upstream is started: run with tsx from the repository root, where tsx resolves. */
-const UPSTREAM_COMMAND = [process.execPath, '--import', 'tsx', UPSTREAM] as const;
+export const UPSTREAM_COMMAND = [process.execPath, '--import', 'tsx', UPSTREAM] as const;
 const TOOL = 'ping';
 
 const require = createRequire(import.meta.url);
@@ -79,7 +79,7 @@ const packageVersion = (name: string): string => {
 };
 
 /** The environment of the processes started here, without a token that would lock HTTP. */
-function childEnv(): Record<string, string> {
+export function childEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && key !== 'HINTGATE_TOKEN') env[key] = value;
@@ -298,7 +298,7 @@ function run(args: readonly string[]): Promise<string> {
  * A gateway configuration in a directory of its own (audit log, approvals and pins beside
  * it), pinned with `hintgate pin`. Returns the configuration file's path.
  */
-async function pinnedConfig(directory: string): Promise<string> {
+export async function pinnedConfig(directory: string): Promise<string> {
   mkdirSync(directory, { recursive: true });
   const file = join(directory, 'hintgate.yaml');
   const [command, ...args] = UPSTREAM_COMMAND;
@@ -313,7 +313,7 @@ async function pinnedConfig(directory: string): Promise<string> {
 }
 
 /** Calls made and how they went, for one path at one concurrency level. */
-interface Sample {
+export interface Sample {
   readonly latencies: number[];
   wallMs: number;
   failed: number;
@@ -321,7 +321,7 @@ interface Sample {
 }
 
 /** Makes `calls` calls of the tool with `concurrency` in flight; adds to `sample` if given. */
-async function drive(
+export async function drive(
   client: Client,
   concurrency: number,
   calls: number,
@@ -358,7 +358,7 @@ async function drive(
 }
 
 /** Nearest-rank percentile of sorted values. */
-function percentile(sorted: readonly number[], p: number): number {
+export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const rank = Math.ceil((p / 100) * sorted.length);
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] as number;

@@ -6,34 +6,15 @@
 import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import { createRuntime, type ToolCall } from 'hintgate';
-import { fixed, table } from './report.js';
+import { type CpuProfile, selfTime, topTable } from './cpu-profile.js';
+import { fixed } from './report.js';
 import { noopReadTool, noopWriteTool } from './tools.js';
-
-/** The parts of a V8 `Profiler.Profile` this script reads. */
-interface CpuProfile {
-  readonly nodes: ReadonlyArray<{
-    readonly id: number;
-    readonly callFrame: {
-      readonly functionName: string;
-      readonly url: string;
-      readonly lineNumber: number;
-    };
-  }>;
-  readonly samples?: readonly number[];
-  readonly timeDeltas?: readonly number[];
-}
 
 const BATCH = 100;
 const DURATION_MS = 2_000;
 
 const calls = (make: (n: number) => ToolCall): ToolCall[] =>
   Array.from({ length: BATCH }, (_, n) => make(n));
-
-const where = (url: string): string => {
-  const match = /\/(src|dist|bench|node_modules\/[^/]+)\/(.*)$/.exec(url);
-  if (match !== null) return `${match[1]}/${match[2]}`;
-  return url === '' ? '(native / V8)' : url.replace(/^node:/, 'node:');
-};
 
 async function main(): Promise<void> {
   const runtime = createRuntime({ tools: [noopReadTool, noopWriteTool], mode: 'yolo' });
@@ -69,38 +50,16 @@ async function main(): Promise<void> {
   session.disconnect();
   await runtime.close();
 
-  const selfByNode = new Map<number, number>();
-  const samples = profile.samples ?? [];
-  const deltas = profile.timeDeltas ?? [];
-  samples.forEach((id, index) => {
-    selfByNode.set(id, (selfByNode.get(id) ?? 0) + (deltas[index] ?? 0));
-  });
-  const total = [...selfByNode.values()].reduce((sum, us) => sum + us, 0);
-  const byFunction = new Map<string, number>();
-  const byFile = new Map<string, number>();
-  for (const node of profile.nodes) {
-    const self = selfByNode.get(node.id) ?? 0;
-    if (self === 0) continue;
-    const { functionName, url, lineNumber } = node.callFrame;
-    const file = where(url);
-    const name = `${functionName || '(anonymous)'} ${file}${url === '' ? '' : `:${lineNumber + 1}`}`;
-    byFunction.set(name, (byFunction.get(name) ?? 0) + self);
-    byFile.set(file, (byFile.get(file) ?? 0) + self);
-  }
-  const top = (map: Map<string, number>, count: number): string[][] =>
-    [...map.entries()]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, count)
-      .map(([name, us]) => [name, fixed((100 * us) / total), fixed(us / 1000, 0)]);
+  const self = selfTime(profile);
 
   process.stdout.write(
     `${executed} calls in ${fixed(elapsed, 0)} ms under the profiler: ${fixed((elapsed * 1000) / executed, 2)} µs per call (profiling adds overhead)\n\n`,
   );
   process.stdout.write(
-    `Self time by function (line numbers are of the transpiled code):\n\n${table(['function', '% self', 'ms'], top(byFunction, 30))}\n\n`,
+    `Self time by function (line numbers are of the transpiled code):\n\n${topTable('function', self.byFunction, self.totalUs, 30)}\n\n`,
   );
   process.stdout.write(
-    `Self time by file:\n\n${table(['file', '% self', 'ms'], top(byFile, 20))}\n`,
+    `Self time by file:\n\n${topTable('file', self.byFile, self.totalUs, 20)}\n`,
   );
 }
 
