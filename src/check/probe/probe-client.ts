@@ -67,12 +67,16 @@ const STDERR_TAIL_CHARS = 4000;
 const errorText = (error: unknown): string =>
   (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 
-/** The text of a tool error result, for reasons and evidence. */
-export function resultText(result: CallToolResult): string {
+/** The text of a result (text blocks, and the text of embedded resources), for evidence. */
+export function resultText(result: CallToolResult, max = 300): string {
   const texts = (result.content ?? [])
-    .map((block) => (block.type === 'text' ? block.text : `[${block.type}]`))
+    .map((block) => {
+      if (block.type === 'text') return block.text;
+      if (block.type === 'resource' && 'text' in block.resource) return block.resource.text;
+      return `[${block.type}]`;
+    })
     .join(' ');
-  return texts.length > 300 ? `${texts.slice(0, 300)}...` : texts;
+  return texts.length > max ? `${texts.slice(0, max)}...` : texts;
 }
 
 /**

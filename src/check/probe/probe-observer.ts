@@ -1,7 +1,12 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/client';
 import { diffSnapshots, type FileChange, type FileSnapshot, snapshotFiles } from './fs-snapshot.js';
 import type { ProbeClient } from './probe-client.js';
-import { diffFingerprints, type StateFingerprint, takeFingerprint } from './state-fingerprint.js';
+import {
+  changedTools,
+  diffFingerprints,
+  type StateFingerprint,
+  takeFingerprint,
+} from './state-fingerprint.js';
 import { diffToolLists, type ToolListChange } from './tool-list-diff.js';
 
 /** What changed while some calls ran. */
@@ -10,6 +15,8 @@ export interface Observation {
   readonly fileChanges: readonly FileChange[];
   /** Fingerprint tools whose output changed, one evidence line each. */
   readonly stateChanges: readonly string[];
+  /** The names of those fingerprint tools. */
+  readonly stateChangedTools: readonly string[];
   /** How the tool list changed, if it did. */
   readonly listChange?: ToolListChange;
 }
@@ -99,6 +106,7 @@ export class ProbeObserver {
       observation: {
         fileChanges: diffSnapshots(filesBefore, filesAfter),
         stateChanges: diffFingerprints(fingerprintBefore, fingerprintAfter),
+        stateChangedTools: changedTools(fingerprintBefore, fingerprintAfter),
         ...(listChange === undefined ? {} : { listChange }),
       },
     };

@@ -2,6 +2,7 @@ import { HintgateError } from '../../errors/hintgate-error.js';
 import { checkTarget } from '../../mcp/client/mcp-target.js';
 import { isPlainObject } from '../../tool/index.js';
 import type { CheckFinding, ToolVerdict } from '../check-types.js';
+import { confirmStateChange } from './confirm-state-change.js';
 import { type FileChange, formatFileChange } from './fs-snapshot.js';
 import { type CallRun, callTool, type PlannedTool, planTools } from './probe-calls.js';
 import { openProbeClient, type ProbeClient, type ProbeConnection } from './probe-client.js';
@@ -225,6 +226,44 @@ async function runProbe(
     return true;
   };
 
+  // A state change must repeat when the tool is called again; a fingerprint tool that moved
+  // without that is time-dependent and is dropped from the fingerprint.
+  const confirm = async (
+    plan: PlannedTool,
+    run: CallRun,
+    seen: Observation,
+  ): Promise<Observation & { readonly unconfirmed: readonly string[] }> => {
+    const args = run.working[0];
+    if (seen.stateChangedTools.length === 0 || args === undefined) {
+      return { ...seen, unconfirmed: [] };
+    }
+    const check = await confirmStateChange(
+      client,
+      observer,
+      { tool: plan.name, args },
+      seen.stateChangedTools,
+    );
+    if (check.unreliable.length > 0) {
+      stable.splice(0, stable.length, ...stable.filter((n) => !check.unreliable.includes(n)));
+      observer.fingerprintTools = stable;
+      record(plan).evidence.push(
+        `${check.unreliable.join(', ')} changed while "${plan.name}" ran but not again when it was called again; left out of the state fingerprint as time-dependent`,
+      );
+    }
+    const kept = seen.stateChangedTools.filter((name) => !check.unreliable.includes(name));
+    const lines = seen.stateChanges.filter((_, i) =>
+      kept.includes(seen.stateChangedTools[i] ?? ''),
+    );
+    const listChange = seen.listChange ?? check.observation.listChange;
+    return {
+      fileChanges: [...seen.fileChanges, ...check.observation.fileChanges],
+      stateChanges: kept.length === 0 ? [] : [...lines, ...check.confirmed],
+      stateChangedTools: kept,
+      ...(listChange === undefined ? {} : { listChange }),
+      unconfirmed: seen.stateChangedTools.filter((name) => !kept.includes(name)),
+    };
+  };
+
   // Phase 1: zero-argument read-only tools, twice each; those that answer the same both
   // times (and quickly) become the state fingerprint.
   const readOnly = plans.filter((plan) => plan.claim === 'read-only');
@@ -280,12 +319,18 @@ async function runProbe(
       record(plan).couldNotRun = true;
       continue;
     }
-    const { value: run, observation } = await observer.observe(() => callTool(client, plan, 2));
+    const window = await observer.observe(() => callTool(client, plan, 2));
+    const run = window.value;
+    const observation = await confirm(plan, run, window.observation);
     readOnlyWindow(plan, run, observation);
     noteListChange(plan, observation, true);
     if (failed(plan, run)) continue;
     const r = record(plan);
     r.evidence.push(...callEvidence(run));
+    if (observation.unconfirmed.length > 0 && observation.stateChanges.length === 0) {
+      r.inconclusive = `the output of ${observation.unconfirmed.join(', ')} changed while it ran, but not again when it was called again (time-dependent output, or a change made once)`;
+      continue;
+    }
     const watched = [
       ...(remote ? [] : ['files in the sandbox']),
       ...(stable.length > 0 ? [`state through ${stable.join(', ')}`] : []),
@@ -329,15 +374,22 @@ async function runProbe(
     if (plan.claim === 'idempotent') {
       const again = await observer.observe(() => callTool(client, plan, 1, first.value.working));
       noteListChange(plan, again.observation, true);
-      deleted = [...deleted, ...again.observation.fileChanges.filter((c) => c.kind === 'deleted')];
+      const confirmed = await confirm(plan, again.value, again.observation);
       // Rewriting a file with the same content is what an idempotent write does.
       const seen = {
-        ...again.observation,
-        fileChanges: again.observation.fileChanges.filter((c) => c.metadataOnly !== true),
+        ...confirmed,
+        fileChanges: confirmed.fileChanges.filter((c) => c.metadataOnly !== true),
       };
+      deleted = [...deleted, ...seen.fileChanges.filter((c) => c.kind === 'deleted')];
       if (again.value.working.length === 0) {
         r.inconclusive = `the second call failed: ${again.value.error ?? 'unknown error'}`;
         r.couldNotRun = true;
+      } else if (
+        seen.unconfirmed.length > 0 &&
+        seen.stateChanges.length === 0 &&
+        seen.fileChanges.length === 0
+      ) {
+        r.inconclusive = `the output of ${seen.unconfirmed.join(', ')} changed after the second call, but not again after a third (time-dependent output)`;
       } else if (seen.fileChanges.length > 0 || seen.stateChanges.length > 0) {
         addViolation(r, {
           rule: PROBE_RULE_IDS.notIdempotent,

@@ -24,7 +24,7 @@ export function observeResult(result: CallToolResult): ObservedOutput {
       structuredContent: result.structuredContent,
       isError: result.isError === true,
     }),
-    text: resultText(result),
+    text: resultText(result, 4000),
   };
 }
 
@@ -46,20 +46,34 @@ export async function takeFingerprint(
   return outputs;
 }
 
-const quote = (text: string): string =>
-  JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}...` : text);
+const EXCERPT = 60;
+
+/** The two outputs around where they first differ: `"...at 10:04:13 AM"`, `"...at 10:04:14 AM"`. */
+const excerpts = (a: string, b: string): [string, string] => {
+  let at = 0;
+  while (at < a.length && at < b.length && a[at] === b[at]) at += 1;
+  const from = Math.max(0, at - EXCERPT / 2);
+  const cut = (text: string): string =>
+    `${from > 0 ? '...' : ''}${text.slice(from, from + EXCERPT)}${text.length > from + EXCERPT ? '...' : ''}`;
+  return [cut(a), cut(b)];
+};
+
+/** Fingerprint tools whose output differs between the two. */
+export function changedTools(before: StateFingerprint, after: StateFingerprint): string[] {
+  return [...before]
+    .filter(([name, old]) => after.has(name) && after.get(name)?.key !== old.key)
+    .map(([name]) => name);
+}
 
 /** Evidence lines for every fingerprint tool whose output differs between the two. */
 export function diffFingerprints(before: StateFingerprint, after: StateFingerprint): string[] {
-  const lines: string[] = [];
-  for (const [name, old] of before) {
-    const now = after.get(name);
-    if (now === undefined || now.key === old.key) continue;
-    lines.push(
-      `${name} (zero-argument read-only tool) returned ${quote(old.text)} before and ${quote(now.text)} after`,
-    );
-  }
-  return lines;
+  return changedTools(before, after).map((name) => {
+    const old = before.get(name) as ObservedOutput;
+    const now = after.get(name) as ObservedOutput;
+    const [a, b] =
+      old.text === now.text ? excerpts(old.key, now.key) : excerpts(old.text, now.text);
+    return `${name} (zero-argument read-only tool) returned ${JSON.stringify(a)} before and ${JSON.stringify(b)} after`;
+  });
 }
 
 const same = (a: StateFingerprint, b: StateFingerprint): boolean =>

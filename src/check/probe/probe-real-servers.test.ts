@@ -1,0 +1,82 @@
+// The probe against the reference servers, run as real processes: their read-only tools must
+// come out verified or honestly inconclusive, never as a violation.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { everythingTarget, filesystemTarget } from './probe.test-helpers.js';
+import { probeServer } from './probe-server.js';
+
+let host: string;
+beforeEach(async () => {
+  host = await mkdtemp(join(tmpdir(), 'hintgate-probe-host-'));
+  await writeFile(join(host, 'host-secret.txt'), 'not for the probe\n');
+});
+afterEach(async () => {
+  await rm(host, { recursive: true, force: true });
+});
+
+describe('probeServer on @modelcontextprotocol/server-filesystem', () => {
+  it('substitutes the sandbox for the host root and verifies the read-only tools', async () => {
+    const report = await probeServer({ server: 'files', target: filesystemTarget(host) });
+    expect(report.sandbox.substitutedArguments).toEqual([{ index: 1, from: host }]);
+    expect(report.findings.filter((f) => f.severity === 'high')).toEqual([]);
+    const byTool = Object.fromEntries(report.verdicts.map((v) => [v.tool, v]));
+    for (const tool of [
+      'read_text_file',
+      'read_multiple_files',
+      'list_directory',
+      'list_directory_with_sizes',
+      'directory_tree',
+      'search_files',
+      'get_file_info',
+      'list_allowed_directories',
+    ]) {
+      expect(byTool[tool]?.verdict, `${tool}: ${byTool[tool]?.reason}`).toBe('verified');
+    }
+    // Reading went to the sandbox's seeded files, never to the host directory.
+    expect(byTool.read_text_file?.evidence.join('\n')).toContain(
+      `${report.sandbox.work}/notes.txt`,
+    );
+    expect(byTool.list_allowed_directories?.verdict).toBe('verified');
+    for (const v of report.verdicts) expect(v.verdict).not.toBe('violation');
+    expect(byTool.write_file?.reason).toMatch(/^not called/);
+    expect(await readdir(host)).toEqual(['host-secret.txt']);
+  });
+});
+
+describe('probeServer on @modelcontextprotocol/server-everything', () => {
+  it('gives its read-only tools no false violation (nondeterministic tools stay out of the fingerprint)', async () => {
+    const report = await probeServer({
+      server: 'everything',
+      target: everythingTarget(),
+      // Its default is ten seconds per call.
+      fixtures: { 'trigger-long-running-operation': [{ duration: 0.1, steps: 1 }] },
+    });
+    const violations = report.verdicts.filter((v) => v.verdict === 'violation');
+    expect(violations).toEqual([]);
+    expect(report.findings.filter((f) => f.severity === 'high')).toEqual([]);
+    const readOnly = (report.tools as { name: string; annotations?: { readOnlyHint?: boolean } }[])
+      .filter((tool) => tool.annotations?.readOnlyHint === true)
+      .map((tool) => tool.name);
+    expect(readOnly.length).toBeGreaterThan(5);
+    const verdicts = readOnly.map((tool) => report.verdicts.find((v) => v.tool === tool));
+    for (const verdict of verdicts) {
+      expect(['verified', 'inconclusive'], `${verdict?.tool}: ${verdict?.reason}`).toContain(
+        verdict?.verdict,
+      );
+      // get-resource-reference shows a clock (seconds): the tool running when it ticks is
+      // inconclusive, and the clock is left out of the fingerprint from then on.
+      if (verdict?.verdict === 'inconclusive') expect(verdict.reason).toMatch(/time-dependent/);
+    }
+    expect(verdicts.filter((v) => v?.verdict === 'verified').length).toBeGreaterThanOrEqual(
+      readOnly.length - 1,
+    );
+    expect(report.fingerprintTools).toEqual(expect.arrayContaining(['get-env', 'get-tiny-image']));
+    expect(report.verdicts.find((v) => v.tool === 'toggle-simulated-logging')?.reason).toMatch(
+      /^not called/,
+    );
+    expect(existsSync(report.sandbox.root)).toBe(false);
+  });
+});
