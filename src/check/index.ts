@@ -1,0 +1,38 @@
+// hintgate check: annotation lint, side-effect probe, pins and reports. Node only (the
+// probe starts servers, pins are files).
+
+export {
+  CHECK_SEVERITIES,
+  type CheckFinding,
+  type CheckRule,
+  type CheckRuleKind,
+  type CheckSeverity,
+  type ToolVerdict,
+} from './check-types.js';
+export { LINT_RULES, type LintToolsOptions, lintTools } from './lint/index.js';
+export {
+  loadProbeFixtures,
+  PROBE_RULES,
+  type ProbeFixtures,
+  type ProbeReport,
+  type ProbeServerOptions,
+  type ProbeTarget,
+  probeServer,
+} from './probe/index.js';
+export {
+  CHECK_EXIT_CODES,
+  CHECK_REPORT_VERSION,
+  type CheckedServer,
+  type CheckJson,
+  type CheckReport,
+  type CheckTarget,
+  checkExitCode,
+  DEFAULT_FAIL_ON,
+  FAIL_ON_VALUES,
+  type FailOn,
+  formatJson,
+  formatSarif,
+  formatTable,
+  PIN_RULES,
+  type ReportedFinding,
+} from './report/index.js';
