@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { MAX_MS } from './mcp-server-options.js';
+import type { ProgressRoutes } from './open-mcp-client.js';
 import type { RemoteCallRequest } from './remote-tool.js';
 import type { StderrTail } from './stderr-tail.js';
 import { isConnectionFailure, UpstreamUnavailableError } from './upstream-unavailable-error.js';
@@ -7,6 +9,8 @@ import { isConnectionFailure, UpstreamUnavailableError } from './upstream-unavai
 /** One established connection to a server. */
 export interface LiveClient {
   readonly client: Client;
+  /** Where the server's progress notifications go, by token. */
+  readonly progress: ProgressRoutes;
   /** Tail of the process's stderr (stdio). */
   readonly stderr: StderrTail;
   /** Clock time the connection was made. */
@@ -42,24 +46,28 @@ export async function callLive(
   hooks: LiveCallHooks,
 ): Promise<CallToolResult> {
   const { onProgress } = request;
+  const progressToken = onProgress === undefined ? undefined : `hintgate-${randomUUID()}`;
+  if (progressToken !== undefined && onProgress !== undefined) {
+    live.progress.set(progressToken, ({ progress, total, message }) =>
+      onProgress({
+        progress,
+        ...(total === undefined ? {} : { total }),
+        ...(message === undefined ? {} : { message }),
+      }),
+    );
+  }
   try {
     return await live.client.callTool(
-      { name: request.name, arguments: request.arguments },
+      {
+        name: request.name,
+        arguments: request.arguments,
+        ...(progressToken === undefined ? {} : { _meta: { progressToken } }),
+      },
       {
         signal: request.signal,
         // The runtime's timeout governs through the signal; this only backs it up.
         timeout: MAX_MS,
         ...(request.toolDefinition === undefined ? {} : { toolDefinition: request.toolDefinition }),
-        ...(onProgress === undefined
-          ? {}
-          : {
-              onprogress: ({ progress, total, message }) =>
-                onProgress({
-                  progress,
-                  ...(total === undefined ? {} : { total }),
-                  ...(message === undefined ? {} : { message }),
-                }),
-            }),
       },
     );
   } catch (error) {
@@ -74,6 +82,8 @@ export async function callLive(
       );
     }
     throw error;
+  } finally {
+    if (progressToken !== undefined) live.progress.delete(progressToken);
   }
 }
 

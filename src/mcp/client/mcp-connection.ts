@@ -198,6 +198,7 @@ export class McpConnection implements McpServerConnection {
     });
     const live: LiveClient = {
       client: opened.client,
+      progress: opened.progress,
       stderr,
       connectedAt: this.#clock.now(),
       alive: true,

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import {
   Client,
   type Tool as McpTool,
+  type Progress,
   StreamableHTTPClientTransport,
   type Transport,
   type VersionNegotiationMode,
@@ -38,10 +39,15 @@ export interface OpenMcpClientOptions {
   readonly onProtocolError?: (error: Error) => void;
 }
 
+/** Receives the progress of one request, by the token it was sent with. */
+export type ProgressRoutes = Map<string | number, (progress: Progress) => void>;
+
 /** A connected client and its first tool list. */
 export interface OpenedMcpClient {
   readonly client: Client;
   readonly tools: McpTool[];
+  /** Where the server's `notifications/progress` go, by progress token. */
+  readonly progress: ProgressRoutes;
 }
 
 /** Debounce of `list_changed` bursts before the list is read again, in milliseconds. */
@@ -124,6 +130,14 @@ export async function openMcpClient(options: OpenMcpClientOptions): Promise<Open
       params: notification.params,
     });
   });
+  // Routed here rather than through the SDK's `onprogress`: that one forgets a request's
+  // token as soon as its result arrives, which drops a last progress notification that
+  // came just before the result and is still being dispatched.
+  const progress: ProgressRoutes = new Map();
+  client.setNotificationHandler('notifications/progress', (notification) => {
+    const { progressToken, ...params } = notification.params;
+    progress.get(progressToken)?.(params);
+  });
   client.setNotificationHandler('notifications/message', (notification) => {
     options.onNotification({ method: 'notifications/message', params: notification.params });
   });
@@ -139,7 +153,7 @@ export async function openMcpClient(options: OpenMcpClientOptions): Promise<Open
   try {
     await client.connect(transport, request);
     const { tools } = await client.listTools(undefined, request);
-    return { client, tools };
+    return { client, tools, progress };
   } catch (error) {
     attached = false;
     await client.close().catch(() => {});

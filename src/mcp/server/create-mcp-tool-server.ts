@@ -301,15 +301,21 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     const approver = roundApproval?.approver ?? createElicitationApprover(server, ctx);
     const progressToken = ctx.mcpReq._meta?.progressToken;
     let running = true;
+    const progressSent: Promise<void>[] = [];
     const onProgress =
       progressToken === undefined
         ? undefined
         : (progress: ToolProgress): void => {
             // Progress after the result would name a request the client no longer has.
             if (!running) return;
-            ctx.mcpReq
-              .notify({ method: 'notifications/progress', params: { progressToken, ...progress } })
-              .catch(report);
+            progressSent.push(
+              ctx.mcpReq
+                .notify({
+                  method: 'notifications/progress',
+                  params: { progressToken, ...progress },
+                })
+                .catch(report),
+            );
           };
     let result: CallResult | undefined;
     try {
@@ -332,6 +338,8 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     } finally {
       running = false;
     }
+    // The client drops progress that arrives after the result.
+    await Promise.all(progressSent);
     const pending = await roundApproval?.pending();
     if (pending !== undefined) return pending;
     if (result === undefined) throw new Error('the runtime returned no result for the call');
