@@ -157,8 +157,9 @@ const kindOf = (absolute: string): 'dir' | 'file' | undefined => {
  * Prepares a server's command line for the sandbox, where it runs with the sandbox's work
  * directory as its working directory:
  *
- * - an argument that names an existing directory on the host (absolute, or relative to
- *   `cwd`) is replaced by the sandbox's work directory. Servers such as
+ * - an argument that names an existing directory on the host (an absolute path, or one
+ *   relative to `cwd` that starts with `.` or holds a `/`; a bare word such as `stdio` is
+ *   left alone) is replaced by the sandbox's work directory. Servers such as
  *   `@modelcontextprotocol/server-filesystem` take the directories they may touch as
  *   arguments; the probe must not let them touch the host's. `--root=/some/dir` is rewritten
  *   after the `=`.
