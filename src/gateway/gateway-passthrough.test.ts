@@ -1,6 +1,3 @@
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   Client,
   InMemoryTransport,
@@ -10,10 +7,10 @@ import {
   ResourceNotFoundError,
 } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { catalogServer } from './catalog-server.test-helpers.js';
 import { createGateway, type Gateway } from './create-gateway.js';
 import {
   everythingServer,
-  REPO_ROOT,
   resultText,
   tempDir,
   until,
@@ -27,38 +24,6 @@ const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-interface Catalog {
-  readonly prompts?: readonly Record<string, unknown>[];
-  readonly resources?: readonly Record<string, unknown>[];
-  readonly pageSize?: number;
-}
-
-/** A catalog-file fixture server named `name`: its configuration entry and a way to change it. */
-const catalogServer = async (
-  dir: string,
-  name: string,
-  catalog: Catalog,
-  era: 'legacy' | 'both' = 'legacy',
-) => {
-  const file = join(dir, `${name}.catalog.json`);
-  const set = (next: Catalog) => writeFile(file, JSON.stringify(next));
-  await set(catalog);
-  return {
-    entry: {
-      command: process.execPath,
-      args: [
-        '--import',
-        'tsx',
-        fileURLToPath(new URL('./fixtures/catalog-file-server.ts', import.meta.url)),
-      ],
-      env: { FIXTURE_CATALOG_FILE: file, FIXTURE_NAME: name, FIXTURE_ERA: era },
-      cwd: REPO_ROOT,
-      trusted: true,
-    },
-    set,
-  };
-};
 
 /** What a downstream client heard. */
 interface Heard {
