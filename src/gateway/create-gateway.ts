@@ -1,6 +1,5 @@
 import { unwatchFile, watchFile } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { AuditEvent, AuditSink } from '../audit/audit-event.js';
 import { createJsonlAuditSink } from '../audit/index.js';
 import { HintgateError } from '../errors/index.js';
 import type { LoadedGatewayConfig, LoadedGatewayServer } from '../gateway/config/index.js';
@@ -15,6 +14,7 @@ import { DEFAULT_MODE, type Mode } from '../policy/policy-types.js';
 import { createRegistry, type Env, type ToolRegistry } from '../registry/index.js';
 import { createRuntime, type Runtime } from '../runtime/index.js';
 import { createWorkspaceTools } from '../tools/index.js';
+import { backgroundAudit } from './background-audit.js';
 import { createGatewayPrompts } from './gateway-prompts.js';
 import { createGatewayResources } from './gateway-resources.js';
 import { GatewayTools } from './gateway-tools.js';
@@ -113,15 +113,6 @@ function workspaceGateway(options: CreateGatewayOptions, report: (error: Error) 
   };
 }
 
-/** Writes pin findings to the audit log as `tool.changed` events, never failing the caller. */
-const auditWriter =
-  (sink: AuditSink, report: (error: Error) => void) =>
-  (event: AuditEvent): void => {
-    Promise.resolve()
-      .then(() => sink.write(event))
-      .catch((error: unknown) => report(asError(error)));
-  };
-
 /**
  * Starts the gateway of a configuration: connects every upstream server (each its own
  * origin in one registry, with its trust and concurrency cap), names their tools (a tool
@@ -185,11 +176,13 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     auditArguments: config.audit.arguments,
     workspace: config.directory,
   });
+  // Pin findings (`tool.changed`) are written without making anyone wait; close waits.
+  const findings = backgroundAudit(sink, report);
   const tools = new GatewayTools({
     config,
     registry,
     notice,
-    audit: auditWriter(sink, report),
+    audit: findings.write,
     report,
   });
   const runtime = withBlockedTools(inner, {
@@ -219,6 +212,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     logging.close();
     await Promise.all([...connections.values()].map((connection) => connection.close()));
     await toolServer.close();
+    await findings.settled();
     await runtime.close();
   };
   try {
