@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -64,7 +64,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 const project = async (name: string, servers: Record<string, readonly string[]>) => {
   const path = join(dir, name);
   await rm(path, { recursive: true, force: true });
-  await import('node:fs/promises').then(({ mkdir }) => mkdir(path, { recursive: true }));
+  await mkdir(path, { recursive: true });
   const text = [
     '# servers to check',
     'servers:',
@@ -176,7 +176,7 @@ describe('hintgate check: options', () => {
   });
 });
 
-describe('hintgate check: lint', () => {
+describe('hintgate check: lint', { timeout: 60_000 }, () => {
   it('lints one server command: low findings pass --fail-on high and fail --fail-on low', async () => {
     const table = await capture(['--', ...fixture('log-appender')]);
     expect(table.stderr).toBe('');
@@ -272,11 +272,15 @@ describe('hintgate check: lint', () => {
       home: [process.execPath, '-e', 'console.error("HOME=" + process.env.HOME); process.exit(1)'],
     });
     const { stderr } = await capture([], path);
-    expect(stderr).toMatch(/HOME=\S*hintgate-probe-/);
+    const home = /^\s*HOME=(\S+)$/m.exec(stderr)?.[1];
+    expect(home).toBeDefined();
+    expect(home).not.toBe(homedir());
+    expect(home?.startsWith(await realpath(tmpdir()))).toBe(true);
   });
 });
 
-describe('hintgate check: probe, SARIF and pins', () => {
+// Each test starts servers several times (probe, pin, check): allow more than the default.
+describe('hintgate check: probe, SARIF and pins', { timeout: 60_000 }, () => {
   let path: string;
   beforeAll(async () => {
     path = await project('probe', {
@@ -382,7 +386,7 @@ describe('hintgate check: probe, SARIF and pins', () => {
     await writeFile(tools, JSON.stringify(definition(false)));
     const pinned = join(dir, 'pinned');
     await rm(pinned, { recursive: true, force: true });
-    await import('node:fs/promises').then(({ mkdir }) => mkdir(pinned));
+    await mkdir(pinned);
     await writeFile(
       join(pinned, 'hintgate.yaml'),
       `servers:\n  words:\n    command: ${JSON.stringify(process.execPath)}\n    args: ${JSON.stringify(['--import', TSX, join(ROOT, 'src', 'gateway', 'fixtures', 'tools-file-server.ts')])}\n    env: { FIXTURE_TOOLS_FILE: ${JSON.stringify(tools)}, TSX_DISABLE_CACHE: "1" }\n`,
