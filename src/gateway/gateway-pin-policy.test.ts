@@ -2,7 +2,12 @@ import { readFile } from 'node:fs/promises';
 import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type PinVerdict, readLockFile, writeLockFile } from '../check/pin/index.js';
-import { connectInMemory, type TestClient } from '../mcp/server/mcp-clients.test-helpers.js';
+import { createMcpHttpHandler } from '../mcp/server/create-mcp-http-handler.js';
+import {
+  connectInMemory,
+  connectOverFetch,
+  type TestClient,
+} from '../mcp/server/mcp-clients.test-helpers.js';
 import type { LoadedGatewayConfig } from './config/index.js';
 import { createGateway, type Gateway } from './create-gateway.js';
 import {
@@ -192,6 +197,34 @@ describe('pin.newTools: ask', () => {
     const second = await client(gateway, [allow('allow_once')]);
     expect((await callTool(second, 'fresh')).isError).toBeFalsy();
     expect(second.forms).toHaveLength(1);
+  });
+
+  it('asks a 2026-07-28 client through input_required, and runs the call once it approves', async () => {
+    const { dir, remove } = await tempDir();
+    cleanups.push(remove);
+    const fixture = await toolsFileServer(dir, 'fixture', [
+      { name: 'fresh', description: 'New.', annotations: READ },
+    ]);
+    const config = await writeConfig(dir, {
+      servers: { fixture: { ...fixture.entry, trusted: true } },
+      pin: { newTools: 'ask' },
+      mode: 'yolo',
+    });
+    const gateway = await start(config);
+    const handler = createMcpHttpHandler({ toolServer: gateway.toolServer });
+    cleanups.push(() => handler.close());
+    const answers = [{ action: 'decline' } as ElicitResult, allow('allow_once')];
+    const modern = await connectOverFetch(handler, 'modern', {
+      answer: () => answers.shift() ?? { action: 'decline' },
+    });
+    cleanups.push(() => modern.close());
+
+    expect((await callTool(modern, 'fresh')).isError).toBe(true);
+    expect(resultText(await callTool(modern, 'fresh'))).toBe('fixture fresh {}');
+    expect(modern.forms).toHaveLength(2);
+    expect(modern.forms[0]?.message).toContain(
+      'tool "fresh" of server "fixture" is not pinned yet',
+    );
   });
 
   it('still holds back a tool whose definition changed since it was pinned', async () => {

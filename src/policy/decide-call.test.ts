@@ -71,7 +71,7 @@ describe('decideCall: every mode x class, no rules', () => {
       'destructiveHint absent: the spec default is true',
     );
     expect(decide(request('remote_read', READ_ONLY, { trusted: false }), 'ask').reason).toContain(
-      'its origin is not trusted',
+      'its annotations are not trusted',
     );
   });
 

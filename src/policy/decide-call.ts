@@ -5,7 +5,7 @@ import type { Mode } from './policy-types.js';
 /** Why a call has its class, in terms of the annotations that made it so. */
 export function classReason(call: Pick<CallRequest, 'class' | 'trusted' | 'claimed'>): string {
   if (!call.trusted) {
-    return `a ${call.class} call: its origin is not trusted, so its annotations are ignored and the spec defaults apply`;
+    return `a ${call.class} call: its annotations are not trusted, so they are ignored and the spec defaults apply`;
   }
   if (call.class === 'read') return 'a read call (readOnlyHint: true)';
   if (call.class === 'write') return 'a write call (readOnlyHint: false, destructiveHint: false)';
