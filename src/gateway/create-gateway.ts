@@ -118,7 +118,8 @@ function workspaceGateway(options: CreateGatewayOptions, report: (error: Error) 
  * origin in one registry, with its trust and concurrency cap), names their tools (a tool
  * keeps its name unless two servers share it: then each is `<server>__<tool>`), applies the
  * per-tool overrides, holds back tools whose pins say so (changed since pinned; not pinned
- * yet while `pin.newTools` is `pending`), and builds the runtime (mode, rules, approvals
+ * yet while `pin.newTools` is `pending`; under `ask` those are offered and every call asks),
+ * trusts the annotations of tools pinned as `verified`, and builds the runtime (mode, rules, approvals
  * file, JSONL audit log) and its MCP server. Tool lists are followed as they change:
  * names, overrides and pins are applied again on every `list_changed`. The servers'
  * resources, prompts and log messages are passed through (`createGatewayResources`,
