@@ -7,6 +7,7 @@ import {
   ResourceNotFoundError,
 } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ReconnectOptions } from '../mcp/client/index.js';
 import { catalogServer } from './catalog-server.test-helpers.js';
 import { createGateway, type Gateway } from './create-gateway.js';
 import {
@@ -57,7 +58,7 @@ const connect = async (gateway: Gateway): Promise<{ client: Client; heard: Heard
   return { client, heard };
 };
 
-const start = async (servers: Record<string, unknown>) => {
+const start = async (servers: Record<string, unknown>, reconnect?: ReconnectOptions) => {
   const temp = await tempDir();
   cleanups.push(temp.remove);
   const config = await writeConfig(temp.dir, {
@@ -71,6 +72,7 @@ const start = async (servers: Record<string, unknown>) => {
     watchPins: false,
     onNotice: () => {},
     onError: (error) => errors.push(error),
+    ...(reconnect === undefined ? {} : { reconnect }),
   });
   cleanups.push(() => gateway.close());
   return { gateway, errors, dir: temp.dir };
@@ -229,6 +231,45 @@ describe('gateway passes resources, prompts, logging and progress through', () =
       { level: 'error', data: 'two', logger: 'fixture' },
     ]);
     expect(quiet.heard.messages).toEqual([{ level: 'error', data: 'two', logger: 'fixture' }]);
+  }, 60_000);
+
+  it('subscribes again and sets the level again on a server that was restarted, and tells clients its lists may have changed', async () => {
+    const temp = await tempDir();
+    cleanups.push(temp.remove);
+    const fixture = await catalogServer(temp.dir, 'fixture', {
+      resources: [{ uri: 'fixture://a', name: 'a' }],
+    });
+    const { gateway } = await start(
+      { fixture: fixture.entry },
+      { initialDelayMs: 50, maxDelayMs: 200 },
+    );
+    const { client, heard } = await connect(gateway);
+    const state = async () =>
+      JSON.parse(resultText((await client.callTool({ name: 'state' })) as Result)) as {
+        level: string | null;
+        subscribed: string[];
+      };
+    await client.subscribeResource({ uri: 'fixture://a' });
+    await client.setLoggingLevel('warning');
+    const connection = gateway.connections.get('fixture');
+    let restarted = false;
+    connection?.on('status', (event) => {
+      if (event.status === 'ready' && event.previous === 'reconnecting') restarted = true;
+    });
+    await client.callTool({ name: 'crash' });
+    await until(() => restarted);
+    await until(async () => {
+      const now = await state();
+      return now.level === 'warning' && now.subscribed.includes('fixture://a');
+    });
+    expect(heard.changed).toEqual(
+      expect.arrayContaining([
+        'notifications/resources/list_changed',
+        'notifications/prompts/list_changed',
+      ]),
+    );
+    await client.callTool({ name: 'touch', arguments: { uri: 'fixture://a' } });
+    await until(() => heard.updated.includes('fixture://a'));
   }, 60_000);
 
   it('lists prompts of two servers, prefixing the shared name, and gets each from its server', async () => {
