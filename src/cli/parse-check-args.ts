@@ -214,7 +214,7 @@ export function parseCheckArgs(argv: readonly string[]): ParsedCheckArgs {
     }
   }
   const probe = values.probe === true;
-  for (const option of ['allow-writes', 'fixtures', 'pass-env'] as const) {
+  for (const option of ['allow-writes', 'fixtures'] as const) {
     if (values[option] !== undefined && !probe) {
       return fail(`--${option} only applies with --probe.`);
     }

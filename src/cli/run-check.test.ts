@@ -105,7 +105,6 @@ describe('hintgate check: options', () => {
   it.each([
     [['--allow-writes', '--', 'node', 's.js'], '--allow-writes only applies with --probe'],
     [['--fixtures', 'f.yaml'], '--fixtures only applies with --probe'],
-    [['--pass-env', 'HOME'], '--pass-env only applies with --probe'],
     [['--json', '--sarif'], 'give --json or --sarif, not both'],
     [
       ['--fail-on', 'critical'],
@@ -128,7 +127,7 @@ describe('hintgate check: options', () => {
       ['--probe', '--write-pin', '--', 'node', 's.js'],
       '--write-pin writes the pin file of a configuration',
     ],
-    [['--probe', '--pass-env', '1X'], '--pass-env "1X" is not an environment variable name'],
+    [['--pass-env', '1X'], '--pass-env "1X" is not an environment variable name'],
     [['--frob'], 'unknown option "--frob"'],
     [['--fail-on'], 'option "--fail-on" needs a value'],
     [['extra'], 'unexpected argument "extra"'],
@@ -267,11 +266,25 @@ describe('hintgate check: lint', { timeout: 60_000 }, () => {
     expect(stdout.trimEnd()).toMatch(/1 server not checked: exit 3\.$/);
   });
 
-  it('does not give a linted server the real home directory', async () => {
+  it('gives a linted server a temp HOME, PATH and --pass-env variables, not the rest', async () => {
     const path = await project('home', {
-      home: [process.execPath, '-e', 'console.error("HOME=" + process.env.HOME); process.exit(1)'],
+      home: [
+        process.execPath,
+        '-e',
+        'for (const v of ["HOME", "CHECK_PASSED", "CHECK_KEPT"]) console.error(v + "=" + process.env[v]); process.exit(1)',
+      ],
     });
-    const { stderr } = await capture([], path);
+    process.env.CHECK_PASSED = 'passed';
+    process.env.CHECK_KEPT = 'kept';
+    let stderr: string;
+    try {
+      ({ stderr } = await capture(['--pass-env', 'CHECK_PASSED'], path));
+    } finally {
+      delete process.env.CHECK_PASSED;
+      delete process.env.CHECK_KEPT;
+    }
+    expect(stderr).toMatch(/^\s*CHECK_PASSED=passed$/m);
+    expect(stderr).toMatch(/^\s*CHECK_KEPT=undefined$/m);
     const home = /^\s*HOME=(\S+)$/m.exec(stderr)?.[1];
     expect(home).toBeDefined();
     expect(home).not.toBe(homedir());

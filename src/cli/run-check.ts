@@ -40,7 +40,7 @@ import { checkServer, type ServerCheck } from './run-check-server.js';
 import type { CliIo } from './run-cli.js';
 
 export const CHECK_USAGE = `Usage: hintgate check [--config FILE | --url URL [--header "Name: value"]... | -- COMMAND ARGS...]
-                      [--probe [--allow-writes] [--fixtures FILE] [--pass-env NAME]...]
+                      [--probe [--allow-writes] [--fixtures FILE]] [--pass-env NAME]...
                       [--json | --sarif] [--fail-on SEVERITY] [--write-pin]
 
 Checks that MCP servers' tool annotations (readOnlyHint, destructiveHint, idempotentHint,
@@ -66,8 +66,9 @@ Options:
                     an HTTP server's own data is not sandboxed). Default: never called.
   --fixtures FILE   Arguments to call tools with instead of synthesized ones (YAML/JSON:
                     { tool: [ {args}, ... ] }, or per server under "servers").
-  --pass-env NAME   Hand the host's NAME to sandboxed servers (repeatable), e.g.
-                    npm_config_cache so that npx finds its cache. Only PATH is by default.
+  --pass-env NAME   Hand the host's NAME to servers run in the sandbox (repeatable), e.g.
+                    npm_config_cache so that npx finds its cache. Only PATH (and the
+                    configured env) is passed by default.
   --json            Print the report as JSON (a stable shape with "version": 1).
   --sarif           Print the report as SARIF 2.1.0, for code scanning.
   --fail-on SEV     low | medium | high | none: the lowest severity that fails the check.
