@@ -53,6 +53,7 @@ export {
   type OriginOptions,
   type RegisteredTool,
   type RegistryOptions,
+  type RequiredApproval,
   type ToolChange,
   type ToolConfig,
   type ToolDescription,
