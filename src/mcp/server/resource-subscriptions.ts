@@ -15,6 +15,8 @@ export class ResourceSubscriptions<S> {
   readonly #source: McpResourceSource;
   readonly #report: (error: unknown) => void;
   readonly #entries = new Map<string, Entry<S>>();
+  /** Unsubscriptions under way, which a new subscription to the URI waits for. */
+  readonly #stopping = new Map<string, Promise<void>>();
 
   constructor(source: McpResourceSource, report: (error: unknown) => void) {
     this.#source = source;
@@ -28,18 +30,22 @@ export class ResourceSubscriptions<S> {
   async subscribe(subscriber: S, uri: string, request: McpSourceRequest): Promise<void> {
     let entry = this.#entries.get(uri);
     if (entry === undefined) {
-      const created: Entry<S> = {
+      const stopped = this.#stopping.get(uri) ?? Promise.resolve();
+      entry = {
         subscribers: new Set(),
-        watching: this.#source.subscribe(uri, request),
+        watching: stopped.then(() => this.#source.subscribe(uri, request)),
       };
-      entry = created;
-      this.#entries.set(uri, created);
-      created.watching.catch(() => {
-        if (this.#entries.get(uri) === created) this.#entries.delete(uri);
-      });
+      this.#entries.set(uri, entry);
     }
-    await entry.watching;
+    // Counted at once, so that a client that leaves while the source subscribes is let go.
     entry.subscribers.add(subscriber);
+    try {
+      await entry.watching;
+    } catch (error) {
+      entry.subscribers.delete(subscriber);
+      if (this.#entries.get(uri) === entry) this.#entries.delete(uri);
+      throw error;
+    }
   }
 
   /** Unsubscribes `subscriber` from `uri`; nothing happens when it was not subscribed. */
@@ -48,7 +54,16 @@ export class ResourceSubscriptions<S> {
     if (entry === undefined || !entry.subscribers.delete(subscriber)) return;
     if (entry.subscribers.size > 0) return;
     this.#entries.delete(uri);
-    await this.#source.unsubscribe(uri);
+    const stopping = entry.watching.then(
+      () => this.#source.unsubscribe(uri),
+      () => {},
+    );
+    this.#stopping.set(uri, stopping);
+    try {
+      await stopping;
+    } finally {
+      if (this.#stopping.get(uri) === stopping) this.#stopping.delete(uri);
+    }
   }
 
   /** Unsubscribes `subscriber` from everything (it disconnected); failures are reported. */

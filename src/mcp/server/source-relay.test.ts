@@ -18,6 +18,8 @@ afterEach(async () => {
 const memoResources = () => {
   const listeners = new Set<(event: McpResourceEvent) => void>();
   const calls: string[] = [];
+  /** Held subscriptions of `memo://slow`, released by the test. */
+  const held: (() => void)[] = [];
   const source: McpResourceSource = {
     list: async () => ({ resources: [{ uri: 'memo://1', name: 'one' }] }),
     listTemplates: async () => ({ resourceTemplates: [] }),
@@ -25,6 +27,7 @@ const memoResources = () => {
     subscribe: async (uri) => {
       calls.push(`subscribe ${uri}`);
       if (uri === 'memo://refused') throw new ProtocolError(-32602, 'refused on purpose');
+      if (uri === 'memo://slow') await new Promise<void>((resolve) => held.push(resolve));
     },
     unsubscribe: async (uri) => {
       calls.push(`unsubscribe ${uri}`);
@@ -37,7 +40,7 @@ const memoResources = () => {
   const emit = (event: McpResourceEvent) => {
     for (const listener of listeners) listener(event);
   };
-  return { source, calls, emit };
+  return { source, calls, emit, held };
 };
 
 /** Log messages sent by the test; records the levels it was given. */
@@ -110,6 +113,19 @@ describe('createMcpToolServer with resource, prompt and log sources', () => {
     const refused = await c.client.subscribeResource({ uri: 'memo://refused' }).catch((e) => e);
     expect(refused).toBeInstanceOf(ProtocolError);
     expect((refused as ProtocolError).message).toContain('refused on purpose');
+  });
+
+  it('lets go of a URI whose only client left while the source was still subscribing', async () => {
+    const memo = memoResources();
+    const toolServer = serve({ resources: memo.source });
+    const a = await connect(toolServer);
+    const pending = a.client.subscribeResource({ uri: 'memo://slow' }).catch(() => 'closed');
+    await eventually(() => memo.held.length === 1);
+    await a.client.close();
+    for (const release of memo.held) release();
+    await eventually(() => memo.calls.includes('unsubscribe memo://slow'));
+    expect(memo.calls).toEqual(['subscribe memo://slow', 'unsubscribe memo://slow']);
+    await pending;
   });
 
   it('asks the source for the least severe level set, and gives each client what its level lets through', async () => {
