@@ -9,7 +9,7 @@
  * function, file and package (the profiler slows it down, so the latencies of a profiled
  * run are not the benchmark's).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -35,6 +35,8 @@ const { values } = parseArgs({
     'no-profile': { type: 'boolean', default: false },
     /** Another build's dist/cli/main.js, measured in the same run, without the profiler. */
     baseline: { type: 'string' },
+    /** Where to copy the gateway's .cpuprofile (open it in Chrome DevTools). */
+    keep: { type: 'string' },
   },
 });
 const CALLS = Number(values.calls);
@@ -150,6 +152,7 @@ async function main(): Promise<void> {
     }
     const [file] = files;
     if (file === undefined) throw new Error('the gateway wrote no profile');
+    if (values.keep !== undefined) copyFileSync(join(profileDir, file), values.keep);
     const self = selfTime(JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile);
     const busy = self.totalUs - self.idleUs;
     out(

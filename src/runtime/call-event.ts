@@ -5,6 +5,23 @@ import type { PreparedCall } from './prepare-call.js';
 import type { ToolCall } from './tool-call.js';
 
 /**
+ * Digests by arguments object: a call's events (started, then succeeded) share one
+ * arguments object, so its digest is computed once, from the arguments as they were when
+ * the first event was written.
+ */
+const digests = new WeakMap<object, string>();
+
+const digestOf = (args: unknown): string => {
+  if (typeof args !== 'object' || args === null) return argumentDigest(args);
+  let digest = digests.get(args);
+  if (digest === undefined) {
+    digest = argumentDigest(args);
+    digests.set(args, digest);
+  }
+  return digest;
+};
+
+/**
  * An audit event about one call: identity, origin, class, approval keys and an argument
  * digest; the arguments themselves (secrets redacted) only when `includeArguments`.
  */
@@ -17,19 +34,21 @@ export function callEvent(
 ): AuditEvent {
   const prepared = 'registered' in call ? call : undefined;
   const args = prepared?.arguments ?? call.arguments ?? {};
-  return {
+  const event: { -readonly [K in keyof AuditEvent]: AuditEvent[K] } = {
     type,
     time: new Date().toISOString(),
     batchId,
     callId: call.id,
     tool: call.name,
-    ...(prepared === undefined
-      ? {}
-      : { origin: prepared.origin, class: prepared.class, approvalKeys: prepared.approvalKeys }),
-    argsDigest: argumentDigest(args),
-    ...(includeArguments ? { arguments: redactSecrets(args) } : {}),
-    ...extra,
   };
+  if (prepared !== undefined) {
+    event.origin = prepared.origin;
+    event.class = prepared.class;
+    event.approvalKeys = prepared.approvalKeys;
+  }
+  event.argsDigest = digestOf(args);
+  if (includeArguments) event.arguments = redactSecrets(args);
+  return Object.assign(event, extra);
 }
 
 /** The fields of a `call.succeeded` / `call.failed` event that come from the result. */

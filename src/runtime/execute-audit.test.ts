@@ -6,7 +6,13 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type AuditFileSystem, createJsonlAuditSink, nodeAuditFileSystem } from '../audit/index.js';
+import {
+  type AuditFileSystem,
+  argumentDigest,
+  createJsonlAuditSink,
+  createMemoryAuditSink,
+  nodeAuditFileSystem,
+} from '../audit/index.js';
 import { defineTool } from '../tool/define-tool.js';
 import { READ_ONLY } from '../tool/presets.js';
 import { createRuntime } from './create-runtime.js';
@@ -17,7 +23,7 @@ const linesOf = (text: string): { type: string; callId: string }[] =>
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as { type: string; callId: string });
 
-describe('execute: durability of the JSONL audit log', () => {
+describe('execute: audit records of calls', () => {
   let dir: string;
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'hintgate-audit-durability-'));
@@ -89,6 +95,25 @@ describe('execute: durability of the JSONL audit log', () => {
     expect(syncs.every((sync) => sync.done)).toBe(true);
     expect(syncs.at(-1)?.linesAtStart).toBe(6);
     await runtime.close();
+  });
+
+  it('digests the arguments as called in both events of a call, even if the tool changes them', async () => {
+    const sink = createMemoryAuditSink();
+    const mutate = defineTool({
+      name: 'mutate',
+      description: 'Changes its arguments',
+      annotations: READ_ONLY,
+      inputSchema: z.object({ n: z.number() }),
+      execute: (args) => {
+        (args as { n: number }).n += 1;
+        return 'changed';
+      },
+    });
+    const runtime = createRuntime({ mode: 'yolo', tools: [mutate], auditSinks: [sink] });
+    await runtime.execute([{ id: '1', name: 'mutate', arguments: { n: 1 } }]);
+    const [started, succeeded] = sink.events;
+    expect(started?.argsDigest).toBe(argumentDigest({ n: 1 }));
+    expect(succeeded?.argsDigest).toBe(argumentDigest({ n: 1 }));
   });
 
   it('keeps every event reported written, and the start of the running call, when the process is killed', async () => {
