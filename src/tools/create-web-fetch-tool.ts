@@ -64,8 +64,8 @@ const siteKey = (input: string): string => {
  * `web_fetch`: GETs an http(s) URL and returns its text, HTML converted to plain text,
  * `max_chars` at a time from `start_index`; follows up to 5 redirects within the URL's
  * origin (a redirect elsewhere is returned for the model to fetch by a new call), refuses other
- * schemes and non-text content, and gives up after `fetchTimeoutMs`. Read-only, not
- * idempotent (pages change), open world. Resource key `url:<host><path>` (only orders it
+ * schemes and non-text content, and gives up after `fetchTimeoutMs`. Read-only, idempotent
+ * (a GET has no effect on the server, however the page changes between calls), open world. Resource key `url:<host><path>` (only orders it
  * after writes of the same key, which no built-in tool makes); approval key: the site's
  * origin.
  */
@@ -81,7 +81,7 @@ export function createWebFetchTool(options: WorkspaceToolsOptions): Tool {
       title: 'Fetch web page',
       readOnlyHint: true,
       destructiveHint: false,
-      idempotentHint: false,
+      idempotentHint: true,
       openWorldHint: true,
     },
     inputSchema,

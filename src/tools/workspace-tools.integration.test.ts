@@ -60,7 +60,7 @@ describe('createWorkspaceTools', () => {
       glob: [true, false, true, false],
       grep_search: [true, false, true, false],
       run_command: [false, true, false, true],
-      web_fetch: [true, false, false, true],
+      web_fetch: [true, false, true, true],
     });
     expect(Object.keys(hints)).toEqual([...WORKSPACE_TOOL_NAMES]);
   });

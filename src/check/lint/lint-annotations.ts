@@ -12,7 +12,9 @@ import {
  * (`annotations-missing`), partly left to the spec defaults (`annotations-incomplete`), and
  * claims that contradict each other (`read-only-destructive`, `read-only-not-idempotent`).
  * `idempotentHint: true` and `destructiveHint: false` on a read-only tool are consistent
- * (a read-only call is idempotent and not destructive) and not reported.
+ * (a read-only call is idempotent and not destructive) and not reported: pairing
+ * `idempotentHint: true` with `readOnlyHint` is the recommended way to declare reads safe to
+ * retry (docs/check.md, "Read-only tools").
  */
 export function lintAnnotations(entry: ToolEntry, report: ReportFinding): void {
   const annotations = ownField(entry.fields, 'annotations');
@@ -81,7 +83,7 @@ export function lintAnnotations(entry: ToolEntry, report: ReportFinding): void {
     report(
       'read-only-not-idempotent',
       'The tool claims readOnlyHint: true and idempotentHint: false; idempotentHint is ignored for a read-only tool, whose calls count as idempotent and are retried.',
-      'If calls change something, set `readOnlyHint: false`; if they only read, remove `idempotentHint` or set it to `true`.',
+      'If calls change something, set `readOnlyHint: false`; if they only read, set `idempotentHint: true`, so that every client knows a failed call is safe to retry.',
     );
   }
 }

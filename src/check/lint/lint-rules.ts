@@ -51,7 +51,7 @@ const RULES = {
   'read-only-not-idempotent': {
     severity: 'low',
     summary: 'A read-only tool claims `idempotentHint: false`.',
-    help: '`idempotentHint` only means something for a tool that is not read-only; a read-only call counts as idempotent and is retried. If calls change something, set `readOnlyHint: false`; otherwise drop `idempotentHint: false` or set it to true.',
+    help: 'The spec gives `idempotentHint` meaning only for a tool that is not read-only, so hintgate counts a read-only call as idempotent and retries it; clients that retry by `idempotentHint` alone will not, and the claim contradicts the read-only one. If calls change something, set `readOnlyHint: false`; otherwise set `idempotentHint: true`, which tells every client that a failed read is safe to retry.',
   },
   'destructive-name-not-destructive': {
     severity: 'high',
