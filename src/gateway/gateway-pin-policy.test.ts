@@ -175,7 +175,7 @@ describe('pin.newTools: ask', () => {
     },
   );
 
-  it('keeps "always allow" of a tool that is not pinned to the session: not written to the approvals file, asked again in another session', async () => {
+  it('offers no "always allow" for a tool that is not pinned; a session approval is not written to the approvals file and is asked again in another session', async () => {
     const { dir, remove } = await tempDir();
     cleanups.push(remove);
     const fixture = await toolsFileServer(dir, 'fixture', [
@@ -188,10 +188,16 @@ describe('pin.newTools: ask', () => {
     });
     const gateway = await start(config);
 
-    const first = await client(gateway, [allow('allow_always')]);
+    const first = await client(gateway, [allow('allow_session')]);
     expect((await callTool(first, 'fresh')).isError).toBeFalsy();
     expect((await callTool(first, 'fresh')).isError).toBeFalsy();
     expect(first.forms).toHaveLength(1);
+    // The form does not offer what would not hold: Always allow.
+    const decision = first.forms[0]?.requestedSchema.properties.decision as
+      | { oneOf: { const: string }[] }
+      | undefined;
+    const offered = decision?.oneOf.map((choice) => choice.const);
+    expect(offered).toEqual(['allow_once', 'allow_session', 'deny']);
     expect(await readFile(config.approvals.path, 'utf8').catch(() => '')).not.toContain('fresh');
 
     const second = await client(gateway, [allow('allow_once')]);

@@ -180,6 +180,13 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
         reason: decision.reason,
         position,
         total,
+        remember: [
+          'once',
+          ...(state === undefined ? [] : (['session'] as const)),
+          ...(approvals === undefined || call.requireApproval !== undefined
+            ? []
+            : (['always'] as const)),
+        ],
       },
       { timeoutMs, ...(signal === undefined ? {} : { signal }) },
     );

@@ -81,6 +81,14 @@ export interface ApprovalRequest {
   /** Position of this request among the approvals of its batch (1-based), and their count. */
   readonly position: number;
   readonly total: number;
+  /**
+   * How an approval of this call can be remembered, always including `once`: `session`
+   * when the caller has a session, `always` when an approvals file is configured and the
+   * tool may be approved for the project (a tool that requires approval, such as one not
+   * pinned yet, may not). An approver offers only these; a scope not listed is treated as
+   * the widest one listed below it.
+   */
+  readonly remember: readonly RememberScope[];
 }
 
 /** A person's answer. */

@@ -76,6 +76,25 @@ describe('requireApproval: a tool whose every call asks a person', () => {
     },
   );
 
+  it('offers to remember an approval only in the ways that would hold', async () => {
+    const s = await setup({
+      mode: 'ask',
+      rules: [{ tool: 'lookup', decision: 'ask' }],
+      answer: { decision: 'deny' },
+    });
+    await s.call();
+    await s.runtime.execute([{ id: 'n', name: 'lookup', arguments: { key: 'b' } }], {
+      session: null,
+    });
+    s.registry.configure('lookup', { requireApproval: { reason: REASON } });
+    await s.call();
+    expect(s.asked.map((request) => request.remember)).toEqual([
+      ['once', 'session', 'always'],
+      ['once', 'always'],
+      ['once', 'session'],
+    ]);
+  });
+
   it('asks even when an allow rule matches; a deny rule still denies without asking', async () => {
     const allowed = await setup({
       mode: 'allowlist',

@@ -53,6 +53,7 @@ const request = (overrides: Partial<ApprovalRequest> = {}): ApprovalRequest => (
   reason: 'mode "ask" asks before writes',
   position: 1,
   total: 1,
+  remember: ['once', 'session', 'always'],
   ...overrides,
 });
 
@@ -115,6 +116,25 @@ describe('createTerminalApprover', () => {
     const answer = ask();
     await press(key);
     expect(await answer).toEqual(expected);
+  });
+
+  it('offers only the ways the request can be remembered', async () => {
+    const { ask, press, output } = setup();
+    const answer = ask(request({ remember: ['once'] }));
+    // Neither "a" nor "s" is offered: they do nothing, and Down from Allow once is Deny.
+    await press('a', 's', KEY.down, KEY.enter);
+    expect(await answer).toEqual(DENY);
+    expect(output.text).not.toContain('Always allow');
+    expect(output.text).not.toContain('Allow for this session');
+    expect(output.text).toContain('y once, n or Esc deny');
+  });
+
+  it('offers a session approval but not an always one when the request says so', async () => {
+    const { ask, press, output } = setup();
+    const answer = ask(request({ remember: ['once', 'session'] }));
+    await press('a', 's');
+    expect(await answer).toEqual(ALLOW('session'));
+    expect(output.text).not.toContain('Always allow');
   });
 
   it('denies on a lone Escape', async () => {

@@ -66,15 +66,29 @@ const CHOICES: readonly Choice[] = [
   },
   { label: 'Deny', shortcut: 'n', answer: DENIED, summary: 'Denied.' },
 ];
-const DENY_INDEX = CHOICES.length - 1;
-const SHORTCUTS: Readonly<Record<string, number>> = {
-  y: 0,
-  s: 1,
-  a: 2,
-  n: DENY_INDEX,
-  d: DENY_INDEX,
-};
-const HINT = 'Up/Down move, Enter chooses; y once, s session, a always, n or Esc deny';
+
+/**
+ * The choices offered for `request`: Allow once, then the ways it can be remembered
+ * (`request.remember`), then Deny.
+ */
+function choicesFor(request: ApprovalRequest): readonly Choice[] {
+  // Requests built by hand before `remember` existed offer every choice.
+  const offered: readonly string[] = Array.isArray(request.remember)
+    ? request.remember
+    : ['once', 'session', 'always'];
+  return CHOICES.filter(
+    (choice) =>
+      choice.answer.decision === 'deny' || offered.includes(choice.answer.remember ?? 'once'),
+  );
+}
+
+/** The key hint under the choices, naming only the shortcuts offered. */
+function hintFor(choices: readonly Choice[]): string {
+  const named = choices
+    .filter((choice) => choice.answer.decision === 'allow')
+    .map((choice) => `${choice.shortcut} ${choice.answer.remember ?? 'once'}`);
+  return `Up/Down move, Enter chooses; ${[...named, 'n or Esc deny'].join(', ')}`;
+}
 
 const NOT_A_TTY =
   'The terminal approver needs an interactive terminal (stdin is not a TTY); run hintgate in a terminal, or pass another approver (e.g. one that asks through MCP elicitation), or allow the calls without asking through policy rules or the mode ("auto", "yolo").';
@@ -96,13 +110,13 @@ function rowsOf(lines: readonly string[], columns: number | undefined): number {
 const columnsOf = (output: object): number | undefined =>
   'columns' in output && typeof output.columns === 'number' ? output.columns : undefined;
 
-function choiceLines(selected: number, color: boolean): string[] {
-  const lines = CHOICES.map((choice, index) =>
+function choiceLines(choices: readonly Choice[], selected: number, color: boolean): string[] {
+  const lines = choices.map((choice, index) =>
     index === selected
       ? paint(color, `  > ${choice.label} (${choice.shortcut})`, 'bold', 'cyan')
       : `    ${choice.label} (${choice.shortcut})`,
   );
-  lines.push(paint(color, `  ${HINT}`, 'dim'));
+  lines.push(paint(color, `  ${hintFor(choices)}`, 'dim'));
   return lines;
 }
 
@@ -115,9 +129,11 @@ function promptOnce(
   color: boolean,
 ): Promise<ApprovalAnswer> {
   const redraw = isTty(output);
-  let selected = request.class === 'destructive' ? DENY_INDEX : 0;
+  const choices = choicesFor(request);
+  const denyIndex = choices.length - 1;
+  let selected = request.class === 'destructive' ? denyIndex : 0;
   output.write(`${[...formatApprovalRequest(request, { color }), ''].join('\n')}\n`);
-  let block = choiceLines(selected, color);
+  let block = choiceLines(choices, selected, color);
   output.write(`${block.join('\n')}\n`);
   // Cursor up over the choice block as drawn, then clear to the end of the screen.
   const erase = (): string =>
@@ -147,15 +163,15 @@ function promptOnce(
       if (index === selected) return;
       selected = index;
       if (!redraw) {
-        output.write(`  > ${CHOICES[selected]?.label ?? ''}\n`);
+        output.write(`  > ${choices[selected]?.label ?? ''}\n`);
         return;
       }
       const previous = erase();
-      block = choiceLines(selected, color);
+      block = choiceLines(choices, selected, color);
       output.write(`${previous}${block.join('\n')}\n`);
     };
     const choose = (index: number): void => {
-      const choice = CHOICES[index];
+      const choice = choices[index];
       if (choice !== undefined) finish(choice.answer, choice.summary);
     };
     function onKeypress(_text: string | undefined, key: Key | undefined): void {
@@ -169,12 +185,13 @@ function promptOnce(
       } else if (name === 'up' || name === 'k') {
         select(Math.max(0, selected - 1));
       } else if (name === 'down' || name === 'j') {
-        select(Math.min(DENY_INDEX, selected + 1));
+        select(Math.min(denyIndex, selected + 1));
       } else if (name === 'return' || name === 'enter') {
         choose(selected);
       } else {
-        const shortcut = SHORTCUTS[name];
-        if (shortcut !== undefined) choose(shortcut);
+        const index =
+          name === 'd' ? denyIndex : choices.findIndex((choice) => choice.shortcut === name);
+        if (index >= 0) choose(index);
       }
     }
     function onAbort(): void {
@@ -196,8 +213,9 @@ function promptOnce(
 /**
  * An {@link Approver} that asks the person at the terminal: it shows the request (tool,
  * class, origin, reason, approval keys, arguments) and a choice list — Allow once, Allow
- * for this session, Always allow (this project), Deny — chosen with the arrow keys (or
- * k/j) and Enter, or the shortcuts y, s, a and n/d. Ctrl-C and Escape deny. `Deny` is
+ * for this session, Always allow (this project), Deny, the middle two only when the
+ * request's `remember` lists them — chosen with the arrow keys (or k/j) and Enter, or the
+ * shortcuts y, s, a and n/d. Ctrl-C and Escape deny. `Deny` is
  * preselected for destructive calls, `Allow once` otherwise.
  *
  * Requests are shown one at a time, in call order; one cancelled while it waits is denied

@@ -23,6 +23,7 @@ const request = (
   reason: 'asks',
   position: 1,
   total: 1,
+  remember: ['once', 'session', 'always'],
 });
 
 describe('formatApprovalRequest', () => {

@@ -78,6 +78,17 @@ export function approvalMessage(request: ApprovalRequest): string {
   return lines.join('\n');
 }
 
+/** The choices for `request`: Allow once, the ways it can be remembered, and Deny. */
+function offeredChoices(request: ApprovalRequest): readonly (typeof APPROVAL_CHOICES)[number][] {
+  // Requests built by hand before `remember` existed offer every choice.
+  const offered: readonly string[] = Array.isArray(request.remember)
+    ? request.remember
+    : ['once', 'session', 'always'];
+  return APPROVAL_CHOICES.filter(
+    (choice) => choice.const === 'deny' || offered.includes(REMEMBER[choice.const]),
+  );
+}
+
 /**
  * The form-mode elicitation that asks to approve one call: a message and one required
  * single-choice field, `decision`. The preselected choice is Deny for a destructive call.
@@ -93,7 +104,10 @@ export function approvalForm(request: ApprovalRequest): ElicitRequestFormParams 
           type: 'string',
           title: 'Decision',
           description: `Run ${request.tool.name} with the arguments shown?`,
-          oneOf: APPROVAL_CHOICES.map((choice) => ({ const: choice.const, title: choice.title })),
+          oneOf: offeredChoices(request).map((choice) => ({
+            const: choice.const,
+            title: choice.title,
+          })),
           default: request.class === 'destructive' ? 'deny' : 'allow_once',
         },
       },
