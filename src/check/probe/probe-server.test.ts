@@ -90,11 +90,18 @@ describe('probeServer on lying servers', () => {
     expect(verdictOf(report, 'save_entry')?.verdict).toBe('violation');
     const finding = report.findings.find((f) => f.tool === 'save_entry');
     expect(finding?.id).toBe('probe-not-idempotent');
-    expect(finding?.evidence).toContainEqual(
+    // One file changed by the second call; the third call that confirms the state change
+    // changes it again, which is said as such and not counted as another file.
+    expect(finding?.message).toContain('changed files (0 created, 1 modified, 0 deleted) again');
+    expect(finding?.evidence?.slice(0, 3)).toEqual([
+      'called again with {"text":"probe"}',
       expect.stringMatching(
         /^modified work\/entries\.txt \(size \d+ -> \d+ bytes, content changed\)$/,
       ),
-    );
+      expect.stringMatching(
+        /^called once more: modified work\/entries\.txt \(size \d+ -> \d+ bytes, content changed\)$/,
+      ),
+    ]);
     expect(finding?.evidence).toContainEqual(
       expect.stringMatching(/^count_entries .*returned "1" before and "2" after$/),
     );

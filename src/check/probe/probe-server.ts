@@ -1,83 +1,30 @@
 import { HintgateError } from '../../errors/hintgate-error.js';
 import { checkTarget } from '../../mcp/client/mcp-target.js';
 import { isPlainObject } from '../../tool/index.js';
-import type { CheckFinding, ToolVerdict } from '../check-types.js';
+import { plural } from '../plural.js';
+import {
+  addViolation,
+  concludeProbe,
+  type ListChangeEvent,
+  type ToolRecord,
+} from './conclude-probe.js';
 import { confirmStateChange } from './confirm-state-change.js';
-import { type FileChange, formatFileChange } from './fs-snapshot.js';
+import type { FileChange } from './fs-snapshot.js';
 import { type CallRun, callTool, type PlannedTool, planTools } from './probe-calls.js';
 import { openProbeClient, type ProbeClient, type ProbeConnection } from './probe-client.js';
+import { callEvidence, fileEvidence, fileSummary } from './probe-evidence.js';
 import { type Observation, ProbeObserver } from './probe-observer.js';
-import { PROBE_RULE_IDS, PROBE_RULES, type ProbeRuleId } from './probe-rules.js';
+import { PROBE_RULE_IDS } from './probe-rules.js';
 import type { ProbeReport, ProbeServerOptions } from './probe-types.js';
 import { createSandbox, type Sandbox, sandboxCommandLine, sandboxEnvironment } from './sandbox.js';
 import { observeResult, settleFingerprint } from './state-fingerprint.js';
-import { formatToolListChange, type ToolListChange } from './tool-list-diff.js';
+import { formatToolListChange } from './tool-list-diff.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_FINGERPRINT_MAX_MS = 2000;
 
-interface Violation {
-  readonly rule: ProbeRuleId;
-  readonly message: string;
-  readonly fix: string;
-  readonly evidence: readonly string[];
-}
-
-/** What the probe learnt about one tool so far. */
-interface ToolRecord {
-  readonly plan: PlannedTool;
-  readonly violations: Violation[];
-  readonly evidence: string[];
-  inconclusive?: string;
-  /** The tool could not be run (no arguments, failed calls): a `probe-call-failed` finding. */
-  couldNotRun?: boolean;
-  verified?: string;
-}
-
-/** Adds a violation, merged into an earlier one of the same rule. */
-function addViolation(record: ToolRecord, violation: Violation): void {
-  const at = record.violations.findIndex((v) => v.rule === violation.rule);
-  const earlier = record.violations[at];
-  if (earlier === undefined) {
-    record.violations.push(violation);
-    return;
-  }
-  record.violations[at] = {
-    ...earlier,
-    evidence: [...new Set([...earlier.evidence, ...violation.evidence])],
-  };
-}
-
-interface ListChangeEvent {
-  readonly tool?: string;
-  readonly change: ToolListChange;
-  readonly context: string;
-}
-
-const severityOf = (rule: ProbeRuleId) =>
-  PROBE_RULES.find((r) => r.id === rule)?.severity ?? 'high';
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-const times = (n: number): string => (n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`);
-
-const argsText = (args: Record<string, unknown>): string => {
-  const text = JSON.stringify(args);
-  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
-};
-
-const callEvidence = (run: CallRun): string[] => {
-  const lines = new Map<string, number>();
-  for (const call of run.calls) {
-    const key = `${argsText(call.args)}${call.outcome.ok ? '' : ` (failed: ${call.outcome.error})`}`;
-    lines.set(key, (lines.get(key) ?? 0) + 1);
-  }
-  return [...lines].map(([key, n]) => `called ${times(n)} with ${key}`);
-};
-
-const fileSummary = (changes: readonly FileChange[]): string => {
-  const count = (kind: FileChange['kind']) => changes.filter((c) => c.kind === kind).length;
-  return `${count('created')} created, ${count('modified')} modified, ${count('deleted')} deleted`;
-};
+/** An observation, with the files changed by a call made to confirm a state change. */
+type Confirmed = Observation & { readonly confirmingFileChanges?: readonly FileChange[] };
 
 /** Checks the few options that are not checked where they are used. */
 function checkOptions(options: ProbeServerOptions): void {
@@ -183,14 +130,18 @@ async function runProbe(
   const listChanges: ListChangeEvent[] = [];
   const record = (plan: PlannedTool): ToolRecord => records.get(plan.name) as ToolRecord;
 
-  const readOnlyWindow = (plan: PlannedTool, run: CallRun, seen: Observation): void => {
+  const readOnlyWindow = (plan: PlannedTool, run: CallRun, seen: Confirmed): void => {
     const r = record(plan);
-    if (seen.fileChanges.length > 0) {
+    const files = [...seen.fileChanges, ...(seen.confirmingFileChanges ?? [])];
+    if (files.length > 0) {
       addViolation(r, {
         rule: PROBE_RULE_IDS.readOnlyWritesFiles,
-        message: `"${plan.name}" claims readOnlyHint: true, but calling it changed files in the sandbox (${fileSummary(seen.fileChanges)}).`,
+        message: `"${plan.name}" claims readOnlyHint: true, but calling it changed files in the sandbox (${fileSummary(files)}).`,
         fix: `Stop "${plan.name}" from writing files (logs, caches, timestamps), or annotate it readOnlyHint: false.`,
-        evidence: [...callEvidence(run), ...seen.fileChanges.map(formatFileChange)],
+        evidence: [
+          ...callEvidence(run),
+          ...fileEvidence(seen.fileChanges, seen.confirmingFileChanges),
+        ],
       });
     }
     if (seen.stateChanges.length > 0) {
@@ -232,7 +183,7 @@ async function runProbe(
     plan: PlannedTool,
     run: CallRun,
     seen: Observation,
-  ): Promise<Observation & { readonly unconfirmed: readonly string[] }> => {
+  ): Promise<Confirmed & { readonly unconfirmed: readonly string[] }> => {
     const args = run.working[0];
     if (seen.stateChangedTools.length === 0 || args === undefined) {
       return { ...seen, unconfirmed: [] };
@@ -256,7 +207,8 @@ async function runProbe(
     );
     const listChange = seen.listChange ?? check.observation.listChange;
     return {
-      fileChanges: [...seen.fileChanges, ...check.observation.fileChanges],
+      fileChanges: seen.fileChanges,
+      confirmingFileChanges: check.observation.fileChanges,
       stateChanges: kept.length === 0 ? [] : [...lines, ...check.confirmed],
       stateChangedTools: kept,
       ...(listChange === undefined ? {} : { listChange }),
@@ -376,28 +328,34 @@ async function runProbe(
       noteListChange(plan, again.observation, true);
       const confirmed = await confirm(plan, again.value, again.observation);
       // Rewriting a file with the same content is what an idempotent write does.
+      const changed = (changes: readonly FileChange[] = []) =>
+        changes.filter((c) => c.metadataOnly !== true);
       const seen = {
         ...confirmed,
-        fileChanges: confirmed.fileChanges.filter((c) => c.metadataOnly !== true),
+        fileChanges: changed(confirmed.fileChanges),
+        confirmingFileChanges: changed(confirmed.confirmingFileChanges),
       };
-      deleted = [...deleted, ...seen.fileChanges.filter((c) => c.kind === 'deleted')];
+      const files = [...seen.fileChanges, ...seen.confirmingFileChanges];
+      deleted = [...deleted, ...files.filter((c) => c.kind === 'deleted')];
       if (again.value.working.length === 0) {
         r.inconclusive = `the second call failed: ${again.value.error ?? 'unknown error'}`;
         r.couldNotRun = true;
       } else if (
         seen.unconfirmed.length > 0 &&
         seen.stateChanges.length === 0 &&
-        seen.fileChanges.length === 0
+        files.length === 0
       ) {
         r.inconclusive = `the output of ${seen.unconfirmed.join(', ')} changed after the second call, but not again after a third (time-dependent output)`;
-      } else if (seen.fileChanges.length > 0 || seen.stateChanges.length > 0) {
+      } else if (files.length > 0 || seen.stateChanges.length > 0) {
         addViolation(r, {
           rule: PROBE_RULE_IDS.notIdempotent,
-          message: `"${plan.name}" claims idempotentHint: true, but a second call with the same arguments changed ${seen.fileChanges.length > 0 ? `files (${fileSummary(seen.fileChanges)})` : 'state'} again.`,
+          message: `"${plan.name}" claims idempotentHint: true, but a second call with the same arguments changed ${files.length > 0 ? `files (${fileSummary(files)})` : 'state'} again.`,
           fix: `Make "${plan.name}" set rather than add (a second identical call must change nothing), or annotate it idempotentHint: false.`,
           evidence: [
-            ...callEvidence(again.value).map((line) => `second call: ${line}`),
-            ...seen.fileChanges.map(formatFileChange),
+            ...callEvidence(again.value).map((line) =>
+              line.replace(/^called once/, 'called again'),
+            ),
+            ...fileEvidence(seen.fileChanges, seen.confirmingFileChanges),
             ...seen.stateChanges,
           ],
         });
@@ -413,7 +371,7 @@ async function runProbe(
         rule: PROBE_RULE_IDS.nonDestructiveDeletes,
         message: `"${plan.name}" claims destructiveHint: false, but calling it deleted ${plural(deleted.length, 'file')}.`,
         fix: `Annotate "${plan.name}" destructiveHint: true, or keep it from deleting.`,
-        evidence: deleted.map(formatFileChange),
+        evidence: fileEvidence(deleted),
       });
     }
   }
@@ -424,89 +382,12 @@ async function runProbe(
       context: `between probed calls, while calling ${during.length === 0 ? 'no tool' : during.join(', ')}`,
     });
   }
-  return { ...conclude(server, plans, records, listChanges, client), fingerprintTools: stable };
-}
-
-function conclude(
-  server: string,
-  plans: readonly PlannedTool[],
-  records: ReadonlyMap<string, ToolRecord>,
-  listChanges: readonly ListChangeEvent[],
-  client: ProbeClient,
-): Pick<ProbeReport, 'verdicts' | 'findings'> {
-  const verdicts: ToolVerdict[] = [];
-  const findings: CheckFinding[] = [];
-  const notified = `notifications/tools/list_changed received: ${client.listChangedCount()}`;
-  for (const plan of plans) {
-    const r = records.get(plan.name) as ToolRecord;
-    for (const v of r.violations) {
-      findings.push({
-        id: v.rule,
-        severity: severityOf(v.rule),
-        server,
-        tool: plan.name,
-        message: v.message,
-        fix: v.fix,
-        evidence:
-          v.rule === PROBE_RULE_IDS.toolListChanged ? [...v.evidence, notified] : v.evidence,
-      });
-    }
-    if (r.violations.length > 0) {
-      verdicts.push({
-        server,
-        tool: plan.name,
-        verdict: 'violation',
-        reason: r.violations.map((v) => v.message).join(' '),
-        evidence: [...new Set(r.violations.flatMap((v) => v.evidence))],
-      });
-      continue;
-    }
-    const inconclusive = r.inconclusive ?? (r.verified === undefined ? 'not probed' : undefined);
-    if (inconclusive !== undefined) {
-      verdicts.push({
-        server,
-        tool: plan.name,
-        verdict: 'inconclusive',
-        reason: inconclusive,
-        evidence: r.evidence,
-      });
-      if (r.couldNotRun === true) {
-        findings.push({
-          id: PROBE_RULE_IDS.callFailed,
-          severity: severityOf(PROBE_RULE_IDS.callFailed),
-          server,
-          tool: plan.name,
-          message: `"${plan.name}" could not be verified: ${inconclusive}.`,
-          fix: `Give arguments that work for "${plan.name}" in a --fixtures file.`,
-          evidence: r.evidence,
-        });
-      }
-      continue;
-    }
-    verdicts.push({
-      server,
-      tool: plan.name,
-      verdict: 'verified',
-      reason: r.verified ?? '',
-      evidence: r.evidence,
-    });
-  }
-  for (const event of listChanges) {
-    if (
-      event.tool !== undefined &&
-      records.get(event.tool)?.violations.some((v) => v.rule === PROBE_RULE_IDS.toolListChanged)
-    ) {
-      continue;
-    }
-    findings.push({
-      id: PROBE_RULE_IDS.toolListChanged,
-      severity: severityOf(PROBE_RULE_IDS.toolListChanged),
-      server,
-      ...(event.tool === undefined ? {} : { tool: event.tool }),
-      message: `The tool list of "${server}" changed ${event.context}.`,
-      fix: 'Keep the tool list fixed while the server runs, or pin the server and review each change.',
-      evidence: [...formatToolListChange(event.change), notified],
-    });
-  }
-  return { verdicts, findings };
+  const concluded = concludeProbe({
+    server,
+    plans,
+    records,
+    listChanges,
+    listChangedCount: client.listChangedCount(),
+  });
+  return { ...concluded, fingerprintTools: stable };
 }

@@ -1,3 +1,4 @@
+import { plural } from '../plural.js';
 import {
   type CheckReport,
   type CheckTarget,
@@ -7,8 +8,6 @@ import {
   sortFindings,
   summarize,
 } from './check-report.js';
-
-const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 const describeTarget = (target: CheckTarget): string => {
   switch (target.kind) {
