@@ -49,7 +49,7 @@ const messageOf = (error: unknown): string =>
 async function listTools(
   server: LoadedGatewayServer,
   options: CheckServerOptions,
-): Promise<readonly McpTool[]> {
+): Promise<{ readonly tools: readonly McpTool[]; readonly replaced: readonly string[] }> {
   const common = {
     name: server.name,
     registry: createRegistry({ env: {} }),
@@ -63,7 +63,7 @@ async function listTools(
     });
     const { tools } = connection;
     await connection.close();
-    return tools;
+    return { tools, replaced: [] };
   }
   const sandbox = await createSandbox();
   let connection: McpServerConnection | undefined;
@@ -76,7 +76,7 @@ async function listTools(
       env: sandboxEnvironment(sandbox, server.env, options.passEnv),
       cwd: sandbox.work,
     });
-    return connection.tools;
+    return { tools: connection.tools, replaced: line.substituted.map((arg) => arg.from) };
   } finally {
     await connection?.close();
     await sandbox.dispose();
@@ -116,6 +116,7 @@ export async function checkServer(
   options: CheckServerOptions,
 ): Promise<ServerCheck> {
   let tools: readonly unknown[];
+  let replaced: readonly string[];
   let verdicts: readonly ToolVerdict[] = [];
   const findings: ReportedFinding[] = [];
   try {
@@ -128,10 +129,11 @@ export async function checkServer(
         passEnv: options.passEnv,
       });
       tools = probed.tools;
+      replaced = probed.sandbox.substitutedArguments.map((arg) => arg.from);
       verdicts = probed.verdicts;
       findings.push(...probed.findings.map((finding) => ({ ...finding, kind: 'probe' as const })));
     } else {
-      tools = await listTools(server, options);
+      ({ tools, replaced } = await listTools(server, options));
     }
   } catch (error) {
     return {
@@ -148,7 +150,12 @@ export async function checkServer(
     .map((tool) => (isPlainObject(tool) ? tool.name : undefined))
     .filter((name): name is string => typeof name === 'string');
   return {
-    server: { name: server.name, status: 'checked', tools: names },
+    server: {
+      name: server.name,
+      status: 'checked',
+      tools: names,
+      ...(replaced.length === 0 ? {} : { replacedDirectories: [...new Set(replaced)] }),
+    },
     findings,
     verdicts,
     listings: listingsOf(server.name, tools),

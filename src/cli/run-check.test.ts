@@ -290,6 +290,22 @@ describe('hintgate check: lint', { timeout: 60_000 }, () => {
     expect(home).not.toBe(homedir());
     expect(home?.startsWith(await realpath(tmpdir()))).toBe(true);
   });
+
+  it('says which host directories of a server command the sandbox replaced, lint and probe', async () => {
+    const host = join(dir, 'host-root');
+    await mkdir(host, { recursive: true });
+    const filesystem = [
+      process.execPath,
+      join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js'),
+      host,
+    ];
+    const lint = await capture(['--fail-on', 'none', '--', ...filesystem]);
+    expect(lint.stdout).toContain(
+      `\n  run with the sandbox's work directory in place of ${host}\n`,
+    );
+    const probed = await capture(['--probe', '--json', '--fail-on', 'none', '--', ...filesystem]);
+    expect(JSON.parse(probed.stdout).servers[0].replacedDirectories).toEqual([host]);
+  });
 });
 
 // Each test starts servers several times (probe, pin, check): allow more than the default.

@@ -58,6 +58,11 @@ export interface CheckedServer {
   readonly error?: string;
   /** Where the configuration defines it. */
   readonly location?: SourceLocation;
+  /**
+   * Host directories its command line named, replaced by the sandbox's work directory so
+   * that the server never sees them (stdio servers); absent when none was.
+   */
+  readonly replacedDirectories?: readonly string[];
 }
 
 /** A finding with the part of the check that produced it. */

@@ -39,6 +39,8 @@ export interface CheckJsonServer {
   readonly error?: string;
   /** Where the configuration defines it (with `--config`). */
   readonly location?: SourceLocation;
+  /** Host directories in its arguments that the sandbox's work directory replaced. */
+  readonly replacedDirectories?: readonly string[];
 }
 
 /**
@@ -81,6 +83,9 @@ export function toCheckJson(report: CheckReport): CheckJson {
       tools: server.tools,
       ...(server.error === undefined ? {} : { error: server.error }),
       ...(server.location === undefined ? {} : { location: server.location }),
+      ...(server.replacedDirectories === undefined
+        ? {}
+        : { replacedDirectories: server.replacedDirectories }),
     })),
     findings: sortFindings(report.findings).map((finding) => ({
       kind: finding.kind,

@@ -79,11 +79,14 @@ export function formatTable(report: CheckReport): string {
     }
     const own = sorted.filter((finding) => finding.server === server.name);
     const head = `${server.name} (${plural(server.tools.length, 'tool')})`;
-    if (own.length === 0) {
-      lines.push(`${head}: no findings`);
-      continue;
+    lines.push(
+      own.length === 0 ? `${head}: no findings` : `${head}: ${plural(own.length, 'finding')}`,
+    );
+    if (server.replacedDirectories !== undefined) {
+      lines.push(
+        `  run with the sandbox's work directory in place of ${server.replacedDirectories.join(', ')}`,
+      );
     }
-    lines.push(`${head}: ${plural(own.length, 'finding')}`);
     lines.push(...findingLines(own, report));
   }
   // Findings about a server the report does not list (should not happen) are not lost.
