@@ -193,11 +193,25 @@ describe('createJsonlAuditSink', () => {
     await written;
   });
 
+  it('shares one sync among the writes of one turn of the event loop', async () => {
+    const path = join(dir, 'audit.jsonl');
+    const { fileSystem, syncs } = heldSyncs(path);
+    const sink = createJsonlAuditSink({ path, fileSystem });
+    const writes = ['1', '2', '3'].map((id) => sink.write(event(id)) as Promise<void>);
+    await vi.waitFor(() => expect(syncs).toHaveLength(1));
+    expect(syncs[0]?.linesAtStart).toBe(3);
+    syncs[0]?.release();
+    await Promise.all(writes);
+    expect(syncs).toHaveLength(1);
+    await sink.close?.();
+  });
+
   it('resolves a write only after a sync that began once its line was in the file', async () => {
     const path = join(dir, 'audit.jsonl');
     const { fileSystem, syncs } = heldSyncs(path);
     const sink = createJsonlAuditSink({ path, fileSystem });
     const first = sink.write(event('1')) as Promise<void>;
+    await vi.waitFor(() => expect(syncs).toHaveLength(1));
     // Lines written while a sync runs wait for the next one, and share it.
     const second = sink.write(event('2')) as Promise<void>;
     const third = sink.write(event('3')) as Promise<void>;
@@ -221,6 +235,7 @@ describe('createJsonlAuditSink', () => {
     expect(await settled(started)).toBe(false);
     expect(syncs).toHaveLength(0);
     const ended = sink.write(event('ended')) as Promise<void>;
+    await vi.waitFor(() => expect(syncs).toHaveLength(1));
     expect(syncs.map((sync) => sync.linesAtStart)).toEqual([2]);
     syncs[0]?.release();
     await Promise.all([started, ended]);
@@ -238,6 +253,7 @@ describe('createJsonlAuditSink', () => {
       await vi.advanceTimersByTimeAsync(29);
       expect(syncs).toHaveLength(0);
       await vi.advanceTimersByTimeAsync(1);
+      await vi.waitFor(() => expect(syncs).toHaveLength(1));
       expect(syncs.map((sync) => sync.linesAtStart)).toEqual([1]);
       syncs[0]?.release();
       await started;
@@ -262,6 +278,7 @@ describe('createJsonlAuditSink', () => {
     const fresh = heldSyncs(created);
     const sink = createJsonlAuditSink({ path: created, fileSystem: fresh.fileSystem });
     const first = sink.write(event('1')) as Promise<void>;
+    await vi.waitFor(() => expect(fresh.syncs).toHaveLength(1));
     fresh.syncs[0]?.release();
     await first;
     const second = sink.write(event('2')) as Promise<void>;
@@ -275,6 +292,7 @@ describe('createJsonlAuditSink', () => {
     const old = heldSyncs(existing);
     const other = createJsonlAuditSink({ path: existing, fileSystem: old.fileSystem });
     const written = other.write(event('1')) as Promise<void>;
+    await vi.waitFor(() => expect(old.syncs).toHaveLength(1));
     old.syncs[0]?.release();
     await written;
     expect(old.directorySyncs).toEqual([]);
@@ -286,6 +304,7 @@ describe('createJsonlAuditSink', () => {
     const sink = createJsonlAuditSink({ path, fileSystem });
     const started = sink.write(event('started'), { deferSync: true }) as Promise<void>;
     const ended = sink.write(event('ended')) as Promise<void>;
+    await vi.waitFor(() => expect(syncs).toHaveLength(1));
     syncs[0]?.fail(new Error('EIO: i/o error'));
     for (const write of [started, ended]) {
       await expect(write).rejects.toMatchObject({

@@ -92,9 +92,11 @@ export const DEFAULT_MAX_SYNC_DELAY_MS = 50;
  *
  * `write` hands the line to the operating system before it returns (one synchronous
  * append), so a line is in the file, and survives a crash of this process, from then on.
- * The promise it returns resolves once the line is also synced to the disk: lines written
- * while a sync runs share the next one (group commit), and a line written with `deferSync`
- * waits for the next sync another write asks for, or at most `maxSyncDelayMs`.
+ * The promise it returns resolves once the line is also synced to the disk. A sync starts
+ * once the current turn of the event loop is over (`setImmediate`), so lines written in the
+ * same turn share it, and lines written while a sync runs share the next one (group
+ * commit). A line written with `deferSync` waits for the next sync another write asks for,
+ * or at most `maxSyncDelayMs`.
  */
 export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink {
   if (typeof options?.path !== 'string' || options.path === '') {
@@ -169,12 +171,24 @@ export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink 
     if (syncing === undefined && fd !== undefined) syncing = syncLoop(fd);
   };
 
+  /** A sync is due once this turn of the event loop has written what it will write. */
+  let syncSoon: ReturnType<typeof setImmediate> | undefined;
+  const requestSync = (): void => {
+    urgent = true;
+    if (syncing !== undefined || syncSoon !== undefined) return;
+    // Calls that end together (responses read in one chunk, a batch's results) then share
+    // one sync instead of the first taking one alone and the rest the next.
+    syncSoon = setImmediate(() => {
+      syncSoon = undefined;
+      startSync();
+    });
+  };
+
   function armTimer(): void {
     if (timer !== undefined) return;
     timer = setTimeout(() => {
       timer = undefined;
-      urgent = true;
-      startSync();
+      requestSync();
     }, maxDelay);
     // Deferred lines are in the file already; they must not keep the process alive.
     timer.unref?.();
@@ -188,6 +202,10 @@ export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink 
 
   const settleAll = async (): Promise<void> => {
     while (unsynced.length > 0 || syncing !== undefined) {
+      if (syncSoon !== undefined) {
+        clearImmediate(syncSoon);
+        syncSoon = undefined;
+      }
       if (unsynced.length > 0) {
         urgent = true;
         startSync();
@@ -215,8 +233,7 @@ export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink 
         if (writeOptions?.deferSync === true) {
           if (syncing === undefined) armTimer();
         } else {
-          urgent = true;
-          startSync();
+          requestSync();
         }
       });
     },
