@@ -1,3 +1,4 @@
+import { splitNameWords } from './split-name-words.js';
 import { isJsonObject, ownField, type ReportFinding, type ToolEntry } from './tool-entry.js';
 
 /** Default of `descriptionBudget`: characters of a tool description, about 256 tokens. */
@@ -5,6 +6,12 @@ export const DEFAULT_DESCRIPTION_BUDGET = 1024;
 
 /** Rough characters per token of English text, for messages only. */
 const CHARACTERS_PER_TOKEN = 4;
+
+/** A title made from a tool name, for the fix: `read_text_file` -> `Read text file`. */
+const titleOf = (name: string): string => {
+  const text = splitNameWords(name).join(' ');
+  return text === '' ? 'Read file' : `${text[0]?.toUpperCase()}${text.slice(1)}`;
+};
 
 const nonEmptyString = (value: unknown): value is string =>
   typeof value === 'string' && value.trim() !== '';
@@ -40,7 +47,7 @@ export function lintTexts(entry: ToolEntry, report: ReportFinding, budget: numbe
     report(
       'title-missing',
       'The tool has no title, so clients show people its raw name when they list it or ask for approval.',
-      'Add a short human-readable `title`, e.g. "Read file".',
+      `Add a short human-readable \`title\`, e.g. "${titleOf(entry.name)}".`,
     );
   }
 }

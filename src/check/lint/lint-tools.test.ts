@@ -324,6 +324,15 @@ describe('lintTools', () => {
     expect(title?.evidence).toEqual(['listed at index 2']);
   });
 
+  it('suggests a title made from the tool name', () => {
+    const titled = (name: string) =>
+      lintTools('notes', [{ ...good, name, title: undefined }]).find(
+        (finding) => finding.id === 'title-missing',
+      )?.fix;
+    expect(titled('delete_note')).toBe('Add a short human-readable `title`, e.g. "Delete note".');
+    expect(titled('getFileInfo')).toContain('e.g. "Get file info".');
+  });
+
   it('gives each finding its rule severity, the server, the tool, a message and a fix', () => {
     const findings = lintTools('notes', [
       withHints({ ...good, name: 'delete_note', title: undefined }, { readOnlyHint: true }),
