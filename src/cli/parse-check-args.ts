@@ -41,6 +41,8 @@ export interface CheckCliOptions {
   readonly format: CheckOutputFormat;
   readonly failOn: FailOn;
   readonly writePin: boolean;
+  /** `--connect-timeout SECONDS`, in milliseconds; absent for the default (30 s). */
+  readonly connectTimeoutMs?: number;
 }
 
 /** Parsed `hintgate check` arguments: help, the options, or the one-line reason they are wrong. */
@@ -63,6 +65,7 @@ const OPTIONS = {
   sarif: { type: 'boolean' },
   'fail-on': { type: 'string' },
   'write-pin': { type: 'boolean' },
+  'connect-timeout': { type: 'string' },
 } as const;
 
 const SEE_HELP = 'Run "hintgate check --help" for usage.';
@@ -185,6 +188,7 @@ export function parseCheckArgs(argv: readonly string[]): ParsedCheckArgs {
     sarif?: boolean;
     'fail-on'?: string;
     'write-pin'?: boolean;
+    'connect-timeout'?: string;
   };
   if (values.help === true) return { ok: true, help: true };
 
@@ -245,6 +249,15 @@ export function parseCheckArgs(argv: readonly string[]): ParsedCheckArgs {
     return fail(`--pass-env "${badVariable}" is not an environment variable name.`);
   }
 
+  const timeout = values['connect-timeout'];
+  const seconds = timeout === undefined ? undefined : Number(timeout);
+  if (
+    seconds !== undefined &&
+    !(Number.isFinite(seconds) && seconds > 0 && timeout?.trim() !== '')
+  ) {
+    return fail(`--connect-timeout "${timeout}" is not a positive number of seconds.`);
+  }
+
   let target: CheckCliTarget;
   if (values.url !== undefined) {
     let url: URL;
@@ -291,6 +304,7 @@ export function parseCheckArgs(argv: readonly string[]): ParsedCheckArgs {
       format: values.json === true ? 'json' : values.sarif === true ? 'sarif' : 'table',
       failOn: failOn as FailOn,
       writePin,
+      ...(seconds === undefined ? {} : { connectTimeoutMs: Math.round(seconds * 1000) }),
     },
   };
 }

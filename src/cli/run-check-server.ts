@@ -26,6 +26,8 @@ export interface CheckServerOptions {
   readonly fixtures?: ProbeFixtures;
   /** Host environment variables (of this process) handed to a sandboxed server, by name. */
   readonly passEnv: readonly string[];
+  /** Time allowed to start or reach a server and read its tool list, in milliseconds. Default: 30 s. */
+  readonly connectTimeoutMs?: number;
 }
 
 /** One server's part of a check. */
@@ -37,8 +39,12 @@ export interface ServerCheck {
   readonly listings: readonly ToolListing[];
 }
 
+// The connection's own advice names its option; here the option is the command line's.
 const messageOf = (error: unknown): string =>
-  error instanceof Error ? error.message : String(error);
+  (error instanceof Error ? error.message : String(error)).replace(
+    'raise "connectTimeoutMs"',
+    'raise it with --connect-timeout SECONDS',
+  );
 
 /**
  * Lists the server's tools without calling any. A stdio server runs in a fresh probe
@@ -54,6 +60,9 @@ async function listTools(
     name: server.name,
     registry: createRegistry({ env: {} }),
     reconnect: false as const,
+    ...(options.connectTimeoutMs === undefined
+      ? {}
+      : { connectTimeoutMs: options.connectTimeoutMs }),
   };
   if (server.transport === 'http') {
     const connection = await connectMcpServer({
@@ -127,6 +136,9 @@ export async function checkServer(
         allowWrites: options.allowWrites,
         ...(options.fixtures === undefined ? {} : { fixtures: options.fixtures }),
         passEnv: options.passEnv,
+        ...(options.connectTimeoutMs === undefined
+          ? {}
+          : { connectTimeoutMs: options.connectTimeoutMs }),
       });
       tools = probed.tools;
       replaced = probed.sandbox.substitutedArguments.map((arg) => arg.from);

@@ -291,6 +291,25 @@ describe('hintgate check: lint', { timeout: 60_000 }, () => {
     expect(home?.startsWith(await realpath(tmpdir()))).toBe(true);
   });
 
+  it('gives a server that hangs at start --connect-timeout, and says how to give it more', async () => {
+    const started = performance.now();
+    const { code, stdout } = await capture([
+      '--connect-timeout',
+      '0.5',
+      '--',
+      process.execPath,
+      '-e',
+      'setInterval(() => {}, 1000)',
+    ]);
+    expect(code).toBe(3);
+    expect(stdout).toContain('raise it with --connect-timeout SECONDS');
+    expect(stdout).not.toContain('connectTimeoutMs');
+    expect(performance.now() - started).toBeLessThan(10_000);
+    const bad = await capture(['--connect-timeout', 'soon', '--', 'node', 's.js']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--connect-timeout "soon" is not a positive number of seconds.');
+  });
+
   it('says which host directories of a server command the sandbox replaced, lint and probe', async () => {
     const host = join(dir, 'host-root');
     await mkdir(host, { recursive: true });

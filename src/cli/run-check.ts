@@ -42,6 +42,7 @@ import type { CliIo } from './run-cli.js';
 export const CHECK_USAGE = `Usage: hintgate check [--config FILE | --url URL [--header "Name: value"]... | -- COMMAND ARGS...]
                       [--probe [--allow-writes] [--fixtures FILE]] [--pass-env NAME]...
                       [--json | --sarif] [--fail-on SEVERITY] [--write-pin]
+                      [--connect-timeout SECONDS]
 
 Checks that MCP servers' tool annotations (readOnlyHint, destructiveHint, idempotentHint,
 openWorldHint) can be trusted. The lint always runs: it reads each server's tool list and
@@ -76,6 +77,10 @@ Options:
   --write-pin       With --probe: record the probe's verdicts with the pins in the
                     configuration's pin file (hintgate.lock); the gateway then trusts the
                     annotations of tools verified this way.
+  --connect-timeout SECONDS
+                    Time a server gets to start (or answer) and list its tools; npx
+                    downloading a package into the sandbox's empty home may need more.
+                    Default: 30.
   -h, --help        Show this help and exit.
 
 Exit status: 0 when no finding reaches --fail-on, 1 when one does, 2 for bad options or
@@ -268,6 +273,9 @@ export async function runCheck(argv: readonly string[], io: CliIo): Promise<numb
         allowWrites: options.allowWrites,
         ...(fixtures === undefined ? {} : { fixtures: fixturesForServer(fixtures, server.name) }),
         passEnv: options.passEnv,
+        ...(options.connectTimeoutMs === undefined
+          ? {}
+          : { connectTimeoutMs: options.connectTimeoutMs }),
       }),
     ),
   );
