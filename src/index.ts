@@ -64,6 +64,7 @@ export {
   AuditWriteError,
   createRuntime,
   DEFAULT_TIMEOUT_MS,
+  type CloseOptions,
   type ExecuteOptions,
   isRetryable,
   type PlanEntry,

@@ -51,8 +51,10 @@ Options:
                     environment variable sets it too, and keeps it out of the process list.
   -h, --help        Show this help and exit.
 
-Over stdio, stdout carries the protocol and messages go to stderr. SIGINT or SIGTERM (or
-the client closing stdin) shuts the server down.
+Over stdio, stdout carries the protocol and messages go to stderr. SIGINT or SIGTERM shuts
+the server down: it takes no more calls, lets the calls under way finish for up to 5 s (a
+second signal stops at once) and cancels the rest. On stdio, the client closing stdin does
+the same without the wait.
 `;
 
 const OPTIONS = {

@@ -9,7 +9,7 @@ import {
 } from '../mcp/server/index.js';
 import { MODES, type Mode } from '../policy/policy-types.js';
 import { chooseGatewayConfig } from './gateway-config-file.js';
-import { nextSignal } from './next-signal.js';
+import { nextSignal, SHUTDOWN_GRACE_MS, shutdownNotice } from './next-signal.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { MIN_TOKEN_LENGTH } from './parse-serve-args.js';
 import type { CliIo } from './run-cli.js';
@@ -44,8 +44,10 @@ Options:
   -h, --help        Show this help and exit.
 
 Over stdio, stdout carries the protocol; messages (and the upstream servers' stderr,
-prefixed with their names) go to stderr. SIGINT or SIGTERM (or the client closing stdin)
-shuts the gateway down: upstream servers are stopped and the audit log is flushed.
+prefixed with their names) go to stderr. SIGINT or SIGTERM shuts the gateway down: it
+takes no more calls, lets the calls under way finish for up to 5 s (a second signal stops
+at once), cancels the rest, stops the upstream servers and flushes the audit log. On
+stdio, the client closing stdin does the same without the wait.
 Guide: docs/gateway.md. Configuration reference: docs/gateway-config.md.
 `;
 
@@ -212,10 +214,18 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
     say(`serving ${what} over stdio`);
   }
 
-  await Promise.race([shutdown.signal, ...(stdio === undefined ? [] : [stdio.closed])]);
+  const ended = await Promise.race([
+    shutdown.signal,
+    ...(stdio === undefined ? [] : [stdio.closed.then(() => undefined)]),
+  ]);
   shutdown.dispose();
+  // On a signal, calls under way get a grace period and their results still reach the
+  // clients; when the stdio client has gone, nobody waits for them.
+  if (ended !== undefined) {
+    say(shutdownNotice(ended));
+  }
+  await gateway.close({ graceMs: ended === undefined ? 0 : SHUTDOWN_GRACE_MS });
   await httpServer?.close();
   await stdio?.close();
-  await gateway.close();
   return 0;
 }

@@ -14,7 +14,7 @@ import { loadPolicy } from '../policy/load-policy.js';
 import { DEFAULT_MODE, type Policy } from '../policy/policy-types.js';
 import { createRuntime } from '../runtime/create-runtime.js';
 import { createWorkspaceTools } from '../tools/index.js';
-import { nextSignal } from './next-signal.js';
+import { nextSignal, SHUTDOWN_GRACE_MS, shutdownNotice } from './next-signal.js';
 import { parseServeArgs, SERVE_USAGE } from './parse-serve-args.js';
 import type { CliIo } from './run-cli.js';
 
@@ -123,11 +123,17 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     io.stderr(`hintgate serve: serving ${what} over stdio\n`);
   }
 
-  await Promise.race([shutdown.signal, ...(stdio === undefined ? [] : [stdio.closed])]);
+  const ended = await Promise.race([
+    shutdown.signal,
+    ...(stdio === undefined ? [] : [stdio.closed.then(() => undefined)]),
+  ]);
   shutdown.dispose();
+  // As the gateway: calls under way get a grace period after a signal, none when the stdio
+  // client has gone.
+  if (ended !== undefined) io.stderr(`hintgate serve: ${shutdownNotice(ended)}\n`);
+  await runtime.close({ graceMs: ended === undefined ? 0 : SHUTDOWN_GRACE_MS });
   await http?.close();
   await stdio?.close();
   await toolServer.close();
-  await runtime.close();
   return 0;
 }

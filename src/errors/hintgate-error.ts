@@ -24,6 +24,7 @@ export const HINTGATE_ERROR_CODES = [
   'lock_file_locked',
   'lock_file_write_failed',
   'mcp_connect_failed',
+  'runtime_closed',
 ] as const;
 
 /** One of {@link HINTGATE_ERROR_CODES}. */

@@ -76,10 +76,12 @@ export interface Gateway {
   /** Reads the pin file again and applies it now (it is also re-read when it changes). */
   reloadPins(): Promise<void>;
   /**
-   * Closes the upstream connections (their processes stop), the MCP server and the
-   * runtime, whose audit log is flushed.
+   * Shuts the gateway down: the runtime takes no more calls, the calls under way may finish
+   * for up to `graceMs` (default 0) and are then cancelled (upstream servers are told), their
+   * results still go to the clients, and the audit log is flushed; then the upstream
+   * connections (their processes stop) and the MCP server are closed.
    */
-  close(): Promise<void>;
+  close(options?: { readonly graceMs?: number }): Promise<void>;
 }
 
 const asError = (error: unknown): Error =>
@@ -106,9 +108,9 @@ function workspaceGateway(options: CreateGatewayOptions, report: (error: Error) 
     connections: new Map(),
     blockedTools: () => new Map(),
     reloadPins: async () => {},
-    async close() {
+    async close(closeOptions) {
+      await runtime.close(closeOptions);
       await toolServer.close();
-      await runtime.close();
     },
   };
 }
@@ -207,14 +209,16 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
   });
   tools.onApplied = () => toolServer.refresh();
 
-  const closeAll = async (): Promise<void> => {
+  const closeAll = async (graceMs = 0): Promise<void> => {
+    // Pin findings first, then the calls under way (they need their upstreams and the
+    // clients' connections to end), then the rest.
+    await findings.settled();
+    await runtime.close({ graceMs });
     resources.close();
     prompts.close();
     logging.close();
     await Promise.all([...connections.values()].map((connection) => connection.close()));
     await toolServer.close();
-    await findings.settled();
-    await runtime.close();
   };
   try {
     await tools.reloadPins();
@@ -324,14 +328,14 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     connections,
     blockedTools: () => new Map(tools.blocked),
     reloadPins: () => tools.reloadPins(),
-    close() {
+    close(closeOptions = {}) {
       closing ??= (async () => {
         closed = true;
         for (const timer of retries) clearTimeout(timer);
         retries.clear();
         if (watch !== false) unwatchFile(config.pin.path, onPinFile);
         tools.stop();
-        await closeAll();
+        await closeAll(closeOptions.graceMs);
       })();
       return closing;
     },

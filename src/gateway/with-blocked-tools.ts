@@ -65,7 +65,7 @@ export function withBlockedTools(runtime: Runtime, options: BlockedToolsOptions)
     setMode: (mode) => runtime.setMode(mode),
     plan: (calls, planOptions) => runtime.plan(calls, planOptions),
     forgetSession: (session) => runtime.forgetSession(session),
-    close: () => runtime.close(),
+    close: (closeOptions) => runtime.close(closeOptions),
     listTools,
     systemPrompt(promptOptions = {}) {
       const scopes = promptOptions.scopes === undefined ? {} : { scopes: promptOptions.scopes };

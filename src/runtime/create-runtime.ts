@@ -12,6 +12,7 @@ import { createRegistry, type ToolRegistry } from '../registry/index.js';
 import { callLocks } from '../schedule/call-locks.js';
 import { systemClock } from '../schedule/clock.js';
 import { Scheduler } from '../schedule/scheduler.js';
+import { MAX_TIMER_MS } from '../tool/max-timer-ms.js';
 import { toToolListing } from '../tool/to-tool-listing.js';
 import type { CallResult } from '../tool/tool-result.js';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../tool/truncate-output.js';
@@ -224,9 +225,43 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     });
   };
 
-  const execute = async (
+  /** Batches under way, each with the controller that cancels it when the runtime closes. */
+  const running = new Map<Promise<unknown>, AbortController>();
+  let closing: Promise<void> | undefined;
+
+  const execute = (
     calls: readonly ToolCall[],
     executeOptions: ExecuteOptions = {},
+  ): Promise<CallResult[]> => {
+    if (closing !== undefined) {
+      return Promise.reject(
+        new HintgateError(
+          'runtime_closed',
+          'execute: the runtime is closed or closing, so it takes no more calls; create a new runtime to run them.',
+        ),
+      );
+    }
+    const stop = new AbortController();
+    const callerSignal: unknown = executeOptions.signal;
+    const onCallerAbort = (): void => stop.abort((callerSignal as AbortSignal).reason);
+    if (callerSignal instanceof AbortSignal) {
+      if (callerSignal.aborted) onCallerAbort();
+      else callerSignal.addEventListener('abort', onCallerAbort, { once: true });
+    }
+    const batch = executeBatch(calls, executeOptions, stop.signal).finally(() => {
+      running.delete(batch);
+      if (callerSignal instanceof AbortSignal) {
+        callerSignal.removeEventListener('abort', onCallerAbort);
+      }
+    });
+    running.set(batch, stop);
+    return batch;
+  };
+
+  const executeBatch = async (
+    calls: readonly ToolCall[],
+    executeOptions: ExecuteOptions,
+    signal: AbortSignal,
   ): Promise<CallResult[]> => {
     validateBatch(calls);
     checkCallerOptions(executeOptions, 'execute');
@@ -243,8 +278,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         'execute: approver must be a function (request, { signal }) => answer.',
       );
     }
-    const { signal } = executeOptions;
-    if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    if (executeOptions.signal !== undefined && !(executeOptions.signal instanceof AbortSignal)) {
       throw new HintgateError('invalid_option', 'execute: signal must be an AbortSignal.');
     }
     const batchId = randomUUID();
@@ -348,9 +382,43 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     forgetSession(session) {
       policy?.forgetSession(session);
     },
-    async close() {
-      unsubscribe();
-      await audit.close();
+    close(closeOptions = {}) {
+      try {
+        checkCallerOptions(closeOptions, 'close');
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      const { graceMs = 0 } = closeOptions;
+      if (typeof graceMs !== 'number' || !(graceMs >= 0)) {
+        return Promise.reject(
+          new HintgateError(
+            'invalid_option',
+            'close: graceMs must be a number of milliseconds, 0 or more.',
+          ),
+        );
+      }
+      closing ??= (async () => {
+        unsubscribe();
+        const settled = (): Promise<unknown> => Promise.allSettled([...running.keys()]);
+        if (running.size > 0 && graceMs > 0) {
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          await Promise.race([
+            settled(),
+            new Promise((resolveGrace) => {
+              timer = setTimeout(resolveGrace, Math.min(graceMs, MAX_TIMER_MS));
+            }),
+          ]);
+          clearTimeout(timer);
+        }
+        const reason = new HintgateError(
+          'runtime_closed',
+          'the runtime was closed while the call was under way',
+        );
+        for (const stop of running.values()) stop.abort(reason);
+        await settled();
+        await audit.close();
+      })();
+      return closing;
     },
   };
 }

@@ -1,3 +1,4 @@
+import { HintgateError } from '../errors/hintgate-error.js';
 import type { Clock } from '../schedule/clock.js';
 import type { Lease } from '../schedule/scheduler.js';
 import { normalizeOutput } from '../tool/normalize-output.js';
@@ -104,10 +105,13 @@ export async function runCall(
         facts(),
       );
     }
+    const closed = scope.reason instanceof HintgateError && scope.reason.code === 'runtime_closed';
     return failedResult(
       prepared,
       'cancelled',
-      `Tool "${prepared.name}" was cancelled while running.`,
+      closed
+        ? `Tool "${prepared.name}" was cancelled while running: ${scope.reason.message}.`
+        : `Tool "${prepared.name}" was cancelled while running.`,
       facts(),
     );
   };

@@ -6,6 +6,15 @@ import type { ToolListing } from '../tool/tool.js';
 import type { CallErrorCode, CallResult } from '../tool/tool-result.js';
 import type { ToolCall } from './tool-call.js';
 
+/** Options of {@link Runtime.close}. */
+export interface CloseOptions {
+  /**
+   * How long batches under way may run on before they are cancelled, in milliseconds.
+   * Default 0: cancelled at once.
+   */
+  readonly graceMs?: number;
+}
+
 /** Options of {@link Runtime.execute}. */
 export interface ExecuteOptions {
   /** Cancels the batch: running tools see their signal abort, queued calls end `cancelled`. */
@@ -80,6 +89,12 @@ export interface Runtime {
   systemPrompt(options?: { readonly intro?: string; readonly scopes?: readonly string[] }): string;
   /** Forgets the approvals remembered for a named session (its client went away). */
   forgetSession(session: string): void;
-  /** Stops reporting tool changes and flushes and closes the audit sinks. */
-  close(): Promise<void>;
+  /**
+   * Closes the runtime: it takes no more calls (`execute` rejects with `runtime_closed`),
+   * lets the batches under way finish for up to `graceMs` (default 0), cancels those still
+   * running (their calls end `cancelled`, each tool's signal aborted, and are audited), stops
+   * reporting tool changes, and flushes and closes the audit sinks. Calling it again returns
+   * the same promise.
+   */
+  close(options?: CloseOptions): Promise<void>;
 }
