@@ -78,9 +78,10 @@ Options:
                     configuration's pin file (hintgate.lock); the gateway then trusts the
                     annotations of tools verified this way.
   --connect-timeout SECONDS
-                    Time a server gets to start (or answer) and list its tools; npx
-                    downloading a package into the sandbox's empty home may need more.
-                    Default: 30.
+                    Time a server gets to answer each step of its start (the protocol
+                    handshake, the tool list); npx downloading a package into the
+                    sandbox's empty home may need more. A server that answers nothing
+                    is given it twice: once per protocol era tried. Default: 30.
   -h, --help        Show this help and exit.
 
 Exit status: 0 when no finding reaches --fail-on, 1 when one does, 2 for bad options or
