@@ -182,15 +182,40 @@ describe('createJsonlAuditSink', () => {
     await expect(sink.close?.()).resolves.toBeUndefined();
   });
 
-  it('has the line in the file when write returns, before it resolves', async () => {
+  it('has a deferSync line in the file when write returns, before it resolves', async () => {
     const path = join(dir, 'audit.jsonl');
     const { fileSystem, syncs } = heldSyncs(path);
     const sink = createJsonlAuditSink({ path, fileSystem });
-    const written = sink.write(event('1')) as Promise<void>;
+    const written = sink.write(event('1'), { deferSync: true }) as Promise<void>;
     expect(readFileSync(path, 'utf8')).toBe(`${JSON.stringify(event('1'))}\n`);
     expect(await settled(written)).toBe(false);
+    const flushed = sink.flush?.();
+    await vi.waitFor(() => expect(syncs).toHaveLength(1));
     syncs[0]?.release();
-    await written;
+    await Promise.all([written, flushed]);
+  });
+
+  it('appends other lines at the end of the turn, and keeps the order events were written in', async () => {
+    const path = join(dir, 'audit.jsonl');
+    const sink = createJsonlAuditSink({ path });
+    const first = sink.write(event('1'));
+    const second = sink.write(event('2'));
+    expect(readFileSync(path, 'utf8')).toBe('');
+    const third = sink.write(event('3'), { deferSync: true });
+    expect((await readLines(path)).map((line) => (JSON.parse(line) as AuditEvent).callId)).toEqual([
+      '1',
+      '2',
+      '3',
+    ]);
+    const fourth = sink.write(event('4'));
+    await Promise.all([first, second, third, fourth]);
+    expect((await readLines(path)).map((line) => (JSON.parse(line) as AuditEvent).callId)).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+    ]);
+    await sink.close?.();
   });
 
   it('shares one sync among the writes of one turn of the event loop', async () => {
@@ -312,6 +337,32 @@ describe('createJsonlAuditSink', () => {
         message: expect.stringContaining('EIO'),
       });
     }
+  });
+
+  it('rejects a write whose append fails with audit_write_failed, and keeps serving later writes', async () => {
+    const path = join(dir, 'audit.jsonl');
+    let full = true;
+    const sink = createJsonlAuditSink({
+      path,
+      fileSystem: {
+        ...nodeAuditFileSystem,
+        write: (fd, data, offset) => {
+          if (full)
+            throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+          return nodeAuditFileSystem.write(fd, data, offset);
+        },
+      },
+    });
+    await expect(sink.write(event('1'))).rejects.toMatchObject({
+      code: 'audit_write_failed',
+      message: expect.stringContaining('ENOSPC'),
+    });
+    full = false;
+    await sink.write(event('2'));
+    expect((await readLines(path)).map((line) => (JSON.parse(line) as AuditEvent).callId)).toEqual([
+      '2',
+    ]);
+    await sink.close?.();
   });
 
   it('throws invalid_option for a negative maxSyncDelayMs', () => {

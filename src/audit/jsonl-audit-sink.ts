@@ -90,13 +90,15 @@ export const DEFAULT_MAX_SYNC_DELAY_MS = 50;
 /**
  * A durable audit sink: appends one JSON line per event.
  *
- * `write` hands the line to the operating system before it returns (one synchronous
- * append), so a line is in the file, and survives a crash of this process, from then on.
- * The promise it returns resolves once the line is also synced to the disk. A sync starts
- * once the current turn of the event loop is over (`setImmediate`), so lines written in the
- * same turn share it, and lines written while a sync runs share the next one (group
- * commit). A line written with `deferSync` waits for the next sync another write asks for,
- * or at most `maxSyncDelayMs`.
+ * A line written with `deferSync` is appended before `write` returns (one synchronous
+ * write), so it is in the file, and survives a crash of this process, from then on. Other
+ * lines are appended once the current turn of the event loop is over (`setImmediate`),
+ * together with the lines written in the same turn, in one write, right before the sync
+ * they wait for; the file keeps the order in which events were written. The promise `write`
+ * returns resolves once the line is synced to the disk. Lines written while a sync runs
+ * share the next one (group commit). A line written with `deferSync` waits for the next sync
+ * another write asks for, or at most `maxSyncDelayMs`. With `sync: false` every line is
+ * appended before `write` returns and never synced.
  */
 export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink {
   if (typeof options?.path !== 'string' || options.path === '') {
@@ -136,14 +138,50 @@ export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink 
 
   /** Writes whose lines are in the file but not yet synced. */
   let unsynced: Waiter[] = [];
-  /** Some write in `unsynced` wants its sync now, not later. */
+  /** Lines not in the file yet, in order, and their writes: appended together before a sync. */
+  let buffered: string[] = [];
+  let bufferedWaiters: Waiter[] = [];
+  /** Some write in `unsynced` or `buffered` wants its sync now, not later. */
   let urgent = false;
   let syncing: Promise<void> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
 
+  const append = (file: number, text: string): void => {
+    const data = Buffer.from(text, 'utf8');
+    let offset = 0;
+    while (offset < data.length) offset += fs.write(file, data, offset);
+  };
+
+  /**
+   * Appends the buffered lines and then `line`, if given, in one write, so the file keeps the
+   * order in which events were written. The buffered writes then wait for a sync; if the
+   * append fails, they are rejected and so is the write of `line` (the error is thrown).
+   */
+  const appendInOrder = (file: number, line?: string): void => {
+    if (buffered.length === 0 && line === undefined) return;
+    const waiters = bufferedWaiters;
+    const text = buffered.join('') + (line ?? '');
+    buffered = [];
+    bufferedWaiters = [];
+    try {
+      append(file, text);
+    } catch (error) {
+      const appended = failure('append to', error);
+      for (const waiter of waiters) waiter.reject(appended);
+      throw appended;
+    }
+    for (const waiter of waiters) unsynced.push(waiter);
+  };
+
   const syncLoop = async (file: number): Promise<void> => {
-    while (unsynced.length > 0 && urgent) {
+    for (;;) {
+      try {
+        appendInOrder(file);
+      } catch {
+        // Its writes were rejected; the others still get their sync.
+      }
+      if (unsynced.length === 0 || !urgent) break;
       const batch = unsynced;
       unsynced = [];
       urgent = false;
@@ -163,12 +201,16 @@ export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink 
         for (const waiter of batch) waiter.reject(synced);
       }
     }
-    syncing = undefined;
-    if (unsynced.length > 0) armTimer();
   };
 
   const startSync = (): void => {
-    if (syncing === undefined && fd !== undefined) syncing = syncLoop(fd);
+    if (syncing !== undefined || fd === undefined) return;
+    syncing = syncLoop(fd).then(() => {
+      syncing = undefined;
+      // Writes made since the loop ended found it still running and are picked up here.
+      if (urgent && (unsynced.length > 0 || buffered.length > 0)) requestSync();
+      else if (unsynced.length > 0) armTimer();
+    });
   };
 
   /** A sync is due once this turn of the event loop has written what it will write. */
@@ -177,7 +219,7 @@ export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink 
     urgent = true;
     if (syncing !== undefined || syncSoon !== undefined) return;
     // Calls that end together (responses read in one chunk, a batch's results) then share
-    // one sync instead of the first taking one alone and the rest the next.
+    // one append and one sync instead of the first taking them alone and the rest the next.
     syncSoon = setImmediate(() => {
       syncSoon = undefined;
       startSync();
@@ -194,19 +236,13 @@ export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink 
     timer.unref?.();
   }
 
-  const append = (file: number, line: string): void => {
-    const data = Buffer.from(line, 'utf8');
-    let offset = 0;
-    while (offset < data.length) offset += fs.write(file, data, offset);
-  };
-
   const settleAll = async (): Promise<void> => {
-    while (unsynced.length > 0 || syncing !== undefined) {
+    while (unsynced.length > 0 || buffered.length > 0 || syncing !== undefined) {
       if (syncSoon !== undefined) {
         clearImmediate(syncSoon);
         syncSoon = undefined;
       }
-      if (unsynced.length > 0) {
+      if (unsynced.length > 0 || buffered.length > 0) {
         urgent = true;
         startSync();
       }
@@ -222,19 +258,34 @@ export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink 
         );
       }
       if (fd === undefined) return Promise.reject(openFailure);
-      try {
-        append(fd, `${JSON.stringify(event)}\n`);
-      } catch (error) {
-        return Promise.reject(failure('append to', error));
+      const line = `${JSON.stringify(event)}\n`;
+      if (!sync) {
+        try {
+          append(fd, line);
+        } catch (error) {
+          return Promise.reject(failure('append to', error));
+        }
+        return Promise.resolve();
       }
-      if (!sync) return Promise.resolve();
+      if (writeOptions?.deferSync !== true) {
+        // Its line is appended with the sync it waits for, together with the other lines
+        // of this turn.
+        return new Promise<void>((resolve, reject) => {
+          buffered.push(line);
+          bufferedWaiters.push({ resolve, reject });
+          requestSync();
+        });
+      }
+      // A deferred line is in the file when write returns (the runtime writes call.started
+      // this way, before the tool runs).
+      try {
+        appendInOrder(fd, line);
+      } catch (error) {
+        return Promise.reject(error);
+      }
       return new Promise<void>((resolve, reject) => {
         unsynced.push({ resolve, reject });
-        if (writeOptions?.deferSync === true) {
-          if (syncing === undefined) armTimer();
-        } else {
-          requestSync();
-        }
+        if (syncing === undefined) armTimer();
       });
     },
     flush: settleAll,
