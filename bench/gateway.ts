@@ -28,6 +28,7 @@ import {
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { gatewayLayers, type LayerRow, layersTable } from './gateway-layers.js';
 import { fixed, table, yesNo } from './report.js';
 
 /** Concurrent requests measured. */
@@ -40,6 +41,8 @@ const ROUNDS = 2;
 const WARMUP_CALLS = 500;
 /** Goal: hintgate over stdio adds less than this at p50 over direct stdio. */
 export const P50_OVERHEAD_GOAL_MS = 0.3;
+/** Calls per variant of the layer measurement (bench/gateway-layers.ts), one at a time. */
+const LAYER_CALLS = 4000;
 /** Time allowed for a process to start and be ready. */
 const START_TIMEOUT_MS = 20_000;
 
@@ -486,7 +489,9 @@ export async function gatewayOverhead(log: (line: string) => void): Promise<Gate
     }
     for (const path of paths.splice(0)) await path.close();
     const audits = [auditCounts(stdioDir), auditCounts(httpDir)];
-    return render(rows, proxy, audits);
+    log('  part 4: layers of the upstream side');
+    const layers = await gatewayLayers(LAYER_CALLS);
+    return render(rows, proxy, audits, layers);
   } finally {
     for (const path of paths) await path.close().catch(() => {});
     rmSync(work, { recursive: true, force: true });
@@ -509,6 +514,7 @@ function render(
   rows: readonly GatewayRow[],
   proxy: ReturnType<typeof mcpProxyPackage>,
   audits: readonly Map<string, number>[],
+  layers: Awaited<ReturnType<typeof gatewayLayers>>,
 ): GatewayReport {
   const find = (path: Path['key'], concurrency: number): GatewayRow | undefined =>
     rows.find((row) => row.path === path && row.concurrency === concurrency);
@@ -642,9 +648,14 @@ function render(
 | hintgate gateway --http | Streamable HTTP | the same, in its own configuration directory (also pinned), with \`--http --port 0\`; the client speaks to \`http://127.0.0.1:PORT/mcp\` |
 ${proxyRow}
 
-The \`mcp-proxy\` package fronts a stdio server only with HTTP downstream (Streamable HTTP or SSE). So goal 1 compares hintgate over stdio with direct stdio, and goal 2 compares hintgate \`--http\` with the mcp-proxy command, both Streamable HTTP downstream in front of the same stdio upstream. Policy is on in hintgate for every call: a decision in mode \`auto\` from the trusted annotations, the pin check, the lock manager, and an audit event appended to \`.hintgate/audit.jsonl\` before the result returns (this run, warm-up included: stdio gateway ${audited[0] ?? 'n/a'}; HTTP gateway ${audited[1] ?? 'n/a'}). Upstream, hintgate negotiates the protocol era (\`auto\`: 2026-07-28 with this server) and mcp-proxy uses its default, the 2025 handshake. The HTTP client transport is given a \`fetch\` that leaves out the transport's shared abort signal (undici keeps one listener on it per request until garbage collection, which piles up under load); the same for both HTTP paths.
+The \`mcp-proxy\` package fronts a stdio server only with HTTP downstream (Streamable HTTP or SSE). So goal 1 compares hintgate over stdio with direct stdio, and goal 2 compares hintgate \`--http\` with the mcp-proxy command, both Streamable HTTP downstream in front of the same stdio upstream. Policy is on in hintgate for every call: a decision in mode \`auto\` from the trusted annotations, the pin check, the lock manager, and two audit events per call in \`.hintgate/audit.jsonl\`: \`call.started\`, appended before the call goes upstream, and \`call.succeeded\`, both synced to disk with one \`fdatasync\` (shared by the calls that end together) before the result returns (this run, warm-up included: stdio gateway ${audited[0] ?? 'n/a'}; HTTP gateway ${audited[1] ?? 'n/a'}). Upstream, hintgate negotiates the protocol era (\`auto\`: 2026-07-28 with this server) and mcp-proxy uses its default, the 2025 handshake. The HTTP client transport is given a \`fetch\` that leaves out the transport's shared abort signal (undici keeps one listener on it per request until garbage collection, which piles up under load); the same for both HTTP paths.
 
 Every path first gets ${WARMUP_CALLS} unrecorded calls at 8 concurrent requests. Then, for each level of concurrent requests, every path makes ${GATEWAY_CALLS} calls in ${ROUNDS} rounds of ${GATEWAY_CALLS / ROUNDS}, the paths taking turns within a round (in reverse order in the next round), each keeping that many calls in flight (a worker starts its next call when its last one ends). Latency is \`performance.now()\` around each \`callTool\` in the client; percentiles are nearest-rank over the ${GATEWAY_CALLS} calls; throughput is ${GATEWAY_CALLS} calls divided by the time the ${ROUNDS} rounds took. Client, gateway or proxy and upstream are separate processes sharing the machine's ${availableParallelism()} cores, so at 8 and 32 concurrent requests latency is mostly queueing and throughput is bounded by the CPU time each path spends per call.`;
+
+  const goal1Verdict = goal1Text(overheadRows, layers);
+  const goal2Verdict =
+    'bin' in proxy ? goal2Text(throughputRows, layers) : 'Goal 2 verdict: not measured.';
+  const layerReading = layerText(layers);
 
   const markdown = `${method}
 
@@ -656,8 +667,111 @@ Goal 1: hintgate over stdio adds less than ${P50_OVERHEAD_GOAL_MS} ms at p50 ove
 
 ${overheadTable}
 
+${goal1Verdict}
+
 Goal 2: hintgate's throughput is no less than mcp-proxy's on the same path (Streamable HTTP downstream, stdio upstream).
 
-${throughputTable}`;
+${throughputTable}
+
+${goal2Verdict}
+
+Where the time goes, measured in the same run after the paths above were stopped (bench/gateway-layers.ts): the upstream side of the gateway rebuilt in the benchmark's own process, the same upstream program called ${LAYER_CALLS} times per variant, one call at a time, the variants taking turns in 8 rounds after 1000 warm-up calls each. CPU is this process's user + system time per call, the median of the 8 rounds (all its threads, so the thread pool's \`fdatasync\` counts; not the upstream's). From the second row to the sixth, each row adds one thing to the row above it, so the difference between neighbours is what that thing costs; the last row is a reference.
+
+${layersTable(layers)}
+
+${layerReading}`;
   return { markdown, summary };
+}
+
+/** What each layer of bench/gateway-layers.ts adds, at p50 (ms) and in CPU (µs per call). */
+function layerCosts(layers: Record<string, LayerRow>) {
+  const diff = (a: LayerRow | undefined, b: LayerRow | undefined) => ({
+    p50: (b?.p50 ?? Number.NaN) - (a?.p50 ?? Number.NaN),
+    cpuUs: (b?.cpuUs ?? Number.NaN) - (a?.cpuUs ?? Number.NaN),
+  });
+  return {
+    runtime: diff(layers.sdk2025, layers.runtimeLegacy),
+    era: diff(layers.runtimeLegacy, layers.runtimeAuto),
+    events: diff(layers.runtimeAuto, layers.memoryAudit),
+    append: diff(layers.memoryAudit, layers.jsonlNoSync),
+    sync: diff(layers.jsonlNoSync, layers.jsonlDurable),
+  };
+}
+
+const signed = (value: number, digits: number): string =>
+  `${value >= 0 ? '+' : ''}${fixed(value, digits)}`;
+
+function layerText(layers: Record<string, LayerRow>): string {
+  const cost = layerCosts(layers);
+  const item = (what: string, c: { p50: number; cpuUs: number }): string =>
+    `${what}: ${signed(c.p50, 3)} ms at p50, ${signed(c.cpuUs, 0)} µs of CPU per call`;
+  return `Reading the table (this run): ${[
+    item(
+      "hintgate's runtime around the remote tool (validation, policy decision, locks, timeout and cancellation, result shaping; SDK client in the 2025 era as in row 1)",
+      cost.runtime,
+    ),
+    item(
+      'the 2026-07-28 era, which hintgate negotiates with this upstream (`auto`), instead of the 2025 handshake the relay and mcp-proxy use',
+      cost.era,
+    ),
+    item('building the two audit events (memory sink)', cost.events),
+    item('appending them to the JSONL file', cost.append),
+    item(
+      'syncing the file to disk before the result returns (one `fdatasync` per call when calls come one at a time)',
+      cost.sync,
+    ),
+  ].join(
+    '; ',
+  )}. Differences of a few µs or hundredths of a ms are within the noise of this machine.`;
+}
+
+function goal1Text(
+  rows: ReadonlyArray<{
+    concurrency: number;
+    overhead: number;
+    relayOverhead: number;
+    met: boolean;
+  }>,
+  layers: Record<string, LayerRow>,
+): string {
+  const met = rows.filter((row) => row.met).length;
+  const cost = layerCosts(layers);
+  const [one] = rows;
+  const levels = rows
+    .map(
+      (row) =>
+        `${row.concurrency} concurrent: ${fixed(row.overhead, 3)} ms, ${row.met ? `under the goal by ${fixed(P50_OVERHEAD_GOAL_MS - row.overhead, 3)} ms` : `over the goal by ${fixed(row.overhead - P50_OVERHEAD_GOAL_MS, 3)} ms`}`,
+    )
+    .join('; ');
+  const accounted =
+    one === undefined
+      ? ''
+      : ` At 1 concurrent request, of the ${fixed(one.overhead, 3)} ms: one more SDK-based stdio hop costs ${fixed(one.relayOverhead, 3)} ms by itself (the proxyServer relay, no policy); per the layer table, syncing the audit log costs ${fixed(cost.sync.p50, 3)} ms, the 2026 era ${fixed(cost.era.p50, 3)} ms, the runtime ${fixed(cost.runtime.p50, 3)} ms and the audit events and their append ${fixed(cost.events.p50 + cost.append.p50, 3)} ms; the remaining ${fixed(one.overhead - one.relayOverhead - cost.sync.p50 - cost.era.p50 - cost.runtime.p50 - cost.events.p50 - cost.append.p50, 3)} ms is the gateway's MCP server side beyond the relay's (its tools/call handler, the stdio line guard, result projection) and noise. ${budgetText(P50_OVERHEAD_GOAL_MS - one.relayOverhead, cost.sync.p50)}`;
+  return `Goal 1 verdict: ${met === rows.length ? 'met' : met === 0 ? 'missed' : 'partly met'} (${met}/${rows.length} levels; ${levels}).${accounted}`;
+}
+
+/** What is left of goal 1's budget once the extra hop is paid, against one sync. */
+function budgetText(left: number, syncMs: number): string {
+  const hop =
+    left <= 0
+      ? 'The extra hop alone already takes the whole budget'
+      : `The extra hop alone leaves ${fixed(left, 3)} ms of the budget`;
+  return left < syncMs
+    ? `${hop}, and one \`fdatasync\` here takes ${fixed(syncMs, 3)} ms: with the audit log synced before each result, the goal cannot be met on this machine.`
+    : `${hop}.`;
+}
+
+function goal2Text(
+  rows: ReadonlyArray<{ concurrency: number; ratio: number; met: boolean }>,
+  layers: Record<string, LayerRow>,
+): string {
+  const met = rows.filter((row) => row.met).length;
+  const cost = layerCosts(layers);
+  const levels = rows
+    .map(
+      (row) =>
+        `${row.concurrency} concurrent: ${fixed(row.ratio, 2)}x, ${row.met ? 'met' : `${fixed((1 - row.ratio) * 100, 0)}% short`}`,
+    )
+    .join('; ');
+  return `Goal 2 verdict: ${met === rows.length ? 'met' : met === 0 ? 'missed' : 'partly met'} (${met}/${rows.length} levels; ${levels}). Throughput here is bounded by the CPU time all processes spend per call on ${availableParallelism()} cores. Per call, one at a time, the layer table puts hintgate's own CPU at ${fixed(cost.runtime.cpuUs, 0)} µs for the runtime, ${fixed(cost.events.cpuUs + cost.append.cpuUs, 0)} µs for the audit events and their append, ${fixed(cost.sync.cpuUs, 0)} µs for syncing them (less per call when concurrent calls share a sync) and ${fixed(cost.era.cpuUs, 0)} µs for the 2026 era, on top of what mcp-proxy pays too (the SDK client and server, JSON and zod validation of every message, the transports).`;
 }
