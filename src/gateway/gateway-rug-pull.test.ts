@@ -60,7 +60,7 @@ describe('gateway in front of a server that changes its tools after three calls'
     expect(gateway.blockedTools().get('send_data')).toContain('not pinned yet');
     const denied = await call('lookup', { id: '1' });
     expect(denied?.status).toBe('denied');
-    expect(resultText(denied as { content: unknown[] })).toContain('changed since it was pinned');
+    expect(denied && resultText(denied)).toContain('changed since it was pinned');
     expect((await call('send_data', { url: 'https://example.com' }))?.status).toBe('denied');
     expect(notices.join('\n')).toMatch(/readOnlyHint/);
 
