@@ -51,8 +51,9 @@ describe('probeServer on @modelcontextprotocol/server-everything', () => {
     const report = await probeServer({
       server: 'everything',
       target: everythingTarget(),
-      // Its default is ten seconds per call.
-      fixtures: { 'trigger-long-running-operation': [{ duration: 0.1, steps: 1 }] },
+      // Its default is ten seconds per call. Two seconds still spans ticks of the clock that
+      // get-resource-reference shows, which must not pass for a change of state.
+      fixtures: { 'trigger-long-running-operation': [{ duration: 2, steps: 1 }] },
     });
     const violations = report.verdicts.filter((v) => v.verdict === 'violation');
     expect(violations).toEqual([]);
