@@ -198,7 +198,7 @@ async function runProbe(
       stable.splice(0, stable.length, ...stable.filter((n) => !check.unreliable.includes(n)));
       observer.fingerprintTools = stable;
       record(plan).evidence.push(
-        `${check.unreliable.join(', ')} changed while "${plan.name}" ran but not again when it was called again; left out of the state fingerprint as time-dependent`,
+        `${check.unreliable.join(', ')} changed while "${plan.name}" ran, but either not again when it was called again or also with nothing called for as long; left out of the state fingerprint as time-dependent`,
       );
     }
     const kept = seen.stateChangedTools.filter((name) => !check.unreliable.includes(name));
@@ -280,7 +280,7 @@ async function runProbe(
     const r = record(plan);
     r.evidence.push(...callEvidence(run));
     if (observation.unconfirmed.length > 0 && observation.stateChanges.length === 0) {
-      r.inconclusive = `the output of ${observation.unconfirmed.join(', ')} changed while it ran, but not again when it was called again (time-dependent output, or a change made once)`;
+      r.inconclusive = `the output of ${observation.unconfirmed.join(', ')} changed while it ran, but either not again when it was called again or also with nothing called for as long (time-dependent output, or a change made once)`;
       continue;
     }
     const watched = [
