@@ -62,9 +62,9 @@ export {
 } from './registry/index.js';
 export {
   AuditWriteError,
+  type CloseOptions,
   createRuntime,
   DEFAULT_TIMEOUT_MS,
-  type CloseOptions,
   type ExecuteOptions,
   isRetryable,
   type PlanEntry,
