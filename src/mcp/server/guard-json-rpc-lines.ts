@@ -20,11 +20,45 @@ export interface JsonRpcLineGuardOptions {
 const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
 const PARSE_ERROR = -32_700;
 const INVALID_REQUEST = -32_600;
+const NEWLINE = Buffer.from('\n');
 
 const errorLine = (id: string | number | null, code: number, message: string): string =>
   `${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`;
 
 /** The id of a message that claims to be a request, so that its error can answer it. */
+const isId = (value: unknown): boolean => typeof value === 'string' || Number.isSafeInteger(value);
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Whether `value` is a request, notification or result response of the common shapes: a
+ * cheap check that the SDK's schemas accept it (it accepts nothing they refuse). A message
+ * it does not accept goes through those schemas instead.
+ */
+const isCommonMessage = (value: unknown): boolean => {
+  if (!isObject(value) || value.jsonrpc !== '2.0') return false;
+  let keys = 1;
+  if ('id' in value) {
+    if (!isId(value.id)) return false;
+    keys += 1;
+  }
+  if ('method' in value) {
+    if (typeof value.method !== 'string') return false;
+    keys += 1;
+    if ('params' in value) {
+      // _meta has a schema of its own; such params go the long way.
+      if (!isObject(value.params) || '_meta' in value.params) return false;
+      keys += 1;
+    }
+  } else {
+    if (!('id' in value) || !isObject(value.result) || '_meta' in value.result) return false;
+    keys += 1;
+  }
+  // The schemas are strict: any other key fails them.
+  return Object.keys(value).length === keys;
+};
+
 const requestId = (value: unknown): string | number | null => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const { id, method } = value as { id?: unknown; method?: unknown };
@@ -40,6 +74,7 @@ const requestId = (value: unknown): string | number | null => {
  * a parse error (-32700) for a line that is not JSON (or is longer than `maxLineBytes`), an
  * invalid request (-32600, with the request's id when it has one) for JSON that is not a
  * request, notification or response, each reported to `onError`. Blank lines are skipped.
+ * Lines that pass are passed on as they came, the lines of one chunk in one piece.
  */
 export function guardJsonRpcLines(options: JsonRpcLineGuardOptions): Readable {
   const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
@@ -51,20 +86,27 @@ export function guardJsonRpcLines(options: JsonRpcLineGuardOptions): Readable {
       // A client that cannot be answered or a failing report must not stop the others.
     }
   };
-  const check = (text: string): string | undefined => {
-    if (text.trim() === '') return undefined;
+  /** Whether a line passes; a line that does not is answered, unless it is blank. */
+  const passes = (text: string): boolean => {
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
-      refuse(
-        errorLine(null, PARSE_ERROR, 'Parse error: the message is not JSON'),
-        'a line that is not JSON',
-      );
-      return undefined;
+      if (text.trim() !== '') {
+        refuse(
+          errorLine(null, PARSE_ERROR, 'Parse error: the message is not JSON'),
+          'a line that is not JSON',
+        );
+      }
+      return false;
     }
-    if (isJSONRPCRequest(value) || isJSONRPCNotification(value) || isJSONRPCResponse(value)) {
-      return `${text}\n`;
+    if (
+      isCommonMessage(value) ||
+      isJSONRPCRequest(value) ||
+      isJSONRPCNotification(value) ||
+      isJSONRPCResponse(value)
+    ) {
+      return true;
     }
     refuse(
       errorLine(
@@ -74,25 +116,31 @@ export function guardJsonRpcLines(options: JsonRpcLineGuardOptions): Readable {
       ),
       'JSON that is not a JSON-RPC message',
     );
-    return undefined;
+    return false;
   };
 
   let rest: Buffer = Buffer.alloc(0);
+  /** Dropping the rest of a line that was too long, up to its newline. */
   let skipping = false;
   const guard = new Transform({
     transform(chunk: Buffer | string, _encoding: BufferEncoding, done: TransformCallback) {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      rest = rest.length === 0 ? bytes : Buffer.concat([rest, bytes]);
-      for (let index = rest.indexOf(0x0a); index !== -1; index = rest.indexOf(0x0a)) {
-        const line = rest.subarray(0, index);
-        rest = rest.subarray(index + 1);
-        if (skipping) {
-          skipping = false;
-          continue;
+      const incoming = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      const bytes = rest.length === 0 ? incoming : Buffer.concat([rest, incoming]);
+      let start = 0;
+      // Lines that pass run from `passFrom` to `start`, pushed together.
+      let passFrom = 0;
+      for (let end = bytes.indexOf(0x0a); end !== -1; end = bytes.indexOf(0x0a, start)) {
+        // The SDK's reader drops a line's trailing \r, and JSON.parse takes it for space.
+        const pass = skipping ? false : passes(bytes.toString('utf8', start, end));
+        skipping = false;
+        if (!pass) {
+          if (passFrom < start) this.push(bytes.subarray(passFrom, start));
+          passFrom = end + 1;
         }
-        const passed = check(line.toString('utf8').replace(/\r$/, ''));
-        if (passed !== undefined) this.push(passed);
+        start = end + 1;
       }
+      if (passFrom < start) this.push(bytes.subarray(passFrom, start));
+      rest = skipping ? Buffer.alloc(0) : bytes.subarray(start);
       if (rest.length > max) {
         // The rest of this line, up to its newline, is dropped too.
         rest = Buffer.alloc(0);
@@ -105,8 +153,9 @@ export function guardJsonRpcLines(options: JsonRpcLineGuardOptions): Readable {
       done();
     },
     flush(done: TransformCallback) {
-      const passed = skipping ? undefined : check(rest.toString('utf8').replace(/\r$/, ''));
-      if (passed !== undefined) this.push(passed);
+      if (!skipping && rest.length > 0 && passes(rest.toString('utf8'))) {
+        this.push(Buffer.concat([rest, NEWLINE]));
+      }
       done();
     },
   });
