@@ -102,8 +102,9 @@ export interface McpToolServer {
   setMode(mode: Mode): void;
   /**
    * Checks whether the tool list changed (for example after `runtime.setMode` was called
-   * directly) and notifies clients if so. Registry changes are detected without this; the
-   * list is also checked on every `tools/list` and `tools/call`.
+   * directly) and notifies clients if so. Registry changes and {@link McpToolServer.setMode}
+   * are followed without this; the list is also checked on every `tools/list`, not on
+   * `tools/call`.
    */
   refresh(): void;
   /** Calls `listener` whenever the tool list changed. Returns a function that unsubscribes. */
@@ -291,7 +292,6 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     params: { readonly name: string; readonly arguments?: Record<string, unknown> | undefined },
     ctx: ServerContext,
   ): Promise<McpCallToolResult | InputRequiredResult> => {
-    refresh();
     const modern = isModernRequest(server, ctx);
     const roundApproval = modern
       ? createInputRequiredApproval(server, ctx, codec, consumeRound)
