@@ -365,6 +365,93 @@ describe('createJsonlAuditSink', () => {
     await sink.close?.();
   });
 
+  it("sync: 'batched' has each line in the file when write returns, resolves before any sync, and syncs them together after maxSyncDelayMs", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const path = join(dir, 'audit.jsonl');
+      const { fileSystem, syncs } = heldSyncs(path);
+      const sink = createJsonlAuditSink({ path, fileSystem, sync: 'batched', maxSyncDelayMs: 30 });
+      const first = sink.write(event('1')) as Promise<void>;
+      expect(await readLines(path)).toHaveLength(1);
+      const second = sink.write(event('2'), { deferSync: true }) as Promise<void>;
+      expect(await readLines(path)).toHaveLength(2);
+      expect(await settled(Promise.all([first, second]))).toBe(true);
+      await vi.advanceTimersByTimeAsync(29);
+      expect(syncs).toHaveLength(0);
+      await vi.advanceTimersByTimeAsync(1);
+      await vi.waitFor(() => expect(syncs).toHaveLength(1));
+      expect(syncs.map((sync) => sync.linesAtStart)).toEqual([2]);
+      // A line written while that sync runs gets the next one.
+      await sink.write(event('3'));
+      syncs[0]?.release();
+      await vi.advanceTimersByTimeAsync(30);
+      await vi.waitFor(() => expect(syncs).toHaveLength(2));
+      expect(syncs[1]?.linesAtStart).toBe(3);
+      syncs[1]?.release();
+      await sink.close?.();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("sync: 'batched' syncs what is left on flush and close", async () => {
+    const path = join(dir, 'audit.jsonl');
+    const { fileSystem, syncs } = heldSyncs(path);
+    const sink = createJsonlAuditSink({
+      path,
+      fileSystem,
+      sync: 'batched',
+      maxSyncDelayMs: 60_000,
+    });
+    await sink.write(event('1'));
+    const flushed = sink.flush?.() as Promise<void>;
+    expect(syncs).toHaveLength(1);
+    expect(await settled(flushed)).toBe(false);
+    syncs[0]?.release();
+    await flushed;
+    await sink.write(event('2'));
+    const closed = sink.close?.() as Promise<void>;
+    expect(syncs).toHaveLength(2);
+    syncs[1]?.release();
+    await closed;
+  });
+
+  it("sync: 'batched' tells onSyncError of a failed background sync once, and goes on syncing", async () => {
+    const path = join(dir, 'audit.jsonl');
+    const { fileSystem, syncs } = heldSyncs(path);
+    const failures: Error[] = [];
+    const sink = createJsonlAuditSink({
+      path,
+      fileSystem,
+      sync: 'batched',
+      maxSyncDelayMs: 60_000,
+      onSyncError: (error) => failures.push(error),
+    });
+    await sink.write(event('1'));
+    await sink.write(event('2'));
+    const flushed = sink.flush?.() as Promise<void>;
+    syncs[0]?.fail(new Error('EIO: i/o error'));
+    await flushed;
+    expect(failures).toEqual([
+      expect.objectContaining({
+        code: 'audit_write_failed',
+        message: expect.stringContaining('EIO'),
+      }),
+    ]);
+    await sink.write(event('3'));
+    const closed = sink.close?.() as Promise<void>;
+    syncs[1]?.release();
+    await closed;
+    expect(failures).toHaveLength(1);
+    expect(await readLines(path)).toHaveLength(3);
+  });
+
+  it('throws invalid_option for a sync that is not true, false or batched', () => {
+    expect(() =>
+      createJsonlAuditSink({ path: join(dir, 'a.jsonl'), sync: 'always' as never }),
+    ).toThrow(expect.objectContaining({ code: 'invalid_option' }));
+  });
+
   it('throws invalid_option for a negative maxSyncDelayMs', () => {
     expect(() => createJsonlAuditSink({ path: join(dir, 'a.jsonl'), maxSyncDelayMs: -1 })).toThrow(
       expect.objectContaining({ code: 'invalid_option' }),

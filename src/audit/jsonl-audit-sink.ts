@@ -64,17 +64,26 @@ export interface JsonlAuditSinkOptions {
   /** File to append to; created (with its directory) if missing, mode 0600. */
   readonly path: string;
   /**
-   * Sync writes to the disk (`fdatasync`) before reporting them written. Default true: an
-   * event reported as written survives a crash of the machine. False reports an event
-   * written once its line is handed to the operating system: it then survives a crash of
-   * the process, not of the machine.
+   * When lines are synced to the disk (`fdatasync`). Default `true`: before the sink
+   * reports them written, so an event reported as written survives a crash of the machine.
+   * `'batched'`: every line is appended (one synchronous `write(2)`) before `write` returns
+   * and reported written then, so it survives a crash or kill of the process; it is synced in
+   * the background at most `maxSyncDelayMs` later, together with the lines written meanwhile,
+   * so a crash of the machine can lose the lines of that last moment. `false`: appended the
+   * same way and never synced.
    */
-  readonly sync?: boolean;
+  readonly sync?: boolean | 'batched';
   /**
-   * Longest time, in milliseconds, that an event written with `deferSync` waits for a sync
-   * when no other write asks for one sooner. Default 50.
+   * Longest time, in milliseconds, that a line waits for a sync when no other write asks for
+   * one sooner: a line written with `deferSync`, or with `sync: 'batched'` any line. Default
+   * 50.
    */
   readonly maxSyncDelayMs?: number;
+  /**
+   * Told when a background sync fails (`sync: 'batched'`: no write waits for it), once per
+   * failed sync. Default: ignore.
+   */
+  readonly onSyncError?: (error: HintgateError) => void;
   /** File operations; default {@link nodeAuditFileSystem}. For tests. */
   readonly fileSystem?: AuditFileSystem;
 }
@@ -97,8 +106,10 @@ export const DEFAULT_MAX_SYNC_DELAY_MS = 50;
  * they wait for; the file keeps the order in which events were written. The promise `write`
  * returns resolves once the line is synced to the disk. Lines written while a sync runs
  * share the next one (group commit). A line written with `deferSync` waits for the next sync
- * another write asks for, or at most `maxSyncDelayMs`. With `sync: false` every line is
- * appended before `write` returns and never synced.
+ * another write asks for, or at most `maxSyncDelayMs`. With `sync: 'batched'` every line is
+ * appended before `write` returns, reported written then, and synced in the background at
+ * most `maxSyncDelayMs` later; `flush` and `close` sync what is left. With `sync: false`
+ * every line is appended before `write` returns and never synced.
  */
 export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink {
   if (typeof options?.path !== 'string' || options.path === '') {
@@ -117,6 +128,13 @@ export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink 
   const { path } = options;
   const fs = options.fileSystem ?? nodeAuditFileSystem;
   const sync = options.sync ?? true;
+  if (sync !== true && sync !== false && sync !== 'batched') {
+    throw new HintgateError(
+      'invalid_option',
+      `createJsonlAuditSink: sync must be true, false or 'batched', not ${JSON.stringify(sync)}.`,
+    );
+  }
+  const { onSyncError } = options;
   const failure = (what: string, error: unknown): HintgateError =>
     new HintgateError(
       'audit_write_failed',
@@ -146,6 +164,21 @@ export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink 
   let syncing: Promise<void> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
+  /** The last background sync failure reported, so that each is told once. */
+  let reportedFailure: unknown;
+  /** Stands for a `'batched'` line in `unsynced`: nobody waits for it. */
+  const background: Waiter = {
+    resolve: () => {},
+    reject: (error) => {
+      if (error === reportedFailure) return;
+      reportedFailure = error;
+      try {
+        onSyncError?.(error as HintgateError);
+      } catch {
+        // Reporting must not break the sink.
+      }
+    },
+  };
 
   const append = (file: number, text: string): void => {
     const data = Buffer.from(text, 'utf8');
@@ -265,6 +298,16 @@ export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink 
         } catch (error) {
           return Promise.reject(failure('append to', error));
         }
+        return Promise.resolve();
+      }
+      if (sync === 'batched') {
+        try {
+          appendInOrder(fd, line);
+        } catch (error) {
+          return Promise.reject(error);
+        }
+        unsynced.push(background);
+        if (syncing === undefined) armTimer();
         return Promise.resolve();
       }
       if (writeOptions?.deferSync !== true) {
