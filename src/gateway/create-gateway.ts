@@ -169,7 +169,12 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
       ...(server.concurrency === undefined ? {} : { concurrency: server.concurrency }),
     });
   }
-  const sink = createJsonlAuditSink({ path: config.audit.path });
+  const sink = createJsonlAuditSink({
+    path: config.audit.path,
+    sync: config.audit.sync === 'batched' ? 'batched' : true,
+    maxSyncDelayMs: config.audit.maxSyncDelayMs,
+    onSyncError: report,
+  });
   const inner = createRuntime({
     registry,
     mode: options.mode ?? config.mode ?? DEFAULT_MODE,

@@ -2,6 +2,7 @@
 // Node only.
 
 export {
+  type AuditSyncPolicy,
   type GatewayConfig,
   type LoadedGatewayConfig,
   type LoadedGatewayServer,

@@ -10,6 +10,8 @@ import {
 import { isPlainObject } from '../../tool/json-schema.js';
 import type { EnvironmentVariables } from './expand-env.js';
 import {
+  AUDIT_SYNC_POLICIES,
+  DEFAULT_AUDIT_MAX_SYNC_DELAY_MS,
   DEFAULT_STATE_PATHS,
   type LoadedDownstreamHttp,
   type LoadedGatewayConfig,
@@ -130,7 +132,16 @@ function readConfig(
   );
   context.problems.push(...problems);
   const audit = readMapping(value.audit, ['audit'], '{ path: "logs/audit.jsonl" }', context) ?? {};
-  checkKeys(audit, ['audit'], { keys: ['path', 'arguments'], what: 'an audit key' }, context);
+  checkKeys(
+    audit,
+    ['audit'],
+    { keys: ['path', 'arguments', 'sync', 'maxSyncDelayMs'], what: 'an audit key' },
+    context,
+  );
+  const auditSync =
+    audit.sync === undefined
+      ? undefined
+      : readChoice(audit.sync, ['audit', 'sync'], AUDIT_SYNC_POLICIES, context.problems);
   const approvals =
     readMapping(value.approvals, ['approvals'], '{ path: ".hintgate/approvals.json" }', context) ??
     {};
@@ -155,6 +166,14 @@ function readConfig(
         readPath(audit.path, ['audit', 'path'], '"logs/audit.jsonl"', context) ??
         at(DEFAULT_STATE_PATHS.audit),
       arguments: readBoolean(audit.arguments, ['audit', 'arguments'], context) ?? false,
+      sync: auditSync ?? 'always',
+      maxSyncDelayMs:
+        readInteger(
+          audit.maxSyncDelayMs,
+          ['audit', 'maxSyncDelayMs'],
+          { min: 0, max: 60_000, rule: 'a whole number of milliseconds from 0 to 60000' },
+          context,
+        ) ?? DEFAULT_AUDIT_MAX_SYNC_DELAY_MS,
     },
     approvals: {
       path:

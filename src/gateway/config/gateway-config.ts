@@ -11,6 +11,15 @@ import type { RateLimit } from '../../tool/tool.js';
  */
 export type NewToolsPolicy = 'pending' | 'ask' | 'allow';
 
+/** When the gateway's audit events reach the disk; see {@link GatewayConfig}. */
+export type AuditSyncPolicy = 'always' | 'batched';
+
+/** The values of `audit.sync`, the default first. */
+export const AUDIT_SYNC_POLICIES: readonly AuditSyncPolicy[] = ['always', 'batched'];
+
+/** Default of `audit.maxSyncDelayMs`, in milliseconds. */
+export const DEFAULT_AUDIT_MAX_SYNC_DELAY_MS = 50;
+
 /** Every {@link NewToolsPolicy}; the first is the default. */
 export const NEW_TOOLS_POLICIES: readonly NewToolsPolicy[] = ['pending', 'ask', 'allow'];
 
@@ -103,6 +112,18 @@ export interface GatewayConfig {
     readonly path?: string;
     /** Record call arguments (secrets redacted), not only their digest. Default `false`. */
     readonly arguments?: boolean;
+    /**
+     * When events reach the disk. `always` (default): a call's result is returned once its
+     * events are synced (`fdatasync`). `batched`: once they are appended to the file (they
+     * survive a crash or kill of the gateway), synced in the background at most
+     * `maxSyncDelayMs` later (a crash of the machine can lose that last moment).
+     */
+    readonly sync?: AuditSyncPolicy;
+    /**
+     * Longest time, in milliseconds, an event waits for a sync no call asks for sooner.
+     * Default 50.
+     */
+    readonly maxSyncDelayMs?: number;
   } | null;
   readonly approvals?: {
     /** "Always allow" answers. Default `.hintgate/approvals.json` beside the configuration. */
@@ -195,7 +216,12 @@ export interface LoadedGatewayConfig {
   readonly mode?: Mode;
   /** The rules, checked as `checkPolicy` does; empty when none. */
   readonly rules: readonly PolicyRule[];
-  readonly audit: { readonly path: string; readonly arguments: boolean };
+  readonly audit: {
+    readonly path: string;
+    readonly arguments: boolean;
+    readonly sync: AuditSyncPolicy;
+    readonly maxSyncDelayMs: number;
+  };
   readonly approvals: { readonly path: string };
   readonly pin: { readonly path: string; readonly newTools: NewToolsPolicy };
   /** `http` is present when the file asks for a Streamable HTTP downstream. */

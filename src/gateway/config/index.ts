@@ -1,6 +1,8 @@
 export { checkGatewayConfig, type GatewayConfigSource } from './check-gateway-config.js';
 export { type EnvironmentVariables, type ExpandEnvResult, expandEnv } from './expand-env.js';
 export {
+  AUDIT_SYNC_POLICIES,
+  type AuditSyncPolicy,
   DEFAULT_STATE_PATHS,
   type GatewayConfig,
   type GatewayHttpServerConfig,

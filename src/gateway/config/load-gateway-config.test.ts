@@ -86,7 +86,12 @@ describe('loadGatewayConfig', () => {
       rules: [
         { tool: 'github_*', key: 'repo:acme/*', decision: 'ask', reason: 'company repositories' },
       ],
-      audit: { path: join(dir, 'logs', 'audit.jsonl'), arguments: true },
+      audit: {
+        path: join(dir, 'logs', 'audit.jsonl'),
+        arguments: true,
+        sync: 'batched',
+        maxSyncDelayMs: 20,
+      },
       approvals: { path: join(dir, 'state', 'approvals.json') },
       pin: { path: join(dir, 'pins', 'hintgate.lock'), newTools: 'allow' },
       downstream: { http: { host: '127.0.0.1', port: 3100, token: 'fixture-token-0123' } },
@@ -106,6 +111,8 @@ describe('loadGatewayConfig', () => {
     expect(config.audit).toEqual({
       path: join(project, '.hintgate', 'audit.jsonl'),
       arguments: false,
+      sync: 'always',
+      maxSyncDelayMs: 50,
     });
     expect(config.approvals.path).toBe(join(project, '.hintgate', 'approvals.json'));
     expect(config.pin).toEqual({ path: join(project, 'hintgate.lock'), newTools: 'pending' });

@@ -46,7 +46,12 @@ describe('renderStarterConfig', () => {
     expect(config.mode).toBe('ask');
     expect(config.rules.map((rule) => rule.decision)).toEqual(['ask', 'allow']);
     expect(config.pin).toEqual({ path: join(dir, 'hintgate.lock'), newTools: 'pending' });
-    expect(config.audit).toEqual({ path: join(dir, '.hintgate', 'audit.jsonl'), arguments: false });
+    expect(config.audit).toEqual({
+      path: join(dir, '.hintgate', 'audit.jsonl'),
+      arguments: false,
+      sync: 'always',
+      maxSyncDelayMs: 50,
+    });
     expect(config.downstream).toEqual({});
   });
 

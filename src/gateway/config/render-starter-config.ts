@@ -82,6 +82,7 @@ pin:
 audit:
   path: .hintgate/audit.jsonl
   arguments: false                     # true also records arguments, secrets redacted
+  sync: always                         # results wait for their events on disk; batched: in the file
 
 # "Always allow" answers:
 #approvals:
