@@ -1,4 +1,5 @@
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import { coalesceWrites } from './coalesce-writes.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
 import { guardJsonRpcLines } from './guard-json-rpc-lines.js';
 
@@ -22,7 +23,8 @@ export interface McpStdioServer {
  * Serves a tool server over this process's stdin and stdout, both protocol eras: the
  * client's opening message decides the connection's era (the SDK's `serveStdio`). A line
  * that is not a JSON-RPC message is answered with a JSON-RPC error and reported to
- * `onError`. Keep stdout for the protocol; log to stderr.
+ * `onError`. The messages that are ready in one turn of the event loop are written to stdout
+ * together at its end. Keep stdout for the protocol; log to stderr.
  */
 export function serveMcpStdio(options: McpStdioOptions): McpStdioServer {
   const { toolServer } = options;
@@ -33,13 +35,15 @@ export function serveMcpStdio(options: McpStdioOptions): McpStdioServer {
       // Reporting must never break serving.
     }
   };
+  // The messages of one turn of the event loop leave in one write.
+  const output = coalesceWrites(process.stdout);
   const input = guardJsonRpcLines({
     input: process.stdin,
-    reply: (line) => process.stdout.write(line),
+    reply: (line) => output.write(line),
     onError: onerror,
   });
   const handle = serveStdio(() => toolServer.createServer(), {
-    transport: new StdioServerTransport(input, process.stdout),
+    transport: new StdioServerTransport(input, output),
     onerror,
   });
   let finish: () => void = () => {};
@@ -61,6 +65,7 @@ export function serveMcpStdio(options: McpStdioOptions): McpStdioServer {
       closing ??= handle.close().finally(() => {
         process.stdin.unpipe();
         process.stdin.pause();
+        output.end();
         finish();
       });
       return closing;
