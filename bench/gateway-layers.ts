@@ -8,7 +8,9 @@
  * - the SDK `Client` alone, with the 2025 handshake (what the mcp-proxy relay does);
  * - a hintgate runtime over `connectMcpServer` (mode auto, trusted), era `legacy`, then
  *   `auto` (2026-07-28 with this server, as the gateway), then with a memory audit sink, the
- *   JSONL sink without syncing, and the default durable JSONL sink (as the gateway);
+ *   JSONL sink without syncing, and the default durable JSONL sink (as the gateway); then,
+ *   instead of the last, the JSONL sink with `sync: 'batched'` (as the gateway with
+ *   `audit.sync: batched`);
  * - for reference, the SDK `Client` alone pinned to the 2026-07-28 era.
  *
  * Each variant has its own upstream process; they take turns in rounds. Reported: p50
@@ -127,6 +129,7 @@ export const LAYER_KEYS = [
   'memoryAudit',
   'jsonlNoSync',
   'jsonlDurable',
+  'jsonlBatched',
   'sdk2026',
 ] as const;
 
@@ -155,6 +158,13 @@ export async function gatewayLayers(
         'runtime, era auto, JSONL audit (default: durable), as in the gateway',
         'auto',
         createJsonlAuditSink({ path: join(work, 'durable.jsonl') }),
+      ),
+    );
+    variants.push(
+      await runtimeVariant(
+        "runtime, era auto, JSONL audit, sync: 'batched', as the gateway with audit.sync: batched",
+        'auto',
+        createJsonlAuditSink({ path: join(work, 'batched.jsonl'), sync: 'batched' }),
       ),
     );
     variants.push(await sdkVariant('reference: SDK Client alone, 2026-07-28 era', true));
