@@ -199,7 +199,11 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
     const { answer } = outcome;
     if (answer.decision === 'deny') {
       const why =
-        answer.reason === undefined ? 'the user denied it' : `the user denied it: ${answer.reason}`;
+        answer.asked === false && answer.reason !== undefined
+          ? `nobody could be asked: ${answer.reason}`
+          : answer.reason === undefined
+            ? 'the user denied it'
+            : `the user denied it: ${answer.reason}`;
       return { allow: false, reason: why };
     }
     const why =

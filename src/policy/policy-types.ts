@@ -101,6 +101,12 @@ export interface ApprovalAnswer {
   readonly remember?: RememberScope;
   /** Shown in the audit log; for a denial also to the model. */
   readonly reason?: string;
+  /**
+   * `false` for a denial made without asking anyone (e.g. the MCP client cannot show an
+   * approval form): the reason then stands on its own instead of being told as the user's.
+   * Default `true`.
+   */
+  readonly asked?: boolean;
 }
 
 /**

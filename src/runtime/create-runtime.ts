@@ -237,7 +237,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       return Promise.reject(
         new HintgateError(
           'runtime_closed',
-          'execute: the runtime is closed or closing, so it takes no more calls; create a new runtime to run them.',
+          'execute: this runtime is shutting down or closed, so it takes no more calls; run them once it (or a new one) is up again.',
         ),
       );
     }

@@ -64,7 +64,7 @@ export function clientCapabilities(
 export function createElicitationApprover(server: Server, ctx: ServerContext): Approver {
   return async (request, { signal }) => {
     if (!supportsFormElicitation(clientCapabilities(server, ctx))) {
-      return { decision: 'deny', reason: NO_APPROVAL_CHANNEL };
+      return { decision: 'deny', reason: NO_APPROVAL_CHANNEL, asked: false };
     }
     const answer = await ctx.mcpReq.elicitInput(approvalForm(request), {
       signal,
@@ -117,7 +117,7 @@ export function createInputRequiredApproval(
       return answerFromElicitation(response);
     }
     if (!supportsFormElicitation(clientCapabilities(server, ctx))) {
-      return { decision: 'deny', reason: NO_APPROVAL_CHANNEL };
+      return { decision: 'deny', reason: NO_APPROVAL_CHANNEL, asked: false };
     }
     if (asked !== undefined) {
       // One call per tools/call, so one approval per round; a second would be a bug of ours.

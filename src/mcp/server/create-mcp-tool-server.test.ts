@@ -238,7 +238,9 @@ describe.each(ERAS)('approvals on the %s era', (era) => {
       isError: true,
       _meta: { 'dev.hintgate/status': 'denied', 'dev.hintgate/code': 'denied' },
     });
+    expect(JSON.stringify(result.content)).toContain('nobody could be asked');
     expect(JSON.stringify(result.content)).toContain('cannot ask its user');
+    expect(JSON.stringify(result.content)).not.toContain('the user denied it');
     expect(runs).toEqual([]);
   });
 });
