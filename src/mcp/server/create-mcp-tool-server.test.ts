@@ -117,6 +117,28 @@ describe.each(ERAS)('tools/list on the %s era', (era) => {
     expect(byName.get('no_hints')?._meta).toMatchObject({ 'dev.hintgate/class': 'destructive' });
   });
 
+  it("keeps a result's own _meta but not the protocol's reserved keys of another sender", async () => {
+    const relayed = defineTool({
+      name: 'relayed',
+      description: 'Returns a result as an upstream server sent it.',
+      annotations: READ_ONLY,
+      inputSchema: z.object({}),
+      execute: () => ({
+        content: [{ type: 'text' as const, text: 'hi' }],
+        _meta: {
+          'io.modelcontextprotocol/serverInfo': { name: 'upstream', version: '1.0.0' },
+          'example.com/trace': 't-1',
+        },
+      }),
+    });
+    const { client } = await connect(era, serve([relayed]));
+    const result = await client.callTool({ name: 'relayed', arguments: {} });
+    expect(result._meta?.['example.com/trace']).toBe('t-1');
+    expect(
+      (result._meta?.['io.modelcontextprotocol/serverInfo'] as { name?: string } | undefined)?.name,
+    ).not.toBe('upstream');
+  });
+
   it('maps results: structured output, errors with their code, unknown tools', async () => {
     const failing = defineTool({
       name: 'failing',

@@ -18,14 +18,32 @@ export const RESULT_META = {
   truncated: `${META_PREFIX}truncated`,
 } as const;
 
+/** `_meta` keys the protocol reserves for the sender of a message, such as its serverInfo. */
+const PROTOCOL_META_PREFIX = 'io.modelcontextprotocol/';
+
+/**
+ * A tool's `_meta` without the keys the protocol reserves: those of a result relayed from
+ * an upstream server describe that server's message, not ours.
+ */
+function withoutProtocolKeys(
+  meta: Readonly<Record<string, unknown>> | undefined,
+): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(meta ?? {})) {
+    if (!key.startsWith(PROTOCOL_META_PREFIX)) kept[key] = value;
+  }
+  return kept;
+}
+
 /**
  * Maps a runtime result to an MCP `CallToolResult`: content and structured content as the
  * tool produced them, `isError` for every status but `ok`, and how the call ended under
- * `_meta` `dev.hintgate/` (the tool's own `_meta` is kept).
+ * `_meta` `dev.hintgate/` (the tool's own `_meta` is kept, except the protocol's reserved
+ * `io.modelcontextprotocol/` keys).
  */
 export function toCallToolResult(result: CallResult): McpCallToolResult {
   const meta: Record<string, unknown> = {
-    ...result._meta,
+    ...withoutProtocolKeys(result._meta),
     [RESULT_META.status]: result.status,
     ...(result.error === undefined ? {} : { [RESULT_META.code]: result.error.code }),
     [RESULT_META.attempts]: result.attempts,
