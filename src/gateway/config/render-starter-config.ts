@@ -68,7 +68,7 @@ rules:
     priority: 10
     reason: irreversible actions are confirmed, also in auto mode
   - origin: everything
-    tool: "{echo,add}"
+    tool: "{echo,get-sum}"
     decision: allow
     reason: harmless tools of the example server
 
