@@ -200,7 +200,7 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
     if (answer.decision === 'deny') {
       const why =
         answer.asked === false && answer.reason !== undefined
-          ? `nobody could be asked: ${answer.reason}`
+          ? answer.reason
           : answer.reason === undefined
             ? 'the user denied it'
             : `the user denied it: ${answer.reason}`;

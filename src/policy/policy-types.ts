@@ -102,8 +102,9 @@ export interface ApprovalAnswer {
   /** Shown in the audit log; for a denial also to the model. */
   readonly reason?: string;
   /**
-   * `false` for a denial made without asking anyone (e.g. the MCP client cannot show an
-   * approval form): the reason then stands on its own instead of being told as the user's.
+   * `false` for a denial made without a person's answer (the MCP client cannot show an
+   * approval form; the question was passed to the client and its answer comes with a
+   * retry): the reason then stands on its own instead of being told as the user's.
    * Default `true`.
    */
   readonly asked?: boolean;

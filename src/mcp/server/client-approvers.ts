@@ -127,7 +127,8 @@ export function createInputRequiredApproval(
     return {
       decision: 'deny',
       reason:
-        'approval was asked from the MCP client (input_required); the call runs when the client retries it with an approval',
+        'approval pending: asked from the MCP client through input_required; the call runs when the client retries it with an approval',
+      asked: false,
     };
   };
   return {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createMemoryAuditSink } from '../../audit/memory-audit-sink.js';
 import type { Mode } from '../../policy/policy-types.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
 import { defineTool } from '../../tool/define-tool.js';
@@ -260,7 +261,6 @@ describe.each(ERAS)('approvals on the %s era', (era) => {
       isError: true,
       _meta: { 'dev.hintgate/status': 'denied', 'dev.hintgate/code': 'denied' },
     });
-    expect(JSON.stringify(result.content)).toContain('nobody could be asked');
     expect(JSON.stringify(result.content)).toContain('cannot ask its user');
     expect(JSON.stringify(result.content)).not.toContain('the user denied it');
     expect(runs).toEqual([]);
@@ -287,6 +287,38 @@ describe('input_required on the 2026-07-28 era', () => {
     expect(runs).toEqual(['a.txt', 'b.txt']);
     // One form per call: an approval of a.txt did not carry over to b.txt.
     expect(client.forms.map((form) => form.message.includes('b.txt'))).toEqual([false, true]);
+  });
+});
+
+describe('the audit of an approval asked through input_required', () => {
+  it('records the first round as pending, not as a denial by the user, then the grant and the run', async () => {
+    const remove = defineTool({
+      name: 'remove',
+      description: 'Deletes a file.',
+      annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+      inputSchema: z.object({ path: z.string() }),
+      execute: () => 'removed',
+    });
+    const audit = createMemoryAuditSink();
+    const runtime = createRuntime({ tools: [remove], mode: 'auto', auditSinks: [audit] });
+    const toolServer = createMcpToolServer({ runtime });
+    const handler = createMcpHttpHandler({ toolServer });
+    cleanups.push(async () => {
+      await handler.close();
+      await toolServer.close();
+      await runtime.close();
+    });
+    const client = await connect('modern', { toolServer, handler }, {});
+    const result = await client.client.callTool({ name: 'remove', arguments: { path: 'a.txt' } });
+    expect(result.isError ?? false).toBe(false);
+
+    const denials = audit.events.filter((event) => event.type === 'approval.denied');
+    expect(denials.map((event) => event.reason)).toEqual([
+      expect.stringMatching(/^approval pending: asked from the MCP client through input_required/),
+    ]);
+    expect(JSON.stringify(audit.events)).not.toContain('the user denied it');
+    expect(audit.events.some((event) => event.type === 'approval.granted')).toBe(true);
+    expect(audit.events.some((event) => event.type === 'call.succeeded')).toBe(true);
   });
 });
 
