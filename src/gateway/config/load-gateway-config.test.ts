@@ -213,6 +213,29 @@ describe('loadGatewayConfig', () => {
     );
   });
 
+  it('expands references in command, args and cwd too, and reports VS Code variables there', async () => {
+    const file = await write(
+      'hintgate.yaml',
+      `servers:\n  a:\n    command: "\${BIN}"\n    args: ["--root", "\${DATA}/notes", "$\${kept}"]\n    cwd: "\${DATA}"\n`,
+    );
+    const config = await load(file, { env: { BIN: 'node', DATA: '/srv/data' } });
+    expect(config.servers[0]).toMatchObject({
+      command: 'node',
+      args: ['--root', '/srv/data/notes', `\${kept}`],
+      cwd: '/srv/data',
+    });
+
+    const copied = await write(
+      'vscode.json',
+      JSON.stringify({
+        servers: { fs: { command: 'npx', args: ['-y', 'fs', `\${workspaceFolder}`] } },
+      }),
+    );
+    const message = await failure(load(copied, { env: {} }));
+    expect(message).toContain(`servers.fs.args[2] uses \${workspaceFolder}, which is not set`);
+    expect(message).toContain('a VS Code variable, which hintgate does not fill in');
+  });
+
   it('never repeats a token in its messages', async () => {
     const file = await write(
       'hintgate.yaml',

@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { closest, describe, type PolicyPath, readChoice } from '../../policy/check-policy.js';
 import { isPlainObject } from '../../tool/json-schema.js';
+import { expandEnv } from './expand-env.js';
 import {
   type LoadedGatewayServer,
   type LoadedServerCommon,
@@ -215,6 +216,17 @@ function transportOf(
   return undefined;
 }
 
+/**
+ * A command-line string (command, argument, cwd) with its `${VAR}` references replaced, as
+ * in env, headers and url; a reference that cannot be filled in is reported.
+ */
+function expandedText(text: string, at: PolicyPath, context: ReadContext): string | undefined {
+  const expanded = expandEnv(text, context.env);
+  if (expanded.ok) return expanded.value;
+  report(context, at, expanded.problem);
+  return undefined;
+}
+
 function readStdio(
   value: Record<string, unknown>,
   path: PolicyPath,
@@ -236,8 +248,10 @@ function readStdio(
   if (value.args !== undefined && value.args !== null) {
     if (Array.isArray(value.args)) {
       value.args.forEach((arg: unknown, index) => {
-        if (typeof arg === 'string') args.push(arg);
-        else {
+        if (typeof arg === 'string') {
+          const expanded = expandedText(arg, [...path, 'args', index], context);
+          if (expanded !== undefined) args.push(expanded);
+        } else {
           const hint =
             typeof arg === 'number' || typeof arg === 'boolean' ? ` (quoted: "${arg}")` : '';
           report(
@@ -256,13 +270,17 @@ function readStdio(
     }
   }
   const env = readStringMap(value.env, [...path, 'env'], ENV_NAME, context);
-  const cwd = readPath(value.cwd, [...path, 'cwd'], '"./server"', context) ?? context.directory;
-  if (context.problems.length > before || typeof command !== 'string') return undefined;
+  const cwdText =
+    typeof value.cwd === 'string' ? expandedText(value.cwd, [...path, 'cwd'], context) : value.cwd;
+  const cwd = readPath(cwdText, [...path, 'cwd'], '"./server"', context) ?? context.directory;
+  const commandText =
+    typeof command === 'string' ? expandedText(command, [...path, 'command'], context) : undefined;
+  if (context.problems.length > before || commandText === undefined) return undefined;
   // A relative program path means the file it sits beside, not wherever the gateway was started.
   const program =
-    /^\.\.?[\\/]/.test(command) && !isAbsolute(command)
-      ? resolve(context.directory, command)
-      : command;
+    /^\.\.?[\\/]/.test(commandText) && !isAbsolute(commandText)
+      ? resolve(context.directory, commandText)
+      : commandText;
   return {
     ...common,
     transport: 'stdio',
