@@ -1,10 +1,12 @@
-import type {
-  CallToolResult,
-  Client,
-  Implementation,
-  Tool as McpTool,
-  ProtocolEra,
-  ServerCapabilities,
+import {
+  type CallToolResult,
+  type Client,
+  type Implementation,
+  type Tool as McpTool,
+  type ProtocolEra,
+  SdkError,
+  SdkErrorCode,
+  type ServerCapabilities,
 } from '@modelcontextprotocol/client';
 import { type Clock, systemClock } from '../../schedule/index.js';
 import { ConnectionEmitter } from './connection-emitter.js';
@@ -56,6 +58,11 @@ export class McpConnection implements McpServerConnection {
   #pending: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
   #lastStderr: StderrTail | undefined;
+  /**
+   * Connections whose server is being asked whether it is still there, with the transport's
+   * reports meanwhile: told if it answers, dropped if it is lost (the loss says why).
+   */
+  readonly #probing = new WeakMap<LiveClient, Error[]>();
 
   constructor(options: CheckedMcpServerOptions) {
     this.origin = options.name;
@@ -161,11 +168,35 @@ export class McpConnection implements McpServerConnection {
         slot.closed = true;
         if (slot.live === undefined) return;
         const tail = lastLine(slot.live.stderr.text);
-        slot.live.lostReason =
-          this.#options.target.kind === 'stdio'
-            ? `the server process exited${tail === '' ? '' : `; its stderr ended with: ${tail}`}`
-            : 'the connection closed';
+        if (this.#options.target.kind === 'stdio') {
+          slot.live.lostReason = `the server process exited${tail === '' ? '' : `; its stderr ended with: ${tail}`}`;
+        } else slot.live.lostReason ??= 'the connection closed';
         this.#lost(slot.live, new Error(slot.live.lostReason));
+      },
+      http: {
+        onUnreachable: (error) => {
+          const live = slot.live;
+          if (live === undefined) return;
+          const detail = error.cause instanceof Error ? error.cause.message : error.message;
+          this.#lost(
+            live,
+            new Error(`the server could not be reached (${detail})`, { cause: error }),
+          );
+        },
+        onStreamBroken: (error) => {
+          if (slot.live !== undefined) this.#probe(slot.live, error);
+        },
+      },
+      onTransportError: (error) => {
+        const live = slot.live;
+        if (live === undefined || live !== this.#live || !live.alive) return;
+        const report = new Error(
+          `The connection to MCP server "${this.origin}" reported: ${error.message}`,
+          { cause: error },
+        );
+        const held = this.#probing.get(live);
+        if (held === undefined) this.#events.emit('error', report);
+        else held.push(report);
       },
       onToolsChanged: (tools) => {
         if (slot.live !== undefined && slot.live === this.#live) this.#refresh(tools);
@@ -278,9 +309,43 @@ export class McpConnection implements McpServerConnection {
     });
   }
 
+  /**
+   * A response stream of `live` broke off: asks the server whether it is still there. Its
+   * answer, even an error, means only that stream was lost (the SDK resumes it when it
+   * can); no answer or an unreachable server means the connection is lost.
+   */
+  #probe(live: LiveClient, broken: Error): void {
+    if (live !== this.#live || !live.alive || this.#probing.has(live)) return;
+    const held: Error[] = [];
+    this.#probing.set(live, held);
+    live.client.ping({ timeout: this.#options.connectTimeoutMs }).then(
+      () => {
+        this.#probing.delete(live);
+        for (const report of held) this.#events.emit('error', report);
+      },
+      (error: unknown) => {
+        this.#probing.delete(live);
+        const timedOut = error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout;
+        if (!live.alive) return;
+        if (!timedOut && !isConnectionFailure(error)) {
+          for (const report of held) this.#events.emit('error', report);
+          return;
+        }
+        this.#lost(
+          live,
+          new Error(
+            `a response stream broke off (${broken.message}) and the server did not answer (${asError(error).message})`,
+            { cause: error },
+          ),
+        );
+      },
+    );
+  }
+
   #lost(live: LiveClient, error: Error): void {
     if (!live.alive) return;
     live.alive = false;
+    live.lostReason ??= error.message;
     void live.client.close().catch(noop);
     if (this.#live !== live) return;
     this.#live = undefined;

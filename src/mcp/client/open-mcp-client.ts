@@ -12,6 +12,7 @@ import type { McpServerNotification } from './connection-events.js';
 import type { McpEraOption } from './mcp-server-options.js';
 import type { CheckedTarget } from './mcp-target.js';
 import type { StderrTail } from './stderr-tail.js';
+import { type HttpFetchHooks, watchHttpFetch } from './watch-http-fetch.js';
 
 /** What one connection attempt needs. */
 export interface OpenMcpClientOptions {
@@ -37,6 +38,13 @@ export interface OpenMcpClientOptions {
    * JSON-RPC message, a response to no request, a notification its handler refused.
    */
   readonly onProtocolError?: (error: Error) => void;
+  /**
+   * The transport reported a problem that is not about a message's content (a stream that
+   * broke off, a failed reconnect of a stream, a request that could not be sent).
+   */
+  readonly onTransportError?: (error: Error) => void;
+  /** What the requests of an HTTP connection tell about the server being reachable (HTTP only). */
+  readonly http?: HttpFetchHooks;
 }
 
 /** Receives the progress of one request, by the token it was sent with. */
@@ -65,14 +73,20 @@ const packageVersion = (): string => {
 const negotiation = (era: McpEraOption): VersionNegotiationMode =>
   era === 'modern' ? { pin: '2026-07-28' } : era;
 
+/** An error the transport raised because what arrived was not a usable message. */
+const isParseError = (error: Error): boolean =>
+  error instanceof SyntaxError || error.name === 'ZodError';
+
 const transportFor = (
   target: CheckedTarget,
   stderr: StderrTail,
   onStderr: ((text: string) => void) | undefined,
+  http: HttpFetchHooks | undefined,
 ): Transport => {
   if (target.kind === 'http') {
     return new StreamableHTTPClientTransport(target.url, {
       requestInit: { headers: { ...target.headers } },
+      ...(http === undefined ? {} : { fetch: watchHttpFetch(http) }),
     });
   }
   const transport = new StdioClientTransport({
@@ -141,13 +155,21 @@ export async function openMcpClient(options: OpenMcpClientOptions): Promise<Open
   client.setNotificationHandler('notifications/message', (notification) => {
     options.onNotification({ method: 'notifications/message', params: notification.params });
   });
-  const transport = transportFor(options.target, stderr, options.onStderr);
+  const transport = transportFor(options.target, stderr, options.onStderr, options.http);
   let attached = true;
   client.onclose = () => {
     if (attached) options.onClose();
   };
+  // The client passes on the transport's errors along with its own; a handler set on the
+  // transport before connecting sees the transport's first, which tells the two apart.
+  const fromTransport = new WeakSet<Error>();
+  transport.onerror = (error) => {
+    if (isParseError(error)) return;
+    fromTransport.add(error);
+    if (attached) options.onTransportError?.(error);
+  };
   client.onerror = (error) => {
-    if (attached) options.onProtocolError?.(error);
+    if (attached && !fromTransport.has(error)) options.onProtocolError?.(error);
   };
   const request = { timeout: options.connectTimeoutMs, signal: options.signal };
   try {
