@@ -7,12 +7,13 @@ import {
   type ConnectMcpServerOptions,
   checkMcpServerOptions,
 } from './mcp-server-options.js';
+import { redactUrl, redactUrlIn } from './redact-url.js';
 
 const STDERR_LINES = 20;
 
 const describeTarget = (options: CheckedMcpServerOptions): string => {
   const { target } = options;
-  if (target.kind === 'http') return `url ${target.url.href}`;
+  if (target.kind === 'http') return `url ${redactUrl(target.url)}`;
   return `command ${JSON.stringify([target.command, ...target.args].join(' '))}${target.cwd === undefined ? '' : ` in ${target.cwd}`}`;
 };
 
@@ -25,6 +26,10 @@ const hintFor = (error: unknown, options: CheckedMcpServerOptions): string => {
       : 'The command was not found; check "command" and PATH (give an absolute path, or pass PATH in "env").';
   }
   if (code === 'EACCES') return 'The command is not executable; check its permissions.';
+  const { target } = options;
+  if (target.kind === 'http' && (target.url.username !== '' || target.url.password !== '')) {
+    return 'A URL cannot carry user and password here; send them in "headers" (for example "Authorization").';
+  }
   if (error instanceof SdkHttpError && (error.status === 401 || error.status === 403)) {
     return 'The server refused the request; check the credentials in "headers".';
   }
@@ -50,7 +55,8 @@ const connectFailure = (
   error: unknown,
   stderr: string,
 ): HintgateError => {
-  const message = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+  const text = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+  const message = options.target.kind === 'http' ? redactUrlIn(text, options.target.url) : text;
   const hint = hintFor(error, options);
   const tail = stderr.split('\n').slice(-STDERR_LINES).join('\n');
   return new HintgateError(
