@@ -262,7 +262,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
       if (!retryable || retry === false || attempt >= retry.maxAttempts) {
         report(
           new Error(
-            `${asError(error).message}\nThe gateway serves the other servers without it; restart the gateway once it is fixed.`,
+            `${asError(error).message}\nThe gateway ${attempt === 1 ? 'starts' : 'goes on'} without it; restart the gateway once it is fixed.`,
             { cause: error },
           ),
         );
@@ -273,7 +273,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
       if (attempt === 1) {
         report(
           new Error(
-            `${asError(error).message}\nThe gateway serves the other servers meanwhile and keeps trying to reach it (next attempt in ${delay} ms).`,
+            `${asError(error).message}\nThe gateway starts without it and keeps trying to reach it (next attempt in ${delay} ms).`,
             { cause: error },
           ),
         );

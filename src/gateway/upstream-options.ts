@@ -4,8 +4,16 @@ import type { ToolRegistry } from '../registry/index.js';
 
 /** Connection settings the gateway and `hintgate pin` choose, not the configuration. */
 export interface UpstreamConnectSettings {
-  /** Time allowed for one connection attempt, in milliseconds. Default: `connectMcpServer`'s (30 s). */
+  /**
+   * Time allowed for one connection attempt, in milliseconds, for a server whose
+   * configuration sets no `connectTimeoutMs`. Default: `connectMcpServer`'s (30 s).
+   */
   readonly connectTimeoutMs?: number;
+  /**
+   * How to give a slow server more time, for the message of a timed-out first connection.
+   * Default: the server's `connectTimeoutMs` key in the configuration.
+   */
+  readonly connectTimeoutHint?: string;
   /** Reconnecting after a loss; `false` gives up at once. Default: `connectMcpServer`'s. */
   readonly reconnect?: ReconnectOptions | false;
   /** Receives the server process's stderr as it arrives (stdio servers). */
@@ -18,14 +26,16 @@ export function upstreamOptions(
   registry: ToolRegistry,
   settings: UpstreamConnectSettings = {},
 ): ConnectMcpServerOptions {
+  const connectTimeoutMs = server.connectTimeoutMs ?? settings.connectTimeoutMs;
   const common = {
     name: server.name,
     registry,
     trusted: server.trusted,
     ...(server.concurrency === undefined ? {} : { concurrency: server.concurrency }),
-    ...(settings.connectTimeoutMs === undefined
-      ? {}
-      : { connectTimeoutMs: settings.connectTimeoutMs }),
+    ...(connectTimeoutMs === undefined ? {} : { connectTimeoutMs }),
+    connectTimeoutHint:
+      settings.connectTimeoutHint ??
+      `raise "connectTimeoutMs" of server "${server.name}" in the configuration`,
     ...(settings.reconnect === undefined ? {} : { reconnect: settings.reconnect }),
     ...(settings.onStderr === undefined ? {} : { onStderr: settings.onStderr }),
   };

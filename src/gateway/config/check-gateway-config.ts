@@ -64,6 +64,7 @@ const TOP_LEVEL: KeySet = {
     token: MISPLACED('token', 'downstream.http'),
     trusted: MISPLACED('trusted', 'each server'),
     concurrency: MISPLACED('concurrency', 'each server'),
+    connectTimeoutMs: MISPLACED('connectTimeoutMs', 'each server'),
     tools: MISPLACED('tools', 'each server, keyed by the tool names that server gives'),
   },
 };

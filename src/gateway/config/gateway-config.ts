@@ -59,6 +59,11 @@ export interface GatewayServerExtras {
   readonly trusted?: boolean;
   /** Most calls to this server at once (a positive integer). Default: 1 when untrusted. */
   readonly concurrency?: number;
+  /**
+   * Time allowed for one connection attempt (start, handshake, tool list), in
+   * milliseconds. Default 30000.
+   */
+  readonly connectTimeoutMs?: number;
   /** Per-tool overrides, keyed by the tool's name on this server. */
   readonly tools?: Readonly<Record<string, GatewayToolOverride | null>> | null;
 }
@@ -166,6 +171,8 @@ export interface LoadedServerCommon {
   readonly name: string;
   readonly trusted: boolean;
   readonly concurrency?: number;
+  /** Time allowed for one connection attempt, in milliseconds; absent: the default (30 s). */
+  readonly connectTimeoutMs?: number;
   /** Per-tool overrides by the tool's name on this server; empty when there are none. */
   readonly tools: Readonly<Record<string, LoadedToolOverride>>;
 }

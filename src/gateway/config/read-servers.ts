@@ -24,7 +24,7 @@ type Transport = 'stdio' | 'http';
 
 const STDIO_KEYS = ['command', 'args', 'env', 'cwd'] as const;
 const HTTP_KEYS = ['url', 'headers'] as const;
-const EXTRA_KEYS = ['type', 'trusted', 'concurrency', 'tools'] as const;
+const EXTRA_KEYS = ['type', 'trusted', 'concurrency', 'connectTimeoutMs', 'tools'] as const;
 
 const SYNONYMS: Readonly<Record<string, string>> = {
   arguments: 'args',
@@ -39,6 +39,8 @@ const SYNONYMS: Readonly<Record<string, string>> = {
   transportType: 'type',
   trust: 'trusted',
   maxConcurrency: 'concurrency',
+  connectTimeout: 'connectTimeoutMs',
+  startupTimeoutMs: 'connectTimeoutMs',
   overrides: 'tools',
 };
 
@@ -161,10 +163,21 @@ function readServer(
     },
     context,
   );
+  const connectTimeoutMs = readInteger(
+    value.connectTimeoutMs,
+    [...path, 'connectTimeoutMs'],
+    {
+      min: 1,
+      max: 2_147_483_647,
+      rule: 'a positive integer, the milliseconds one connection attempt may take',
+    },
+    context,
+  );
   const common: LoadedServerCommon = {
     name,
     trusted,
     ...(concurrency === undefined ? {} : { concurrency }),
+    ...(connectTimeoutMs === undefined ? {} : { connectTimeoutMs }),
     tools: readToolOverrides(value.tools, [...path, 'tools'], context),
   };
   if (transport === 'stdio') return readStdio(value, path, common, context);

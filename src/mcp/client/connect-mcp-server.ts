@@ -40,7 +40,7 @@ const hintFor = (error: unknown, options: CheckedMcpServerOptions): string => {
     return 'The server closed the connection during start-up; its stderr usually says why.';
   }
   if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
-    return `The server did not answer within ${options.connectTimeoutMs} ms; raise "connectTimeoutMs" if it starts slowly.`;
+    return `The server did not answer within ${options.connectTimeoutMs} ms; ${options.connectTimeoutHint} if it starts slowly.`;
   }
   if (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed) {
     return options.era === 'modern'

@@ -41,6 +41,13 @@ export interface ConnectMcpServerCommonOptions {
   /** Time allowed for one connection attempt (handshake and tool list), in milliseconds. Default 30000. */
   readonly connectTimeoutMs?: number;
   /**
+   * How a person gives a slow server more time, told when the first connection times out
+   * ("The server did not answer within 30000 ms; <hint> if it starts slowly."): name the
+   * setting they can change, such as a configuration key or a command-line flag. Default
+   * `raise "connectTimeoutMs"`.
+   */
+  readonly connectTimeoutHint?: string;
+  /**
    * Re-establishing a lost connection, with exponential backoff and jitter; `false` closes
    * the connection for good when it is lost. Default {@link DEFAULT_RECONNECT}.
    */
@@ -69,6 +76,7 @@ export interface CheckedMcpServerOptions {
   readonly concurrency?: number;
   readonly era: McpEraOption;
   readonly connectTimeoutMs: number;
+  readonly connectTimeoutHint: string;
   readonly reconnect: ResolvedReconnect | false;
   readonly onStderr?: (text: string) => void;
   readonly clientInfo?: { readonly name: string; readonly version: string };
@@ -84,6 +92,7 @@ const KEYS = new Set([
   'concurrency',
   'era',
   'connectTimeoutMs',
+  'connectTimeoutHint',
   'reconnect',
   'onStderr',
   'clientInfo',
@@ -175,6 +184,9 @@ export function checkMcpServerOptions(options: unknown): CheckedMcpServerOptions
   if (o.connectTimeoutMs !== undefined && !isMs(o.connectTimeoutMs)) {
     invalid(`${where}: connectTimeoutMs must be milliseconds in (0, ${MAX_MS}].`);
   }
+  if (o.connectTimeoutHint !== undefined && typeof o.connectTimeoutHint !== 'string') {
+    invalid(`${where}: connectTimeoutHint must be a string.`);
+  }
   for (const key of ['onStderr', 'random'] as const) {
     if (o[key] !== undefined && typeof o[key] !== 'function') {
       invalid(`${where}: ${key} must be a function.`);
@@ -202,6 +214,7 @@ export function checkMcpServerOptions(options: unknown): CheckedMcpServerOptions
     ...(concurrency === undefined ? {} : { concurrency: concurrency as number }),
     era: (o.era as McpEraOption | undefined) ?? 'auto',
     connectTimeoutMs: (o.connectTimeoutMs as number | undefined) ?? 30_000,
+    connectTimeoutHint: (o.connectTimeoutHint as string | undefined) ?? 'raise "connectTimeoutMs"',
     reconnect: checkReconnect(o.reconnect, where),
     ...(o.onStderr === undefined ? {} : { onStderr: o.onStderr as (text: string) => void }),
     ...(info === undefined
