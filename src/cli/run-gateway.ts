@@ -152,9 +152,19 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
     for (const line of rest) if (line.trim() !== '') io.stderr(`  ${line}\n`);
   };
   const upstreamLines = new Map<string, (chunk: string) => void>();
+  // Listening from before the start: a signal while upstreams are still being reached
+  // stops the start, and what it began (upstream processes) is closed before exiting.
+  const shutdown = nextSignal();
+  const stopStart = new AbortController();
+  let signalled: string | undefined;
+  void shutdown.signal.then((name) => {
+    signalled = name;
+    stopStart.abort(new Error(`${name} while starting`));
+  });
   let gateway: Gateway;
   try {
     gateway = await createGateway({
+      signal: stopStart.signal,
       ...(config === undefined ? { workspace: cwd } : { config }),
       ...(mode === undefined ? {} : { mode: mode as Mode }),
       onError: report,
@@ -169,11 +179,15 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
       },
     });
   } catch (error) {
+    shutdown.dispose();
+    if (signalled !== undefined) {
+      say(`${signalled}: stopped while starting.`);
+      return 0;
+    }
     report(new Error(messageOf(error)));
     return 1;
   }
   const { runtime, toolServer } = gateway;
-  const shutdown = nextSignal();
   const held = gateway.blockedTools().size;
   const what = `${runtime.listTools().length} tools${
     config === undefined

@@ -25,7 +25,8 @@ import { upstreamOptions } from './upstream-options.js';
 import { withBlockedTools } from './with-blocked-tools.js';
 
 /** Options of {@link createGateway}. */
-export interface CreateGatewayOptions extends Omit<UpstreamConnectSettings, 'onStderr'> {
+export interface CreateGatewayOptions
+  extends Omit<UpstreamConnectSettings, 'onStderr' | 'signal' | 'connectTimeoutHint'> {
   /**
    * The loaded configuration (`loadGatewayConfig`). Absent: the embedded default, the
    * built-in workspace tools of `workspace`, with state in `<workspace>/.hintgate/`.
@@ -58,6 +59,12 @@ export interface CreateGatewayOptions extends Omit<UpstreamConnectSettings, 'onS
    * `{ intervalMs: 1000 }`.
    */
   readonly watchPins?: { readonly intervalMs: number } | false;
+  /**
+   * Stops the start while it is under way (a signal to the process): the connections being
+   * made are given up, what was started is closed (upstream processes stop), and
+   * `createGateway` rejects with the signal's reason. Once started, use `close()`.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** A running gateway: upstream connections, one runtime over all their tools, and its MCP server. */
@@ -236,6 +243,8 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
   const retry =
     options.reconnect === false ? false : { ...DEFAULT_RECONNECT, ...options.reconnect };
   const { onUpstreamStderr } = options;
+  // Only the first attempts heed the signal: later ones are stopped by `close()`.
+  let starting: AbortSignal | undefined = options.signal;
 
   /** Connects one server; a failed first connection is tried again with backoff. */
   const connect = async (
@@ -254,10 +263,11 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
           ...(onUpstreamStderr === undefined
             ? {}
             : { onStderr: (text: string) => onUpstreamStderr(server.name, text) }),
+          ...(starting === undefined ? {} : { signal: starting }),
         }),
       );
     } catch (error) {
-      if (closed) return;
+      if (closed || starting?.aborted === true) return;
       const retryable = error instanceof HintgateError && error.code === 'mcp_connect_failed';
       if (!retryable || retry === false || attempt >= retry.maxAttempts) {
         report(
@@ -286,7 +296,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
       retries.add(timer);
       return;
     }
-    if (closed) {
+    if (closed || starting?.aborted === true) {
       await connection.close();
       return;
     }
@@ -316,6 +326,14 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
       return connect(server, staging, 1);
     }),
   );
+  if (starting?.aborted === true) {
+    closed = true;
+    for (const timer of retries) clearTimeout(timer);
+    retries.clear();
+    await closeAll();
+    throw starting.reason;
+  }
+  starting = undefined;
   tools.start();
 
   const watch = options.watchPins ?? { intervalMs: 1000 };

@@ -18,6 +18,8 @@ export interface UpstreamConnectSettings {
   readonly reconnect?: ReconnectOptions | false;
   /** Receives the server process's stderr as it arrives (stdio servers). */
   readonly onStderr?: (text: string) => void;
+  /** Stops the first connection while it is being made (see `connectMcpServer`). */
+  readonly signal?: AbortSignal;
 }
 
 /** The `connectMcpServer` options of a configured server, its tools going to `registry`. */
@@ -38,6 +40,7 @@ export function upstreamOptions(
       `raise "connectTimeoutMs" of server "${server.name}" in the configuration`,
     ...(settings.reconnect === undefined ? {} : { reconnect: settings.reconnect }),
     ...(settings.onStderr === undefined ? {} : { onStderr: settings.onStderr }),
+    ...(settings.signal === undefined ? {} : { signal: settings.signal }),
   };
   if (server.transport === 'http') {
     return { ...common, url: server.url, headers: { ...server.headers } };

@@ -84,19 +84,32 @@ const connectFailure = (
  * @throws HintgateError `invalid_option` for bad options (before anything starts),
  * `mcp_connect_failed` when the first connection fails (naming the command or URL, with
  * the tail of the server's stderr), or the registry's `duplicate_origin` /
- * `duplicate_tool`.
+ * `duplicate_tool`; with `signal` aborted, the signal's reason.
  */
 export async function connectMcpServer(
   options: ConnectMcpServerOptions,
 ): Promise<McpServerConnection> {
   const checked = checkMcpServerOptions(options);
+  const { signal } = options;
+  signal?.throwIfAborted();
   const connection = new McpConnection(checked);
+  const onAbort = (): void => {
+    void connection.close();
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
   try {
     await connection.start();
   } catch (error) {
     await connection.close();
+    signal?.throwIfAborted();
     if (error instanceof HintgateError) throw error;
     throw connectFailure(checked, error, connection.stderrTail());
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+  if (signal?.aborted === true) {
+    await connection.close();
+    signal.throwIfAborted();
   }
   return connection;
 }

@@ -60,6 +60,12 @@ export interface ConnectMcpServerCommonOptions {
   readonly clock?: Clock;
   /** Random numbers in [0, 1) for backoff jitter. Default `Math.random`. */
   readonly random?: () => number;
+  /**
+   * Stops the first connection while it is being made: what was started is closed (a
+   * stdio server's process is stopped) and `connectMcpServer` rejects with the signal's
+   * reason. Once connected, use `close()`.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** Options of {@link connectMcpServer}: common options plus a stdio or an HTTP target. */
@@ -98,6 +104,7 @@ const KEYS = new Set([
   'clientInfo',
   'clock',
   'random',
+  'signal',
   'command',
   'args',
   'env',
@@ -191,6 +198,9 @@ export function checkMcpServerOptions(options: unknown): CheckedMcpServerOptions
     if (o[key] !== undefined && typeof o[key] !== 'function') {
       invalid(`${where}: ${key} must be a function.`);
     }
+  }
+  if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) {
+    invalid(`${where}: signal must be an AbortSignal.`);
   }
   const clock = o.clock as Partial<Record<keyof Clock, unknown>> | undefined;
   if (

@@ -172,14 +172,25 @@ export async function openMcpClient(options: OpenMcpClientOptions): Promise<Open
     if (attached && !fromTransport.has(error)) options.onProtocolError?.(error);
   };
   const request = { timeout: options.connectTimeoutMs, signal: options.signal };
+  // Not every step of the handshake heeds the signal; closing the transport ends them all
+  // (and stops the process of a stdio server).
+  let closing: Promise<void> | undefined;
+  const onAbort = (): void => {
+    closing = transport.close().catch(() => {});
+  };
+  options.signal.addEventListener('abort', onAbort, { once: true });
   try {
+    if (options.signal.aborted) throw options.signal.reason;
     await client.connect(transport, request);
     const { tools } = await client.listTools(undefined, request);
+    options.signal.removeEventListener('abort', onAbort);
     return { client, tools, progress };
   } catch (error) {
+    options.signal.removeEventListener('abort', onAbort);
     attached = false;
     await client.close().catch(() => {});
-    await transport.close().catch(() => {});
+    // A close begun by the abort is the one that waits for the process to end.
+    await (closing ?? transport.close()).catch(() => {});
     // Let the last stderr chunks of an exited process arrive before they are reported.
     await new Promise((resolve) => setImmediate(resolve));
     throw error;
