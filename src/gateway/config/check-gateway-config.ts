@@ -109,8 +109,14 @@ function readConfig(
     );
     return undefined;
   }
-  // VS Code's prompt inputs are tolerated so that its mcp.json can be used as it is.
-  checkKeys(value, [], { ...TOP_LEVEL, keys: [...TOP_LEVEL.keys, '$schema', 'inputs'] }, context);
+  // VS Code's prompt inputs and Claude Desktop's shortcut are tolerated so that their
+  // configuration files can be used as they are.
+  checkKeys(
+    value,
+    [],
+    { ...TOP_LEVEL, keys: [...TOP_LEVEL.keys, '$schema', 'inputs', 'globalShortcut'] },
+    context,
+  );
   if (value.$schema !== undefined && typeof value.$schema !== 'string') {
     report(
       context,

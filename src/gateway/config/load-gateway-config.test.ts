@@ -142,6 +142,17 @@ describe('loadGatewayConfig', () => {
       const config = await load(file);
       expect(config.servers.length).toBeGreaterThan(0);
     }
+    // Keys other clients write (Claude Desktop's globalShortcut; Cline's disabled, autoApprove
+    // and alwaysAllow): accepted; a disabled server is left out.
+    const cline = await load(join(FIXTURES_DIR, 'valid', 'cline-extras.json'));
+    expect(cline.servers.map((server) => server.name)).toEqual(['memory']);
+    const none = await write(
+      'none.json',
+      '{ "mcpServers": { "a": { "command": "npx", "disabled": true } } }',
+    );
+    expect(await failure(load(none))).toContain(
+      'mcpServers has every server disabled (disabled: true); turn at least one on',
+    );
     const vscode = await load(join(dir, 'vscode-mcp.json'));
     expect(vscode.servers).toMatchObject([
       { name: 'memory', transport: 'stdio', command: 'npx' },

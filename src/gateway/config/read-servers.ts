@@ -25,6 +25,13 @@ type Transport = 'stdio' | 'http';
 const STDIO_KEYS = ['command', 'args', 'env', 'cwd'] as const;
 const HTTP_KEYS = ['url', 'headers'] as const;
 const EXTRA_KEYS = ['type', 'trusted', 'concurrency', 'connectTimeoutMs', 'tools'] as const;
+/**
+ * Keys other MCP clients write into their server entries (Cline, Roo, Windsurf), accepted
+ * so that their configurations can be used as they are: `disabled: true` leaves the server
+ * out; `autoApprove` / `alwaysAllow` are read and ignored, since hintgate's mode, rules and
+ * pins decide what runs without asking.
+ */
+const CLIENT_KEYS = ['disabled', 'autoApprove', 'alwaysAllow'] as const;
 
 const SYNONYMS: Readonly<Record<string, string>> = {
   arguments: 'args',
@@ -95,6 +102,13 @@ export function readServers(
     const server = readServer(name, entry, [...path, name], context);
     if (server !== undefined) servers.push(server);
   }
+  if (entries.every(([, entry]) => isPlainObject(entry) && entry.disabled === true)) {
+    report(
+      context,
+      path,
+      'has every server disabled (disabled: true); turn at least one on for the gateway to serve.',
+    );
+  }
   return servers;
 }
 
@@ -145,13 +159,27 @@ function readServer(
     value,
     path,
     {
-      keys: [...own, ...EXTRA_KEYS],
+      keys: [...own, ...EXTRA_KEYS, ...CLIENT_KEYS],
       what: 'a server key',
       synonyms: SYNONYMS,
       advice: { ...ADVICE, ...wrongSide },
     } satisfies KeySet,
     context,
   );
+  const disabled = readBoolean(value.disabled, [...path, 'disabled'], context) ?? false;
+  for (const key of ['autoApprove', 'alwaysAllow'] as const) {
+    const list = value[key];
+    if (
+      list !== undefined &&
+      !(Array.isArray(list) && list.every((item) => typeof item === 'string'))
+    ) {
+      report(
+        context,
+        [...path, key],
+        `is ${describe(list)}; another client's list of tool names, which hintgate ignores (its mode, rules and pins decide), so write a list of strings or leave it out.`,
+      );
+    }
+  }
   const trusted = readBoolean(value.trusted, [...path, 'trusted'], context) ?? false;
   const concurrency = readInteger(
     value.concurrency,
@@ -180,9 +208,14 @@ function readServer(
     ...(connectTimeoutMs === undefined ? {} : { connectTimeoutMs }),
     tools: readToolOverrides(value.tools, [...path, 'tools'], context),
   };
-  if (transport === 'stdio') return readStdio(value, path, common, context);
-  if (transport === 'http') return readHttp(value, path, common, context);
-  return undefined;
+  // A disabled server is still checked, so that turning it on later holds no surprise.
+  const server =
+    transport === 'stdio'
+      ? readStdio(value, path, common, context)
+      : transport === 'http'
+        ? readHttp(value, path, common, context)
+        : undefined;
+  return disabled ? undefined : server;
 }
 
 function transportOf(
