@@ -62,4 +62,46 @@ describe('hintgate gateway: a signal while starting', () => {
     expect(stderr).toContain('SIGTERM: stopped while starting.');
     expect(processAlive(upstream)).toBe(false);
   }, 30_000);
+
+  it('says so when it starts with none of its servers reached yet', async () => {
+    const { dir, remove } = await tempDir();
+    cleanups.push(remove);
+    await writeConfig(dir, {
+      servers: {
+        hangs: {
+          command: process.execPath,
+          args: ['-e', 'setInterval(() => {}, 1000)'],
+          connectTimeoutMs: 300,
+        },
+      },
+      pin: { newTools: 'allow' },
+    });
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(REPO_ROOT, 'src', 'cli', 'main.ts'),
+        'gateway',
+        '--config',
+        join(dir, 'hintgate.yaml'),
+      ],
+      { cwd: REPO_ROOT, stdio: ['pipe', 'ignore', 'pipe'] },
+    );
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    cleanups.push(async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += String(chunk);
+    });
+    await until(() => stderr.includes('over stdio'), 20_000);
+    expect(stderr).toContain(
+      'serving 0 tools (its server is not reached yet; its tools appear once it is), mode ask over stdio',
+    );
+    child.stdin?.end();
+    expect(await exited).toBe(0);
+  }, 30_000);
 });

@@ -194,7 +194,11 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
       ? ` of ${cwd}`
       : gateway.connections.size === config.servers.length
         ? ` of ${config.servers.length} server${config.servers.length === 1 ? '' : 's'}`
-        : ` of ${gateway.connections.size} of ${config.servers.length} servers (the others are not reached yet)`
+        : gateway.connections.size === 0
+          ? config.servers.length === 1
+            ? ' (its server is not reached yet; its tools appear once it is)'
+            : ` (none of the ${config.servers.length} servers is reached yet; their tools appear once they are)`
+          : ` of ${gateway.connections.size} of ${config.servers.length} servers (the others are not reached yet)`
   }${held === 0 ? '' : ` (${held} held back by pins)`}, mode ${runtime.mode ?? 'custom'}`;
 
   let httpServer: McpHttpServer | undefined;
