@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,7 +10,7 @@ import {
 } from '../gateway/gateway.test-helpers.js';
 import { stdioFixture } from '../mcp/client/fixtures/fixtures.test-helpers.js';
 import { connectClient } from '../mcp/server/mcp-clients.test-helpers.js';
-import { REPO_ROOT } from './serve-process.test-helpers.js';
+import { startHttpGateway } from './serve-process.test-helpers.js';
 
 // `hintgate gateway --http` as a real child process in front of the stdio fixture server,
 // stopped with SIGTERM while a call is under way.
@@ -21,37 +20,22 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** Starts the gateway on a free port; resolves with its URL, its stderr so far and its exit. */
+/** Starts the gateway on a free port with an SDK client connected to it. */
 async function startGateway(configFile: string) {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(REPO_ROOT, 'src', 'cli', 'main.ts'),
-      'gateway',
-      '--config',
-      configFile,
-      '--http',
-      '--port',
-      '0',
-    ],
-    { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const gateway = await startHttpGateway(['--config', configFile]);
   cleanups.push(async () => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-    await exited;
+    await gateway.stop('SIGKILL');
   });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += String(chunk);
-  });
-  await until(() => / at http:\/\/\S+\/mcp/.test(stderr), 20_000);
-  const url = / at (http:\/\/\S+\/mcp)/.exec(stderr)?.[1] as string;
-  const client = await connectClient(new StreamableHTTPClientTransport(new URL(url)), 'legacy');
+  const client = await connectClient(
+    new StreamableHTTPClientTransport(new URL(gateway.url)),
+    'legacy',
+  );
   cleanups.push(() => client.close());
-  return { child, exited, client, stderr: () => stderr };
+  const exited = new Promise<number | null>((resolve) => {
+    if (gateway.child.exitCode !== null) resolve(gateway.child.exitCode);
+    else gateway.child.once('exit', resolve);
+  });
+  return { child: gateway.child, exited, client, stderr: gateway.stderr };
 }
 
 const setup = async () => {

@@ -6,14 +6,17 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 /** The repository root: the working directory of spawned servers, where tsx resolves. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** `hintgate serve ...` from the sources, without a build: node --import tsx main.ts. */
-export const serveArgv = (args: readonly string[]): string[] => [
+/** `hintgate <command> ...` from the sources, without a build: node --import tsx main.ts. */
+export const cliArgv = (command: 'serve' | 'gateway', args: readonly string[]): string[] => [
   '--import',
   'tsx',
   join(REPO_ROOT, 'src', 'cli', 'main.ts'),
-  'serve',
+  command,
   ...args,
 ];
+
+/** `hintgate serve ...` from the sources, without a build. */
+export const serveArgv = (args: readonly string[]): string[] => cliArgv('serve', args);
 
 /** A stdio transport that spawns `hintgate serve ...args` when the client connects. */
 export const stdioTransport = (args: readonly string[]): StdioClientTransport =>
@@ -24,7 +27,7 @@ export const stdioTransport = (args: readonly string[]): StdioClientTransport =>
     stderr: 'pipe',
   });
 
-/** A `hintgate serve --http` child process. */
+/** A `hintgate serve --http` or `hintgate gateway --http` child process. */
 export interface HttpServeProcess {
   readonly child: ChildProcess;
   /** The endpoint URL it printed. */
@@ -35,15 +38,33 @@ export interface HttpServeProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** Options of {@link startHttpServe} and {@link startHttpGateway}. */
+export interface HttpProcessOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly timeoutMs?: number;
+}
+
 /**
  * Starts `hintgate serve --http --port 0 ...args` and resolves once it printed its URL;
  * rejects with its stderr when it exits first or takes longer than `timeoutMs`.
  */
-export function startHttpServe(
+export const startHttpServe = (
   args: readonly string[],
-  options: { readonly env?: NodeJS.ProcessEnv; readonly timeoutMs?: number } = {},
+  options: HttpProcessOptions = {},
+): Promise<HttpServeProcess> => startHttp('serve', args, options);
+
+/** The same for `hintgate gateway --http --port 0 ...args`. */
+export const startHttpGateway = (
+  args: readonly string[],
+  options: HttpProcessOptions = {},
+): Promise<HttpServeProcess> => startHttp('gateway', args, options);
+
+function startHttp(
+  command: 'serve' | 'gateway',
+  args: readonly string[],
+  options: HttpProcessOptions,
 ): Promise<HttpServeProcess> {
-  const child = spawn(process.execPath, serveArgv(['--http', '--port', '0', ...args]), {
+  const child = spawn(process.execPath, cliArgv(command, ['--http', '--port', '0', ...args]), {
     cwd: REPO_ROOT,
     env: options.env ?? process.env,
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -55,7 +76,7 @@ export function startHttpServe(
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`hintgate serve did not start in time:\n${stderr}`));
+      reject(new Error(`hintgate ${command} did not start in time:\n${stderr}`));
     }, options.timeoutMs ?? 20_000);
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => {
@@ -75,7 +96,7 @@ export function startHttpServe(
     });
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`hintgate serve exited with ${code}:\n${stderr}`));
+      reject(new Error(`hintgate ${command} exited with ${code}:\n${stderr}`));
     });
   });
 }
