@@ -480,6 +480,26 @@ describe('createGateway over real upstream servers', () => {
     expect(notices.join('\n')).toContain('lists no tool "missing"');
   });
 
+  it('refuses a bad grace period on close without closing anything, then closes', async () => {
+    const dir = await setup();
+    const fixture = await toolsFileServer(dir, 'fixture', [
+      { name: 'echo', description: 'Echoes.', annotations: READ },
+    ]);
+    const config = await writeConfig(dir, {
+      servers: { fixture: { ...fixture.entry, trusted: true } },
+      pin: { newTools: 'allow' },
+      mode: 'yolo',
+    });
+    const { gateway } = await start({ config });
+    await expect(gateway.close({ graceMs: -1 })).rejects.toThrow(
+      'gateway.close: graceMs must be a number of milliseconds, 0 or more.',
+    );
+    await expect(gateway.close('soon' as never)).rejects.toThrow('{ graceMs: 5000 }');
+    expect((await call(gateway, 'echo', { text: 'still' })).status).toBe('ok');
+    await gateway.close({ graceMs: 0 });
+    expect(gateway.connections.get('fixture')?.status).toBe('closed');
+  });
+
   it('serves the built-in workspace tools of a directory without a configuration', async () => {
     const dir = await setup();
     const { gateway } = await start({ workspace: dir });

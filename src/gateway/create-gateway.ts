@@ -12,6 +12,7 @@ import { reconnectDelay } from '../mcp/client/reconnect-delay.js';
 import { createMcpToolServer, type McpToolServer } from '../mcp/server/index.js';
 import { DEFAULT_MODE, type Mode } from '../policy/policy-types.js';
 import { createRegistry, type Env, type ToolRegistry } from '../registry/index.js';
+import { graceMsOf } from '../runtime/close-options.js';
 import { createRuntime, type Runtime } from '../runtime/index.js';
 import { createWorkspaceTools } from '../tools/index.js';
 import { backgroundAudit } from './background-audit.js';
@@ -351,14 +352,20 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     connections,
     blockedTools: () => new Map(tools.blocked),
     reloadPins: () => tools.reloadPins(),
-    close(closeOptions = {}) {
+    close(closeOptions) {
+      let graceMs: number;
+      try {
+        graceMs = graceMsOf(closeOptions, 'gateway.close');
+      } catch (error) {
+        return Promise.reject(error);
+      }
       closing ??= (async () => {
         closed = true;
         for (const timer of retries) clearTimeout(timer);
         retries.clear();
         if (watch !== false) unwatchFile(config.pin.path, onPinFile);
         tools.stop();
-        await closeAll(closeOptions.graceMs);
+        await closeAll(graceMs);
       })();
       return closing;
     },

@@ -20,6 +20,7 @@ import { AuditWriteError } from './audit-write-error.js';
 import { type Authorization, authorizeBatch } from './authorize-batch.js';
 import { callEvent, resultFields } from './call-event.js';
 import { failedResult } from './call-result.js';
+import { graceMsOf } from './close-options.js';
 import { planBatch } from './plan-batch.js';
 import { type PreparedCall, prepareCall } from './prepare-call.js';
 import { DEFAULT_RETRY, resolveRetry } from './retry-delay.js';
@@ -382,20 +383,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     forgetSession(session) {
       policy?.forgetSession(session);
     },
-    close(closeOptions = {}) {
+    close(closeOptions) {
+      let graceMs: number;
       try {
-        checkCallerOptions(closeOptions, 'close');
+        graceMs = graceMsOf(closeOptions, 'close');
       } catch (error) {
         return Promise.reject(error);
-      }
-      const { graceMs = 0 } = closeOptions;
-      if (typeof graceMs !== 'number' || !(graceMs >= 0)) {
-        return Promise.reject(
-          new HintgateError(
-            'invalid_option',
-            'close: graceMs must be a number of milliseconds, 0 or more.',
-          ),
-        );
       }
       closing ??= (async () => {
         unsubscribe();

@@ -1,7 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { closest, describe, type PolicyPath, readChoice } from '../../policy/check-policy.js';
 import { isPlainObject } from '../../tool/json-schema.js';
-import { expandEnv } from './expand-env.js';
 import {
   type LoadedGatewayServer,
   type LoadedServerCommon,
@@ -262,17 +261,6 @@ function transportOf(
   return undefined;
 }
 
-/**
- * A command-line string (command, argument, cwd) with its `${VAR}` references replaced, as
- * in env, headers and url; a reference that cannot be filled in is reported.
- */
-function expandedText(text: string, at: PolicyPath, context: ReadContext): string | undefined {
-  const expanded = expandEnv(text, context.env);
-  if (expanded.ok) return expanded.value;
-  report(context, at, expanded.problem);
-  return undefined;
-}
-
 function readStdio(
   value: Record<string, unknown>,
   path: PolicyPath,
@@ -295,7 +283,7 @@ function readStdio(
     if (Array.isArray(value.args)) {
       value.args.forEach((arg: unknown, index) => {
         if (typeof arg === 'string') {
-          const expanded = expandedText(arg, [...path, 'args', index], context);
+          const expanded = readExpanded(arg, [...path, 'args', index], '"--flag"', context);
           if (expanded !== undefined) args.push(expanded);
         } else {
           const hint =
@@ -317,10 +305,14 @@ function readStdio(
   }
   const env = readStringMap(value.env, [...path, 'env'], ENV_NAME, context);
   const cwdText =
-    typeof value.cwd === 'string' ? expandedText(value.cwd, [...path, 'cwd'], context) : value.cwd;
+    typeof value.cwd === 'string'
+      ? readExpanded(value.cwd, [...path, 'cwd'], '"./server"', context)
+      : value.cwd;
   const cwd = readPath(cwdText, [...path, 'cwd'], '"./server"', context) ?? context.directory;
   const commandText =
-    typeof command === 'string' ? expandedText(command, [...path, 'command'], context) : undefined;
+    typeof command === 'string'
+      ? readExpanded(command, [...path, 'command'], '"npx"', context)
+      : undefined;
   if (context.problems.length > before || commandText === undefined) return undefined;
   // A relative program path means the file it sits beside, not wherever the gateway was started.
   const program =
