@@ -153,6 +153,15 @@ describe('loadGatewayConfig', () => {
     expect(await failure(load(none))).toContain(
       'mcpServers has every server disabled (disabled: true); turn at least one on',
     );
+    const wrong = await write(
+      'wrong.json',
+      '{ "mcpServers": { "a": { "command": "npx", "disabled": "yes", "autoApprove": "all" } } }',
+    );
+    const message = await failure(load(wrong));
+    expect(message).toContain('mcpServers.a.disabled is "yes"');
+    expect(message).toContain(
+      'mcpServers.a.autoApprove is "all"; another client\'s list of tool names, which hintgate ignores',
+    );
     const vscode = await load(join(dir, 'vscode-mcp.json'));
     expect(vscode.servers).toMatchObject([
       { name: 'memory', transport: 'stdio', command: 'npx' },
