@@ -13,7 +13,8 @@ export interface Catalog {
 /**
  * A catalog-file fixture server named `name` (fixtures/catalog-file-server.ts), trusted:
  * its configuration entry and a way to change its catalog. `legacy` speaks only the 2025
- * protocol; `both` also 2026-07-28, which a gateway then negotiates.
+ * protocol; `both` also 2026-07-28, which a gateway then negotiates (its entry says
+ * `era: auto`).
  */
 export const catalogServer = async (
   dir: string,
@@ -35,6 +36,8 @@ export const catalogServer = async (
       env: { FIXTURE_CATALOG_FILE: file, FIXTURE_NAME: name, FIXTURE_ERA: era },
       cwd: REPO_ROOT,
       trusted: true,
+      // A stdio server gets the 2025 handshake unless its entry asks for the probe.
+      ...(era === 'both' ? { era: 'auto' } : {}),
     },
     set,
   };

@@ -35,6 +35,7 @@ export function upstreamOptions(
     trusted: server.trusted,
     ...(server.concurrency === undefined ? {} : { concurrency: server.concurrency }),
     ...(connectTimeoutMs === undefined ? {} : { connectTimeoutMs }),
+    ...(server.era === undefined ? {} : { era: server.era }),
     connectTimeoutHint:
       settings.connectTimeoutHint ??
       `raise "connectTimeoutMs" of server "${server.name}" in the configuration`,

@@ -173,6 +173,12 @@ export interface LoadedServerCommon {
   readonly concurrency?: number;
   /** Time allowed for one connection attempt, in milliseconds; absent: the default (30 s). */
   readonly connectTimeoutMs?: number;
+  /**
+   * Protocol era to speak with the server: `auto` probes for 2026-07-28 and falls back to the
+   * 2025 handshake, `legacy` is the 2025 handshake, `modern` requires 2026-07-28. Absent:
+   * `legacy` over stdio, `auto` over Streamable HTTP.
+   */
+  readonly era?: 'auto' | 'legacy' | 'modern';
   /** Per-tool overrides by the tool's name on this server; empty when there are none. */
   readonly tools: Readonly<Record<string, LoadedToolOverride>>;
 }

@@ -23,7 +23,9 @@ type Transport = 'stdio' | 'http';
 
 const STDIO_KEYS = ['command', 'args', 'env', 'cwd'] as const;
 const HTTP_KEYS = ['url', 'headers'] as const;
-const EXTRA_KEYS = ['type', 'trusted', 'concurrency', 'connectTimeoutMs', 'tools'] as const;
+const EXTRA_KEYS = ['type', 'trusted', 'concurrency', 'connectTimeoutMs', 'era', 'tools'] as const;
+/** Values of a server's `era`. */
+const ERAS = ['auto', 'legacy', 'modern'] as const;
 /**
  * Keys other MCP clients write into their server entries (Cline, Roo, Windsurf), accepted
  * so that their configurations can be used as they are: `disabled: true` leaves the server
@@ -200,9 +202,14 @@ function readServer(
     },
     context,
   );
+  const era =
+    value.era === undefined
+      ? undefined
+      : readChoice(value.era, [...path, 'era'], ERAS, context.problems);
   const common: LoadedServerCommon = {
     name,
     trusted,
+    ...(era === undefined ? {} : { era }),
     ...(concurrency === undefined ? {} : { concurrency }),
     ...(connectTimeoutMs === undefined ? {} : { connectTimeoutMs }),
     tools: readToolOverrides(value.tools, [...path, 'tools'], context),

@@ -49,23 +49,29 @@ const connect = async (
 };
 
 describe('a server that crashes or vanishes', () => {
-  it('ends the call it crashed in upstream_unavailable, restarts the server, and later calls succeed (era auto)', async () => {
-    const { connection, runtime } = await connect({});
-    const [before] = await runtime.execute([{ id: 'p', name: 'pid' }]);
-    const statuses: string[] = [];
-    connection.on('status', (event) => statuses.push(event.status));
-    const ready = nextEvent(connection, 'status', (e) => e.status === 'ready');
-    const [crash] = await runtime.execute([{ id: 'c', name: 'crash' }]);
-    expect(crash?.error?.code).toBe('upstream_unavailable');
-    expect(crash?.error?.message).toContain('went away while tool "crash" ran');
-    expect(crash?.error?.message).toContain('fixture: crashing on purpose');
-    await ready;
-    expect(statuses).toEqual(['reconnecting', 'ready']);
-    const [after] = await runtime.execute([{ id: 'p2', name: 'pid' }]);
-    expect(after?.status).toBe('ok');
-    expect(textOf(after)).not.toBe(textOf(before));
-    expect(connection.protocolEra).toBe('modern');
-  });
+  it.each([
+    { era: 'auto', negotiated: 'modern' },
+    { era: undefined, negotiated: 'legacy' },
+  ] as const)(
+    'ends the call it crashed in upstream_unavailable, restarts the server, and later calls succeed (era $era: $negotiated)',
+    async ({ era, negotiated }) => {
+      const { connection, runtime } = await connect(era === undefined ? {} : { era });
+      const [before] = await runtime.execute([{ id: 'p', name: 'pid' }]);
+      const statuses: string[] = [];
+      connection.on('status', (event) => statuses.push(event.status));
+      const ready = nextEvent(connection, 'status', (e) => e.status === 'ready');
+      const [crash] = await runtime.execute([{ id: 'c', name: 'crash' }]);
+      expect(crash?.error?.code).toBe('upstream_unavailable');
+      expect(crash?.error?.message).toContain('went away while tool "crash" ran');
+      expect(crash?.error?.message).toContain('fixture: crashing on purpose');
+      await ready;
+      expect(statuses).toEqual(['reconnecting', 'ready']);
+      const [after] = await runtime.execute([{ id: 'p2', name: 'pid' }]);
+      expect(after?.status).toBe('ok');
+      expect(textOf(after)).not.toBe(textOf(before));
+      expect(connection.protocolEra).toBe(negotiated);
+    },
+  );
 
   it('fails calls fast while the server is down, keeps its tools registered, and recovers when it starts again', async () => {
     const refuse = marker();

@@ -17,20 +17,31 @@ const textOf = (result: CallResult | undefined): string => {
   return block?.type === 'text' ? block.text : '';
 };
 
-describe('connectMcpServer over stdio (era auto)', () => {
+// The default over stdio is the 2025 handshake, whose tools/call skips the SDK's request
+// layer (raw-tool-calls.ts); era auto lands on 2026-07-28 with this fixture and goes
+// through the SDK. Every call behaves the same on both.
+describe.each([
+  { era: 'auto', negotiated: 'modern' },
+  { era: undefined, negotiated: 'legacy' },
+] as const)('connectMcpServer over stdio (era $era: $negotiated)', ({ era, negotiated }) => {
   let registry: ToolRegistry;
   let connection: McpServerConnection;
 
   beforeAll(async () => {
     registry = createRegistry();
-    connection = await connectMcpServer({ name: 'fixture', registry, ...stdioFixture() });
+    connection = await connectMcpServer({
+      name: 'fixture',
+      registry,
+      ...(era === undefined ? {} : { era }),
+      ...stdioFixture(),
+    });
   });
   afterAll(() => connection.close());
 
   it('reports the server, the negotiated era and the listed tools', () => {
     expect(connection.status).toBe('ready');
     expect(connection.serverInfo).toMatchObject({ name: 'hintgate-fixture', version: '1.0.0' });
-    expect(connection.protocolEra).toBe('modern');
+    expect(connection.protocolEra).toBe(negotiated);
     expect(connection.tools.map((t) => t.name)).toContain('lookup');
     expect(registry.origins()).toEqual([
       { name: 'fixture', layer: 'project', trusted: false, toolCount: connection.tools.length },

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { MAX_MS } from './mcp-server-options.js';
 import type { ProgressRoutes } from './open-mcp-client.js';
+import type { RawToolCalls } from './raw-tool-calls.js';
 import type { RemoteCallRequest } from './remote-tool.js';
 import type { StderrTail } from './stderr-tail.js';
 import { isConnectionFailure, UpstreamUnavailableError } from './upstream-unavailable-error.js';
@@ -11,6 +12,8 @@ export interface LiveClient {
   readonly client: Client;
   /** Where the server's progress notifications go, by token. */
   readonly progress: ProgressRoutes;
+  /** `tools/call` past the SDK's request layer, when the connection allows it (2025 era). */
+  readonly raw?: RawToolCalls;
   /** Tail of the process's stderr (stdio). */
   readonly stderr: StderrTail;
   /** Clock time the connection was made. */
@@ -57,6 +60,16 @@ export async function callLive(
     );
   }
   try {
+    if (live.raw !== undefined) {
+      return await live.raw.call(
+        {
+          name: request.name,
+          arguments: request.arguments,
+          ...(progressToken === undefined ? {} : { progressToken }),
+        },
+        request.signal,
+      );
+    }
     return await live.client.callTool(
       {
         name: request.name,

@@ -230,6 +230,7 @@ export class McpConnection implements McpServerConnection {
     const live: LiveClient = {
       client: opened.client,
       progress: opened.progress,
+      ...(opened.raw === undefined ? {} : { raw: opened.raw }),
       stderr,
       connectedAt: this.#clock.now(),
       alive: true,

@@ -24,7 +24,7 @@ describe('checkMcpServerOptions', () => {
       target: { kind: 'stdio', command: 'npx', args: ['-y', 'server'] },
       layer: 'project',
       trusted: false,
-      era: 'auto',
+      era: 'legacy',
       connectTimeoutMs: 30_000,
       reconnect: { initialDelayMs: 250, maxDelayMs: 30_000, maxAttempts: Number.POSITIVE_INFINITY },
     });
@@ -45,6 +45,7 @@ describe('checkMcpServerOptions', () => {
       headers: { Authorization: 'Bearer t' },
     });
     expect(checked.reconnect).toBe(false);
+    expect(checkMcpServerOptions({ ...base, url: 'http://127.0.0.1:3000/mcp' }).era).toBe('auto');
   });
 
   it('says how to reach the server when neither command nor url is given', () => {

@@ -36,7 +36,11 @@ export interface ConnectMcpServerCommonOptions {
   readonly trusted?: boolean;
   /** Most calls to this server at once: a positive integer or `Infinity`. Default: the runtime's (1 when untrusted). */
   readonly concurrency?: number;
-  /** Protocol era negotiation. Default `auto`. */
+  /**
+   * Protocol era negotiation. Default `legacy` for a server run over stdio (the 2025
+   * handshake: no probe process spawned beside it, no wait on a server that ignores the
+   * probe, and the cheaper per-call path), `auto` over Streamable HTTP.
+   */
   readonly era?: McpEraOption;
   /** Time allowed for one connection attempt (handshake and tool list), in milliseconds. Default 30000. */
   readonly connectTimeoutMs?: number;
@@ -222,7 +226,7 @@ export function checkMcpServerOptions(options: unknown): CheckedMcpServerOptions
     layer: (o.layer as ToolLayer | undefined) ?? 'project',
     trusted: (o.trusted as boolean | undefined) ?? false,
     ...(concurrency === undefined ? {} : { concurrency: concurrency as number }),
-    era: (o.era as McpEraOption | undefined) ?? 'auto',
+    era: (o.era as McpEraOption | undefined) ?? (target.kind === 'stdio' ? 'legacy' : 'auto'),
     connectTimeoutMs: (o.connectTimeoutMs as number | undefined) ?? 30_000,
     connectTimeoutHint: (o.connectTimeoutHint as string | undefined) ?? 'raise "connectTimeoutMs"',
     reconnect: checkReconnect(o.reconnect, where),

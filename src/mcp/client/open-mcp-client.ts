@@ -11,6 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { McpServerNotification } from './connection-events.js';
 import type { McpEraOption } from './mcp-server-options.js';
 import type { CheckedTarget } from './mcp-target.js';
+import { attachRawToolCalls, type RawToolCalls } from './raw-tool-calls.js';
 import type { StderrTail } from './stderr-tail.js';
 import { type HttpFetchHooks, watchHttpFetch } from './watch-http-fetch.js';
 
@@ -56,6 +57,8 @@ export interface OpenedMcpClient {
   readonly tools: McpTool[];
   /** Where the server's `notifications/progress` go, by progress token. */
   readonly progress: ProgressRoutes;
+  /** `tools/call` past the SDK's request layer, on a 2025-era connection. */
+  readonly raw?: RawToolCalls;
 }
 
 /** Debounce of `list_changed` bursts before the list is read again, in milliseconds. */
@@ -184,7 +187,8 @@ export async function openMcpClient(options: OpenMcpClientOptions): Promise<Open
     await client.connect(transport, request);
     const { tools } = await client.listTools(undefined, request);
     options.signal.removeEventListener('abort', onAbort);
-    return { client, tools, progress };
+    const raw = attachRawToolCalls(client, transport);
+    return { client, tools, progress, ...(raw === undefined ? {} : { raw }) };
   } catch (error) {
     options.signal.removeEventListener('abort', onAbort);
     attached = false;
