@@ -58,6 +58,13 @@ export interface AuditWriteOptions {
    * resolves only once the event is stored. Default false.
    */
   readonly deferSync?: boolean;
+  /**
+   * True when the event belongs to a call that changes nothing, by the annotations the
+   * writer used to run it (the runtime: the call's effective class, `read`, which rests on
+   * trusted annotations only). A durable sink may then report the event written before it
+   * is synced to disk (`createJsonlAuditSink` with `sync: 'auto'`). Default false.
+   */
+  readonly readOnly?: boolean;
 }
 
 /** Where audit events go. */

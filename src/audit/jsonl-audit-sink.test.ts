@@ -4,64 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuditEvent } from './audit-event.js';
-import {
-  type AuditFileSystem,
-  createJsonlAuditSink,
-  nodeAuditFileSystem,
-} from './jsonl-audit-sink.js';
-
-const event = (callId: string): AuditEvent => ({
-  type: 'call.succeeded',
-  time: '2025-01-01T00:00:00.000Z',
-  callId,
-  tool: 'write_file',
-  attempts: 1,
-});
-
-/**
- * Node's file operations, except that each `datasync` waits until the test releases it
- * and remembers how many lines the file had when it began.
- */
-function heldSyncs(path: string) {
-  const syncs: { linesAtStart: number; release: () => void; fail: (error: Error) => void }[] = [];
-  const directorySyncs: string[] = [];
-  const fileSystem: AuditFileSystem = {
-    ...nodeAuditFileSystem,
-    datasync: (fd) =>
-      new Promise<void>((resolve, reject) => {
-        const linesAtStart = readFileSync(path, 'utf8').split('\n').length - 1;
-        syncs.push({
-          linesAtStart,
-          release: () => {
-            nodeAuditFileSystem.datasync(fd).then(resolve, reject);
-          },
-          fail: reject,
-        });
-      }),
-    syncDirectory: async (directory) => {
-      directorySyncs.push(directory);
-    },
-  };
-  return { fileSystem, syncs, directorySyncs };
-}
-
-/** True once `promise` settled, after letting pending callbacks run. */
-const settled = async (promise: Promise<unknown>): Promise<boolean> => {
-  let done = false;
-  promise.then(
-    () => {
-      done = true;
-    },
-    () => {
-      done = true;
-    },
-  );
-  for (let i = 0; i < 5; i += 1) await new Promise((resolve) => setImmediate(resolve));
-  return done;
-};
-
-const readLines = async (path: string): Promise<string[]> =>
-  (await readFile(path, 'utf8')).split('\n').filter((line) => line !== '');
+import { createJsonlAuditSink, nodeAuditFileSystem } from './jsonl-audit-sink.js';
+import { event, heldSyncs, readLines, settled } from './jsonl-audit-sink.test-helpers.js';
 
 describe('createJsonlAuditSink', () => {
   let dir: string;
@@ -446,7 +390,7 @@ describe('createJsonlAuditSink', () => {
     expect(await readLines(path)).toHaveLength(3);
   });
 
-  it('throws invalid_option for a sync that is not true, false or batched', () => {
+  it('throws invalid_option for a sync that is not true, false, batched or auto', () => {
     expect(() =>
       createJsonlAuditSink({ path: join(dir, 'a.jsonl'), sync: 'always' as never }),
     ).toThrow(expect.objectContaining({ code: 'invalid_option' }));

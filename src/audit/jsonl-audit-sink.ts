@@ -69,19 +69,20 @@ export interface JsonlAuditSinkOptions {
    * `'batched'`: every line is appended (one synchronous `write(2)`) before `write` returns
    * and reported written then, so it survives a crash or kill of the process; it is synced in
    * the background at most `maxSyncDelayMs` later, together with the lines written meanwhile,
-   * so a crash of the machine can lose the lines of that last moment. `false`: appended the
-   * same way and never synced.
+   * so a crash of the machine can lose the lines of that last moment. `'auto'`: a line
+   * written with `readOnly` (an event of a call that changes nothing) as with `'batched'`,
+   * every other line as with `true`. `false`: appended the same way and never synced.
    */
-  readonly sync?: boolean | 'batched';
+  readonly sync?: boolean | 'batched' | 'auto';
   /**
    * Longest time, in milliseconds, that a line waits for a sync when no other write asks for
-   * one sooner: a line written with `deferSync`, or with `sync: 'batched'` any line. Default
-   * 50.
+   * one sooner: a line written with `deferSync`, with `sync: 'batched'` any line, with
+   * `sync: 'auto'` a line written with `readOnly`. Default 50.
    */
   readonly maxSyncDelayMs?: number;
   /**
-   * Told when a background sync fails (`sync: 'batched'`: no write waits for it), once per
-   * failed sync. Default: ignore.
+   * Told when a sync that no write waits for fails (`sync: 'batched'`, or `'auto'` with lines
+   * written with `readOnly`), once per failed sync. Default: ignore.
    */
   readonly onSyncError?: (error: HintgateError) => void;
   /** File operations; default {@link nodeAuditFileSystem}. For tests. */
@@ -108,8 +109,10 @@ export const DEFAULT_MAX_SYNC_DELAY_MS = 50;
  * share the next one (group commit). A line written with `deferSync` waits for the next sync
  * another write asks for, or at most `maxSyncDelayMs`. With `sync: 'batched'` every line is
  * appended before `write` returns, reported written then, and synced in the background at
- * most `maxSyncDelayMs` later; `flush` and `close` sync what is left. With `sync: false`
- * every line is appended before `write` returns and never synced.
+ * most `maxSyncDelayMs` later; `flush` and `close` sync what is left. With `sync: 'auto'` a
+ * line written with `readOnly` is handled as with `'batched'` and every other line as with
+ * `true`, in one file whose order stays that of the writes. With `sync: false` every line is
+ * appended before `write` returns and never synced.
  */
 export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink {
   if (typeof options?.path !== 'string' || options.path === '') {
@@ -128,10 +131,10 @@ export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink 
   const { path } = options;
   const fs = options.fileSystem ?? nodeAuditFileSystem;
   const sync = options.sync ?? true;
-  if (sync !== true && sync !== false && sync !== 'batched') {
+  if (sync !== true && sync !== false && sync !== 'batched' && sync !== 'auto') {
     throw new HintgateError(
       'invalid_option',
-      `createJsonlAuditSink: sync must be true, false or 'batched', not ${JSON.stringify(sync)}.`,
+      `createJsonlAuditSink: sync must be true, false, 'batched' or 'auto', not ${JSON.stringify(sync)}.`,
     );
   }
   const { onSyncError } = options;
@@ -166,7 +169,7 @@ export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink 
   let closed = false;
   /** The last background sync failure reported, so that each is told once. */
   let reportedFailure: unknown;
-  /** Stands for a `'batched'` line in `unsynced`: nobody waits for it. */
+  /** Stands for a line in `unsynced` that nobody waits for (`'batched'`, `'auto'` read-only). */
   const background: Waiter = {
     resolve: () => {},
     reject: (error) => {
@@ -300,7 +303,9 @@ export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink 
         }
         return Promise.resolve();
       }
-      if (sync === 'batched') {
+      if (sync === 'batched' || (sync === 'auto' && writeOptions?.readOnly === true)) {
+        // Appending flushes the lines buffered before it first, so a read-only line never
+        // overtakes another kind written earlier.
         try {
           appendInOrder(fd, line);
         } catch (error) {

@@ -179,7 +179,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
   }
   const sink = createJsonlAuditSink({
     path: config.audit.path,
-    sync: config.audit.sync === 'batched' ? 'batched' : true,
+    sync: config.audit.sync === 'always' ? true : config.audit.sync,
     maxSyncDelayMs: config.audit.maxSyncDelayMs,
     onSyncError: report,
   });

@@ -1,11 +1,38 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { auditEvents, REPO_ROOT, tempDir, toolsFileServer } from './gateway.test-helpers.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createGateway, type Gateway } from './create-gateway.js';
+import {
+  auditEvents,
+  REPO_ROOT,
+  tempDir,
+  toolsFileServer,
+  until,
+  writeConfig,
+} from './gateway.test-helpers.js';
+
+/** While `holding`, every `fdatasync` of this process waits in `held` until released. */
+const syncGate = vi.hoisted(() => ({ holding: false, held: [] as (() => void)[] }));
+
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  const fdatasync = (fd: number, done: (error: NodeJS.ErrnoException | null) => void): void => {
+    if (syncGate.holding) syncGate.held.push(() => fs.fdatasync(fd, done));
+    else fs.fdatasync(fd, done);
+  };
+  return { ...fs, default: { ...fs, fdatasync }, fdatasync };
+});
+
+const releaseSyncs = (): void => {
+  syncGate.holding = false;
+  for (const run of syncGate.held.splice(0)) run();
+};
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
+  releaseSyncs();
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
@@ -103,5 +130,85 @@ describe("hintgate gateway with audit.sync: 'batched'", () => {
         'call.succeeded',
       ]);
     }
+  }, 60_000);
+});
+
+describe('hintgate gateway: what a call result waits for, by audit.sync', () => {
+  /**
+   * A gateway over a trusted server with a read-only and a write tool, and an untrusted
+   * one whose tool claims to be read-only, with `audit` as given.
+   */
+  const start = async (audit: Record<string, unknown>) => {
+    const { dir, remove } = await tempDir();
+    cleanups.push(remove);
+    const local = await toolsFileServer(dir, 'local', [
+      { name: 'lookup', description: 'Reads.', annotations: { readOnlyHint: true } },
+      { name: 'store', description: 'Writes.', annotations: { readOnlyHint: false } },
+    ]);
+    const remote = await toolsFileServer(dir, 'remote', [
+      { name: 'peek', description: 'Claims to read.', annotations: { readOnlyHint: true } },
+    ]);
+    const auditPath = join(dir, 'audit.jsonl');
+    const config = await writeConfig(dir, {
+      servers: { local: { ...local.entry, trusted: true }, remote: remote.entry },
+      mode: 'yolo',
+      pin: { newTools: 'allow' },
+      // No background sync of read-only events during a test: only calls ask for syncs.
+      audit: { path: auditPath, maxSyncDelayMs: 60_000, ...audit },
+    });
+    const gateway = await createGateway({ config, watchPins: false, onNotice: () => {} });
+    cleanups.push(() => gateway.close());
+    return { gateway, auditPath };
+  };
+
+  /**
+   * Runs a call of `name` while syncs are held: whether its result waited for a sync, and
+   * the types of its events that were in the audit log when its result came.
+   */
+  const run = async (gateway: Gateway, auditPath: string, name: string) => {
+    const id = `${name}-call`;
+    let inFile: unknown[] | undefined;
+    syncGate.holding = true;
+    const result = gateway.runtime.execute([{ id, name, arguments: {} }]).then((results) => {
+      inFile = readFileSync(auditPath, 'utf8')
+        .split('\n')
+        .filter((text) => text !== '')
+        .map((text) => JSON.parse(text) as { type: string; callId?: string })
+        .filter((event) => event.callId === id)
+        .map((event) => event.type);
+      return results;
+    });
+    await until(() => inFile !== undefined || syncGate.held.length > 0);
+    // A sync is held: a result that does not come meanwhile waits for it.
+    if (inFile === undefined) await new Promise((resolve) => setTimeout(resolve, 300));
+    const waited = inFile === undefined;
+    releaseSyncs();
+    const [outcome] = await result;
+    expect(outcome?.status).toBe('ok');
+    return { waited, inFile };
+  };
+
+  it('auto by default: a trusted read-only call returns without waiting for a sync, its events in the file; a write call and an untrusted read claim wait', async () => {
+    const { gateway, auditPath } = await start({});
+    expect(await run(gateway, auditPath, 'lookup')).toEqual({
+      waited: false,
+      inFile: ['call.started', 'call.succeeded'],
+    });
+    expect((await run(gateway, auditPath, 'store')).waited).toBe(true);
+    expect((await run(gateway, auditPath, 'peek')).waited).toBe(true);
+  }, 60_000);
+
+  it('always: a read-only call waits for its sync too', async () => {
+    const { gateway, auditPath } = await start({ sync: 'always' });
+    expect((await run(gateway, auditPath, 'lookup')).waited).toBe(true);
+    expect((await run(gateway, auditPath, 'store')).waited).toBe(true);
+  }, 60_000);
+
+  it('batched: a write call returns without waiting for a sync, its events in the file', async () => {
+    const { gateway, auditPath } = await start({ sync: 'batched' });
+    expect(await run(gateway, auditPath, 'store')).toEqual({
+      waited: false,
+      inFile: ['call.started', 'call.succeeded'],
+    });
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolve as resolvePath } from 'node:path';
 import { createAuditEmitter } from '../audit/audit-emitter.js';
-import type { AuditEvent, AuditEventType } from '../audit/audit-event.js';
+import type { AuditEvent, AuditEventType, AuditWriteOptions } from '../audit/audit-event.js';
 import { HintgateError } from '../errors/hintgate-error.js';
 import { createApprovalStore } from '../policy/approval-store.js';
 import type { Authorizer, Decision } from '../policy/authorizer.js';
@@ -60,7 +60,18 @@ const checkCallerOptions = (options: unknown, method: string): void => {
   }
 };
 
-const DEFER_SYNC = { deferSync: true } as const;
+const DEFERRED: AuditWriteOptions = Object.freeze({ deferSync: true });
+const DEFERRED_READ_ONLY: AuditWriteOptions = Object.freeze({ deferSync: true, readOnly: true });
+const READ_ONLY: AuditWriteOptions = Object.freeze({ readOnly: true });
+
+/**
+ * What the sinks are told of a call's event: whether the runtime waits for it only with the
+ * call's last event (`deferSync`), and whether the call changes nothing (`readOnly`).
+ */
+const writeOptionsOf = (last: boolean, readOnly: boolean): AuditWriteOptions | undefined => {
+  if (readOnly) return last ? READ_ONLY : DEFERRED_READ_ONLY;
+  return last ? undefined : DEFERRED;
+};
 
 /** Default timeout of a call, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -294,7 +305,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       // The batch waits for its events only at its end, with each call's last event
       // (succeeded or failed): a durable sink syncs the earlier ones with those.
       const last = type === 'call.succeeded' || type === 'call.failed';
-      audit.emit(event, pending, last ? undefined : DEFER_SYNC);
+      // The class the policy and the scheduler used, from trusted annotations only; a call
+      // that never resolved to a tool has none and counts as one that may change something.
+      const readOnly = 'registered' in call && call.class === 'read';
+      audit.emit(event, pending, writeOptionsOf(last, readOnly));
     };
 
     const prepared = await prepareAll(calls, executeOptions.scopes ?? defaultScopes);

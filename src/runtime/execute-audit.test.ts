@@ -4,18 +4,37 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
+  type AuditEventType,
   type AuditFileSystem,
+  type AuditWriteOptions,
   argumentDigest,
   createJsonlAuditSink,
   createMemoryAuditSink,
   nodeAuditFileSystem,
 } from '../audit/index.js';
+import { heldSyncs, settled } from '../audit/jsonl-audit-sink.test-helpers.js';
+import { createRegistry } from '../registry/index.js';
 import { defineTool } from '../tool/define-tool.js';
-import { READ_ONLY } from '../tool/presets.js';
+import { READ_ONLY, WRITE } from '../tool/presets.js';
 import { createRuntime } from './create-runtime.js';
+
+const lookup = defineTool({
+  name: 'lookup',
+  description: 'Reads',
+  annotations: READ_ONLY,
+  inputSchema: z.object({}),
+  execute: () => 'found',
+});
+const save = defineTool({
+  name: 'save',
+  description: 'Writes',
+  annotations: WRITE,
+  inputSchema: z.object({}),
+  execute: () => 'saved',
+});
 
 const linesOf = (text: string): { type: string; callId: string }[] =>
   text
@@ -95,6 +114,77 @@ describe('execute: audit records of calls', () => {
     expect(syncs.every((sync) => sync.done)).toBe(true);
     expect(syncs.at(-1)?.linesAtStart).toBe(6);
     await runtime.close();
+  });
+
+  it('marks every event of a read call readOnly, by its trusted class: not a write, an untrusted read claim or an unknown tool', async () => {
+    const written: [AuditEventType, string | undefined, AuditWriteOptions | undefined][] = [];
+    const registry = createRegistry({ env: {} });
+    registry.addOrigin({ name: 'local', layer: 'project', trusted: true, tools: [lookup, save] });
+    const peek = defineTool({
+      name: 'peek',
+      description: 'Claims to read',
+      annotations: READ_ONLY,
+      inputSchema: z.object({}),
+      execute: () => 'peeked',
+    });
+    registry.addOrigin({ name: 'remote', layer: 'project', trusted: false, tools: [peek] });
+    const runtime = createRuntime({
+      registry,
+      mode: 'yolo',
+      auditSinks: [
+        {
+          write: (event, options) => {
+            written.push([event.type, event.callId, options]);
+          },
+        },
+      ],
+    });
+    const calls = [
+      ['r', 'lookup'],
+      ['w', 'save'],
+      ['p', 'peek'],
+      ['u', 'nothing'],
+    ] as const;
+    for (const [id, name] of calls) await runtime.execute([{ id, name, arguments: {} }]);
+    expect(written).toEqual([
+      ['call.started', 'r', { deferSync: true, readOnly: true }],
+      ['call.succeeded', 'r', { readOnly: true }],
+      ['call.started', 'w', { deferSync: true }],
+      ['call.succeeded', 'w', undefined],
+      ['call.started', 'p', { deferSync: true }],
+      ['call.succeeded', 'p', undefined],
+      ['call.failed', 'u', undefined],
+    ]);
+    await runtime.close();
+  });
+
+  it("with a JSONL sink in sync: 'auto', resolves a read call without waiting for a sync, and a write call only once its events are synced", async () => {
+    const path = join(dir, 'audit.jsonl');
+    const { fileSystem, syncs } = heldSyncs(path);
+    const runtime = createRuntime({
+      mode: 'yolo',
+      tools: [lookup, save],
+      auditSinks: [
+        createJsonlAuditSink({ path, fileSystem, sync: 'auto', maxSyncDelayMs: 60_000 }),
+      ],
+    });
+    const read = runtime.execute([{ id: 'r', name: 'lookup', arguments: {} }]);
+    expect(await settled(read)).toBe(true);
+    expect(syncs).toHaveLength(0);
+    expect(linesOf(readFileSync(path, 'utf8')).map((e) => `${e.type}:${e.callId}`)).toEqual([
+      'call.started:r',
+      'call.succeeded:r',
+    ]);
+
+    const write = runtime.execute([{ id: 'w', name: 'save', arguments: {} }]);
+    await vi.waitFor(() => expect(syncs).toHaveLength(1));
+    expect(await settled(write)).toBe(false);
+    // The write call's sync covers the read call's lines too.
+    expect(syncs[0]?.linesAtStart).toBe(4);
+    syncs[0]?.release();
+    expect((await write)[0]?.status).toBe('ok');
+    await runtime.close();
+    expect(syncs).toHaveLength(1);
   });
 
   it('digests the arguments as called in both events of a call, even if the tool changes them', async () => {

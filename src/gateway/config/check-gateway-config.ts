@@ -173,7 +173,7 @@ function readConfig(
         readPath(audit.path, ['audit', 'path'], '"logs/audit.jsonl"', context) ??
         at(DEFAULT_STATE_PATHS.audit),
       arguments: readBoolean(audit.arguments, ['audit', 'arguments'], context) ?? false,
-      sync: auditSync ?? 'always',
+      sync: auditSync ?? 'auto',
       maxSyncDelayMs:
         readInteger(
           audit.maxSyncDelayMs,

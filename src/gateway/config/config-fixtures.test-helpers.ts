@@ -29,7 +29,7 @@ export const INVALID_FIXTURES: Readonly<Record<string, string>> = {
     '6:24: servers.local.tools.search.annotations.readOnly is not an MCP annotation; did you mean "readOnlyHint"?',
   'bad-mode.yaml': '3:1: mode is "careful"; use one of plan, ask, auto, allowlist, yolo.',
   'bad-audit-sync.yaml':
-    '4:3: audit.sync is "batch"; use one of always, batched (did you mean "batched"?).',
+    '4:3: audit.sync is "batch"; use one of auto, always, batched (did you mean "batched"?).',
   'bad-new-tools.yaml': '4:3: pin.newTools is "deny"; use one of pending, ask, allow.',
   'bad-port.yaml':
     '5:5: downstream.http.port is 70000; use an integer from 0 to 65535 (0 picks a free port).',

@@ -268,8 +268,15 @@ function configArbitrary(): fc.Arbitrary<unknown> {
           [[{ decision: 'block' }], [{ tool: 'x' }], 'deny'],
         ),
         audit: field(
-          [{}, null, { path: 'a.jsonl', arguments: true }],
-          [{ path: '' }, { arguments: 'true' }, { file: 'x' }],
+          [
+            {},
+            null,
+            { path: 'a.jsonl', arguments: true },
+            { sync: 'auto' },
+            { sync: 'always' },
+            { sync: 'batched', maxSyncDelayMs: 20 },
+          ],
+          [{ path: '' }, { arguments: 'true' }, { file: 'x' }, { sync: 'never' }, { sync: true }],
         ),
         approvals: field([{ path: 'x.json' }, null], [{ path: 3 }]),
         pin: field(

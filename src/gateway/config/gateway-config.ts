@@ -12,10 +12,10 @@ import type { RateLimit } from '../../tool/tool.js';
 export type NewToolsPolicy = 'pending' | 'ask' | 'allow';
 
 /** When the gateway's audit events reach the disk; see {@link GatewayConfig}. */
-export type AuditSyncPolicy = 'always' | 'batched';
+export type AuditSyncPolicy = 'auto' | 'always' | 'batched';
 
 /** The values of `audit.sync`, the default first. */
-export const AUDIT_SYNC_POLICIES: readonly AuditSyncPolicy[] = ['always', 'batched'];
+export const AUDIT_SYNC_POLICIES: readonly AuditSyncPolicy[] = ['auto', 'always', 'batched'];
 
 /** Default of `audit.maxSyncDelayMs`, in milliseconds. */
 export const DEFAULT_AUDIT_MAX_SYNC_DELAY_MS = 50;
@@ -118,10 +118,13 @@ export interface GatewayConfig {
     /** Record call arguments (secrets redacted), not only their digest. Default `false`. */
     readonly arguments?: boolean;
     /**
-     * When events reach the disk. `always` (default): a call's result is returned once its
-     * events are synced (`fdatasync`). `batched`: once they are appended to the file (they
-     * survive a crash or kill of the gateway), synced in the background at most
-     * `maxSyncDelayMs` later (a crash of the machine can lose that last moment).
+     * When events reach the disk. `always`: a call's result is returned once its events
+     * are synced (`fdatasync`). `batched`: once they are appended to the file (they survive
+     * a crash or kill of the gateway), synced in the background at most `maxSyncDelayMs`
+     * later (a crash of the machine can lose that last moment). `auto` (default): `batched`
+     * for a read-only call (by its effective, trusted annotations), `always` for any other,
+     * so only the events of read-only calls can be lost by a crash of the machine, those of
+     * the last `maxSyncDelayMs` at most.
      */
     readonly sync?: AuditSyncPolicy;
     /**

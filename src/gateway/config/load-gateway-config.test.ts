@@ -111,7 +111,7 @@ describe('loadGatewayConfig', () => {
     expect(config.audit).toEqual({
       path: join(project, '.hintgate', 'audit.jsonl'),
       arguments: false,
-      sync: 'always',
+      sync: 'auto',
       maxSyncDelayMs: 50,
     });
     expect(config.approvals.path).toBe(join(project, '.hintgate', 'approvals.json'));
@@ -123,6 +123,20 @@ describe('loadGatewayConfig', () => {
       { name: 'local', command: join(project, 'bin', 'server.js'), cwd: project, trusted: false },
       { name: 'global', command: 'npx', cwd: project },
     ]);
+  });
+
+  it('reads audit.sync auto, always and batched, auto when absent, and names the choices for another', async () => {
+    const servers = 'servers: { a: { command: npx } }\n';
+    for (const sync of ['auto', 'always', 'batched'] as const) {
+      const file = await write(`${sync}.yaml`, `${servers}audit: { sync: ${sync} }\n`);
+      expect((await load(file)).audit.sync).toBe(sync);
+    }
+    const absent = await write('absent.yaml', `${servers}audit: { arguments: true }\n`);
+    expect((await load(absent)).audit.sync).toBe('auto');
+    const bad = await write('bad.yaml', `${servers}audit:\n  sync: true\n`);
+    expect(await failure(load(bad))).toBe(
+      `${bad}:3:3: audit.sync is true; use one of auto, always, batched.`,
+    );
   });
 
   it('keeps absolute paths and the file order of servers whose names are numbers', async () => {

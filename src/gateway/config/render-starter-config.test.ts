@@ -49,7 +49,7 @@ describe('renderStarterConfig', () => {
     expect(config.audit).toEqual({
       path: join(dir, '.hintgate', 'audit.jsonl'),
       arguments: false,
-      sync: 'always',
+      sync: 'auto',
       maxSyncDelayMs: 50,
     });
     expect(config.downstream).toEqual({});

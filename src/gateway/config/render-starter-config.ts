@@ -82,7 +82,7 @@ pin:
 audit:
   path: .hintgate/audit.jsonl
   arguments: false                     # true also records arguments, secrets redacted
-  sync: always                         # results wait for their events on disk; batched: in the file
+  sync: auto                           # read-only calls wait for their events in the file, others on disk (always: all on disk)
 
 # "Always allow" answers:
 #approvals:
