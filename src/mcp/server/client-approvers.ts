@@ -59,17 +59,23 @@ export function clientCapabilities(
 /**
  * The approver of a 2025-11-25 session: asks the connected client with a server-initiated
  * `elicitation/create` (form mode) and waits for the person's answer. A client that did
- * not declare form elicitation is not asked: the call is denied, saying why.
+ * not declare form elicitation is not asked: the call is denied, saying why. Without `ctx`
+ * (a call of the stdio fast path, which has no SDK request context) it asks through
+ * `server` and reads the capabilities declared at `initialize`, as `ctx` does on such a
+ * connection.
  */
-export function createElicitationApprover(server: Server, ctx: ServerContext): Approver {
+export function createElicitationApprover(server: Server, ctx?: ServerContext): Approver {
   return async (request, { signal }) => {
-    if (!supportsFormElicitation(clientCapabilities(server, ctx))) {
+    const capabilities =
+      ctx === undefined ? server.getClientCapabilities() : clientCapabilities(server, ctx);
+    if (!supportsFormElicitation(capabilities)) {
       return { decision: 'deny', reason: NO_APPROVAL_CHANNEL, asked: false };
     }
-    const answer = await ctx.mcpReq.elicitInput(approvalForm(request), {
-      signal,
-      timeout: MAX_TIMER_MS,
-    });
+    const options = { signal, timeout: MAX_TIMER_MS };
+    const answer =
+      ctx === undefined
+        ? await server.elicitInput(approvalForm(request), options)
+        : await ctx.mcpReq.elicitInput(approvalForm(request), options);
     return answerFromElicitation(answer);
   };
 }

@@ -31,6 +31,43 @@ describe('coalesceWrites', () => {
     expect(writes).toEqual(['a\nb\nc\n', 'd\n']);
   });
 
+  it('writeNow writes [a, b pending, c now] in one write at once, in order', () => {
+    const { target, writes } = recorder();
+    const stream = coalesceWrites(target);
+    stream.write('a\n');
+    stream.write('b\n');
+    stream.writeNow('c\n');
+    expect(writes).toEqual(['a\nb\nc\n']);
+    stream.writeNow('d\n');
+    expect(writes).toEqual(['a\nb\nc\n', 'd\n']);
+  });
+
+  it('writeNow queues [c] behind [a, b] while the target asks to wait for drain', async () => {
+    const writes: string[] = [];
+    let release: () => void = () => {};
+    const target = new Writable({
+      highWaterMark: 4,
+      write(chunk: Buffer, _encoding, done) {
+        writes.push(chunk.toString('utf8'));
+        release = done;
+      },
+    });
+    const stream = coalesceWrites(target);
+    stream.write('first\n');
+    await nextTurn();
+    // The target holds "first" and asks to wait: what follows must not overtake it.
+    expect(target.writableNeedDrain).toBe(true);
+    stream.write('a\n');
+    stream.write('b\n');
+    stream.writeNow('c\n');
+    expect(writes).toEqual(['first\n']);
+    for (let turn = 0; turn < 4; turn += 1) {
+      release();
+      await nextTurn();
+    }
+    expect(writes.join('')).toBe('first\na\nb\nc\n');
+  });
+
   it('writes what is pending when it is ended, and leaves the target open', async () => {
     const { target, writes } = recorder();
     const stream = coalesceWrites(target);

@@ -1,5 +1,15 @@
 import { Writable } from 'node:stream';
 
+/** What {@link coalesceWrites} returns: the coalescing stream, which can also write at once. */
+export interface CoalescingWritable extends Writable {
+  /**
+   * Writes `chunk` to the target now instead of at the end of the turn, in one write with
+   * what is pending (which goes first, so the order holds). While the target asks to wait
+   * for `drain`, or this stream holds writes back, it is queued as `write` would queue it.
+   */
+  writeNow(chunk: string): void;
+}
+
 /**
  * A stream that writes to `target` what was written to it during one turn of the event
  * loop in one `write` (one system call for a pipe), at the end of that turn
@@ -7,9 +17,10 @@ import { Writable } from 'node:stream';
  * upstream results arrived in one chunk) then leave together. A chunk is accepted at once
  * unless `target` asks to wait for `drain`. Errors of `target` destroy this stream with the
  * same error, so its users see them. Ending it writes what is pending and leaves `target`
- * open.
+ * open. `writeNow` writes what is pending and a last chunk without waiting for the turn's
+ * end.
  */
-export function coalesceWrites(target: Writable): Writable {
+export function coalesceWrites(target: Writable): CoalescingWritable {
   let pending: Buffer[] = [];
   let scheduled: ReturnType<typeof setImmediate> | undefined;
   const flush = (): void => {
@@ -44,5 +55,16 @@ export function coalesceWrites(target: Writable): Writable {
     stream.destroy(error);
   };
   target.on('error', onTargetError);
-  return stream;
+  const writeNow = (chunk: string): void => {
+    // Anything held back by this stream must leave before the chunk.
+    const queued =
+      stream.writableLength > 0 || stream.writableCorked > 0 || target.writableNeedDrain;
+    if (queued || !stream.writable) {
+      stream.write(chunk);
+      return;
+    }
+    pending.push(Buffer.from(chunk));
+    flush();
+  };
+  return Object.assign(stream, { writeNow });
 }

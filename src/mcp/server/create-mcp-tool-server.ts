@@ -10,7 +10,8 @@ import {
 import { HintgateError } from '../../errors/hintgate-error.js';
 import type { Mode } from '../../policy/policy-types.js';
 import { AuditWriteError } from '../../runtime/audit-write-error.js';
-import type { Runtime } from '../../runtime/runtime.js';
+import type { ExecuteOptions, Runtime } from '../../runtime/runtime.js';
+import type { ToolCall } from '../../runtime/tool-call.js';
 import { isPlainObject } from '../../tool/json-schema.js';
 import type { ToolProgress } from '../../tool/tool.js';
 import type { CallResult } from '../../tool/tool-result.js';
@@ -20,6 +21,11 @@ import {
   createInputRequiredApproval,
   isModernRequest,
 } from './client-approvers.js';
+import {
+  type DirectCallOutcome,
+  type DirectToolCalls,
+  registerDirectToolCalls,
+} from './direct-tool-calls.js';
 import type {
   McpLogSource,
   McpPromptSource,
@@ -319,22 +325,15 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
           };
     let result: CallResult | undefined;
     try {
-      [result] = await runtime.execute(
-        [
-          {
-            id: String(ctx.mcpReq.id),
-            name: params.name,
-            arguments: params.arguments ?? {},
-            ...(onProgress === undefined ? {} : { onProgress }),
-          },
-        ],
+      result = await executeOne(
+        {
+          id: String(ctx.mcpReq.id),
+          name: params.name,
+          arguments: params.arguments ?? {},
+          ...(onProgress === undefined ? {} : { onProgress }),
+        },
         { signal: ctx.mcpReq.signal, approver, session, ...scopeOption },
       );
-    } catch (error) {
-      if (!(error instanceof AuditWriteError)) throw error;
-      // The call ran; its result stands even though the audit trail missed it.
-      report(error);
-      [result] = error.results;
     } finally {
       running = false;
     }
@@ -342,12 +341,69 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     await Promise.all(progressSent);
     const pending = await roundApproval?.pending();
     if (pending !== undefined) return pending;
+    return project(server, params.name, result);
+  };
+
+  /** Runs one call; an audit failure after the call ran leaves its result standing. */
+  const executeOne = async (
+    call: ToolCall,
+    executeOptions: ExecuteOptions,
+  ): Promise<CallResult | undefined> => {
+    try {
+      const [result] = await runtime.execute([call], executeOptions);
+      return result;
+    } catch (error) {
+      if (!(error instanceof AuditWriteError)) throw error;
+      // The call ran; its result stands even though the audit trail missed it.
+      report(error);
+      return error.results[0];
+    }
+  };
+
+  /** A call's result as an MCP result, projected for the connection's era. */
+  const project = (
+    server: Server,
+    name: string,
+    result: CallResult | undefined,
+  ): McpCallToolResult => {
     if (result === undefined) throw new Error('the runtime returned no result for the call');
-    const outputSchema = runtime.registry.resolve(params.name, scopeOption)?.tool.outputSchema;
+    const outputSchema = runtime.registry.resolve(name, scopeOption)?.tool.outputSchema;
     return server.projectCallToolResult(toCallToolResult(result), outputSchema?.jsonSchema);
   };
 
-  return {
+  // Outcomes of calls the stdio fast path ran, left for the tools/call handler to answer.
+  const handedOff = new WeakMap<Server, Map<string | number, DirectCallOutcome>>();
+  const direct: DirectToolCalls = {
+    async call(server, id, params, signal) {
+      // What callTool does for a 2025-era request without _meta: no progress, no round.
+      const result = await executeOne(
+        { id: String(id), name: params.name, arguments: params.arguments ?? {} },
+        {
+          signal,
+          approver: createElicitationApprover(server),
+          session: sessions.get(server) ?? null,
+          ...scopeOption,
+        },
+      );
+      return project(server, params.name, result);
+    },
+    handOff(server, id, outcome) {
+      let outcomes = handedOff.get(server);
+      if (outcomes === undefined) {
+        outcomes = new Map();
+        handedOff.set(server, outcomes);
+      }
+      outcomes.set(id, outcome);
+    },
+  };
+  const takeHandedOff = (server: Server, id: string | number): DirectCallOutcome | undefined => {
+    const outcomes = handedOff.get(server);
+    const outcome = outcomes?.get(id);
+    if (outcome !== undefined) outcomes?.delete(id);
+    return outcome;
+  };
+
+  const toolServer: McpToolServer = {
     runtime,
     createServer(serverOptions = {}) {
       if (closed) {
@@ -366,9 +422,12 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
       const session = randomUUID();
       sessions.set(server, session);
       server.setRequestHandler('tools/list', () => ({ tools: listTools() }));
-      server.setRequestHandler('tools/call', (request, ctx) =>
-        callTool(server, request.params, ctx),
-      );
+      server.setRequestHandler('tools/call', (request, ctx) => {
+        const outcome = takeHandedOff(server, ctx.mcpReq.id);
+        if (outcome === undefined) return callTool(server, request.params, ctx);
+        if (outcome.ok) return outcome.result;
+        throw outcome.error;
+      });
       relay.register(server);
       if (serverOptions.listChanged !== false) instances.add(server);
       const previous = server.onclose;
@@ -420,4 +479,6 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
       await Promise.all(open.map((server) => server.close().catch(report)));
     },
   };
+  registerDirectToolCalls(toolServer, direct);
+  return toolServer;
 }

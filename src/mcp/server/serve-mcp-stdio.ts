@@ -1,7 +1,10 @@
+import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { coalesceWrites } from './coalesce-writes.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
+import { directToolCalls } from './direct-tool-calls.js';
 import { guardJsonRpcLines } from './guard-json-rpc-lines.js';
+import { createStdioFastCalls } from './stdio-fast-calls.js';
 
 /** Options of {@link serveMcpStdio}. */
 export interface McpStdioOptions {
@@ -9,6 +12,10 @@ export interface McpStdioOptions {
   readonly toolServer: McpToolServer;
   /** Called with errors that cannot reach the client. Default: ignore. */
   readonly onError?: (error: Error) => void;
+  /** Where the client's messages come from. Default `process.stdin`. */
+  readonly stdin?: Readable;
+  /** Where the messages to the client go. Default `process.stdout`. */
+  readonly stdout?: Writable;
 }
 
 /** A tool server serving this process's stdin/stdout; see {@link serveMcpStdio}. */
@@ -25,9 +32,15 @@ export interface McpStdioServer {
  * that is not a JSON-RPC message is answered with a JSON-RPC error and reported to
  * `onError`. The messages that are ready in one turn of the event loop are written to stdout
  * together at its end. Keep stdout for the protocol; log to stderr.
+ *
+ * On a 2025-era connection, a plain `tools/call` (a name and arguments, no `_meta`) of a tool
+ * server made by `createMcpToolServer` takes a fast path past the SDK's per-message dispatch,
+ * and its response is written as soon as it is ready when no other such call is under way;
+ * what it answers is the same (see `createStdioFastCalls`).
  */
 export function serveMcpStdio(options: McpStdioOptions): McpStdioServer {
   const { toolServer } = options;
+  const stdin = options.stdin ?? process.stdin;
   const onerror = (error: Error): void => {
     try {
       options.onError?.(error);
@@ -36,35 +49,56 @@ export function serveMcpStdio(options: McpStdioOptions): McpStdioServer {
     }
   };
   // The messages of one turn of the event loop leave in one write.
-  const output = coalesceWrites(process.stdout);
+  const output = coalesceWrites(options.stdout ?? process.stdout);
+  const direct = directToolCalls(toolServer);
+  const fast =
+    direct === undefined
+      ? undefined
+      : createStdioFastCalls({
+          calls: direct,
+          write: (line, now) => {
+            if (now) output.writeNow(line);
+            else output.write(line);
+          },
+          pass: (line) => {
+            // Once the input ended the SDK answers nothing more; it must not be fed either.
+            if (!input.writableEnded && !input.destroyed) input.push(`${line}\n`);
+          },
+          onError: onerror,
+        });
   const input = guardJsonRpcLines({
-    input: process.stdin,
+    input: stdin,
     reply: (line) => output.write(line),
     onError: onerror,
+    ...(fast === undefined ? {} : { take: fast.take }),
   });
-  const handle = serveStdio(() => toolServer.createServer(), {
-    transport: new StdioServerTransport(input, output),
-    onerror,
-  });
+  const handle = serveStdio(
+    () => {
+      const server = toolServer.createServer();
+      fast?.attach(server);
+      return server;
+    },
+    { transport: new StdioServerTransport(input, output), onerror },
+  );
   let finish: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
     finish = resolve;
   });
   // The stdio binding: a server exits when its client closes stdin.
   const onEnd = (): void => finish();
-  process.stdin.once('end', onEnd);
-  process.stdin.once('close', onEnd);
+  stdin.once('end', onEnd);
+  stdin.once('close', onEnd);
   let closing: Promise<void> | undefined;
   void closed.then(() => {
-    process.stdin.off('end', onEnd);
-    process.stdin.off('close', onEnd);
+    stdin.off('end', onEnd);
+    stdin.off('close', onEnd);
   });
   return {
     closed,
     close() {
       closing ??= handle.close().finally(() => {
-        process.stdin.unpipe();
-        process.stdin.pause();
+        stdin.unpipe();
+        stdin.pause();
         output.end();
         finish();
       });
