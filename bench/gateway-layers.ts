@@ -5,19 +5,22 @@
  * In this one process, the same cheap upstream (bench/gateway-upstream.ts) is called, one
  * call at a time, through:
  *
- * - the SDK `Client` alone, with the 2025 handshake (what the mcp-proxy relay does);
- * - a hintgate runtime over `connectMcpServer` (mode auto, trusted), era `legacy`, then
- *   `auto` (2026-07-28 with this server, as the gateway), then with a memory audit sink, the
- *   JSONL sink without syncing, and the default durable JSONL sink (as the gateway); then,
- *   instead of the last, the JSONL sink with `sync: 'batched'` (as the gateway with
- *   `audit.sync: batched`);
- * - for reference, the SDK `Client` alone pinned to the 2026-07-28 era.
+ * - the SDK `Client` alone, with the 2025 handshake (`client.callTool`, what the mcp-proxy
+ *   relay does);
+ * - a hintgate runtime over `connectMcpServer` (mode auto, trusted) with its defaults for a
+ *   stdio server (the 2025 handshake, tools/call straight on the transport), then with a
+ *   memory audit sink, the JSONL sink without syncing, the JSONL sink with `sync: 'auto'`
+ *   (the gateway's default: this read-only call waits for no sync), and with `sync: true`
+ *   (as the gateway with `audit.sync: always`);
+ * - for reference, the runtime with `era: 'auto'` (2026-07-28 with this server, through the
+ *   SDK's request layer), no audit.
  *
  * Each variant has its own upstream process; they take turns in rounds. Reported: p50
  * latency and this process's CPU time per call (user + system, all threads, so the
  * audit's fdatasync in the thread pool counts), the median of the rounds (a major garbage
- * collection lands in one round, not always the same variant's). The difference between two rows is what the
- * layer adds. No downstream transport is involved: add the MCP server side for the gateway.
+ * collection lands in one round, not always the same variant's), and the era each
+ * connection negotiated. The difference between two rows is what the layer adds. No
+ * downstream transport is involved: add the MCP server side for the gateway.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,8 +49,14 @@ const upstream = (): { command: string; args: string[] } => {
   return { command, args };
 };
 
+/** The protocol era a connection negotiated, as the tables name it. */
+export const eraName = (era: string | undefined): string =>
+  era === 'legacy' ? '2025 handshake' : era === 'modern' ? '2026-07-28' : 'era unknown';
+
 interface Variant {
   readonly label: string;
+  /** The era negotiated: `legacy` (2025) or `modern` (2026-07-28). */
+  readonly era: string | undefined;
   call(n: number): Promise<unknown>;
   close(): Promise<void>;
   readonly latencies: number[];
@@ -55,11 +64,8 @@ interface Variant {
   readonly cpuPerRound: number[];
 }
 
-async function sdkVariant(label: string, pin2026: boolean): Promise<Variant> {
-  const client = new Client(
-    { name: 'hintgate-bench', version: '1.0.0' },
-    pin2026 ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
-  );
+async function sdkVariant(label: string): Promise<Variant> {
+  const client = new Client({ name: 'hintgate-bench', version: '1.0.0' });
   await client.connect(
     new StdioClientTransport({
       ...upstream(),
@@ -70,6 +76,7 @@ async function sdkVariant(label: string, pin2026: boolean): Promise<Variant> {
   );
   return {
     label,
+    era: client.getProtocolEra(),
     call: () => client.callTool({ name: 'ping', arguments: {} }),
     close: () => client.close(),
     latencies: [],
@@ -77,10 +84,11 @@ async function sdkVariant(label: string, pin2026: boolean): Promise<Variant> {
   };
 }
 
+/** A runtime over `connectMcpServer`; `era` absent leaves its default for a stdio server. */
 async function runtimeVariant(
   label: string,
-  era: McpEraOption,
   audit: AuditSink | undefined,
+  era?: McpEraOption,
 ): Promise<Variant> {
   const registry = createRegistry();
   const connection = await connectMcpServer({
@@ -90,7 +98,7 @@ async function runtimeVariant(
     cwd: ROOT,
     env: childEnv(),
     trusted: true,
-    era,
+    ...(era === undefined ? {} : { era }),
   });
   const runtime = createRuntime({
     registry,
@@ -99,6 +107,7 @@ async function runtimeVariant(
   });
   return {
     label,
+    era: connection.protocolEra,
     async call(n) {
       const [result] = await runtime.execute([{ id: String(n), name: 'ping', arguments: {} }]);
       if (result?.status !== 'ok') throw new Error(`${label}: ${JSON.stringify(result)}`);
@@ -115,7 +124,10 @@ async function runtimeVariant(
 
 /** One variant's numbers. */
 export interface LayerRow {
+  /** What the variant is, with the era its connection negotiated. */
   readonly label: string;
+  /** The era negotiated: `legacy` (2025) or `modern` (2026-07-28). */
+  readonly era: string | undefined;
   readonly p50: number;
   /** CPU time of this process per call, in microseconds: the median of the rounds. */
   readonly cpuUs: number;
@@ -123,51 +135,58 @@ export interface LayerRow {
 
 /** The variants, in the order measured; see the file's description. */
 export const LAYER_KEYS = [
-  'sdk2025',
-  'runtimeLegacy',
-  'runtimeAuto',
+  'sdk',
+  'runtime',
   'memoryAudit',
   'jsonlNoSync',
-  'jsonlDurable',
-  'jsonlBatched',
-  'sdk2026',
+  'jsonlAuto',
+  'jsonlAlways',
+  'runtimeEraAuto',
 ] as const;
 
+/** The measured rows, keyed by {@link LAYER_KEYS}. */
+export type LayerRows = Record<(typeof LAYER_KEYS)[number], LayerRow>;
+
 /** Measures every variant with `calls` calls, one at a time; rows keyed by {@link LAYER_KEYS}. */
-export async function gatewayLayers(
-  calls: number,
-): Promise<Record<(typeof LAYER_KEYS)[number], LayerRow>> {
+export async function gatewayLayers(calls: number): Promise<LayerRows> {
   const work = mkdtempSync(join(tmpdir(), 'hintgate-gateway-layers-'));
   const variants: Variant[] = [];
+  const jsonl = (file: string, sync: false | 'auto' | true): AuditSink =>
+    createJsonlAuditSink({ path: join(work, file), sync });
   try {
-    variants.push(await sdkVariant('SDK Client alone, 2025 handshake', false));
-    variants.push(await runtimeVariant('runtime, era legacy, no audit', 'legacy', undefined));
-    variants.push(await runtimeVariant('runtime, era auto, no audit', 'auto', undefined));
-    variants.push(
-      await runtimeVariant('runtime, era auto, memory audit sink', 'auto', createMemoryAuditSink()),
-    );
+    variants.push(await sdkVariant('SDK Client alone (`client.callTool`)'));
     variants.push(
       await runtimeVariant(
-        'runtime, era auto, JSONL audit, sync: false',
-        'auto',
-        createJsonlAuditSink({ path: join(work, 'nosync.jsonl'), sync: false }),
+        'runtime over `connectMcpServer`, its defaults (tools/call straight on the transport), no audit',
+        undefined,
+      ),
+    );
+    variants.push(await runtimeVariant('+ memory audit sink', createMemoryAuditSink()));
+    variants.push(
+      await runtimeVariant(
+        'JSONL audit sink instead of memory, sync: false',
+        jsonl('nosync.jsonl', false),
       ),
     );
     variants.push(
       await runtimeVariant(
-        'runtime, era auto, JSONL audit (default: durable), as in the gateway',
-        'auto',
-        createJsonlAuditSink({ path: join(work, 'durable.jsonl') }),
+        "JSONL audit sink, sync: 'auto' (the gateway's default: this read-only call waits for no sync)",
+        jsonl('auto.jsonl', 'auto'),
       ),
     );
     variants.push(
       await runtimeVariant(
-        "runtime, era auto, JSONL audit, sync: 'batched', as the gateway with audit.sync: batched",
-        'auto',
-        createJsonlAuditSink({ path: join(work, 'batched.jsonl'), sync: 'batched' }),
+        'JSONL audit sink, sync: true (as audit.sync: always: every call waits for its fdatasync)',
+        jsonl('always.jsonl', true),
       ),
     );
-    variants.push(await sdkVariant('reference: SDK Client alone, 2026-07-28 era', true));
+    variants.push(
+      await runtimeVariant(
+        "reference: runtime with era: 'auto' (through the SDK's request layer), no audit",
+        undefined,
+        'auto',
+      ),
+    );
     let n = 0;
     for (const variant of variants) for (let i = 0; i < WARMUP; i += 1) await variant.call(n++);
     for (let round = 0; round < ROUNDS; round += 1) {
@@ -184,7 +203,8 @@ export async function gatewayLayers(
     }
     const rows = variants.map(
       (variant): LayerRow => ({
-        label: variant.label,
+        label: `${variant.label}; ${eraName(variant.era)}`,
+        era: variant.era,
         p50: percentile(
           [...variant.latencies].sort((a, b) => a - b),
           50,
@@ -192,10 +212,7 @@ export async function gatewayLayers(
         cpuUs: median(variant.cpuPerRound),
       }),
     );
-    return Object.fromEntries(LAYER_KEYS.map((key, index) => [key, rows[index]])) as Record<
-      (typeof LAYER_KEYS)[number],
-      LayerRow
-    >;
+    return Object.fromEntries(LAYER_KEYS.map((key, index) => [key, rows[index]])) as LayerRows;
   } finally {
     for (const variant of variants) await variant.close().catch(() => {});
     rmSync(work, { recursive: true, force: true });
@@ -203,8 +220,8 @@ export async function gatewayLayers(
 }
 
 /** The rows as a Markdown table, with each row's difference to the first. */
-export function layersTable(rows: Record<(typeof LAYER_KEYS)[number], LayerRow>): string {
-  const first = rows.sdk2025;
+export function layersTable(rows: LayerRows): string {
+  const first = rows.sdk;
   return table(
     [
       'variant',
@@ -213,10 +230,10 @@ export function layersTable(rows: Record<(typeof LAYER_KEYS)[number], LayerRow>)
       'p50 over the first row ms',
       'CPU over the first row µs',
     ],
-    LAYER_KEYS.map((key) => {
+    LAYER_KEYS.map((key, index) => {
       const row = rows[key];
       return [
-        row.label,
+        `${index + 1}. ${row.label}`,
         fixed(row.p50, 3),
         fixed(row.cpuUs, 0),
         fixed(row.p50 - first.p50, 3),
