@@ -156,4 +156,45 @@ describe("createJsonlAuditSink with sync: 'auto'", () => {
     await read;
     await sink.close?.();
   });
+  it("appends a read-only call's call.started with its last event, in one write, and reports both written then", async () => {
+    const { fileSystem, syncs } = heldSyncs(path);
+    const writes: number[] = [];
+    const sink = createJsonlAuditSink({
+      path,
+      sync: 'auto',
+      maxSyncDelayMs: 60_000,
+      fileSystem: {
+        ...fileSystem,
+        write: (fd, data, offset) => {
+          writes.push(data.length - offset);
+          return fileSystem.write(fd, data, offset);
+        },
+      },
+    });
+    const started = sink.write(event('started'), {
+      deferSync: true,
+      readOnly: true,
+    }) as Promise<void>;
+    expect(writes).toHaveLength(0);
+    expect(await settled(started)).toBe(false);
+    const ended = sink.write(event('ended'), READ_ONLY) as Promise<void>;
+    expect(writes).toHaveLength(1);
+    expect(await callIdsIn(path)).toEqual(['started', 'ended']);
+    expect(await settled(started)).toBe(true);
+    expect(await settled(ended)).toBe(true);
+    expect(syncs).toHaveLength(0);
+    const closed = sink.close?.() as Promise<void>;
+    await vi.waitFor(() => expect(syncs).toHaveLength(1));
+    syncs[0]?.release();
+    await closed;
+  });
+
+  it('appends a held call.started by itself within maxSyncDelayMs when nothing else is written', async () => {
+    const sink = createJsonlAuditSink({ path, sync: 'auto', maxSyncDelayMs: 20 });
+    const alone = sink.write(event('alone'), { deferSync: true, readOnly: true });
+    expect(await callIdsIn(path)).toEqual([]);
+    await alone;
+    expect(await callIdsIn(path)).toEqual(['alone']);
+    await sink.close?.();
+  });
 });

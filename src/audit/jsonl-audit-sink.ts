@@ -71,7 +71,10 @@ export interface JsonlAuditSinkOptions {
    * the background at most `maxSyncDelayMs` later, together with the lines written meanwhile,
    * so a crash of the machine can lose the lines of that last moment. `'auto'`: a line
    * written with `readOnly` (an event of a call that changes nothing) as with `'batched'`,
-   * every other line as with `true`. `false`: appended the same way and never synced.
+   * except that one also written with `deferSync` (such a call's `call.started`) is appended
+   * together with the next line written, normally the call's last event, or at most
+   * `maxSyncDelayMs` later, so a read-only call costs one write; every other line as with
+   * `true`. `false`: appended the same way and never synced.
    */
   readonly sync?: boolean | 'batched' | 'auto';
   /**
@@ -92,6 +95,8 @@ export interface JsonlAuditSinkOptions {
 interface Waiter {
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
+  /** Resolved once its line is in the file, its sync left to the background. */
+  readonly onAppend?: boolean;
 }
 
 /** Default of {@link JsonlAuditSinkOptions.maxSyncDelayMs}. */
@@ -110,8 +115,9 @@ export const DEFAULT_MAX_SYNC_DELAY_MS = 50;
  * another write asks for, or at most `maxSyncDelayMs`. With `sync: 'batched'` every line is
  * appended before `write` returns, reported written then, and synced in the background at
  * most `maxSyncDelayMs` later; `flush` and `close` sync what is left. With `sync: 'auto'` a
- * line written with `readOnly` is handled as with `'batched'` and every other line as with
- * `true`, in one file whose order stays that of the writes. With `sync: false` every line is
+ * line written with `readOnly` is handled as with `'batched'` (one also written with
+ * `deferSync` is appended with the next line, or at most `maxSyncDelayMs` later) and every
+ * other line as with `true`, in one file whose order stays that of the writes. With `sync: false` every line is
  * appended before `write` returns and never synced.
  */
 export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink {
@@ -207,7 +213,12 @@ export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink 
       for (const waiter of waiters) waiter.reject(appended);
       throw appended;
     }
-    for (const waiter of waiters) unsynced.push(waiter);
+    for (const waiter of waiters) {
+      if (waiter.onAppend === true) {
+        waiter.resolve();
+        unsynced.push(background);
+      } else unsynced.push(waiter);
+    }
   };
 
   const syncLoop = async (file: number): Promise<void> => {
@@ -245,7 +256,7 @@ export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink 
       syncing = undefined;
       // Writes made since the loop ended found it still running and are picked up here.
       if (urgent && (unsynced.length > 0 || buffered.length > 0)) requestSync();
-      else if (unsynced.length > 0) armTimer();
+      else if (unsynced.length > 0 || buffered.length > 0) armTimer();
     });
   };
 
@@ -302,6 +313,16 @@ export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink 
           return Promise.reject(failure('append to', error));
         }
         return Promise.resolve();
+      }
+      if (sync === 'auto' && writeOptions?.readOnly === true && writeOptions.deferSync === true) {
+        // The first event of a call that changes nothing (call.started) waits for the next
+        // append, normally its call's last event, so that such a call costs one write; it is
+        // in the file before that event is reported written, or at most maxSyncDelayMs later.
+        return new Promise<void>((resolve, reject) => {
+          buffered.push(line);
+          bufferedWaiters.push({ resolve, reject, onAppend: true });
+          if (syncing === undefined) armTimer();
+        });
       }
       if (sync === 'batched' || (sync === 'auto' && writeOptions?.readOnly === true)) {
         // Appending flushes the lines buffered before it first, so a read-only line never
