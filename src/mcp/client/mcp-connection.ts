@@ -23,6 +23,7 @@ import { reconnectDelay } from './reconnect-delay.js';
 import type { McpToolProblem, RemoteCallRequest } from './remote-tool.js';
 import { RemoteToolOrigin } from './remote-tool-origin.js';
 import { StderrTail } from './stderr-tail.js';
+import { NotJsonRpcMessageError } from './stdio-upstream-transport.js';
 import { isConnectionFailure, UpstreamUnavailableError } from './upstream-unavailable-error.js';
 import { watchNotificationStream } from './watch-notification-stream.js';
 
@@ -207,7 +208,10 @@ export class McpConnection implements McpServerConnection {
       },
       onProtocolError: (error) => {
         if (slot.live === undefined || slot.live !== this.#live) return;
-        const problem = error.name === 'ZodError' ? 'it is not a JSON-RPC message' : error.message;
+        const problem =
+          error.name === 'ZodError' || error instanceof NotJsonRpcMessageError
+            ? 'it is not a JSON-RPC message'
+            : error.message;
         this.#events.emit(
           'error',
           new Error(

@@ -13,6 +13,7 @@ import type { McpEraOption } from './mcp-server-options.js';
 import type { CheckedTarget } from './mcp-target.js';
 import { attachRawToolCalls, type RawToolCalls } from './raw-tool-calls.js';
 import type { StderrTail } from './stderr-tail.js';
+import { NotJsonRpcMessageError, StdioUpstreamTransport } from './stdio-upstream-transport.js';
 import { type HttpFetchHooks, watchHttpFetch } from './watch-http-fetch.js';
 
 /** What one connection attempt needs. */
@@ -78,10 +79,13 @@ const negotiation = (era: McpEraOption): VersionNegotiationMode =>
 
 /** An error the transport raised because what arrived was not a usable message. */
 const isParseError = (error: Error): boolean =>
-  error instanceof SyntaxError || error.name === 'ZodError';
+  error instanceof SyntaxError ||
+  error.name === 'ZodError' ||
+  error instanceof NotJsonRpcMessageError;
 
 const transportFor = (
   target: CheckedTarget,
+  era: McpEraOption,
   stderr: StderrTail,
   onStderr: ((text: string) => void) | undefined,
   http: HttpFetchHooks | undefined,
@@ -92,13 +96,18 @@ const transportFor = (
       ...(http === undefined ? {} : { fetch: watchHttpFetch(http) }),
     });
   }
-  const transport = new StdioClientTransport({
+  const params = {
     command: target.command,
     args: [...target.args],
     ...(target.env === undefined ? {} : { env: { ...target.env } }),
     ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
-    stderr: 'pipe',
-  });
+  };
+  // The SDK's own stdio transport for the probe of `auto` and `modern`: it asks a sibling
+  // process, so that a server which exits on the probe still gets the 2025 handshake.
+  const transport =
+    era === 'legacy'
+      ? new StdioUpstreamTransport(params)
+      : new StdioClientTransport({ ...params, stderr: 'pipe' });
   transport.stderr?.on('data', (chunk: Buffer | string) => {
     const text = String(chunk);
     stderr.append(text);
@@ -158,7 +167,13 @@ export async function openMcpClient(options: OpenMcpClientOptions): Promise<Open
   client.setNotificationHandler('notifications/message', (notification) => {
     options.onNotification({ method: 'notifications/message', params: notification.params });
   });
-  const transport = transportFor(options.target, stderr, options.onStderr, options.http);
+  const transport = transportFor(
+    options.target,
+    options.era,
+    stderr,
+    options.onStderr,
+    options.http,
+  );
   let attached = true;
   client.onclose = () => {
     if (attached) options.onClose();

@@ -1,0 +1,137 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { NotJsonRpcMessageError, StdioUpstreamTransport } from './stdio-upstream-transport.js';
+
+// A real child process: it answers each line it reads with a JSON-RPC result that tells the
+// request's id, how many chunks it had read by then and what it was asked about; the `say`
+// method makes it print the given raw text; `env` reports environment variables.
+const ECHO_SERVER = `
+let chunks = 0;
+let rest = '';
+process.stdin.on('data', (chunk) => {
+  chunks += 1;
+  rest += chunk;
+  let end;
+  while ((end = rest.indexOf('\\n')) !== -1) {
+    const line = rest.slice(0, end);
+    rest = rest.slice(end + 1);
+    const message = JSON.parse(line);
+    if (message.method === 'say') process.stdout.write(message.params.text);
+    else if (message.method === 'env') {
+      const env = {};
+      for (const name of message.params.names) env[name] = process.env[name] ?? null;
+      process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: env }) + '\\n');
+    } else process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { chunks } }) + '\\n');
+  }
+});
+process.stdin.on('end', () => process.exit(0));
+`;
+
+const open: StdioUpstreamTransport[] = [];
+afterEach(async () => {
+  for (const transport of open.splice(0)) await transport.close();
+});
+
+const start = async (env?: Record<string, string>) => {
+  const transport = new StdioUpstreamTransport({
+    command: process.execPath,
+    args: ['-e', ECHO_SERVER],
+    ...(env === undefined ? {} : { env }),
+  });
+  const messages: JSONRPCMessage[] = [];
+  const errors: Error[] = [];
+  transport.onmessage = (message) => messages.push(message);
+  transport.onerror = (error) => errors.push(error);
+  await transport.start();
+  open.push(transport);
+  return { transport, messages, errors };
+};
+
+const request = (id: number, method = 'ping', params: Record<string, unknown> = {}) =>
+  ({ jsonrpc: '2.0', id, method, params }) as JSONRPCMessage;
+
+const until = async (check: () => boolean): Promise<void> => {
+  for (let waited = 0; !check(); waited += 5) {
+    if (waited > 5000) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+};
+
+describe('StdioUpstreamTransport', () => {
+  it('sends the first message of a turn at once and the rest of the turn in one write', async () => {
+    const { transport, messages } = await start();
+    await Promise.all([1, 2, 3, 4, 5, 6].map((id) => transport.send(request(id))));
+    await until(() => messages.length === 6);
+    const chunks = messages.map(
+      (message) => (message as unknown as { result: { chunks: number } }).result.chunks,
+    );
+    // Six writes would have woken the server up to six times; here it reads two chunks.
+    expect(Math.max(...chunks)).toBeLessThanOrEqual(2);
+    expect(messages.map((message) => (message as { id: number }).id)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('writes what follows the first message of a turn once the turn is over', async () => {
+    const { transport, messages } = await start();
+    const done: number[] = [];
+    const first = transport.send(request(1)).then(() => done.push(1));
+    const second = transport.send(request(2)).then(() => done.push(2));
+    for (let i = 0; i < 10; i += 1) await Promise.resolve();
+    expect(done).toEqual([1]);
+    await new Promise((resolve) => setImmediate(resolve));
+    await Promise.all([first, second]);
+    expect(done).toEqual([1, 2]);
+    await until(() => messages.length === 2);
+  });
+
+  it('skips lines that are not JSON, reports JSON that is no JSON-RPC message, and reads split and CRLF lines', async () => {
+    const { transport, messages, errors } = await start();
+    await transport.send(
+      request(1, 'say', {
+        text: 'starting up (a log line on stdout)\n{"hello":1}\n{"jsonrpc":"2.0","id":7,"res',
+      }),
+    );
+    await transport.send(request(2, 'say', { text: 'ult":{}}\r\n' }));
+    await until(() => messages.length === 1);
+    expect(messages).toEqual([{ jsonrpc: '2.0', id: 7, result: {} }]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(NotJsonRpcMessageError);
+    expect(errors[0]?.message).toContain('{"hello":1}');
+  });
+
+  it("gives the server the SDK's default environment plus env, and nothing else of this process's", async () => {
+    process.env.HINTGATE_TEST_NOT_PASSED = 'secret';
+    try {
+      const { transport, messages } = await start({ GIVEN: 'yes' });
+      await transport.send(
+        request(1, 'env', { names: ['GIVEN', 'PATH', 'HINTGATE_TEST_NOT_PASSED'] }),
+      );
+      await until(() => messages.length === 1);
+      const env = (messages[0] as unknown as { result: Record<string, string | null> }).result;
+      expect(env.GIVEN).toBe('yes');
+      expect(env.PATH).toBe(process.env.PATH);
+      expect(env.HINTGATE_TEST_NOT_PASSED).toBeNull();
+    } finally {
+      delete process.env.HINTGATE_TEST_NOT_PASSED;
+    }
+  });
+
+  it('closes by ending stdin, tells onclose, and refuses to send afterwards', async () => {
+    const { transport } = await start();
+    const pid = transport.pid;
+    expect(pid).toBeGreaterThan(0);
+    let closed = 0;
+    transport.onclose = () => {
+      closed += 1;
+    };
+    await transport.close();
+    await until(() => closed === 1);
+    expect(() => process.kill(pid as number, 0)).toThrow();
+    await expect(transport.send(request(1))).rejects.toThrow('Not connected');
+  });
+
+  it('rejects start when the command does not exist', async () => {
+    const transport = new StdioUpstreamTransport({ command: 'hintgate-no-such-command-here' });
+    transport.onerror = () => {};
+    await expect(transport.start()).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});

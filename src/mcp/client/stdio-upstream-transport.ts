@@ -1,0 +1,239 @@
+import type { ChildProcess } from 'node:child_process';
+import { PassThrough } from 'node:stream';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import spawn from 'cross-spawn';
+import { isPlainObject } from '../../tool/index.js';
+
+/** What starts the server process. */
+export interface StdioUpstreamParams {
+  readonly command: string;
+  readonly args?: readonly string[];
+  /** Added to the SDK's default environment (PATH, HOME and the like), as the SDK does. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+}
+
+/** Longest line accepted from the server, in bytes: the SDK's stdio limit. */
+export const MAX_LINE_BYTES = 10 * 1024 * 1024;
+
+/** A line of the server's stdout that is JSON but not a JSON-RPC message; it is ignored. */
+export class NotJsonRpcMessageError extends Error {
+  constructor(line: string) {
+    super(`not a JSON-RPC message: ${line.length > 200 ? `${line.slice(0, 200)}...` : line}`);
+    this.name = 'NotJsonRpcMessageError';
+  }
+}
+
+const NEWLINE = 0x0a;
+
+const isJsonRpcShaped = (value: unknown): value is JSONRPCMessage =>
+  isPlainObject(value) &&
+  value.jsonrpc === '2.0' &&
+  (typeof value.method === 'string' || 'result' in value || 'error' in value);
+
+/**
+ * The client side of a stdio MCP connection, for servers spoken to with the 2025 handshake.
+ * It starts the process, environment and stop sequence as the SDK's `StdioClientTransport`
+ * does (its default environment plus `env`, stdin closed then SIGTERM then SIGKILL), and
+ * differs where a gateway pays per message:
+ *
+ * - Messages sent in the same turn of the event loop leave in one write: the first at once,
+ *   the others together when the turn ends. So a single call waits for nothing, and calls
+ *   made together wake the server once instead of once each.
+ * - A line read is parsed as JSON and checked to be shaped as a JSON-RPC message, not
+ *   validated against the SDK's schemas: the client validates what it uses (results against
+ *   their request's schema, notifications against their handler's), and a `tools/call`
+ *   result sent past the SDK is checked on its own (see raw-tool-calls.ts).
+ *
+ * Lines that are not JSON (a server logging to stdout) are skipped, as the SDK does; JSON
+ * that is not a JSON-RPC message is reported to `onerror` and skipped; a line longer than
+ * {@link MAX_LINE_BYTES} is reported and closes the connection.
+ */
+export class StdioUpstreamTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  readonly #params: StdioUpstreamParams;
+  readonly #stderr = new PassThrough();
+  #process: ChildProcess | undefined;
+  #partial: Buffer | undefined;
+  /** Lines waiting for the end of this turn of the event loop, and their senders. */
+  #queued: string[] = [];
+  #queuedSent: (() => void)[] = [];
+  #flushing: ReturnType<typeof setImmediate> | undefined;
+
+  constructor(params: StdioUpstreamParams) {
+    this.#params = params;
+  }
+
+  /** The server's stderr; listeners may be added before `start`. */
+  get stderr(): PassThrough {
+    return this.#stderr;
+  }
+
+  /** The server's process id once started, else null. */
+  get pid(): number | null {
+    return this.#process?.pid ?? null;
+  }
+
+  start(): Promise<void> {
+    if (this.#process !== undefined) {
+      return Promise.reject(new Error('StdioUpstreamTransport already started.'));
+    }
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.#params.command, [...(this.#params.args ?? [])], {
+        env: { ...getDefaultEnvironment(), ...this.#params.env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        shell: false,
+        windowsHide: process.platform === 'win32',
+        ...(this.#params.cwd === undefined ? {} : { cwd: this.#params.cwd }),
+      });
+      this.#process = child;
+      child.on('error', (error) => {
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.on('spawn', () => resolve());
+      child.on('close', () => {
+        if (this.#process === child) this.#process = undefined;
+        this.#dropQueue();
+        this.onclose?.();
+      });
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('data', (chunk: Buffer) => this.#read(chunk));
+      child.stdout?.on('error', (error) => this.onerror?.(error));
+      child.stderr?.pipe(this.#stderr);
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.#process?.stdin;
+    if (stdin === undefined || stdin === null || !stdin.writable) {
+      return Promise.reject(new Error('Not connected'));
+    }
+    const line = `${JSON.stringify(message)}\n`;
+    if (this.#flushing === undefined) {
+      // The first message of this turn goes at once; later ones join at the turn's end.
+      this.#flushing = setImmediate(() => this.#flush());
+      return this.#write(line);
+    }
+    return new Promise((resolve) => {
+      this.#queued.push(line);
+      this.#queuedSent.push(resolve);
+    });
+  }
+
+  async close(): Promise<void> {
+    const child = this.#process;
+    this.#flush();
+    this.#process = undefined;
+    this.#partial = undefined;
+    if (child === undefined) return;
+    const closed = new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve();
+      else child.once('close', () => resolve());
+    });
+    const within = (ms: number): Promise<void> =>
+      Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, ms).unref())]);
+    try {
+      child.stdin?.end();
+    } catch {
+      // Already gone.
+    }
+    await within(2000);
+    for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+      if (child.exitCode !== null || child.signalCode !== null) break;
+      try {
+        child.kill(signal);
+      } catch {
+        // Already gone.
+      }
+      if (signal === 'SIGTERM') await within(2000);
+    }
+  }
+
+  #write(text: string): Promise<void> {
+    const stdin = this.#process?.stdin;
+    if (stdin === undefined || stdin === null || !stdin.writable) {
+      return Promise.reject(new Error('Not connected'));
+    }
+    if (stdin.write(text)) return Promise.resolve();
+    return new Promise((resolve) => stdin.once('drain', () => resolve()));
+  }
+
+  #flush(): void {
+    if (this.#flushing !== undefined) {
+      clearImmediate(this.#flushing);
+      this.#flushing = undefined;
+    }
+    if (this.#queued.length === 0) return;
+    const text = this.#queued.join('');
+    const sent = this.#queuedSent;
+    this.#queued = [];
+    this.#queuedSent = [];
+    this.#write(text).then(
+      () => {
+        for (const resolve of sent) resolve();
+      },
+      () => {
+        // The process is gone: its close fails what was waiting on it.
+        for (const resolve of sent) resolve();
+      },
+    );
+  }
+
+  #dropQueue(): void {
+    if (this.#flushing !== undefined) clearImmediate(this.#flushing);
+    this.#flushing = undefined;
+    const sent = this.#queuedSent;
+    this.#queued = [];
+    this.#queuedSent = [];
+    for (const resolve of sent) resolve();
+  }
+
+  #read(chunk: Buffer): void {
+    let bytes = this.#partial === undefined ? chunk : Buffer.concat([this.#partial, chunk]);
+    this.#partial = undefined;
+    let start = 0;
+    for (let end = bytes.indexOf(NEWLINE); end !== -1; end = bytes.indexOf(NEWLINE, start)) {
+      const line = bytes.toString('utf8', start, end);
+      start = end + 1;
+      this.#line(line);
+      // A handler may have closed the connection.
+      if (this.#process === undefined) return;
+    }
+    if (start < bytes.length) {
+      bytes = start === 0 ? bytes : bytes.subarray(start);
+      if (bytes.length > MAX_LINE_BYTES) {
+        this.onerror?.(
+          new Error(`the server sent a line longer than ${MAX_LINE_BYTES} bytes; closing.`),
+        );
+        this.close().catch(() => {});
+        return;
+      }
+      this.#partial = bytes;
+    }
+  }
+
+  #line(text: string): void {
+    const line = text.endsWith('\r') ? text.slice(0, -1) : text;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      // Not JSON: a server that logs to stdout. Skipped, as the SDK's reader does.
+      return;
+    }
+    if (!isJsonRpcShaped(value)) {
+      this.onerror?.(new NotJsonRpcMessageError(line));
+      return;
+    }
+    try {
+      this.onmessage?.(value);
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+}
