@@ -198,7 +198,12 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     async fetch(request, requestOptions = {}) {
       if (closed) return jsonRpcError(503, -32000, 'The server is shutting down.');
       const { authInfo } = requestOptions;
-      if (await isLegacyRequest(request)) return serveLegacy(request, authInfo);
+      // A request of an open 2025-11-25 session is one without reading its body again: the
+      // 2026-07-28 revision has no sessions, so no client of it sends a session id it got.
+      const session = request.headers.get('mcp-session-id');
+      if ((session !== null && sessions.has(session)) || (await isLegacyRequest(request))) {
+        return serveLegacy(request, authInfo);
+      }
       return modern.fetch(request, authInfo === undefined ? {} : { authInfo });
     },
     get sessionCount() {
