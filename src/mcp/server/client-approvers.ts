@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
+  type ElicitRequestFormParams,
   type InputRequiredResult,
   inputRequired,
   inputResponse,
@@ -15,6 +16,7 @@ import type { ApprovalRequest, Approver } from '../../policy/policy-types.js';
 import {
   answerFromElicitation,
   approvalForm,
+  type ElicitationAnswer,
   NO_APPROVAL_CHANNEL,
   supportsFormElicitation,
 } from './approval-form.js';
@@ -65,18 +67,35 @@ export function clientCapabilities(
  * connection.
  */
 export function createElicitationApprover(server: Server, ctx?: ServerContext): Approver {
+  const options = (signal: AbortSignal) => ({ signal, timeout: MAX_TIMER_MS });
+  return createFormApprover(
+    () => (ctx === undefined ? server.getClientCapabilities() : clientCapabilities(server, ctx)),
+    ctx === undefined
+      ? (form, signal) => server.elicitInput(form, options(signal))
+      : (form, signal) => ctx.mcpReq.elicitInput(form, options(signal)),
+  );
+}
+
+/** Sends one `elicitation/create` form request to the client and resolves to its answer. */
+export type ElicitForm = (
+  form: ElicitRequestFormParams,
+  signal: AbortSignal,
+) => Promise<ElicitationAnswer>;
+
+/**
+ * The approver of a client that is asked with `elicitation/create` through `elicit`, when
+ * `capabilities` say it can show a form; a client that cannot is not asked, and the call
+ * is denied, saying why.
+ */
+export function createFormApprover(
+  capabilities: () => ClientCapabilities | undefined,
+  elicit: ElicitForm,
+): Approver {
   return async (request, { signal }) => {
-    const capabilities =
-      ctx === undefined ? server.getClientCapabilities() : clientCapabilities(server, ctx);
-    if (!supportsFormElicitation(capabilities)) {
+    if (!supportsFormElicitation(capabilities())) {
       return { decision: 'deny', reason: NO_APPROVAL_CHANNEL, asked: false };
     }
-    const options = { signal, timeout: MAX_TIMER_MS };
-    const answer =
-      ctx === undefined
-        ? await server.elicitInput(approvalForm(request), options)
-        : await ctx.mcpReq.elicitInput(approvalForm(request), options);
-    return answerFromElicitation(answer);
+    return answerFromElicitation(await elicit(approvalForm(request), signal));
   };
 }
 

@@ -4,10 +4,12 @@ import {
   createMcpHandler,
   isInitializeRequest,
   isLegacyRequest,
+  type Server,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { HintgateError } from '../../errors/hintgate-error.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
+import { registerLegacySessions } from './http-fast-calls.js';
 
 /** Options of {@link createMcpHttpHandler}. */
 export interface McpHttpHandlerOptions {
@@ -42,6 +44,7 @@ export interface McpHttpHandler {
 
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
+  readonly server: Server;
   lastActive: number;
   /** False until a request after initialize arrives. */
   used: boolean;
@@ -145,7 +148,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, lastActive: Date.now(), used: false });
+        sessions.set(id, { transport, server, lastActive: Date.now(), used: false });
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
@@ -194,7 +197,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     );
   };
 
-  return {
+  const handler: McpHttpHandler = {
     async fetch(request, requestOptions = {}) {
       if (closed) return jsonRpcError(503, -32000, 'The server is shutting down.');
       const { authInfo } = requestOptions;
@@ -221,4 +224,16 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       ]);
     },
   };
+  registerLegacySessions(handler, (id) => {
+    const session = sessions.get(id);
+    if (session === undefined) return undefined;
+    return {
+      server: session.server,
+      touch() {
+        session.lastActive = Date.now();
+        session.used = true;
+      },
+    };
+  });
+  return handler;
 }

@@ -374,13 +374,13 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
   // Outcomes of calls the stdio fast path ran, left for the tools/call handler to answer.
   const handedOff = new WeakMap<Server, Map<string | number, DirectCallOutcome>>();
   const direct: DirectToolCalls = {
-    async call(server, id, params, signal) {
+    async call(server, id, params, signal, approver) {
       // What callTool does for a 2025-era request without _meta: no progress, no round.
       const result = await executeOne(
         { id: String(id), name: params.name, arguments: params.arguments ?? {} },
         {
           signal,
-          approver: createElicitationApprover(server),
+          approver: approver ?? createElicitationApprover(server),
           session: sessions.get(server) ?? null,
           ...scopeOption,
         },

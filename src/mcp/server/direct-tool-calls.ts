@@ -1,4 +1,5 @@
 import type { CallToolResult as McpCallToolResult, Server } from '@modelcontextprotocol/server';
+import type { Approver } from '../../policy/policy-types.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
 
 /** The `tools/call` params a direct call takes: a name and object arguments, nothing else. */
@@ -32,6 +33,8 @@ export interface DirectToolCalls {
     id: string | number,
     params: DirectCallParams,
     signal: AbortSignal,
+    /** Who asks for approvals instead of `elicitation/create` through `server`. */
+    approver?: Approver,
   ): Promise<McpCallToolResult>;
   /**
    * Leaves a finished call's outcome for the `tools/call` handler of `server`: when the

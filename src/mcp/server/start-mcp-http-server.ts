@@ -10,7 +10,10 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import { HintgateError } from '../../errors/hintgate-error.js';
 import { createMcpHttpHandler } from './create-mcp-http-handler.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
+import { directToolCalls } from './direct-tool-calls.js';
+import { createHttpFastCalls, legacySessions } from './http-fast-calls.js';
 import { allowedHostnames, bracketHost, hasBearerToken, isWildcardHost } from './http-security.js';
+import { MAX_BODY_BYTES, readJsonBody } from './read-json-body.js';
 
 /** Default address of {@link startMcpHttpServer}: loopback only. */
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
@@ -123,6 +126,16 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
   const serve = toNodeHandler(handler, {
     ...(options.onError === undefined ? {} : { onerror: options.onError }),
   });
+  const direct = directToolCalls(options.toolServer);
+  const sessionsOf = legacySessions(handler);
+  const fast =
+    direct === undefined || sessionsOf === undefined
+      ? undefined
+      : createHttpFastCalls({
+          calls: direct,
+          session: sessionsOf,
+          onError: (error) => options.onError?.(error),
+        });
   // The one principal a token stands for; the token itself stays out of tool contexts.
   const authInfo: AuthInfo = { token: 'bearer', clientId: 'bearer', scopes: [] };
 
@@ -149,7 +162,35 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
       // toNodeHandler passes `req.auth` on as the request's authInfo.
       Object.assign(req, { auth: authInfo });
     }
-    void serve(req as NodeIncomingMessageLike, res);
+    const sessionId = fast?.wants(req);
+    if (fast === undefined || sessionId === undefined) {
+      void serve(req as NodeIncomingMessageLike, res);
+      return;
+    }
+    readJsonBody(req).then(
+      (body) => {
+        if (body.kind === 'too-large') {
+          plainJson(res, 413, {
+            jsonrpc: '2.0',
+            error: { code: -32000, message: `Request body larger than ${MAX_BODY_BYTES} bytes.` },
+            id: null,
+          });
+        } else if (body.kind === 'invalid') {
+          plainJson(res, 400, {
+            jsonrpc: '2.0',
+            error: { code: -32700, message: 'Parse error: the request body is not valid JSON.' },
+            id: null,
+          });
+        } else if (!fast.take(body.value, sessionId, res)) {
+          void serve(req as NodeIncomingMessageLike, res, body.value);
+        }
+      },
+      (error: unknown) => {
+        options.onError?.(error instanceof Error ? error : new Error(String(error)));
+        if (!res.headersSent) res.writeHead(400);
+        res.end();
+      },
+    );
   };
 
   const server = createServer(listener);

@@ -1,6 +1,7 @@
 import type { Server } from '@modelcontextprotocol/server';
 import { isPlainObject } from '../../tool/json-schema.js';
 import type { DirectCallOutcome, DirectCallParams, DirectToolCalls } from './direct-tool-calls.js';
+import { isRequestId, plainCallParams } from './plain-call-params.js';
 import { plainCallToolResult } from './plain-call-tool-result.js';
 
 /** Options of {@link createStdioFastCalls}. */
@@ -36,26 +37,6 @@ export interface StdioFastCalls {
 
 /** The first protocol revision whose requests stand alone (envelope, `input_required`). */
 const MODERN_REVISION = '2026-07-28';
-
-const isRequestId = (value: unknown): value is string | number =>
-  typeof value === 'string' || Number.isSafeInteger(value);
-
-/**
- * `tools/call` params of the plain shape, which the SDK's schema passes on unchanged: a
- * string `name` and plain-object `arguments` (whose keys a copy keeps: no `__proto__`),
- * nothing else; so no `_meta`, hence no progress token.
- */
-const plainCallParams = (params: unknown): DirectCallParams | undefined => {
-  if (!isPlainObject(params) || typeof params.name !== 'string') return undefined;
-  const args = params.arguments;
-  let keys = 1;
-  if (args !== undefined || Object.hasOwn(params, 'arguments')) {
-    if (!isPlainObject(args) || Object.hasOwn(args, '__proto__')) return undefined;
-    keys += 1;
-  }
-  if (Object.keys(params).length !== keys || !Object.hasOwn(params, 'name')) return undefined;
-  return args === undefined ? { name: params.name } : { name: params.name, arguments: args };
-};
 
 /** Whether the SDK's schema accepts a notification's `_meta` (its checked keys, that is). */
 const isRequestMeta = (meta: unknown): boolean => {

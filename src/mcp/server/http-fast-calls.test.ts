@@ -1,0 +1,165 @@
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createRuntime } from '../../runtime/create-runtime.js';
+import { defineTool } from '../../tool/define-tool.js';
+import { READ_ONLY } from '../../tool/presets.js';
+import { NO_APPROVAL_CHANNEL } from './approval-form.js';
+import { createMcpToolServer } from './create-mcp-tool-server.js';
+import { connectClient, type ElicitationScript, eventually } from './mcp-clients.test-helpers.js';
+import { startMcpHttpServer } from './start-mcp-http-server.js';
+
+// The HTTP fast path of tools/call (http-fast-calls.ts) on a real port, against the SDK's
+// own path for the same requests: a call that carries a progress token in _meta is left to
+// the SDK, so the two can be compared on one server.
+
+const cancelled: string[] = [];
+const tools = [
+  defineTool({
+    name: 'echo',
+    description: 'Echoes its text.',
+    annotations: READ_ONLY,
+    inputSchema: z.object({ text: z.string() }),
+    execute: ({ text }) => text,
+  }),
+  defineTool({
+    name: 'picture',
+    description: 'Returns an image.',
+    annotations: READ_ONLY,
+    inputSchema: z.object({}),
+    execute: () => ({ content: [{ type: 'image', data: 'aGk=', mimeType: 'image/png' }] }),
+  }),
+  defineTool({
+    name: 'wait',
+    description: 'Waits until cancelled.',
+    annotations: READ_ONLY,
+    inputSchema: z.object({}),
+    execute: (_args, { signal }) =>
+      new Promise<string>((resolve) => {
+        signal.addEventListener('abort', () => {
+          cancelled.push(String(signal.reason));
+          resolve('stopped');
+        });
+      }),
+  }),
+  defineTool({
+    name: 'remove',
+    description: 'Removes a record.',
+    annotations: { readOnlyHint: false, destructiveHint: true },
+    inputSchema: z.object({ key: z.string() }),
+    execute: ({ key }) => `removed ${key}`,
+  }),
+];
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** Content types of the responses to POSTs, in order. */
+const start = async (elicitation?: ElicitationScript) => {
+  const runtime = createRuntime({ tools, mode: 'ask' });
+  const toolServer = createMcpToolServer({ runtime });
+  const server = await startMcpHttpServer({ toolServer, port: 0 });
+  const contentTypes: string[] = [];
+  const transport = new StreamableHTTPClientTransport(new URL(server.url), {
+    fetch: async (url, init) => {
+      const response = await fetch(url, init);
+      if (init?.method === 'POST') contentTypes.push(response.headers.get('content-type') ?? '');
+      return response;
+    },
+  });
+  const client = await connectClient(transport, 'legacy', elicitation);
+  cleanups.push(async () => {
+    await client.close();
+    await server.close();
+    await toolServer.close();
+    await runtime.close();
+  });
+  return { ...client, contentTypes, url: server.url };
+};
+
+const viaSdk = { _meta: { progressToken: 'sdk-path' } };
+
+describe('the HTTP fast path of tools/call (2025-11-25 sessions)', () => {
+  it('answers a plain call with JSON, as the SDK answers it', async () => {
+    const { client, contentTypes } = await start();
+    for (const [name, args] of [
+      ['echo', { text: 'hi' }],
+      ['picture', {}],
+      ['echo', { text: 3 }],
+      ['missing', {}],
+    ] as const) {
+      contentTypes.length = 0;
+      const fast = await client.callTool({ name, arguments: args });
+      expect(contentTypes).toEqual(['application/json']);
+      const slow = await client.callTool({ name, arguments: args, ...viaSdk });
+      expect(fast).toEqual(slow);
+    }
+  });
+
+  it('answers many calls at once, each with its own result', async () => {
+    const { client } = await start();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        client.callTool({ name: 'echo', arguments: { text: `n${i}` } }),
+      ),
+    );
+    expect(results.map((result) => (result.content as { text: string }[])[0]?.text)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `n${i}`),
+    );
+  });
+
+  it("asks for approval on the call's own response stream and runs the call once allowed", async () => {
+    const { client, forms, contentTypes } = await start({});
+    contentTypes.length = 0;
+    const result = await client.callTool({ name: 'remove', arguments: { key: 'a' } });
+    expect(forms).toHaveLength(1);
+    expect(forms[0]?.message).toContain('remove');
+    expect(contentTypes[0]).toBe('text/event-stream');
+    expect(result.isError).not.toBe(true);
+    expect(result.content).toEqual([{ type: 'text', text: 'removed a' }]);
+  });
+
+  it('denies when the person declines, and without asking a client that cannot show a form', async () => {
+    const declining = await start({ answer: () => ({ action: 'decline' }) });
+    const declined = await declining.client.callTool({ name: 'remove', arguments: { key: 'a' } });
+    expect(declined.isError).toBe(true);
+    expect(JSON.stringify(declined.content)).toContain('declined');
+
+    const formless = await start();
+    const denied = await formless.client.callTool({ name: 'remove', arguments: { key: 'a' } });
+    expect(denied.isError).toBe(true);
+    expect(JSON.stringify(denied.content)).toContain(NO_APPROVAL_CHANNEL.slice(0, 40));
+    expect(formless.forms).toHaveLength(0);
+  });
+
+  it('stops a call when the client cancels it, and sends no result', async () => {
+    const { client } = await start();
+    cancelled.length = 0;
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'wait', arguments: {} }, { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort(new Error('the user pressed stop'));
+    await expect(call).rejects.toThrow();
+    await eventually(() => cancelled.length === 1);
+    expect(cancelled[0]).toContain('the user pressed stop');
+  });
+
+  it('answers a body that is not JSON with a parse error', async () => {
+    const { client, url } = await start();
+    await client.callTool({ name: 'echo', arguments: { text: 'open the session' } });
+    const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId as string;
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId,
+      },
+      body: '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", ',
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: -32700 } });
+  });
+});

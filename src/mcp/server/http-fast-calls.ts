@@ -1,0 +1,307 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CallToolResultSchema } from '@modelcontextprotocol/core';
+import { ProtocolError, type Server } from '@modelcontextprotocol/server';
+import { isPlainObject } from '../../tool/json-schema.js';
+import type { ElicitationAnswer } from './approval-form.js';
+import { createFormApprover } from './client-approvers.js';
+import type { DirectToolCalls } from './direct-tool-calls.js';
+import { isRequestId, plainCallParams } from './plain-call-params.js';
+import { plainCallToolResult } from './plain-call-tool-result.js';
+
+/** An open 2025-11-25 session of the HTTP endpoint, as the fast path needs it. */
+export interface LegacyHttpSession {
+  /** The SDK instance serving the session. */
+  readonly server: Server;
+  /** Marks the session in use now (for the eviction of idle sessions). */
+  touch(): void;
+}
+
+// Keyed by the handler rather than a field of it, so that the public McpHttpHandler type
+// stays as it is.
+const sessionLookups = new WeakMap<object, (id: string) => LegacyHttpSession | undefined>();
+
+/** Records how to find the open 2025-11-25 sessions of an HTTP handler; for its maker only. */
+export function registerLegacySessions(
+  handler: object,
+  lookup: (id: string) => LegacyHttpSession | undefined,
+): void {
+  sessionLookups.set(handler, lookup);
+}
+
+/** How to find the open 2025-11-25 sessions of an HTTP handler, if it said. */
+export function legacySessions(
+  handler: object,
+): ((id: string) => LegacyHttpSession | undefined) | undefined {
+  return sessionLookups.get(handler);
+}
+
+/** Options of {@link createHttpFastCalls}. */
+export interface HttpFastCallsOptions {
+  /** The tool server's direct `tools/call` entry. */
+  readonly calls: DirectToolCalls;
+  /** The open 2025-11-25 session of an `Mcp-Session-Id`, if there is one. */
+  readonly session: (id: string) => LegacyHttpSession | undefined;
+  /** Called with errors that cannot reach a client. */
+  readonly onError: (error: Error) => void;
+}
+
+/** What {@link createHttpFastCalls} returns. */
+export interface HttpFastCalls {
+  /**
+   * Whether a request may be for the fast path: a POST of an open 2025-11-25 session whose
+   * client accepts both JSON and an event stream. Only such a request's body is read.
+   */
+  wants(req: IncomingMessage): string | undefined;
+  /**
+   * Takes the parsed body of a request {@link wants} named session `sessionId` for: answers
+   * it here and says so (true), or leaves it, unanswered, to the SDK (false).
+   */
+  take(body: unknown, sessionId: string, res: ServerResponse): boolean;
+}
+
+/** The first protocol revision whose requests stand alone (envelope, `input_required`). */
+const MODERN_REVISION = '2026-07-28';
+
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+interface Exchange {
+  readonly res: ServerResponse;
+  readonly sessionId: string;
+  /** True once the response became an event stream (an approval was asked on it). */
+  streaming: boolean;
+}
+
+interface PendingAnswer {
+  readonly resolve: (answer: ElicitationAnswer) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+const ANSWER_ACTIONS: ReadonlySet<unknown> = new Set(['accept', 'decline', 'cancel']);
+
+/** The error a JSON-RPC error response carries for what a `tools/call` handler threw. */
+const jsonRpcError = (error: unknown): Record<string, unknown> => {
+  if (error instanceof ProtocolError) {
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.data === undefined ? {} : { data: error.data }),
+    };
+  }
+  return { code: -32603, message: error instanceof Error ? error.message : String(error) };
+};
+
+/**
+ * The HTTP fast path of `tools/call` for 2025-11-25 sessions: a POST whose body is one plain
+ * call (a name and object arguments, no `_meta`) runs straight through the runtime, as the
+ * SDK's handler would run it, without the SDK's conversion of the request and response to
+ * web-standard objects, its stream bookkeeping and its per-message validation. The answer is
+ * JSON, as the Streamable HTTP transport allows a server to choose.
+ *
+ * An approval the call needs is asked on the call's own response, which then becomes an
+ * event stream carrying an `elicitation/create` request and, later, the result: the
+ * transport's rule for requests related to a client's request. The client's answer (a POST
+ * of a JSON-RPC response) and `notifications/cancelled` for a call under way are taken here
+ * too. Everything else is left to the SDK.
+ */
+export function createHttpFastCalls(options: HttpFastCallsOptions): HttpFastCalls {
+  const { calls } = options;
+  /** Calls under way by session and request id, to cancel. */
+  const running = new Map<string, AbortController>();
+  const answers = new Map<string, PendingAnswer>();
+  let nextAsk = 0;
+
+  const runningKey = (sessionId: string, id: string | number): string =>
+    `${sessionId}\u0000${typeof id}\u0000${String(id)}`;
+
+  const startStream = (exchange: Exchange): void => {
+    if (exchange.streaming) return;
+    exchange.streaming = true;
+    exchange.res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'mcp-session-id': exchange.sessionId,
+    });
+  };
+
+  const sendEvent = (exchange: Exchange, message: unknown): void => {
+    if (exchange.res.writableEnded || exchange.res.destroyed) return;
+    exchange.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  };
+
+  const finish = (exchange: Exchange, message: unknown): void => {
+    const { res } = exchange;
+    if (res.writableEnded || res.destroyed) return;
+    if (exchange.streaming) {
+      sendEvent(exchange, message);
+      res.end();
+      return;
+    }
+    const body = JSON.stringify(message);
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      'mcp-session-id': exchange.sessionId,
+    });
+    res.end(body);
+  };
+
+  /** Asks the client on the call's response stream and waits for the POST of its answer. */
+  const elicitOn =
+    (exchange: Exchange) =>
+    (form: unknown, signal: AbortSignal): Promise<ElicitationAnswer> =>
+      new Promise<ElicitationAnswer>((resolve, reject) => {
+        if (signal.aborted) {
+          reject(signal.reason);
+          return;
+        }
+        nextAsk += 1;
+        const id = `hintgate-approval-${nextAsk}`;
+        const onAbort = (): void => {
+          if (!answers.delete(id)) return;
+          sendEvent(exchange, {
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: { requestId: id, reason: String(signal.reason) },
+          });
+          reject(signal.reason);
+        };
+        answers.set(id, {
+          resolve: (answer) => {
+            signal.removeEventListener('abort', onAbort);
+            resolve(answer);
+          },
+          reject: (error) => {
+            signal.removeEventListener('abort', onAbort);
+            reject(error);
+          },
+        });
+        signal.addEventListener('abort', onAbort, { once: true });
+        startStream(exchange);
+        sendEvent(exchange, { jsonrpc: '2.0', id, method: 'elicitation/create', params: form });
+      });
+
+  const run = async (
+    session: LegacyHttpSession,
+    exchange: Exchange,
+    id: string | number,
+    params: NonNullable<ReturnType<typeof plainCallParams>>,
+  ): Promise<void> => {
+    const controller = new AbortController();
+    const key = runningKey(exchange.sessionId, id);
+    running.set(key, controller);
+    const { server } = session;
+    const approver = createFormApprover(
+      () => server.getClientCapabilities(),
+      elicitOn(exchange) as Parameters<typeof createFormApprover>[1],
+    );
+    let response: Record<string, unknown>;
+    try {
+      const result = await calls.call(server, id, params, controller.signal, approver);
+      const plain = plainCallToolResult(result);
+      if (plain !== undefined) response = { result: plain, jsonrpc: '2.0', id };
+      else {
+        const checked = CallToolResultSchema.safeParse(result);
+        response = checked.success
+          ? { result: checked.data, jsonrpc: '2.0', id }
+          : {
+              jsonrpc: '2.0',
+              id,
+              error: {
+                code: -32603,
+                message: `Invalid tools/call result: ${checked.error.message}`,
+              },
+            };
+      }
+    } catch (error) {
+      response = { jsonrpc: '2.0', id, error: jsonRpcError(error) };
+    } finally {
+      if (running.get(key) === controller) running.delete(key);
+    }
+    // Cancelled by the client: no response, as on the SDK's path.
+    if (controller.signal.aborted) {
+      if (!exchange.res.writableEnded) {
+        if (!exchange.streaming) exchange.res.writeHead(202);
+        exchange.res.end();
+      }
+      return;
+    }
+    finish(exchange, response);
+  };
+
+  const accepted = (res: ServerResponse): true => {
+    res.writeHead(202);
+    res.end();
+    return true;
+  };
+
+  return {
+    wants(req) {
+      if (req.method !== 'POST') return undefined;
+      const sessionId = header(req, 'mcp-session-id');
+      if (sessionId === undefined || options.session(sessionId) === undefined) return undefined;
+      const accept = header(req, 'accept') ?? '';
+      const type = header(req, 'content-type') ?? '';
+      if (
+        !accept.includes('application/json') ||
+        !accept.includes('text/event-stream') ||
+        !type.includes('application/json')
+      ) {
+        return undefined;
+      }
+      return sessionId;
+    },
+    take(body, sessionId, res) {
+      if (!isPlainObject(body) || body.jsonrpc !== '2.0') return false;
+      const session = options.session(sessionId);
+      if (session === undefined) return false;
+      const { id, method } = body;
+      // The client's answer to an approval asked here.
+      if (method === undefined && typeof id === 'string' && answers.has(id)) {
+        const pending = answers.get(id) as PendingAnswer;
+        answers.delete(id);
+        session.touch();
+        const { result, error } = body;
+        if (isPlainObject(result) && ANSWER_ACTIONS.has(result.action)) {
+          const content = result.content;
+          pending.resolve({
+            action: result.action as ElicitationAnswer['action'],
+            ...(isPlainObject(content) ? { content } : {}),
+          } as ElicitationAnswer);
+        } else {
+          pending.reject(
+            new Error(
+              isPlainObject(error) && typeof error.message === 'string'
+                ? `the client answered the approval request with an error: ${error.message}`
+                : 'the client answered the approval request with something that is not an elicitation result',
+            ),
+          );
+        }
+        return accepted(res);
+      }
+      if (method === 'notifications/cancelled' && isPlainObject(body.params)) {
+        const requestId = body.params.requestId;
+        const controller = isRequestId(requestId)
+          ? running.get(runningKey(sessionId, requestId))
+          : undefined;
+        if (controller === undefined) return false;
+        session.touch();
+        controller.abort(body.params.reason ?? 'cancelled by the client');
+        return accepted(res);
+      }
+      if (method !== 'tools/call' || !isRequestId(id)) return false;
+      const params = plainCallParams(body.params);
+      if (params === undefined || running.has(runningKey(sessionId, id))) return false;
+      const version = session.server.getNegotiatedProtocolVersion();
+      if (version === undefined || version >= MODERN_REVISION) return false;
+      session.touch();
+      run(session, { res, sessionId, streaming: false }, id, params).catch((error: unknown) =>
+        options.onError(error instanceof Error ? error : new Error(String(error))),
+      );
+      return true;
+    },
+  };
+}
