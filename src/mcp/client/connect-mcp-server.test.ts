@@ -111,6 +111,15 @@ describe.each([
     expect(draft7?.error?.message).toContain('count: must be number');
   });
 
+  it("fails a result whose structured content breaks the tool's output schema", async () => {
+    const runtime = createRuntime({ registry, mode: 'yolo' });
+    const [mismatch] = await runtime.execute([
+      { id: 'm', name: 'lookup', arguments: { key: 'mismatch' } },
+    ]);
+    expect(mismatch?.status).toBe('error');
+    expect(mismatch?.error?.message).toMatch(/output schema/i);
+  });
+
   it('returns the server results through the runtime, tool errors included', async () => {
     const runtime = createRuntime({ registry, mode: 'yolo' });
     const [lookup, fails, plain] = await runtime.execute([

@@ -60,7 +60,9 @@ export async function callLive(
     );
   }
   try {
-    if (live.raw !== undefined) {
+    // A tool with an output schema stays on the SDK client, which checks its structured
+    // content against the schema (hintgate's own check of it is lenient for remote tools).
+    if (live.raw !== undefined && request.hasOutputSchema !== true) {
       return await live.raw.call(
         {
           name: request.name,

@@ -1,4 +1,10 @@
-import { Client, InMemoryTransport, ProtocolError, SdkError } from '@modelcontextprotocol/client';
+import {
+  Client,
+  InMemoryTransport,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+} from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { CallToolResultSchema } from '@modelcontextprotocol/core';
 import { McpServer } from '@modelcontextprotocol/server';
@@ -122,6 +128,28 @@ describe('attachRawToolCalls', () => {
     await expect(raw.call({ name: 'echo', arguments: { text: 'x' } }, never)).rejects.toThrow(
       'Not connected',
     );
+  });
+
+  it('rejects a call whose arguments cannot be sent, and leaves the SDK errors of a send as they are', async () => {
+    const { raw, transport } = await rawOf();
+    const send = transport.send.bind(transport);
+    // A transport that serializes as it sends throws on a value JSON cannot hold.
+    transport.send = () => {
+      throw new TypeError('Do not know how to serialize a BigInt');
+    };
+    const error = await raw
+      .call({ name: 'echo', arguments: { text: 'x', big: 1n } }, never)
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SdkError);
+    expect((error as SdkError).code).toBe('SEND_FAILED');
+    expect((error as Error).message).toContain('BigInt');
+    const refused = new SdkError(SdkErrorCode.ClientHttpForbidden, 'forbidden');
+    transport.send = () => Promise.reject(refused);
+    await expect(raw.call({ name: 'echo', arguments: { text: 'x' } }, never)).rejects.toBe(refused);
+    transport.send = send;
+    expect((await raw.call({ name: 'echo', arguments: { text: 'ok' } }, never)).content).toEqual([
+      { type: 'text', text: 'ok' },
+    ]);
   });
 
   it('is not attached to a 2026-07-28 connection', async () => {

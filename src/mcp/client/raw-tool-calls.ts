@@ -5,9 +5,11 @@ import {
   SdkError,
   SdkErrorCode,
   type Transport,
+  UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import { CallToolResultSchema } from '@modelcontextprotocol/core';
 import { isPlainObject } from '../../tool/index.js';
+import { plainCallToolResult } from '../server/plain-call-tool-result.js';
 
 /** One `tools/call` as {@link RawToolCalls.call} sends it. */
 export interface RawCallParams {
@@ -37,26 +39,13 @@ interface Pending {
 const ID_PREFIX = 'hintgate-call-';
 
 /**
- * True when the SDK's schema would accept `result` unchanged: text blocks of `type` and
- * `text` only, and besides `content` only a boolean `isError`, an object `_meta` or an
- * object `structuredContent`. What this does not recognize is checked by the schema itself.
+ * True when the SDK's 2025-11-25 schema would accept `result` unchanged (see
+ * `plainCallToolResult`, shared with the servers' fast paths): text blocks of `type` and
+ * `text` only, and besides `content` only a boolean `isError`, a plain `_meta` without the
+ * keys the schema checks and a plain-object `structuredContent`.
  */
 export function isPlainCallToolResult(result: unknown): result is CallToolResult {
-  if (!isPlainObject(result) || !Array.isArray(result.content)) return false;
-  for (const key in result) {
-    const value = result[key];
-    if (key === 'content') continue;
-    if (key === 'isError' && typeof value === 'boolean') continue;
-    if ((key === '_meta' || key === 'structuredContent') && isPlainObject(value)) continue;
-    return false;
-  }
-  for (const block of result.content as readonly unknown[]) {
-    if (!isPlainObject(block) || block.type !== 'text' || typeof block.text !== 'string') {
-      return false;
-    }
-    for (const key in block) if (key !== 'type' && key !== 'text') return false;
-  }
-  return true;
+  return plainCallToolResult(result) !== undefined;
 }
 
 /** The result of a `tools/call` answer, or the error it stands for. */
@@ -72,7 +61,16 @@ function resultOf(response: Readonly<Record<string, unknown>>): CallToolResult |
     );
   }
   const { result } = response;
-  if (isPlainCallToolResult(result)) return result;
+  const plain = plainCallToolResult(result);
+  if (plain !== undefined) return plain as CallToolResult;
+  // The SDK's schema here serves both eras; the 2025 one also wants an object.
+  const structured = isPlainObject(result) ? result.structuredContent : undefined;
+  if (structured !== undefined && !isPlainObject(structured)) {
+    return new SdkError(
+      SdkErrorCode.InvalidResult,
+      'Invalid result for tools/call: structuredContent: it must be an object',
+    );
+  }
   const parsed = CallToolResultSchema.safeParse(result);
   if (parsed.success) return parsed.data as CallToolResult;
   return new SdkError(
@@ -164,8 +162,26 @@ export function attachRawToolCalls(client: Client, transport: Transport): RawToo
           },
         });
         signal.addEventListener('abort', onAbort, { once: true });
-        transport
-          .send({
+        const failed = (error: unknown): void => {
+          const waiting = pending.get(id);
+          if (waiting === undefined) return;
+          pending.delete(id);
+          // The SDK's own errors (an HTTP status, a closed connection) say what happened;
+          // anything else means the message never left.
+          waiting.reject(
+            error instanceof SdkError || error instanceof UnauthorizedError
+              ? error
+              : new SdkError(
+                  SdkErrorCode.SendFailed,
+                  `sending tools/call failed: ${error instanceof Error ? error.message : String(error)}`,
+                  undefined,
+                  { cause: error },
+                ),
+          );
+        };
+        let sent: Promise<void>;
+        try {
+          sent = transport.send({
             jsonrpc: '2.0',
             id,
             method: 'tools/call',
@@ -176,20 +192,13 @@ export function attachRawToolCalls(client: Client, transport: Transport): RawToo
                 ? {}
                 : { _meta: { progressToken: params.progressToken } }),
             },
-          })
-          .catch((error: unknown) => {
-            const waiting = pending.get(id);
-            if (waiting === undefined) return;
-            pending.delete(id);
-            waiting.reject(
-              new SdkError(
-                SdkErrorCode.SendFailed,
-                `sending tools/call failed: ${error instanceof Error ? error.message : String(error)}`,
-                undefined,
-                { cause: error },
-              ),
-            );
           });
+        } catch (error) {
+          // A message that cannot be serialized (a cycle, a BigInt) throws before it is sent.
+          failed(error);
+          return;
+        }
+        sent.catch(failed);
       });
     },
   };

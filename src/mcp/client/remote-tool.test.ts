@@ -77,7 +77,9 @@ describe('toRemoteTool', () => {
     await expect(tool?.execute({ q: 'a' }, { signal, callId: 'c', attempt: 1 })).resolves.toBe(
       result,
     );
-    expect(calls).toEqual([{ name: 'search', arguments: { q: 'a' }, signal }]);
+    expect(calls).toEqual([
+      { name: 'search', arguments: { q: 'a' }, signal, hasOutputSchema: true },
+    ]);
   });
 
   it('leaves structured results unchanged through the runtime, fields the schema does not name included', async () => {

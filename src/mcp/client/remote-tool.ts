@@ -34,6 +34,11 @@ export interface RemoteCallRequest {
   readonly signal: AbortSignal;
   /** A definition to use instead of the listed one (so the client skips a schema it cannot compile). */
   readonly toolDefinition?: McpTool;
+  /**
+   * True when the tool lists an output schema, which the SDK client checks
+   * `structuredContent` against: such a call goes through the client's `callTool`.
+   */
+  readonly hasOutputSchema?: boolean;
   /** Receives the server's `notifications/progress` for the call; asks for them when present. */
   readonly onProgress?: (progress: ToolProgress) => void;
 }
@@ -123,6 +128,7 @@ export function toRemoteTool(listed: McpTool, origin: string, call: RemoteCall):
         arguments: args,
         signal,
         ...(toolDefinition === undefined ? {} : { toolDefinition }),
+        ...(listed.outputSchema === undefined ? {} : { hasOutputSchema: true }),
         ...(onProgress === undefined ? {} : { onProgress }),
       }),
   };

@@ -126,7 +126,22 @@ describe('StdioUpstreamTransport', () => {
     await transport.close();
     await until(() => closed === 1);
     expect(() => process.kill(pid as number, 0)).toThrow();
-    await expect(transport.send(request(1))).rejects.toThrow('Not connected');
+    await expect(transport.send(request(1))).rejects.toMatchObject({
+      code: 'NOT_CONNECTED',
+      message: 'Not connected',
+    });
+  });
+
+  it('fails a send still waiting for the pipe when the server goes away without reading it', async () => {
+    const transport = new StdioUpstreamTransport({
+      command: process.execPath,
+      args: ['-e', 'process.stdin.pause(); setTimeout(() => process.exit(0), 200);'],
+    });
+    transport.onerror = () => {};
+    await transport.start();
+    open.push(transport);
+    const big = request(1, 'ping', { text: 'x'.repeat(4 * 1024 * 1024) });
+    await expect(transport.send(big)).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
   });
 
   it('rejects start when the command does not exist', async () => {

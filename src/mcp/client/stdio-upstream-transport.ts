@@ -1,6 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
-import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import {
+  type JSONRPCMessage,
+  SdkError,
+  SdkErrorCode,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import spawn from 'cross-spawn';
 import { isPlainObject } from '../../tool/index.js';
@@ -26,6 +31,9 @@ export class NotJsonRpcMessageError extends Error {
 }
 
 const NEWLINE = 0x0a;
+
+/** The SDK's error for a message sent on a connection that is not open. */
+const notConnected = (): SdkError => new SdkError(SdkErrorCode.NotConnected, 'Not connected');
 
 const isJsonRpcShaped = (value: unknown): value is JSONRPCMessage =>
   isPlainObject(value) &&
@@ -61,7 +69,7 @@ export class StdioUpstreamTransport implements Transport {
   #partial: Buffer | undefined;
   /** Lines waiting for the end of this turn of the event loop, and their senders. */
   #queued: string[] = [];
-  #queuedSent: (() => void)[] = [];
+  #queuedSent: { resolve: () => void; reject: (error: Error) => void }[] = [];
   #flushing: ReturnType<typeof setImmediate> | undefined;
 
   constructor(params: StdioUpstreamParams) {
@@ -111,17 +119,22 @@ export class StdioUpstreamTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.#process?.stdin;
     if (stdin === undefined || stdin === null || !stdin.writable) {
-      return Promise.reject(new Error('Not connected'));
+      return Promise.reject(notConnected());
     }
-    const line = `${JSON.stringify(message)}\n`;
+    let line: string;
+    try {
+      line = `${JSON.stringify(message)}\n`;
+    } catch (error) {
+      return Promise.reject(error);
+    }
     if (this.#flushing === undefined) {
       // The first message of this turn goes at once; later ones join at the turn's end.
       this.#flushing = setImmediate(() => this.#flush());
       return this.#write(line);
     }
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       this.#queued.push(line);
-      this.#queuedSent.push(resolve);
+      this.#queuedSent.push({ resolve, reject });
     });
   }
 
@@ -157,10 +170,23 @@ export class StdioUpstreamTransport implements Transport {
   #write(text: string): Promise<void> {
     const stdin = this.#process?.stdin;
     if (stdin === undefined || stdin === null || !stdin.writable) {
-      return Promise.reject(new Error('Not connected'));
+      return Promise.reject(notConnected());
     }
     if (stdin.write(text)) return Promise.resolve();
-    return new Promise((resolve) => stdin.once('drain', () => resolve()));
+    // Wait for the pipe to take more, unless the server goes away first.
+    return new Promise((resolve, reject) => {
+      const done = (error?: Error): void => {
+        stdin.off('drain', drained);
+        stdin.off('close', closed);
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      const drained = (): void => done();
+      const closed = (): void =>
+        done(new SdkError(SdkErrorCode.ConnectionClosed, 'the server closed its stdin'));
+      stdin.once('drain', drained);
+      stdin.once('close', closed);
+    });
   }
 
   #flush(): void {
@@ -175,11 +201,10 @@ export class StdioUpstreamTransport implements Transport {
     this.#queuedSent = [];
     this.#write(text).then(
       () => {
-        for (const resolve of sent) resolve();
+        for (const waiter of sent) waiter.resolve();
       },
-      () => {
-        // The process is gone: its close fails what was waiting on it.
-        for (const resolve of sent) resolve();
+      (error: Error) => {
+        for (const waiter of sent) waiter.reject(error);
       },
     );
   }
@@ -190,7 +215,9 @@ export class StdioUpstreamTransport implements Transport {
     const sent = this.#queuedSent;
     this.#queued = [];
     this.#queuedSent = [];
-    for (const resolve of sent) resolve();
+    for (const waiter of sent) {
+      waiter.reject(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
+    }
   }
 
   #read(chunk: Buffer): void {
@@ -201,8 +228,6 @@ export class StdioUpstreamTransport implements Transport {
       const line = bytes.toString('utf8', start, end);
       start = end + 1;
       this.#line(line);
-      // A handler may have closed the connection.
-      if (this.#process === undefined) return;
     }
     if (start < bytes.length) {
       bytes = start === 0 ? bytes : bytes.subarray(start);
