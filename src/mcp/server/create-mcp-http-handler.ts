@@ -45,6 +45,8 @@ export interface McpHttpHandler {
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: Server;
+  /** Aborted when the session ends, for the calls served past the SDK. */
+  readonly ended: AbortController;
   lastActive: number;
   /** False until a request after initialize arrives. */
   used: boolean;
@@ -145,13 +147,16 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     if (!(await makeRoom())) {
       return jsonRpcError(503, -32000, 'Too many open sessions; close one or retry later.');
     }
+    const ended = new AbortController();
+    const end = (): void => ended.abort(new Error('the MCP session was closed'));
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, lastActive: Date.now(), used: false });
+        sessions.set(id, { transport, server, ended, lastActive: Date.now(), used: false });
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
+        end();
         // Closing the instance fails approvals still waiting on this client, so they end
         // denied instead of holding calls until the approval timeout.
         setImmediate(() => {
@@ -161,6 +166,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     });
     transport.onclose = () => {
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      end();
     };
     const server = toolServer.createServer();
     await server.connect(transport);
@@ -229,6 +235,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     if (session === undefined) return undefined;
     return {
       server: session.server,
+      closed: session.ended.signal,
       touch() {
         session.lastActive = Date.now();
         session.used = true;

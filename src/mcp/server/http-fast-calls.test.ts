@@ -70,13 +70,23 @@ const start = async (elicitation?: ElicitationScript) => {
     },
   });
   const client = await connectClient(transport, 'legacy', elicitation);
+  /** Another client of the same server. */
+  const another = async (script?: ElicitationScript) => {
+    const other = await connectClient(
+      new StreamableHTTPClientTransport(new URL(server.url)),
+      'legacy',
+      script,
+    );
+    cleanups.push(() => other.close());
+    return other;
+  };
   cleanups.push(async () => {
     await client.close();
     await server.close();
     await toolServer.close();
     await runtime.close();
   });
-  return { ...client, contentTypes, url: server.url };
+  return { ...client, contentTypes, url: server.url, another };
 };
 
 const viaSdk = { _meta: { progressToken: 'sdk-path' } };
@@ -144,6 +154,54 @@ describe('the HTTP fast path of tools/call (2025-11-25 sessions)', () => {
     await expect(call).rejects.toThrow();
     await eventually(() => cancelled.length === 1);
     expect(cancelled[0]).toContain('the user pressed stop');
+  });
+
+  it("takes an approval's answer only from the session that was asked", async () => {
+    let askedId: string | number | undefined;
+    let answer: (result: { action: 'accept' | 'decline' }) => void = () => {};
+    const asked = await start({});
+    asked.client.setRequestHandler('elicitation/create', (_request, ctx) => {
+      askedId = ctx.mcpReq.id;
+      return new Promise((resolve) => {
+        answer = resolve;
+      });
+    });
+    const other = await asked.another();
+    await other.client.callTool({ name: 'echo', arguments: { text: 'open' } });
+    const call = asked.client.callTool({ name: 'remove', arguments: { key: 'prod' } });
+    await eventually(() => askedId !== undefined);
+    const otherSession = (other.client.transport as StreamableHTTPClientTransport).sessionId;
+    // Another client of the same server posts an answer to the approval asked of the first.
+    const forged = await fetch(asked.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': otherSession as string,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: askedId,
+        result: { action: 'accept', content: { decision: 'allow_once' } },
+      }),
+    });
+    await forged.text();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    answer({ action: 'decline' });
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain('declined');
+  });
+
+  it('ends the calls of a session that is closed', async () => {
+    const { client } = await start();
+    cancelled.length = 0;
+    const call = client.callTool({ name: 'wait', arguments: {} }).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await (client.transport as StreamableHTTPClientTransport).terminateSession();
+    await eventually(() => cancelled.length === 1);
+    expect(cancelled[0]).toContain('session was closed');
+    await call;
   });
 
   it('answers a body that is not JSON with a parse error', async () => {

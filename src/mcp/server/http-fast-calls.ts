@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CallToolResultSchema } from '@modelcontextprotocol/core';
 import { ProtocolError, type Server } from '@modelcontextprotocol/server';
@@ -14,6 +15,8 @@ export interface LegacyHttpSession {
   readonly server: Server;
   /** Marks the session in use now (for the eviction of idle sessions). */
   touch(): void;
+  /** Aborted when the session ends (DELETE, eviction, shutdown). */
+  readonly closed: AbortSignal;
 }
 
 // Keyed by the handler rather than a field of it, so that the public McpHttpHandler type
@@ -56,11 +59,20 @@ export interface HttpFastCalls {
    * Takes the parsed body of a request {@link wants} named session `sessionId` for: answers
    * it here and says so (true), or leaves it, unanswered, to the SDK (false).
    */
-  take(body: unknown, sessionId: string, res: ServerResponse): boolean;
+  take(
+    body: unknown,
+    sessionId: string,
+    res: ServerResponse,
+    /** The request's `MCP-Protocol-Version` header, if any. */
+    protocolVersion?: string,
+  ): boolean;
 }
 
 /** The first protocol revision whose requests stand alone (envelope, `input_required`). */
 const MODERN_REVISION = '2026-07-28';
+
+/** How often an event stream waiting for an approval gets a comment, in ms. */
+const KEEP_ALIVE_MS = 15_000;
 
 const header = (req: IncomingMessage, name: string): string | undefined => {
   const value = req.headers[name];
@@ -75,6 +87,8 @@ interface Exchange {
 }
 
 interface PendingAnswer {
+  /** Only the session that was asked may answer. */
+  readonly sessionId: string;
   readonly resolve: (answer: ElicitationAnswer) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -111,7 +125,6 @@ export function createHttpFastCalls(options: HttpFastCallsOptions): HttpFastCall
   /** Calls under way by session and request id, to cancel. */
   const running = new Map<string, AbortController>();
   const answers = new Map<string, PendingAnswer>();
-  let nextAsk = 0;
 
   const runningKey = (sessionId: string, id: string | number): string =>
     `${sessionId}\u0000${typeof id}\u0000${String(id)}`;
@@ -121,10 +134,18 @@ export function createHttpFastCalls(options: HttpFastCallsOptions): HttpFastCall
     exchange.streaming = true;
     exchange.res.writeHead(200, {
       'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
+      'cache-control': 'no-cache, no-transform',
       connection: 'keep-alive',
+      'x-accel-buffering': 'no',
       'mcp-session-id': exchange.sessionId,
     });
+    // A person may take minutes to answer: keep proxies from closing an idle stream.
+    const keepAlive = setInterval(() => {
+      if (!exchange.res.writableEnded && !exchange.res.destroyed)
+        exchange.res.write(': keepalive\n\n');
+    }, KEEP_ALIVE_MS);
+    keepAlive.unref();
+    exchange.res.once('close', () => clearInterval(keepAlive));
   };
 
   const sendEvent = (exchange: Exchange, message: unknown): void => {
@@ -158,8 +179,7 @@ export function createHttpFastCalls(options: HttpFastCallsOptions): HttpFastCall
           reject(signal.reason);
           return;
         }
-        nextAsk += 1;
-        const id = `hintgate-approval-${nextAsk}`;
+        const id = `hintgate-approval-${randomUUID()}`;
         const onAbort = (): void => {
           if (!answers.delete(id)) return;
           sendEvent(exchange, {
@@ -170,6 +190,7 @@ export function createHttpFastCalls(options: HttpFastCallsOptions): HttpFastCall
           reject(signal.reason);
         };
         answers.set(id, {
+          sessionId: exchange.sessionId,
           resolve: (answer) => {
             signal.removeEventListener('abort', onAbort);
             resolve(answer);
@@ -193,6 +214,10 @@ export function createHttpFastCalls(options: HttpFastCallsOptions): HttpFastCall
     const controller = new AbortController();
     const key = runningKey(exchange.sessionId, id);
     running.set(key, controller);
+    // A session that ends takes its calls with it, approvals asked included.
+    const onClosed = (): void => controller.abort(new Error('the MCP session was closed'));
+    if (session.closed.aborted) onClosed();
+    else session.closed.addEventListener('abort', onClosed, { once: true });
     const { server } = session;
     const approver = createFormApprover(
       () => server.getClientCapabilities(),
@@ -219,7 +244,19 @@ export function createHttpFastCalls(options: HttpFastCallsOptions): HttpFastCall
     } catch (error) {
       response = { jsonrpc: '2.0', id, error: jsonRpcError(error) };
     } finally {
+      session.closed.removeEventListener('abort', onClosed);
       if (running.get(key) === controller) running.delete(key);
+    }
+    if (controller.signal.aborted && session.closed.aborted) {
+      finish(exchange, {
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: -32000,
+          message: 'The MCP session was closed while the call ran, so the call was cancelled.',
+        },
+      });
+      return;
     }
     // Cancelled by the client: no response, as on the SDK's path.
     if (controller.signal.aborted) {
@@ -254,15 +291,15 @@ export function createHttpFastCalls(options: HttpFastCallsOptions): HttpFastCall
       }
       return sessionId;
     },
-    take(body, sessionId, res) {
+    take(body, sessionId, res, protocolVersion) {
       if (!isPlainObject(body) || body.jsonrpc !== '2.0') return false;
       const session = options.session(sessionId);
       if (session === undefined) return false;
       const { id, method } = body;
       // The client's answer to an approval asked here.
-      if (method === undefined && typeof id === 'string' && answers.has(id)) {
-        const pending = answers.get(id) as PendingAnswer;
-        answers.delete(id);
+      const pending = method === undefined && typeof id === 'string' ? answers.get(id) : undefined;
+      if (pending !== undefined && pending.sessionId === sessionId) {
+        answers.delete(id as string);
         session.touch();
         const { result, error } = body;
         if (isPlainObject(result) && ANSWER_ACTIONS.has(result.action)) {
@@ -297,6 +334,8 @@ export function createHttpFastCalls(options: HttpFastCallsOptions): HttpFastCall
       if (params === undefined || running.has(runningKey(sessionId, id))) return false;
       const version = session.server.getNegotiatedProtocolVersion();
       if (version === undefined || version >= MODERN_REVISION) return false;
+      // A request that names another revision than the session's is the SDK's to judge.
+      if (protocolVersion !== undefined && protocolVersion !== version) return false;
       session.touch();
       run(session, { res, sessionId, streaming: false }, id, params).catch((error: unknown) =>
         options.onError(error instanceof Error ? error : new Error(String(error))),

@@ -57,6 +57,11 @@ export interface McpHttpServer {
   close(): Promise<void>;
 }
 
+const protocolVersionOf = (req: IncomingMessage): string | undefined => {
+  const value = req.headers['mcp-protocol-version'];
+  return Array.isArray(value) ? value[0] : value;
+};
+
 const plainJson = (res: ServerResponse, status: number, body: unknown, headers = {}): void => {
   res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
@@ -170,18 +175,25 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
     readJsonBody(req).then(
       (body) => {
         if (body.kind === 'too-large') {
-          plainJson(res, 413, {
-            jsonrpc: '2.0',
-            error: { code: -32000, message: `Request body larger than ${MAX_BODY_BYTES} bytes.` },
-            id: null,
-          });
+          // The rest of the body is not read: the connection goes with the answer.
+          res.once('finish', () => req.destroy());
+          plainJson(
+            res,
+            413,
+            {
+              jsonrpc: '2.0',
+              error: { code: -32000, message: `Request body larger than ${MAX_BODY_BYTES} bytes.` },
+              id: null,
+            },
+            { connection: 'close' },
+          );
         } else if (body.kind === 'invalid') {
           plainJson(res, 400, {
             jsonrpc: '2.0',
             error: { code: -32700, message: 'Parse error: the request body is not valid JSON.' },
             id: null,
           });
-        } else if (!fast.take(body.value, sessionId, res)) {
+        } else if (!fast.take(body.value, sessionId, res, protocolVersionOf(req))) {
           void serve(req as NodeIncomingMessageLike, res, body.value);
         }
       },
