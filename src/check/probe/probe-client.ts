@@ -9,6 +9,7 @@ import {
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { HintgateError } from '../../errors/hintgate-error.js';
 import type { McpEraOption } from '../../mcp/client/index.js';
+import { MODERN_REVISION } from '../../mcp/protocol-revision.js';
 
 /** Where the probe reaches the server, already prepared for the sandbox. */
 export type ProbeConnection =
@@ -91,7 +92,9 @@ export async function openProbeClient(options: OpenProbeClientOptions): Promise<
     { name: 'hintgate-probe', version: '1' },
     {
       capabilities: { roots: { listChanged: true } },
-      versionNegotiation: { mode: options.era === 'modern' ? { pin: '2026-07-28' } : options.era },
+      versionNegotiation: {
+        mode: options.era === 'modern' ? { pin: MODERN_REVISION } : options.era,
+      },
       listChanged: {
         tools: {
           autoRefresh: false,

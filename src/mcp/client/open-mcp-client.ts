@@ -8,6 +8,7 @@ import {
   type VersionNegotiationMode,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { MODERN_REVISION } from '../protocol-revision.js';
 import type { McpServerNotification } from './connection-events.js';
 import type { McpEraOption } from './mcp-server-options.js';
 import type { CheckedTarget } from './mcp-target.js';
@@ -75,7 +76,7 @@ const packageVersion = (): string => {
 };
 
 const negotiation = (era: McpEraOption): VersionNegotiationMode =>
-  era === 'modern' ? { pin: '2026-07-28' } : era;
+  era === 'modern' ? { pin: MODERN_REVISION } : era;
 
 /** An error the transport raised because what arrived was not a usable message. */
 const isParseError = (error: Error): boolean =>

@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { argumentDigest } from '../../audit/argument-digest.js';
 import type { ApprovalRequest, Approver } from '../../policy/policy-types.js';
+import { isModernRevision } from '../protocol-revision.js';
 import {
   answerFromElicitation,
   approvalForm,
@@ -44,8 +45,7 @@ const envelopeOf = (ctx: ServerContext): Readonly<Record<string, unknown>> | und
  */
 export function isModernRequest(server: Server, ctx: ServerContext): boolean {
   if (envelopeOf(ctx)?.[PROTOCOL_VERSION_META_KEY] !== undefined) return true;
-  // Revisions are dates, so they order as strings.
-  return (server.getNegotiatedProtocolVersion() ?? '') >= '2026-07-28';
+  return isModernRevision(server.getNegotiatedProtocolVersion());
 }
 
 /** The capabilities the client declared: per request (2026-07-28) or at initialize (2025). */

@@ -204,6 +204,29 @@ describe('the HTTP fast path of tools/call (2025-11-25 sessions)', () => {
     await call;
   });
 
+  it('leaves a call that names an unsupported protocol revision to the SDK, which refuses it', async () => {
+    const { client, url } = await start();
+    await client.callTool({ name: 'echo', arguments: { text: 'open the session' } });
+    const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId as string;
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '1999-01-01',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { text: 'x' } },
+      }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('1999-01-01');
+  });
+
   it('answers a body that is not JSON with a parse error', async () => {
     const { client, url } = await start();
     await client.callTool({ name: 'echo', arguments: { text: 'open the session' } });

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CallToolResultSchema } from '@modelcontextprotocol/core';
 import { ProtocolError, type Server } from '@modelcontextprotocol/server';
 import { isPlainObject } from '../../tool/json-schema.js';
+import { isModernRevision } from '../protocol-revision.js';
 import type { ElicitationAnswer } from './approval-form.js';
 import { createFormApprover } from './client-approvers.js';
 import type { DirectToolCalls } from './direct-tool-calls.js';
@@ -48,28 +49,27 @@ export interface HttpFastCallsOptions {
   readonly onError: (error: Error) => void;
 }
 
+/** The headers of a request {@link HttpFastCalls.wants} that the fast path goes by. */
+export interface FastRequest {
+  /** Its `Mcp-Session-Id`, of an open 2025-11-25 session. */
+  readonly sessionId: string;
+  /** Its `MCP-Protocol-Version`, if any. */
+  readonly protocolVersion: string | undefined;
+}
+
 /** What {@link createHttpFastCalls} returns. */
 export interface HttpFastCalls {
   /**
    * Whether a request may be for the fast path: a POST of an open 2025-11-25 session whose
    * client accepts both JSON and an event stream. Only such a request's body is read.
    */
-  wants(req: IncomingMessage): string | undefined;
+  wants(req: IncomingMessage): FastRequest | undefined;
   /**
-   * Takes the parsed body of a request {@link wants} named session `sessionId` for: answers
-   * it here and says so (true), or leaves it, unanswered, to the SDK (false).
+   * Takes the parsed body of a request {@link wants} took: answers it here and says so
+   * (true), or leaves it, unanswered, to the SDK (false).
    */
-  take(
-    body: unknown,
-    sessionId: string,
-    res: ServerResponse,
-    /** The request's `MCP-Protocol-Version` header, if any. */
-    protocolVersion?: string,
-  ): boolean;
+  take(body: unknown, request: FastRequest, res: ServerResponse): boolean;
 }
-
-/** The first protocol revision whose requests stand alone (envelope, `input_required`). */
-const MODERN_REVISION = '2026-07-28';
 
 /** How often an event stream waiting for an approval gets a comment, in ms. */
 const KEEP_ALIVE_MS = 15_000;
@@ -289,9 +289,9 @@ export function createHttpFastCalls(options: HttpFastCallsOptions): HttpFastCall
       ) {
         return undefined;
       }
-      return sessionId;
+      return { sessionId, protocolVersion: header(req, 'mcp-protocol-version') };
     },
-    take(body, sessionId, res, protocolVersion) {
+    take(body, { sessionId, protocolVersion }, res) {
       if (!isPlainObject(body) || body.jsonrpc !== '2.0') return false;
       const session = options.session(sessionId);
       if (session === undefined) return false;
@@ -333,7 +333,7 @@ export function createHttpFastCalls(options: HttpFastCallsOptions): HttpFastCall
       const params = plainCallParams(body.params);
       if (params === undefined || running.has(runningKey(sessionId, id))) return false;
       const version = session.server.getNegotiatedProtocolVersion();
-      if (version === undefined || version >= MODERN_REVISION) return false;
+      if (version === undefined || isModernRevision(version)) return false;
       // A request that names another revision than the session's is the SDK's to judge.
       if (protocolVersion !== undefined && protocolVersion !== version) return false;
       session.touch();

@@ -6,6 +6,7 @@ import {
   type Server,
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
+import { isModernRevision } from '../protocol-revision.js';
 import {
   LOGGING_LEVELS,
   type McpLogSource,
@@ -43,7 +44,7 @@ export interface SourceRelay {
 const severity = (level: LoggingLevel): number => LOGGING_LEVELS.indexOf(level);
 
 const isModern = (server: Server): boolean =>
-  (server.getNegotiatedProtocolVersion() ?? '') >= '2026-07-28';
+  isModernRevision(server.getNegotiatedProtocolVersion());
 
 /** Lists are served whole: a cursor can only be one this server never gave. */
 const onePage = (params: { readonly cursor?: string | undefined } | undefined): void => {

@@ -57,11 +57,6 @@ export interface McpHttpServer {
   close(): Promise<void>;
 }
 
-const protocolVersionOf = (req: IncomingMessage): string | undefined => {
-  const value = req.headers['mcp-protocol-version'];
-  return Array.isArray(value) ? value[0] : value;
-};
-
 const plainJson = (res: ServerResponse, status: number, body: unknown, headers = {}): void => {
   res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
@@ -167,8 +162,8 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
       // toNodeHandler passes `req.auth` on as the request's authInfo.
       Object.assign(req, { auth: authInfo });
     }
-    const sessionId = fast?.wants(req);
-    if (fast === undefined || sessionId === undefined) {
+    const wanted = fast?.wants(req);
+    if (fast === undefined || wanted === undefined) {
       void serve(req as NodeIncomingMessageLike, res);
       return;
     }
@@ -193,7 +188,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
             error: { code: -32700, message: 'Parse error: the request body is not valid JSON.' },
             id: null,
           });
-        } else if (!fast.take(body.value, sessionId, res, protocolVersionOf(req))) {
+        } else if (!fast.take(body.value, wanted, res)) {
           void serve(req as NodeIncomingMessageLike, res, body.value);
         }
       },

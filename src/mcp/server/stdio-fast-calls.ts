@@ -1,5 +1,6 @@
 import type { Server } from '@modelcontextprotocol/server';
 import { isPlainObject } from '../../tool/json-schema.js';
+import { isModernRevision } from '../protocol-revision.js';
 import type { DirectCallOutcome, DirectCallParams, DirectToolCalls } from './direct-tool-calls.js';
 import { isRequestId, plainCallParams } from './plain-call-params.js';
 import { plainCallToolResult } from './plain-call-tool-result.js';
@@ -34,9 +35,6 @@ export interface StdioFastCalls {
    */
   take(message: Readonly<Record<string, unknown>>, line: string, behindPassed: boolean): boolean;
 }
-
-/** The first protocol revision whose requests stand alone (envelope, `input_required`). */
-const MODERN_REVISION = '2026-07-28';
 
 /** Whether the SDK's schema accepts a notification's `_meta` (its checked keys, that is). */
 const isRequestMeta = (meta: unknown): boolean => {
@@ -111,8 +109,7 @@ export function createStdioFastCalls(options: StdioFastCallsOptions): StdioFastC
   const openServer = (): Server | undefined => {
     if (current === undefined || !initialized) return undefined;
     const version = current.getNegotiatedProtocolVersion();
-    // Revisions are dates, so they order as strings.
-    return version !== undefined && version < MODERN_REVISION ? current : undefined;
+    return version !== undefined && !isModernRevision(version) ? current : undefined;
   };
 
   const run = async (
