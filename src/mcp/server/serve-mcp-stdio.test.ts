@@ -92,6 +92,31 @@ const gate = () => {
   return { open, opened };
 };
 
+/** A tool `wait` that returns "done" once `open` is called; `started` says it began. */
+const gatedWait = () => {
+  const { open, opened } = gate();
+  let began = false;
+  const wait = defineTool({
+    name: 'wait',
+    description: 'Waits for the test.',
+    annotations: READ_ONLY,
+    inputSchema: z.object({}),
+    execute: async () => {
+      began = true;
+      await opened;
+      return 'done';
+    },
+  });
+  return { wait, open, started: () => began };
+};
+
+/** Whether `answered` holds by the end of the turn in which `open` lets the tool finish. */
+const answeredInTurn = (open: () => void, answered: () => boolean): Promise<boolean> =>
+  new Promise((resolve) => {
+    open();
+    setImmediate(() => resolve(answered()));
+  });
+
 const resultOf = (message: Message) => message.result as Record<string, unknown>;
 const statusOf = (message: Message | undefined) =>
   ((message?.result as Record<string, unknown> | undefined)?._meta as Record<string, unknown>)?.[
@@ -156,53 +181,23 @@ describe('serveMcpStdio, tools/call fast path', () => {
   });
 
   it('writes a plain call’s response in the turn its tool finished, before the turn ends', async () => {
-    const { open, opened } = gate();
-    let started = false;
-    const wait = defineTool({
-      name: 'wait',
-      description: 'Waits for the test.',
-      annotations: READ_ONLY,
-      inputSchema: z.object({}),
-      execute: async () => {
-        started = true;
-        await opened;
-        return 'done';
-      },
-    });
+    const { wait, started, open } = gatedWait();
     const server = serve([wait]);
     await server.handshake();
     server.send(call(1, 'wait'));
-    await eventually(() => started);
-    const writtenBeforeTurnEnd = await new Promise<boolean>((resolve) => {
-      open();
-      setImmediate(() => resolve(server.find(1) !== undefined));
-    });
+    await eventually(started);
+    const writtenBeforeTurnEnd = await answeredInTurn(open, () => server.find(1) !== undefined);
     expect(writtenBeforeTurnEnd).toBe(true);
   });
 
   it('leaves a plain call sent before notifications/initialized to the SDK, which answers it at the turn’s end', async () => {
-    const { open, opened } = gate();
-    let started = false;
-    const wait = defineTool({
-      name: 'wait',
-      description: 'Waits for the test.',
-      annotations: READ_ONLY,
-      inputSchema: z.object({}),
-      execute: async () => {
-        started = true;
-        await opened;
-        return 'done';
-      },
-    });
+    const { wait, started, open } = gatedWait();
     const server = serve([wait]);
     server.send(initialize);
     await server.response(0);
     server.send(call(1, 'wait'));
-    await eventually(() => started);
-    const writtenBeforeTurnEnd = await new Promise<boolean>((resolve) => {
-      open();
-      setImmediate(() => resolve(server.find(1) !== undefined));
-    });
+    await eventually(started);
+    const writtenBeforeTurnEnd = await answeredInTurn(open, () => server.find(1) !== undefined);
     expect(writtenBeforeTurnEnd).toBe(false);
     expect(statusOf(await server.response(1))).toBe('ok');
   });
