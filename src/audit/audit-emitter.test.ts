@@ -57,6 +57,13 @@ describe('createAuditEmitter', () => {
     expect(createAuditEmitter([createMemoryAuditSink()]).enabled).toBe(true);
   });
 
+  it('holds read-only starts only when it has sinks and every one of them does', () => {
+    const holding: AuditSink = { holdsReadOnlyStarts: true, write: () => {} };
+    expect(createAuditEmitter([]).holdsReadOnlyStarts).toBe(false);
+    expect(createAuditEmitter([holding, holding]).holdsReadOnlyStarts).toBe(true);
+    expect(createAuditEmitter([holding, createMemoryAuditSink()]).holdsReadOnlyStarts).toBe(false);
+  });
+
   it('writes each event to every sink', () => {
     const a = createMemoryAuditSink();
     const b = createMemoryAuditSink();

@@ -5,6 +5,8 @@ import type { AuditEvent, AuditSink, AuditWriteOptions } from './audit-event.js'
 export interface AuditEmitter {
   /** False when there are no sinks: callers may skip building events. */
   readonly enabled: boolean;
+  /** True when there are sinks and every one {@link AuditSink.holdsReadOnlyStarts}. */
+  readonly holdsReadOnlyStarts: boolean;
   /**
    * Writes an event to every sink; adds pending writes to `pending` when given. `options`
    * go to each sink's `write` (see {@link AuditWriteOptions}).
@@ -32,6 +34,8 @@ export function createAuditEmitter(sinks: readonly AuditSink[]): AuditEmitter {
   };
   return {
     enabled: sinks.length > 0,
+    holdsReadOnlyStarts:
+      sinks.length > 0 && sinks.every((sink) => sink.holdsReadOnlyStarts === true),
     emit(event, pending, options) {
       for (const sink of sinks) {
         try {

@@ -74,6 +74,14 @@ export interface AuditSink {
    * durable sink); `execute` waits for it before it resolves.
    */
   write(event: AuditEvent, options?: AuditWriteOptions): void | Promise<void>;
+  /**
+   * True when the sink keeps a read-only call's `call.started` (written with `readOnly` and
+   * `deferSync`) to itself until its next write, so that nobody can see it before the tool
+   * runs (`createJsonlAuditSink` with `sync: 'auto'`). When every sink says so, the runtime
+   * writes that event right after it invokes the tool instead of right before, which takes
+   * its cost off the call's way; the order of the call's events stays the same.
+   */
+  readonly holdsReadOnlyStarts?: boolean;
   /** Waits until every written event is stored. */
   flush?(): Promise<void>;
   /** Flushes and frees resources; later writes fail. */

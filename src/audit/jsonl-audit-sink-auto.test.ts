@@ -27,6 +27,19 @@ describe("createJsonlAuditSink with sync: 'auto'", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('says it holds read-only starts, which no other sync value does', async () => {
+    const sinks = ([true, false, 'batched', 'auto'] as const).map((sync) =>
+      createJsonlAuditSink({ path, sync }),
+    );
+    expect(sinks.map((sink) => sink.holdsReadOnlyStarts === true)).toEqual([
+      false,
+      false,
+      false,
+      true,
+    ]);
+    await Promise.all(sinks.map((sink) => sink.close?.()));
+  });
+
   it('resolves a readOnly write before any sync, with its line in the file, and another write only once a sync covered it', async () => {
     const { fileSystem, syncs } = heldSyncs(path);
     const sink = createJsonlAuditSink({ path, fileSystem, sync: 'auto', maxSyncDelayMs: 60_000 });

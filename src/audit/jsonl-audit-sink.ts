@@ -298,6 +298,7 @@ export function createJsonlAuditSink(options: JsonlAuditSinkOptions): AuditSink 
   };
 
   return {
+    holdsReadOnlyStarts: sync === 'auto',
     write(event: AuditEvent, writeOptions?: AuditWriteOptions): Promise<void> {
       if (closed) {
         return Promise.reject(

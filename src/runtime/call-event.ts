@@ -7,7 +7,7 @@ import type { ToolCall } from './tool-call.js';
 /**
  * Digests by arguments object: a call's events (started, then succeeded) share one
  * arguments object, so its digest is computed once, from the arguments as they were when
- * the first event was written.
+ * the first event was built (before the tool ran).
  */
 const digests = new WeakMap<object, string>();
 
@@ -19,6 +19,19 @@ const digestOf = (args: unknown): string => {
     digests.set(args, digest);
   }
   return digest;
+};
+
+/** Redacted copies of arguments objects, likewise made once, for the first event. */
+const redacted = new WeakMap<object, unknown>();
+
+const redactedOf = (args: unknown): unknown => {
+  if (typeof args !== 'object' || args === null) return redactSecrets(args);
+  let copy = redacted.get(args);
+  if (copy === undefined) {
+    copy = redactSecrets(args);
+    redacted.set(args, copy);
+  }
+  return copy;
 };
 
 /**
@@ -47,7 +60,7 @@ export function callEvent(
     event.approvalKeys = prepared.approvalKeys;
   }
   event.argsDigest = digestOf(args);
-  if (includeArguments) event.arguments = redactSecrets(args);
+  if (includeArguments) event.arguments = redactedOf(args);
   return Object.assign(event, extra);
 }
 

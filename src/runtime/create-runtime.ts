@@ -61,6 +61,8 @@ const checkCallerOptions = (options: unknown, method: string): void => {
 };
 
 const DEFERRED: AuditWriteOptions = Object.freeze({ deferSync: true });
+const noop = (): void => {};
+
 const DEFERRED_READ_ONLY: AuditWriteOptions = Object.freeze({ deferSync: true, readOnly: true });
 const READ_ONLY: AuditWriteOptions = Object.freeze({ readOnly: true });
 
@@ -183,7 +185,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     context: {
       signal: AbortSignal | undefined;
       capOf: (origin: string) => number;
-      record: (type: AuditEventType, call: PreparedCall, extra: Partial<AuditEvent>) => void;
+      /** Builds the call's `call.started` event, and returns what writes it. */
+      startEvent: (call: PreparedCall, extra: Partial<AuditEvent>) => () => void;
     },
   ): CallResult | Promise<CallResult> => {
     if (!authorization.allowed) return authorization.result;
@@ -204,13 +207,17 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         const message = `Tool "${call.name}" did not run: ${grant.message}`;
         return failedResult(call, grant.reason, message, { queuedMs: grant.queuedMs });
       }
-      context.record('call.started', call, {
+      const writeStarted = context.startEvent(call, {
         decision: decision.decision,
         reason: decision.reason,
         queuedMs: grant.queuedMs,
       });
+      // Sinks that hold a read-only call's call.started until their next write show it
+      // after the tool started anyway: it is written once the tool is invoked, not before.
+      const startLate = call.class === 'read' && audit.holdsReadOnlyStarts;
+      if (!startLate) writeStarted();
       const { lease } = grant;
-      return runCall(call, lease, {
+      const running = runCall(call, lease, {
         clock,
         random,
         signal,
@@ -234,6 +241,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
           },
         );
       });
+      if (startLate) writeStarted();
+      return running;
     });
   };
 
@@ -295,13 +304,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     }
     const batchId = randomUUID();
     const pending: Promise<void>[] = [];
-    const record = (
-      type: AuditEventType,
-      call: PreparedCall | ToolCall,
-      extra: Partial<AuditEvent>,
-    ) => {
-      if (!audit.enabled) return;
-      const event = callEvent(type, batchId, call, extra, includeArguments);
+    const emit = (event: AuditEvent, call: PreparedCall | ToolCall): void => {
+      const { type } = event;
       // The batch waits for its events only at its end, with each call's last event
       // (succeeded or failed): a durable sink syncs the earlier ones with those.
       const last = type === 'call.succeeded' || type === 'call.failed';
@@ -309,6 +313,19 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       // that never resolved to a tool has none and counts as one that may change something.
       const readOnly = 'registered' in call && call.class === 'read';
       audit.emit(event, pending, writeOptionsOf(last, readOnly));
+    };
+    const record = (
+      type: AuditEventType,
+      call: PreparedCall | ToolCall,
+      extra: Partial<AuditEvent>,
+    ): void => {
+      if (audit.enabled) emit(callEvent(type, batchId, call, extra, includeArguments), call);
+    };
+    const startEvent = (call: PreparedCall, extra: Partial<AuditEvent>): (() => void) => {
+      if (!audit.enabled) return noop;
+      // Built now, from the arguments as called, even when it is written after the tool starts.
+      const event = callEvent('call.started', batchId, call, extra, includeArguments);
+      return () => emit(event, call);
     };
 
     const prepared = await prepareAll(calls, executeOptions.scopes ?? defaultScopes);
@@ -334,7 +351,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       const authorization = authorizations[position] as Authorization;
       position += 1;
       if (audit.enabled) decisions.set(index, authorization.decision);
-      return schedule(entry, authorization, { signal, capOf, record });
+      return schedule(entry, authorization, { signal, capOf, startEvent });
     });
 
     const settled = await Promise.all(results);

@@ -206,6 +206,81 @@ describe('execute: audit records of calls', () => {
     expect(succeeded?.argsDigest).toBe(argumentDigest({ n: 1 }));
   });
 
+  it('writes a read call.started right after its tool starts when every sink holds such starts, and before it otherwise', async () => {
+    const order: string[] = [];
+    const logged = (name: string, annotations: typeof READ_ONLY) =>
+      defineTool({
+        name,
+        description: 'Logs its start',
+        annotations,
+        inputSchema: z.object({}),
+        execute: (_args, { callId }) => {
+          order.push(`tool:${callId}`);
+          return 'done';
+        },
+      });
+    const sink = (label: string, holdsReadOnlyStarts: boolean) => ({
+      holdsReadOnlyStarts,
+      write: (event: { type: string; callId?: string }) => {
+        order.push(`${label}:${event.type}:${event.callId}`);
+      },
+    });
+    const tools = [logged('look', READ_ONLY), logged('store', WRITE)];
+    const holding = createRuntime({ mode: 'yolo', tools, auditSinks: [sink('held', true)] });
+    await holding.execute([{ id: 'r', name: 'look', arguments: {} }]);
+    await holding.execute([{ id: 'w', name: 'store', arguments: {} }]);
+    expect(order).toEqual([
+      'tool:r',
+      'held:call.started:r',
+      'held:call.succeeded:r',
+      'held:call.started:w',
+      'tool:w',
+      'held:call.succeeded:w',
+    ]);
+    order.length = 0;
+    // One sink that shows every event as it comes is enough to keep the start first.
+    const mixed = createRuntime({
+      mode: 'yolo',
+      tools,
+      auditSinks: [sink('held', true), sink('shown', false)],
+    });
+    await mixed.execute([{ id: 'r', name: 'look', arguments: {} }]);
+    expect(order).toEqual([
+      'held:call.started:r',
+      'shown:call.started:r',
+      'tool:r',
+      'held:call.succeeded:r',
+      'shown:call.succeeded:r',
+    ]);
+    await Promise.all([holding.close(), mixed.close()]);
+  });
+
+  it('records the arguments as called in both events, even when call.started is written after the tool started', async () => {
+    const events: { type: string; argsDigest?: string; arguments?: unknown }[] = [];
+    const mutate = defineTool({
+      name: 'mutate',
+      description: 'Changes its arguments',
+      annotations: READ_ONLY,
+      inputSchema: z.object({ n: z.number() }),
+      execute: (args) => {
+        (args as { n: number }).n += 1;
+        return 'changed';
+      },
+    });
+    const runtime = createRuntime({
+      mode: 'yolo',
+      tools: [mutate],
+      auditArguments: true,
+      auditSinks: [{ holdsReadOnlyStarts: true, write: (event) => void events.push(event) }],
+    });
+    await runtime.execute([{ id: '1', name: 'mutate', arguments: { n: 1 } }]);
+    expect(events.map((e) => [e.type, e.argsDigest, e.arguments])).toEqual([
+      ['call.started', argumentDigest({ n: 1 }), { n: 1 }],
+      ['call.succeeded', argumentDigest({ n: 1 }), { n: 1 }],
+    ]);
+    await runtime.close();
+  });
+
   it('keeps every event reported written, and the start of the running call, when the process is killed', async () => {
     const path = join(dir, 'audit.jsonl');
     const root = fileURLToPath(new URL('../..', import.meta.url));
