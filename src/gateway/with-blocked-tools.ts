@@ -4,7 +4,7 @@ import { buildSystemPrompt } from '../prompt/index.js';
 import { deniedMessage } from '../runtime/authorize-batch.js';
 import { callEvent, resultFields } from '../runtime/call-event.js';
 import { failedResult } from '../runtime/call-result.js';
-import type { Runtime, ToolCall } from '../runtime/index.js';
+import type { ExecuteOptions, Runtime, ToolCall } from '../runtime/index.js';
 import { validateBatch } from '../runtime/validate-batch.js';
 import type { CallResult } from '../tool/tool-result.js';
 
@@ -52,6 +52,27 @@ export function withBlockedTools(runtime: Runtime, options: BlockedToolsOptions)
     return result;
   };
 
+  /** A batch with blocked calls: those are refused and audited, the others run. */
+  const executeWithBlocked = async (
+    calls: readonly ToolCall[],
+    reasons: readonly (string | undefined)[],
+    executeOptions: ExecuteOptions | undefined,
+  ): Promise<CallResult[]> => {
+    const batchId = randomUUID();
+    const allowed = calls.filter((_, index) => reasons[index] === undefined);
+    const [ran, refused] = await Promise.all([
+      allowed.length === 0 ? [] : runtime.execute(allowed, executeOptions),
+      Promise.all(
+        calls.map((call, index) => {
+          const reason = reasons[index];
+          return reason === undefined ? undefined : refuse(call, reason, batchId);
+        }),
+      ),
+    ]);
+    let next = 0;
+    return refused.map((result) => result ?? (ran[next++] as CallResult));
+  };
+
   const listTools: Runtime['listTools'] = (listOptions) =>
     runtime.listTools(listOptions).filter((listing) => blocked(listing.name) === undefined);
 
@@ -79,25 +100,18 @@ export function withBlockedTools(runtime: Runtime, options: BlockedToolsOptions)
         ...(promptOptions.intro === undefined ? {} : { intro: promptOptions.intro }),
       });
     },
-    async execute(calls, executeOptions) {
-      validateBatch(calls);
+    execute(calls, executeOptions) {
+      try {
+        validateBatch(calls);
+      } catch (error) {
+        return Promise.reject(error);
+      }
       const reasons = calls.map((call) => blocked(call.name));
+      // Not an async function: a batch with nothing blocked gets the runtime's own promise.
       if (reasons.every((reason) => reason === undefined)) {
         return runtime.execute(calls, executeOptions);
       }
-      const batchId = randomUUID();
-      const allowed = calls.filter((_, index) => reasons[index] === undefined);
-      const [ran, refused] = await Promise.all([
-        allowed.length === 0 ? [] : runtime.execute(allowed, executeOptions),
-        Promise.all(
-          calls.map((call, index) => {
-            const reason = reasons[index];
-            return reason === undefined ? undefined : refuse(call, reason, batchId);
-          }),
-        ),
-      ]);
-      let next = 0;
-      return refused.map((result) => result ?? (ran[next++] as CallResult));
+      return executeWithBlocked(calls, reasons, executeOptions);
     },
   };
 }

@@ -269,12 +269,23 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       if (callerSignal.aborted) onCallerAbort();
       else callerSignal.addEventListener('abort', onCallerAbort, { once: true });
     }
-    const batch = executeBatch(calls, executeOptions, stop.signal).finally(() => {
+    const done = (): void => {
       running.delete(batch);
       if (callerSignal instanceof AbortSignal) {
         callerSignal.removeEventListener('abort', onCallerAbort);
       }
-    });
+    };
+    // then rather than finally: one turn of the microtask queue less for every batch.
+    const batch = executeBatch(calls, executeOptions, stop.signal).then(
+      (results) => {
+        done();
+        return results;
+      },
+      (error: unknown) => {
+        done();
+        throw error;
+      },
+    );
     running.set(batch, stop);
     return batch;
   };

@@ -208,7 +208,7 @@ describe('execute: audit records of calls', () => {
 
   it('writes a read call.started right after its tool starts when every sink holds such starts, and before it otherwise', async () => {
     const order: string[] = [];
-    const logged = (name: string, annotations: typeof READ_ONLY) =>
+    const logged = (name: string, annotations: typeof READ_ONLY | typeof WRITE) =>
       defineTool({
         name,
         description: 'Logs its start',

@@ -320,6 +320,29 @@ describe('execute: odd things thrown', () => {
     const again = await runtime.execute([{ id: '3', name: 'big' }]);
     expect(again[0]?.error?.code).toBe('tool_error');
   });
+
+  it('reports an output that throws while it is read as tool_error, and frees its locks', async () => {
+    const odd = defineTool({
+      name: 'odd',
+      description: 'Returns an output whose content cannot be read',
+      inputSchema: z.object({}),
+      annotations: WRITE,
+      resources: ['file:a'],
+      execute: () => ({
+        get content(): never {
+          throw new Error('content is gone');
+        },
+      }),
+    });
+    const runtime = createRuntime({ mode: 'yolo', tools: [odd] });
+    const [first] = await runtime.execute([{ id: '1', name: 'odd' }]);
+    expect(first?.error).toEqual({
+      code: 'tool_error',
+      message: 'Tool "odd" failed: its output could not be checked (content is gone).',
+    });
+    const [again] = await runtime.execute([{ id: '2', name: 'odd' }]);
+    expect(again?.error?.code).toBe('tool_error');
+  });
 });
 
 describe('millisecond options beyond what timers honour', () => {

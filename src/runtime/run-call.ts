@@ -148,9 +148,17 @@ export async function runCall(
     }
 
     if (failure === undefined) {
-      const output = await normalizeOutput(value, tool).catch((error: unknown) => ({
+      const unchecked = (error: unknown) => ({
         problem: `its output could not be checked (${messageOf(error)})`,
-      }));
+      });
+      let output: Awaited<ReturnType<typeof normalizeOutput>>;
+      try {
+        const normalized = normalizeOutput(value, tool);
+        // Most outputs need no schema check: no extra turn of the microtask queue for them.
+        output = normalized instanceof Promise ? await normalized.catch(unchecked) : normalized;
+      } catch (error) {
+        output = unchecked(error);
+      }
       if ('problem' in output) {
         return finish(
           failedResult(

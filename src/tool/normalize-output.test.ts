@@ -24,6 +24,13 @@ const problem = (value: NormalizedOutput | OutputProblem): string => {
 };
 
 describe('normalizeOutput', () => {
+  it('answers at once, without a promise, unless an output schema has to be checked', () => {
+    expect(normalizeOutput('hello', plain)).not.toBeInstanceOf(Promise);
+    expect(normalizeOutput({ a: 1 }, plain)).not.toBeInstanceOf(Promise);
+    expect(normalizeOutput({ id: 'c1', name: 'Ann' }, withSchema)).toBeInstanceOf(Promise);
+    expect(normalizeOutput(undefined, withSchema)).not.toBeInstanceOf(Promise);
+  });
+
   it('turns a string into one text block', async () => {
     expect(await normalizeOutput('hello', plain)).toStrictEqual({
       content: [{ type: 'text', text: 'hello' }],

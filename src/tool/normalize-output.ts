@@ -30,11 +30,12 @@ const stringify = (value: unknown): string | OutputProblem => {
  * becomes `structuredContent` plus its JSON text; a `CallToolResult` passes through;
  * `undefined` becomes no content. With an `outputSchema`, structured output is parsed
  * through it (unknown fields stripped) and a mismatch is a problem naming the field.
+ * Synchronous unless an `outputSchema` has to be checked, which may take a promise.
  */
-export async function normalizeOutput(
+export function normalizeOutput(
   value: unknown,
   tool: Pick<Tool, 'outputSchema' | 'name'>,
-): Promise<NormalizedOutput | OutputProblem> {
+): NormalizedOutput | OutputProblem | Promise<NormalizedOutput | OutputProblem> {
   let output: NormalizedOutput;
   let generatedText = false;
   if (typeof value === 'string') {
@@ -59,24 +60,33 @@ export async function normalizeOutput(
     output = { content: [{ type: 'text', text }], isError: false };
   }
 
-  if (tool.outputSchema !== undefined && !output.isError) {
-    if (output.structuredContent === undefined) {
-      return {
-        problem: `tool "${tool.name}" declares an outputSchema but returned no structured content; return an object that matches the schema`,
-      };
-    }
-    const parsed = await tool.outputSchema.validate(output.structuredContent);
+  const { outputSchema } = tool;
+  if (outputSchema === undefined || output.isError) return withText(output, generatedText);
+  const { structuredContent } = output;
+  if (structuredContent === undefined) {
+    return {
+      problem: `tool "${tool.name}" declares an outputSchema but returned no structured content; return an object that matches the schema`,
+    };
+  }
+  const checked = output;
+  return (async () => {
+    const parsed = await outputSchema.validate(structuredContent);
     if (!parsed.ok) {
       return {
         problem: `the result of tool "${tool.name}" does not match its outputSchema: ${parsed.message}`,
       };
     }
-    output = { ...output, structuredContent: parsed.value };
-  }
-  if (generatedText) {
-    const text = stringify(output.structuredContent);
-    if (typeof text !== 'string') return text;
-    output = { ...output, content: [{ type: 'text', text }] };
-  }
-  return output;
+    return withText({ ...checked, structuredContent: parsed.value }, generatedText);
+  })();
 }
+
+/** `output` with the JSON text of its structured content, when that text is generated. */
+const withText = (
+  output: NormalizedOutput,
+  generatedText: boolean,
+): NormalizedOutput | OutputProblem => {
+  if (!generatedText) return output;
+  const text = stringify(output.structuredContent);
+  if (typeof text !== 'string') return text;
+  return { ...output, content: [{ type: 'text', text }] };
+};
