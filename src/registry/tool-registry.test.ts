@@ -171,6 +171,14 @@ describe('origins', () => {
       { name: 'alpha', layer: 'project', trusted: true, concurrency: Infinity, toolCount: 0 },
       { name: 'zeta', layer: 'project', trusted: false, concurrency: 1, toolCount: 0 },
     ]);
+    expect(registry.origin('zeta')).toEqual(registry.origins()[2]);
+    expect(registry.origin('local')).toEqual({
+      name: 'local',
+      layer: 'bundled',
+      trusted: true,
+      toolCount: 1,
+    });
+    expect(registry.origin('nope')).toBeUndefined();
   });
 
   it('throws unknown_origin, duplicate_origin, invalid_option and invalid_tool', () => {

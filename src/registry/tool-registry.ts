@@ -81,6 +81,15 @@ const rethrowLater = (error: unknown): void => {
  * and change events. Every mutation checks first and changes nothing when it throws;
  * lookups read state computed once per mutation.
  */
+/** What {@link ToolRegistry.origins} tells of an origin. */
+const originInfo = (o: CheckedOrigin): OriginInfo => ({
+  name: o.name,
+  layer: o.layer,
+  trusted: o.trusted,
+  ...(o.concurrency === undefined ? {} : { concurrency: o.concurrency }),
+  toolCount: o.tools.length,
+});
+
 export class ToolRegistry {
   #origins: ReadonlyMap<string, CheckedOrigin> = new Map();
   #configs: ReadonlyMap<string, ToolConfig>;
@@ -235,13 +244,13 @@ export class ToolRegistry {
           TOOL_LAYERS.indexOf(a.layer) - TOOL_LAYERS.indexOf(b.layer) ||
           compareNames(a.name, b.name),
       )
-      .map((o) => ({
-        name: o.name,
-        layer: o.layer,
-        trusted: o.trusted,
-        ...(o.concurrency === undefined ? {} : { concurrency: o.concurrency }),
-        toolCount: o.tools.length,
-      }));
+      .map(originInfo);
+  }
+
+  /** The origin named `name`, or undefined when there is none. */
+  origin(name: string): OriginInfo | undefined {
+    const origin = this.#origins.get(name);
+    return origin === undefined ? undefined : originInfo(origin);
   }
 
   /** Every tool name, visible or not, sorted by name: winner, what it shadows, and why hidden. */

@@ -140,17 +140,25 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     }
   });
 
-  /** Concurrency cap per origin: the runtime's, else the origin's, else by trust. */
+  /**
+   * Concurrency cap per origin: the runtime's, else the origin's, else by trust; 1 for an
+   * origin the registry does not know. Each origin is looked up once per batch, when asked.
+   */
   const concurrencyCaps = (): ((origin: string) => number) => {
     const caps = new Map<string, number>();
-    for (const origin of registry.origins()) {
-      const trustedDefault = origin.trusted ? Number.POSITIVE_INFINITY : 1;
-      caps.set(
-        origin.name,
-        options.concurrency?.[origin.name] ?? origin.concurrency ?? trustedDefault,
-      );
-    }
-    return (origin) => caps.get(origin) ?? 1;
+    return (name) => {
+      let cap = caps.get(name);
+      if (cap === undefined) {
+        const origin = registry.origin(name);
+        const trustedDefault = origin?.trusted === true ? Number.POSITIVE_INFINITY : 1;
+        cap =
+          origin === undefined
+            ? 1
+            : (options.concurrency?.[name] ?? origin.concurrency ?? trustedDefault);
+        caps.set(name, cap);
+      }
+      return cap;
+    };
   };
 
   /** Registered tools the caller may call, in the current mode. */
