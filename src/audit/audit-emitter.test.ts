@@ -64,6 +64,26 @@ describe('createAuditEmitter', () => {
     expect(createAuditEmitter([holding, createMemoryAuditSink()]).holdsReadOnlyStarts).toBe(false);
   });
 
+  it('holds an event until it is released, or until another event is emitted, oldest first', async () => {
+    const sink = createMemoryAuditSink();
+    const emitter = createAuditEmitter([sink]);
+    const named = (tool: string): AuditEvent => ({ ...event, tool });
+    const releaseA = emitter.hold(named('a'));
+    expect(sink.events).toEqual([]);
+    releaseA();
+    releaseA();
+    expect(sink.events.map((e) => e.tool)).toEqual(['a']);
+    emitter.hold(named('b'));
+    emitter.emit(named('c'));
+    const releaseD = emitter.hold(named('d'));
+    const releaseE = emitter.hold(named('e'));
+    releaseE();
+    releaseD();
+    emitter.hold(named('f'));
+    await emitter.close();
+    expect(sink.events.map((e) => e.tool)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+  });
+
   it('writes each event to every sink', () => {
     const a = createMemoryAuditSink();
     const b = createMemoryAuditSink();

@@ -79,7 +79,8 @@ export interface AuditSink {
    * `deferSync`) to itself until its next write, so that nobody can see it before the tool
    * runs (`createJsonlAuditSink` with `sync: 'auto'`). When every sink says so, the runtime
    * writes that event right after it invokes the tool instead of right before, which takes
-   * its cost off the call's way; the order of the call's events stays the same.
+   * its cost off the call's way; the order of the events stays the same (an event written
+   * meanwhile makes the held start go first).
    */
   readonly holdsReadOnlyStarts?: boolean;
   /** Waits until every written event is stored. */

@@ -101,17 +101,18 @@ export function withBlockedTools(runtime: Runtime, options: BlockedToolsOptions)
       });
     },
     execute(calls, executeOptions) {
+      // Not an async function: a batch with nothing blocked gets the runtime's own promise.
+      // Whatever throws on the way still comes as a rejected promise, as from one.
       try {
         validateBatch(calls);
+        const reasons = calls.map((call) => blocked(call.name));
+        if (reasons.every((reason) => reason === undefined)) {
+          return runtime.execute(calls, executeOptions);
+        }
+        return executeWithBlocked(calls, reasons, executeOptions);
       } catch (error) {
         return Promise.reject(error);
       }
-      const reasons = calls.map((call) => blocked(call.name));
-      // Not an async function: a batch with nothing blocked gets the runtime's own promise.
-      if (reasons.every((reason) => reason === undefined)) {
-        return runtime.execute(calls, executeOptions);
-      }
-      return executeWithBlocked(calls, reasons, executeOptions);
     },
   };
 }

@@ -75,12 +75,6 @@ const rethrowLater = (error: unknown): void => {
   });
 };
 
-/**
- * The set of tools: origins in layers (bundled < global < project) with shadowing by name,
- * enable/disable by configuration and `TOOL_<NAME>_DISABLED`, scopes, deterministic listing
- * and change events. Every mutation checks first and changes nothing when it throws;
- * lookups read state computed once per mutation.
- */
 /** What {@link ToolRegistry.origins} tells of an origin. */
 const originInfo = (o: CheckedOrigin): OriginInfo => ({
   name: o.name,
@@ -90,6 +84,12 @@ const originInfo = (o: CheckedOrigin): OriginInfo => ({
   toolCount: o.tools.length,
 });
 
+/**
+ * The set of tools: origins in layers (bundled < global < project) with shadowing by name,
+ * enable/disable by configuration and `TOOL_<NAME>_DISABLED`, scopes, deterministic listing
+ * and change events. Every mutation checks first and changes nothing when it throws;
+ * lookups read state computed once per mutation.
+ */
 export class ToolRegistry {
   #origins: ReadonlyMap<string, CheckedOrigin> = new Map();
   #configs: ReadonlyMap<string, ToolConfig>;

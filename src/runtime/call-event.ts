@@ -5,33 +5,31 @@ import type { PreparedCall } from './prepare-call.js';
 import type { ToolCall } from './tool-call.js';
 
 /**
- * Digests by arguments object: a call's events (started, then succeeded) share one
- * arguments object, so its digest is computed once, from the arguments as they were when
- * the first event was built (before the tool ran).
+ * What the events of one prepared call share: the digest of its arguments and their
+ * redacted copy, made from the arguments as they were when its first event was built
+ * (before the tool ran, which may change them). Keyed by the prepared call, which each
+ * `execute` makes anew, so an arguments object a caller reuses is read again next time.
  */
-const digests = new WeakMap<object, string>();
+const argumentsOfCall = new WeakMap<object, { digest: string; redacted?: unknown }>();
 
-const digestOf = (args: unknown): string => {
-  if (typeof args !== 'object' || args === null) return argumentDigest(args);
-  let digest = digests.get(args);
-  if (digest === undefined) {
-    digest = argumentDigest(args);
-    digests.set(args, digest);
+const argumentsOf = (
+  prepared: PreparedCall | undefined,
+  args: unknown,
+  includeArguments: boolean,
+): { digest: string; redacted?: unknown } => {
+  if (prepared === undefined) {
+    return {
+      digest: argumentDigest(args),
+      ...(includeArguments ? { redacted: redactSecrets(args) } : {}),
+    };
   }
-  return digest;
-};
-
-/** Redacted copies of arguments objects, likewise made once, for the first event. */
-const redacted = new WeakMap<object, unknown>();
-
-const redactedOf = (args: unknown): unknown => {
-  if (typeof args !== 'object' || args === null) return redactSecrets(args);
-  let copy = redacted.get(args);
-  if (copy === undefined) {
-    copy = redactSecrets(args);
-    redacted.set(args, copy);
+  let shared = argumentsOfCall.get(prepared);
+  if (shared === undefined) {
+    shared = { digest: argumentDigest(args) };
+    argumentsOfCall.set(prepared, shared);
   }
-  return copy;
+  if (includeArguments && shared.redacted === undefined) shared.redacted = redactSecrets(args);
+  return shared;
 };
 
 /**
@@ -59,8 +57,10 @@ export function callEvent(
     event.class = prepared.class;
     event.approvalKeys = prepared.approvalKeys;
   }
-  event.argsDigest = digestOf(args);
-  if (includeArguments) event.arguments = redactedOf(args);
+  const shared = argumentsOf(prepared, args, includeArguments);
+  event.argsDigest = shared.digest;
+  // A copy per event, so that a sink changing one event's arguments leaves the others be.
+  if (includeArguments) event.arguments = redactSecrets(shared.redacted);
   return Object.assign(event, extra);
 }
 

@@ -193,8 +193,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     context: {
       signal: AbortSignal | undefined;
       capOf: (origin: string) => number;
-      /** Builds the call's `call.started` event, and returns what writes it. */
-      startEvent: (call: PreparedCall, extra: Partial<AuditEvent>) => () => void;
+      /**
+       * Writes the call's `call.started` event, or with `late` holds it (see
+       * `AuditEmitter.hold`) and returns what writes it.
+       */
+      startEvent: (call: PreparedCall, extra: Partial<AuditEvent>, late: boolean) => () => void;
     },
   ): CallResult | Promise<CallResult> => {
     if (!authorization.allowed) return authorization.result;
@@ -215,15 +218,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         const message = `Tool "${call.name}" did not run: ${grant.message}`;
         return failedResult(call, grant.reason, message, { queuedMs: grant.queuedMs });
       }
-      const writeStarted = context.startEvent(call, {
-        decision: decision.decision,
-        reason: decision.reason,
-        queuedMs: grant.queuedMs,
-      });
       // Sinks that hold a read-only call's call.started until their next write show it
-      // after the tool started anyway: it is written once the tool is invoked, not before.
-      const startLate = call.class === 'read' && audit.holdsReadOnlyStarts;
-      if (!startLate) writeStarted();
+      // after the tool started anyway: it is written once the tool is invoked (or before
+      // any event the tool's start causes), not before.
+      const writeStarted = context.startEvent(
+        call,
+        { decision: decision.decision, reason: decision.reason, queuedMs: grant.queuedMs },
+        call.class === 'read' && audit.holdsReadOnlyStarts,
+      );
       const { lease } = grant;
       const running = runCall(call, lease, {
         clock,
@@ -249,7 +251,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
           },
         );
       });
-      if (startLate) writeStarted();
+      writeStarted();
       return running;
     });
   };
@@ -271,7 +273,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       );
     }
     const stop = new AbortController();
-    const callerSignal: unknown = executeOptions.signal;
+    // Options that are no object are refused by executeBatch, as a rejection.
+    const callerSignal: unknown = (executeOptions as ExecuteOptions | null | undefined)?.signal;
     const onCallerAbort = (): void => stop.abort((callerSignal as AbortSignal).reason);
     if (callerSignal instanceof AbortSignal) {
       if (callerSignal.aborted) onCallerAbort();
@@ -323,16 +326,20 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     }
     const batchId = randomUUID();
     const pending: Promise<void>[] = [];
-    const emit = (event: AuditEvent, call: PreparedCall | ToolCall): void => {
-      const { type } = event;
+    const optionsOf = (
+      type: AuditEventType,
+      call: PreparedCall | ToolCall,
+    ): AuditWriteOptions | undefined => {
       // The batch waits for its events only at its end, with each call's last event
       // (succeeded or failed): a durable sink syncs the earlier ones with those.
       const last = type === 'call.succeeded' || type === 'call.failed';
       // The class the policy and the scheduler used, from trusted annotations only; a call
       // that never resolved to a tool has none and counts as one that may change something.
       const readOnly = 'registered' in call && call.class === 'read';
-      audit.emit(event, pending, writeOptionsOf(last, readOnly));
+      return writeOptionsOf(last, readOnly);
     };
+    const emit = (event: AuditEvent, call: PreparedCall | ToolCall): void =>
+      audit.emit(event, pending, optionsOf(event.type, call));
     const record = (
       type: AuditEventType,
       call: PreparedCall | ToolCall,
@@ -340,11 +347,17 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     ): void => {
       if (audit.enabled) emit(callEvent(type, batchId, call, extra, includeArguments), call);
     };
-    const startEvent = (call: PreparedCall, extra: Partial<AuditEvent>): (() => void) => {
+    const startEvent = (
+      call: PreparedCall,
+      extra: Partial<AuditEvent>,
+      late: boolean,
+    ): (() => void) => {
       if (!audit.enabled) return noop;
       // Built now, from the arguments as called, even when it is written after the tool starts.
       const event = callEvent('call.started', batchId, call, extra, includeArguments);
-      return () => emit(event, call);
+      if (late) return audit.hold(event, pending, optionsOf('call.started', call));
+      emit(event, call);
+      return noop;
     };
 
     const prepared = await prepareAll(calls, executeOptions.scopes ?? defaultScopes);

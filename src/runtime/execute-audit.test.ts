@@ -255,6 +255,67 @@ describe('execute: audit records of calls', () => {
     await Promise.all([holding.close(), mixed.close()]);
   });
 
+  it('writes a held call.started before the tool settles, and before any event its start causes', async () => {
+    const path = join(dir, 'audit.jsonl');
+    const registry = createRegistry({ env: {} });
+    let release = (): void => {};
+    let fileWhileRunning = '';
+    const slow = defineTool({
+      name: 'slow',
+      description: 'Reads slowly, after adding an origin',
+      annotations: READ_ONLY,
+      inputSchema: z.object({}),
+      execute: async () => {
+        registry.addOrigin({ name: 'extra', layer: 'project', tools: [save] });
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        fileWhileRunning = readFileSync(path, 'utf8');
+        return 'read';
+      },
+    });
+    registry.addOrigin({ name: 'local', layer: 'project', trusted: true, tools: [slow] });
+    const runtime = createRuntime({
+      registry,
+      mode: 'yolo',
+      auditSinks: [createJsonlAuditSink({ path, sync: 'auto', maxSyncDelayMs: 60_000 })],
+    });
+    const run = runtime.execute([{ id: 'r', name: 'slow', arguments: {} }]);
+    await vi.waitFor(() => expect(readFileSync(path, 'utf8')).not.toBe(''));
+    release();
+    expect((await run)[0]?.status).toBe('ok');
+    // The tool.changed its start caused was appended, with the start held before it.
+    expect(linesOf(fileWhileRunning).map((e) => `${e.type}:${e.callId}`)).toEqual([
+      'call.started:r',
+      'tool.changed:undefined',
+    ]);
+    expect(linesOf(readFileSync(path, 'utf8')).map((e) => `${e.type}:${e.callId}`)).toEqual([
+      'call.started:r',
+      'tool.changed:undefined',
+      'call.succeeded:r',
+    ]);
+    await runtime.close();
+  });
+
+  it('reads an arguments object the caller reuses anew for each call', async () => {
+    const sink = createMemoryAuditSink();
+    const runtime = createRuntime({
+      mode: 'yolo',
+      tools: [lookup],
+      auditArguments: true,
+      auditSinks: [sink],
+    });
+    const args: Record<string, unknown> = { path: 'a' };
+    await runtime.execute([{ id: '1', name: 'nothing', arguments: args }]);
+    args.path = 'b';
+    await runtime.execute([{ id: '2', name: 'nothing', arguments: args }]);
+    expect(sink.events.map((e) => [e.callId, e.argsDigest, e.arguments])).toEqual([
+      ['1', argumentDigest({ path: 'a' }), { path: 'a' }],
+      ['2', argumentDigest({ path: 'b' }), { path: 'b' }],
+    ]);
+    await runtime.close();
+  });
+
   it('records the arguments as called in both events, even when call.started is written after the tool started', async () => {
     const events: { type: string; argsDigest?: string; arguments?: unknown }[] = [];
     const mutate = defineTool({

@@ -392,6 +392,9 @@ describe('options of the runtime methods', () => {
     );
     expect(() => runtime.listTools(null as never)).toThrow(/options must be an object/);
     await expect(runtime.plan([], null as never)).rejects.toThrow(/options must be an object/);
+    // A rejection, not a throw: execute always answers with a promise.
+    const nullOptions = runtime.execute([{ id: '1', name: 'admin_op' }], null as never);
+    await expect(nullOptions).rejects.toThrow(/options must be an object/);
     expect(() => createRuntime({ registry: {} as never })).toThrow(
       /registry must be made by createRegistry/,
     );
