@@ -36,6 +36,18 @@ const save = defineTool({
   execute: () => 'saved',
 });
 
+/** A read-only tool that changes the arguments it is given. */
+const mutate = defineTool({
+  name: 'mutate',
+  description: 'Changes its arguments',
+  annotations: READ_ONLY,
+  inputSchema: z.object({ n: z.number() }),
+  execute: (args) => {
+    (args as { n: number }).n += 1;
+    return 'changed';
+  },
+});
+
 const linesOf = (text: string): { type: string; callId: string }[] =>
   text
     .split('\n')
@@ -189,16 +201,6 @@ describe('execute: audit records of calls', () => {
 
   it('digests the arguments as called in both events of a call, even if the tool changes them', async () => {
     const sink = createMemoryAuditSink();
-    const mutate = defineTool({
-      name: 'mutate',
-      description: 'Changes its arguments',
-      annotations: READ_ONLY,
-      inputSchema: z.object({ n: z.number() }),
-      execute: (args) => {
-        (args as { n: number }).n += 1;
-        return 'changed';
-      },
-    });
     const runtime = createRuntime({ mode: 'yolo', tools: [mutate], auditSinks: [sink] });
     await runtime.execute([{ id: '1', name: 'mutate', arguments: { n: 1 } }]);
     const [started, succeeded] = sink.events;
@@ -318,16 +320,6 @@ describe('execute: audit records of calls', () => {
 
   it('records the arguments as called in both events, even when call.started is written after the tool started', async () => {
     const events: { type: string; argsDigest?: string; arguments?: unknown }[] = [];
-    const mutate = defineTool({
-      name: 'mutate',
-      description: 'Changes its arguments',
-      annotations: READ_ONLY,
-      inputSchema: z.object({ n: z.number() }),
-      execute: (args) => {
-        (args as { n: number }).n += 1;
-        return 'changed';
-      },
-    });
     const runtime = createRuntime({
       mode: 'yolo',
       tools: [mutate],
