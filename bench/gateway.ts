@@ -16,8 +16,9 @@
  *   the client over Streamable HTTP (mcp-proxy serves only HTTP and SSE downstream);
  * - for reference, mcp-proxy's `proxyServer` as a stdio relay (bench/gateway-relay.ts).
  *
- * For every concurrency level, every path gets the same number of calls, in interleaved
- * rounds, after a warm-up; per-call latency and throughput are reported. Then
+ * Every path is warmed up with 10000 calls, reported block by block. Then, for every
+ * concurrency level, every path gets the same number of calls, in interleaved rounds; per-call
+ * latency and throughput are reported. Then
  * bench/gateway-layers.ts measures the gateway's upstream side layer by layer.
  *
  * `HINTGATE_BENCH_GATEWAY_CALLS=N` (a positive multiple of 2) makes N calls per path and
@@ -40,7 +41,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { type AuditSyncPolicy, loadGatewayConfig } from 'hintgate/gateway';
 import { auditCounts } from './audit-counts.js';
 import { gatewayLayers } from './gateway-layers.js';
-import { type GatewayReport, type GatewayRow, renderGatewayReport } from './gateway-report.js';
+import {
+  type GatewayReport,
+  type GatewayRow,
+  renderGatewayReport,
+  type WarmupRow,
+} from './gateway-report.js';
 import { freePort, stopProcess, tail, waitForPort } from './processes.js';
 import { fixed } from './report.js';
 
@@ -63,8 +69,16 @@ function gatewayCalls(value: string | undefined): number {
 
 /** Measured calls per path and concurrency level, split over {@link ROUNDS} rounds. */
 export const GATEWAY_CALLS = gatewayCalls(process.env.HINTGATE_BENCH_GATEWAY_CALLS);
-/** Unrecorded calls per path before the first level, at concurrency 8. */
-const WARMUP_CALLS = 500;
+/**
+ * Calls per path before the first level, at concurrency 8, in blocks of
+ * {@link WARMUP_BLOCK_CALLS}. Every process starts cold: V8 compiles its hot functions with
+ * optimizations only after they ran some thousands of times, and until then a relayed call
+ * costs up to twice the CPU. The levels measure processes past that; the report shows each
+ * warm-up block, so the cold start stays visible.
+ */
+const WARMUP_CALLS = 10_000;
+/** Calls per block of the warm-up, each reported apart. */
+const WARMUP_BLOCK_CALLS = 2000;
 /** Goal: hintgate over stdio adds less than this at p50 over direct stdio. */
 export const P50_OVERHEAD_GOAL_MS = 0.3;
 /** Calls per variant of the layer measurement (bench/gateway-layers.ts), one at a time. */
@@ -389,6 +403,33 @@ const rowOf = (path: Path, concurrency: number, sample: Sample): GatewayRow => {
   };
 };
 
+/**
+ * Warms every path up with {@link WARMUP_CALLS} calls at concurrency 8, the paths taking turns
+ * block by block, so each sees the machine in the same periods. Returns the blocks' figures.
+ */
+async function warmUp(paths: readonly Path[]): Promise<WarmupRow[]> {
+  const blocks = paths.map((): Sample[] => []);
+  for (let done = 0; done < WARMUP_CALLS; done += WARMUP_BLOCK_CALLS) {
+    for (const [index, path] of paths.entries()) {
+      const sample: Sample = { latencies: [], wallMs: 0, failed: 0 };
+      await drive(path.client, 8, WARMUP_BLOCK_CALLS, sample);
+      blocks[index]?.push(sample);
+    }
+  }
+  return paths.map((path, index) => ({
+    path: path.key,
+    label: path.label,
+    blocks: (blocks[index] ?? []).map((sample) => {
+      const sorted = [...sample.latencies].sort((a, b) => a - b);
+      return {
+        p50: percentile(sorted, 50),
+        throughput: (sample.latencies.length * 1000) / sample.wallMs,
+        failed: sample.failed,
+      };
+    }),
+  }));
+}
+
 /** Runs part 4 and renders it. `log` receives progress lines. */
 export async function gatewayOverhead(log: (line: string) => void): Promise<GatewayReport> {
   const proxy = mcpProxyPackage();
@@ -457,8 +498,8 @@ export async function gatewayOverhead(log: (line: string) => void): Promise<Gate
       if (!tools.some((tool) => tool.name === TOOL)) {
         throw new Error(`${path.label} does not list the tool "${TOOL}"`);
       }
-      await drive(path.client, 8, WARMUP_CALLS);
     }
+    const warmup = await warmUp(paths);
     log(`  part 4: ${paths.length} paths ready, warmed up`);
 
     const rows: GatewayRow[] = [];
@@ -486,6 +527,7 @@ export async function gatewayOverhead(log: (line: string) => void): Promise<Gate
     const layers = await gatewayLayers(LAYER_CALLS);
     return renderGatewayReport({
       rows,
+      warmup,
       proxy,
       audits,
       layers,
@@ -493,6 +535,7 @@ export async function gatewayOverhead(log: (line: string) => void): Promise<Gate
         calls: GATEWAY_CALLS,
         rounds: ROUNDS,
         warmupCalls: WARMUP_CALLS,
+        warmupBlockCalls: WARMUP_BLOCK_CALLS,
         layerCalls: LAYER_CALLS,
         concurrency: GATEWAY_CONCURRENCY,
         goalMs: P50_OVERHEAD_GOAL_MS,

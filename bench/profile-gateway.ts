@@ -32,15 +32,20 @@ const { values } = parseArgs({
   options: {
     calls: { type: 'string', default: '4000' },
     concurrency: { type: 'string', default: '1' },
+    /** Unrecorded calls per path at 8 concurrent before measuring. */
+    warmup: { type: 'string', default: '500' },
     'no-profile': { type: 'boolean', default: false },
     /** Another build's dist/cli/main.js, measured in the same run, without the profiler. */
     baseline: { type: 'string' },
+    /** Node.js flags for the baseline process, space-separated (e.g. `--single-threaded-gc`). */
+    'baseline-node-flags': { type: 'string', default: '' },
     /** Where to copy the gateway's .cpuprofile (open it in Chrome DevTools). */
     keep: { type: 'string' },
   },
 });
 const CALLS = Number(values.calls);
 const CONCURRENCY = Number(values.concurrency);
+const WARMUP = Number(values.warmup);
 const ROUNDS = 8;
 
 /** User + system CPU time of a process so far, in ms (Linux /proc; NaN elsewhere). */
@@ -89,13 +94,14 @@ async function main(): Promise<void> {
       '--mode',
       'auto',
     ]);
-    await drive(direct.client, 8, 500);
-    await drive(gateway.client, 8, 500);
+    await drive(direct.client, 8, WARMUP);
+    await drive(gateway.client, 8, WARMUP);
     const baseline =
       values.baseline === undefined
         ? undefined
         : await connect([
             process.execPath,
+            ...values['baseline-node-flags'].split(' ').filter((flag) => flag !== ''),
             values.baseline,
             'gateway',
             '--config',
@@ -103,7 +109,7 @@ async function main(): Promise<void> {
             '--mode',
             'auto',
           ]);
-    if (baseline !== undefined) await drive(baseline.client, 8, 500);
+    if (baseline !== undefined) await drive(baseline.client, 8, WARMUP);
     const paths = [
       { label: 'direct', ...direct, sample: newSample(), cpu: 0 },
       { label: 'gateway', ...gateway, sample: newSample(), cpu: 0 },
