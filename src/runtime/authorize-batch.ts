@@ -7,6 +7,7 @@ import type {
   Decision,
 } from '../policy/authorizer.js';
 import type { Approver } from '../policy/policy-types.js';
+import type { AbortScope } from '../schedule/abort-scope.js';
 import type { CallResult } from '../tool/tool-result.js';
 import { failedResult } from './call-result.js';
 import type { PreparedCall } from './prepare-call.js';
@@ -19,7 +20,8 @@ export type Authorization =
 /** What {@link authorizeBatch} needs. */
 export interface AuthorizeOptions {
   readonly authorizer: Authorizer;
-  readonly signal: AbortSignal | undefined;
+  /** The batch's scope; its `AbortSignal` is made only if an approver is asked. */
+  readonly signal: AbortScope | undefined;
   /** Who to ask for this batch instead of the configured approver. */
   readonly approver?: Approver | undefined;
   /** The session the batch belongs to (see `DecideContext`). */
@@ -53,7 +55,7 @@ const askAll = async (
   }
   try {
     const answers = await authorizer.approve(asks, {
-      ...(signal === undefined ? {} : { signal }),
+      ...(signal === undefined ? {} : { signal: signal.signal }),
       ...(options.approver === undefined ? {} : { approver: options.approver }),
       ...(options.session === undefined ? {} : { session: options.session }),
     });

@@ -1,3 +1,4 @@
+import { AbortListeners, type AbortWatch } from '../schedule/abort-scope.js';
 import type { Clock } from '../schedule/clock.js';
 
 /** What a call's abort scope resolves to when it aborts first. */
@@ -5,12 +6,13 @@ export const ABORTED = Symbol('aborted');
 
 /**
  * The abort scope of one call: its deadline and the batch's signal. Cheap for tools that
- * finish synchronously: the `AbortController`, the timer and the batch listener are only
- * made when a tool asks for its signal or goes asynchronous.
+ * finish synchronously: the timer and the batch listener are only made when a tool asks for
+ * its signal, listens or goes asynchronous, and the `AbortController` only when a tool asks
+ * for its signal. It is an {@link AbortWatch} itself, for the package's own tools.
  */
-export class CallAbort {
+export class CallAbort implements AbortWatch {
   readonly #clock: Clock;
-  readonly #batch: AbortSignal | undefined;
+  readonly #batch: AbortWatch | undefined;
   readonly #deadline: number;
   readonly #timeoutMs: number;
   #controller: AbortController | undefined;
@@ -19,8 +21,9 @@ export class CallAbort {
   #armed = false;
   #timer: unknown;
   #waiters: Array<(value: typeof ABORTED) => void> = [];
+  readonly #listeners = new AbortListeners();
 
-  constructor(options: { clock: Clock; batch: AbortSignal | undefined; timeoutMs: number }) {
+  constructor(options: { clock: Clock; batch: AbortWatch | undefined; timeoutMs: number }) {
     this.#clock = options.clock;
     this.#batch = options.batch;
     this.#timeoutMs = options.timeoutMs;
@@ -69,6 +72,17 @@ export class CallAbort {
     this.#batch?.addEventListener('abort', this.#onBatchAbort, { once: true });
   }
 
+  /** Calls `listener` once when the scope aborts (never when it already has); arms it. */
+  addEventListener(_type: 'abort', listener: () => void): void {
+    if (this.#aborted) return;
+    this.arm();
+    this.#listeners.add(listener);
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    this.#listeners.remove(listener);
+  }
+
   /** Resolves to {@link ABORTED} when the scope aborts. */
   whenAborted(): Promise<typeof ABORTED> {
     this.arm();
@@ -93,5 +107,6 @@ export class CallAbort {
     const waiters = this.#waiters;
     this.#waiters = [];
     for (const wake of waiters) wake(ABORTED);
+    this.#listeners.fire();
   }
 }

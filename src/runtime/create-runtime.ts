@@ -9,6 +9,7 @@ import { createPolicy, type PolicyAuthorizer } from '../policy/create-policy.js'
 import { visibleInMode } from '../policy/decide-call.js';
 import { buildSystemPrompt } from '../prompt/build-system-prompt.js';
 import { createRegistry, type ToolRegistry } from '../registry/index.js';
+import { AbortScope, type AbortWatch } from '../schedule/abort-scope.js';
 import { callLocks } from '../schedule/call-locks.js';
 import { systemClock } from '../schedule/clock.js';
 import { Scheduler } from '../schedule/scheduler.js';
@@ -191,7 +192,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     call: PreparedCall,
     authorization: Authorization,
     context: {
-      signal: AbortSignal | undefined;
+      signal: AbortWatch | undefined;
       capOf: (origin: string) => number;
       /**
        * Writes the call's `call.started` event, or with `late` holds it (see
@@ -256,8 +257,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     });
   };
 
-  /** Batches under way, each with the controller that cancels it when the runtime closes. */
-  const running = new Map<Promise<unknown>, AbortController>();
+  /** Batches under way, each with the scope that cancels it when the runtime closes. */
+  const running = new Map<Promise<unknown>, AbortScope>();
   let closing: Promise<void> | undefined;
 
   const execute = (
@@ -272,7 +273,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         ),
       );
     }
-    const stop = new AbortController();
+    const stop = new AbortScope();
     // Options that are no object are refused by executeBatch, as a rejection.
     const callerSignal: unknown = (executeOptions as ExecuteOptions | null | undefined)?.signal;
     const onCallerAbort = (): void => stop.abort((callerSignal as AbortSignal).reason);
@@ -287,7 +288,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       }
     };
     // then rather than finally: one turn of the microtask queue less for every batch.
-    const batch = executeBatch(calls, executeOptions, stop.signal).then(
+    const batch = executeBatch(calls, executeOptions, stop).then(
       (results) => {
         done();
         return results;
@@ -304,7 +305,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const executeBatch = async (
     calls: readonly ToolCall[],
     executeOptions: ExecuteOptions,
-    signal: AbortSignal,
+    signal: AbortScope,
   ): Promise<CallResult[]> => {
     validateBatch(calls);
     checkCallerOptions(executeOptions, 'execute');

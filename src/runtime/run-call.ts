@@ -1,8 +1,9 @@
 import { HintgateError } from '../errors/hintgate-error.js';
+import { ABORT_WATCH, type AbortWatch } from '../schedule/abort-scope.js';
 import type { Clock } from '../schedule/clock.js';
 import type { Lease } from '../schedule/scheduler.js';
 import { normalizeOutput } from '../tool/normalize-output.js';
-import type { ToolProgress } from '../tool/tool.js';
+import type { ToolContext, ToolProgress } from '../tool/tool.js';
 import type { CallErrorCode, CallResult } from '../tool/tool-result.js';
 import { truncateOutput } from '../tool/truncate-output.js';
 import { ABORTED, CallAbort } from './call-abort.js';
@@ -16,7 +17,7 @@ export interface RunContext {
   readonly clock: Clock;
   readonly random: () => number;
   /** The batch's signal. */
-  readonly signal: AbortSignal | undefined;
+  readonly signal: AbortWatch | undefined;
   readonly timeoutMs: number;
   readonly maxOutputChars: number;
   readonly retry: ResolvedRetry;
@@ -122,15 +123,18 @@ export async function runCall(
     let value: unknown;
     let failure: { error: unknown } | undefined;
     try {
-      value = tool.execute(prepared.arguments, {
+      const context: ToolContext & { readonly [ABORT_WATCH]: AbortWatch } = {
         // A getter: most tools never look at their signal, and making one is not free.
         get signal() {
           return scope.signal;
         },
+        // The package's own tools watch the scope itself (see abortWatchOf).
+        [ABORT_WATCH]: scope,
         callId: prepared.id,
         attempt: attempts,
         ...(onProgress === undefined ? {} : { onProgress }),
-      });
+      };
+      value = tool.execute(prepared.arguments, context);
       if (
         value instanceof Promise ||
         typeof (value as PromiseLike<unknown> | null)?.then === 'function'

@@ -1,4 +1,5 @@
 import type { RateLimit } from '../tool/tool.js';
+import type { AbortWatch } from './abort-scope.js';
 import { type Clock, systemClock } from './clock.js';
 import { type LockEntry, LockManager } from './lock-manager.js';
 import type { Lock } from './lock-mode.js';
@@ -16,7 +17,7 @@ export interface AdmitRequest {
   /** Rate limit of the tool, shared by every call with the same `rateLimitKey`. */
   readonly rateLimit?: { readonly key: string; readonly limit: RateLimit };
   /** Aborting it before the call is granted ends the call `cancelled`. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortWatch;
 }
 
 /** Permission to run, held until {@link Lease.release}. */

@@ -69,7 +69,7 @@ export async function callLive(
           arguments: request.arguments,
           ...(progressToken === undefined ? {} : { progressToken }),
         },
-        request.signal,
+        request.abort,
       );
     }
     return await live.client.callTool(
@@ -86,7 +86,7 @@ export async function callLive(
       },
     );
   } catch (error) {
-    if (request.signal.aborted) throw error;
+    if (request.abort.aborted) throw error;
     if (!live.alive || isConnectionFailure(error)) {
       const reason = live.lostReason ?? asError(error).message;
       hooks.lost(live, asError(error));

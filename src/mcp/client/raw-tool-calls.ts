@@ -8,6 +8,7 @@ import {
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import { CallToolResultSchema } from '@modelcontextprotocol/core';
+import type { AbortWatch } from '../../schedule/abort-scope.js';
 import { isPlainObject } from '../../tool/index.js';
 import { plainCallToolResult } from '../server/plain-call-tool-result.js';
 
@@ -27,7 +28,7 @@ export interface RawToolCalls {
    * the signal's abort tells the server with `notifications/cancelled` and rejects with its
    * reason; a connection that closes rejects with an `SdkError` (`ConnectionClosed`).
    */
-  call(params: RawCallParams, signal: AbortSignal): Promise<CallToolResult>;
+  call(params: RawCallParams, signal: AbortWatch): Promise<CallToolResult>;
 }
 
 interface Pending {

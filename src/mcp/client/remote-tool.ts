@@ -1,5 +1,6 @@
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/client';
 import { HintgateError } from '../../errors/index.js';
+import { type AbortWatch, abortWatchOf } from '../../schedule/abort-scope.js';
 import {
   type DefineToolOptions,
   defineTool,
@@ -30,8 +31,13 @@ export interface RemoteCallRequest {
   readonly name: string;
   /** Checked arguments. */
   readonly arguments: Record<string, unknown>;
-  /** The call's signal: aborting it cancels the request on the server. */
+  /**
+   * The call's signal: aborting it cancels the request on the server. Made when first read
+   * (the SDK client's path reads it); {@link abort} watches the same cancellation for less.
+   */
   readonly signal: AbortSignal;
+  /** The call's cancellation, as the runtime watches it; aborts with {@link signal}. */
+  readonly abort: AbortWatch;
   /** A definition to use instead of the listed one (so the client skips a schema it cannot compile). */
   readonly toolDefinition?: McpTool;
   /**
@@ -122,15 +128,20 @@ export function toRemoteTool(listed: McpTool, origin: string, call: RemoteCall):
     annotations,
     ...(output?.schema === undefined ? {} : { outputSchema: output.schema }),
     ...(isPlainObject(listed._meta) ? { meta: listed._meta } : {}),
-    execute: (args: Record<string, unknown>, { signal, onProgress }: ToolContext) =>
-      call({
+    execute: (args: Record<string, unknown>, context: ToolContext) => {
+      const { onProgress } = context;
+      return call({
         name,
         arguments: args,
-        signal,
+        get signal() {
+          return context.signal;
+        },
+        abort: abortWatchOf(context),
         ...(toolDefinition === undefined ? {} : { toolDefinition }),
         ...(listed.outputSchema === undefined ? {} : { hasOutputSchema: true }),
         ...(onProgress === undefined ? {} : { onProgress }),
-      }),
+      });
+    },
   };
   const define = (inputSchema: SchemaInput): Tool =>
     defineTool({ ...base, inputSchema } as DefineToolOptions<SchemaInput>) as Tool;

@@ -1,0 +1,100 @@
+/**
+ * What the runtime and the MCP client read of a cancellation: the part of `AbortSignal`
+ * they use. An `AbortSignal` is one; so are {@link AbortScope} and a call's abort scope,
+ * which cost far less to make than an `AbortController`.
+ */
+export interface AbortWatch {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/**
+ * Symbol under which a tool's context carries its call's {@link AbortWatch}, for the
+ * package's own tools (remote MCP tools), which then need no `AbortSignal` of their own.
+ */
+export const ABORT_WATCH: unique symbol = Symbol('hintgate.abortWatch');
+
+/** The call's {@link AbortWatch} from a tool context: the cheap one when there, else its signal. */
+export function abortWatchOf(context: { readonly signal: AbortSignal }): AbortWatch {
+  return (context as { readonly [ABORT_WATCH]?: AbortWatch })[ABORT_WATCH] ?? context.signal;
+}
+
+/**
+ * Listeners of an {@link AbortWatch}, called as an `AbortSignal` calls its `abort`
+ * listeners: each once, in the order added, none added twice, none added after the abort.
+ * A listener that throws does not stop the others; its error is rethrown on its own.
+ */
+export class AbortListeners {
+  #listeners: Array<() => void> = [];
+
+  add(listener: () => void): void {
+    if (!this.#listeners.includes(listener)) this.#listeners.push(listener);
+  }
+
+  remove(listener: () => void): void {
+    const index = this.#listeners.indexOf(listener);
+    if (index >= 0) this.#listeners.splice(index, 1);
+  }
+
+  /** Calls every listener once and forgets them all. */
+  fire(): void {
+    const listeners = this.#listeners;
+    this.#listeners = [];
+    for (const listener of listeners) {
+      try {
+        listener();
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+  }
+}
+
+/**
+ * A cheap `AbortController`: an {@link AbortWatch} that aborts once, with a real
+ * `AbortSignal` made only when someone asks for {@link signal} (an approver, say).
+ */
+export class AbortScope implements AbortWatch {
+  readonly #listeners = new AbortListeners();
+  #controller: AbortController | undefined;
+  #aborted = false;
+  #reason: unknown;
+
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  get reason(): unknown {
+    return this.#reason;
+  }
+
+  /** An `AbortSignal` that aborts with this scope, made on first use. */
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    if (!this.#aborted) this.#listeners.add(listener);
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    this.#listeners.remove(listener);
+  }
+
+  /** Aborts with `reason` (an `AbortError` DOMException by default); later calls do nothing. */
+  abort(reason: unknown = new DOMException('This operation was aborted', 'AbortError')): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+    this.#listeners.fire();
+  }
+}
