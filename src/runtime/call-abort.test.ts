@@ -1,7 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AbortScope } from '../schedule/abort-scope.js';
+import { z } from 'zod';
+import { AbortScope, type AbortWatch, abortWatchOf } from '../schedule/abort-scope.js';
 import { systemClock } from '../schedule/clock.js';
+import { defineTool } from '../tool/define-tool.js';
+import { READ_ONLY } from '../tool/presets.js';
 import { CallAbort } from './call-abort.js';
+import { createRuntime } from './create-runtime.js';
 
 describe('CallAbort as an abort watch', () => {
   beforeEach(() => {
@@ -55,5 +59,38 @@ describe('CallAbort as an abort watch', () => {
     aborted.addEventListener('abort', late);
     expect(aborted.aborted).toBe(true);
     expect(late).not.toHaveBeenCalled();
+  });
+});
+
+describe("a tool context's abort watch", () => {
+  it("is the call's scope, aborting with the batch, and a copy of the context with another signal watches that signal", async () => {
+    const custom = new AbortController();
+    let own: AbortWatch | undefined;
+    let copied: AbortWatch | undefined;
+    const tool = defineTool({
+      name: 'wait',
+      description: 'Waits to be cancelled',
+      inputSchema: z.object({}),
+      annotations: READ_ONLY,
+      execute: (_args, context) => {
+        own = abortWatchOf(context);
+        copied = abortWatchOf({ ...context, signal: custom.signal });
+        return new Promise((resolve) => own?.addEventListener('abort', () => resolve('stopped')));
+      },
+    });
+    const runtime = createRuntime({ mode: 'yolo', tools: [tool] });
+    const batch = new AbortController();
+    const results = runtime.execute([{ id: '1', name: 'wait', arguments: {} }], {
+      signal: batch.signal,
+    });
+    await vi.waitFor(() => expect(own).toBeDefined());
+    expect(copied).toBe(custom.signal);
+    expect(own).not.toBe(custom.signal);
+    expect(Object.keys({ ...(own as object) })).toEqual([]);
+    batch.abort('enough');
+    const [result] = await results;
+    expect(own?.aborted).toBe(true);
+    expect(own?.reason).toBe('enough');
+    expect(result?.error?.code).toBe('cancelled');
   });
 });

@@ -123,17 +123,18 @@ export async function runCall(
     let value: unknown;
     let failure: { error: unknown } | undefined;
     try {
-      const context: ToolContext & { readonly [ABORT_WATCH]: AbortWatch } = {
+      const context: ToolContext = {
         // A getter: most tools never look at their signal, and making one is not free.
         get signal() {
           return scope.signal;
         },
-        // The package's own tools watch the scope itself (see abortWatchOf).
-        [ABORT_WATCH]: scope,
         callId: prepared.id,
         attempt: attempts,
         ...(onProgress === undefined ? {} : { onProgress }),
       };
+      // The package's own tools watch the scope itself (see abortWatchOf); not enumerable,
+      // so that a copy of the context does not carry it.
+      Object.defineProperty(context, ABORT_WATCH, { value: scope });
       value = tool.execute(prepared.arguments, context);
       if (
         value instanceof Promise ||

@@ -30,6 +30,15 @@ describe('AbortScope', () => {
     expect(late).not.toHaveBeenCalled();
   });
 
+  it('does not call a listener that an earlier one removed while they were called, as AbortSignal does not', () => {
+    const scope = new AbortScope();
+    const second = vi.fn();
+    scope.addEventListener('abort', () => scope.removeEventListener('abort', second));
+    scope.addEventListener('abort', second);
+    scope.abort();
+    expect(second).not.toHaveBeenCalled();
+  });
+
   it('aborts with an AbortError DOMException by default, as AbortController does', () => {
     const scope = new AbortScope();
     scope.abort();

@@ -13,6 +13,8 @@ export interface AbortWatch {
 /**
  * Symbol under which a tool's context carries its call's {@link AbortWatch}, for the
  * package's own tools (remote MCP tools), which then need no `AbortSignal` of their own.
+ * The property is not enumerable, so a context copied with spread (say, to give a tool
+ * another signal) goes without it, and its own `signal` counts.
  */
 export const ABORT_WATCH: unique symbol = Symbol('hintgate.abortWatch');
 
@@ -23,11 +25,14 @@ export function abortWatchOf(context: { readonly signal: AbortSignal }): AbortWa
 
 /**
  * Listeners of an {@link AbortWatch}, called as an `AbortSignal` calls its `abort`
- * listeners: each once, in the order added, none added twice, none added after the abort.
- * A listener that throws does not stop the others; its error is rethrown on its own.
+ * listeners: each once, in the order added, none added twice, none added after the abort,
+ * none removed by an earlier one. A listener that throws does not stop the others; its
+ * error is rethrown on its own.
  */
 export class AbortListeners {
-  #listeners: Array<() => void> = [];
+  #listeners: Array<(() => void) | undefined> = [];
+  /** The listeners being called, while they are. */
+  #firing: Array<(() => void) | undefined> | undefined;
 
   add(listener: () => void): void {
     if (!this.#listeners.includes(listener)) this.#listeners.push(listener);
@@ -36,13 +41,17 @@ export class AbortListeners {
   remove(listener: () => void): void {
     const index = this.#listeners.indexOf(listener);
     if (index >= 0) this.#listeners.splice(index, 1);
+    const firing = this.#firing?.indexOf(listener) ?? -1;
+    if (firing >= 0 && this.#firing !== undefined) this.#firing[firing] = undefined;
   }
 
   /** Calls every listener once and forgets them all. */
   fire(): void {
     const listeners = this.#listeners;
     this.#listeners = [];
+    this.#firing = listeners;
     for (const listener of listeners) {
+      if (listener === undefined) continue;
       try {
         listener();
       } catch (error) {
@@ -51,12 +60,14 @@ export class AbortListeners {
         });
       }
     }
+    this.#firing = undefined;
   }
 }
 
 /**
  * A cheap `AbortController`: an {@link AbortWatch} that aborts once, with a real
- * `AbortSignal` made only when someone asks for {@link signal} (an approver, say).
+ * `AbortSignal` made only when someone asks for {@link signal} (an approver, say). On abort,
+ * that signal's listeners run first, then the scope's own.
  */
 export class AbortScope implements AbortWatch {
   readonly #listeners = new AbortListeners();
