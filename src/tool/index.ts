@@ -16,6 +16,8 @@ export {
 export { effectiveAnnotations } from './effective-annotations.js';
 export { isPlainObject, type JsonSchemaObject } from './json-schema.js';
 export { type NormalizedOutput, normalizeOutput, type OutputProblem } from './normalize-output.js';
+export { nullRecord } from './null-record.js';
+export { ownValue } from './own-value.js';
 export { DESTRUCTIVE, READ_ONLY, WRITE } from './presets.js';
 export type { ResourcesOption, ToolArguments } from './resource-template.js';
 export { toToolListing } from './to-tool-listing.js';

@@ -1,11 +1,6 @@
 import { HINT_NAMES, type HintName, SPEC_DEFAULT_HINTS } from '../../tool/annotations.js';
-import {
-  isJsonObject,
-  ownField,
-  type ReportFinding,
-  showValue,
-  type ToolEntry,
-} from './tool-entry.js';
+import { ownValue } from '../../tool/own-value.js';
+import { isJsonObject, type ReportFinding, showValue, type ToolEntry } from './tool-entry.js';
 
 /**
  * Lints a tool's `annotations`: malformed (`annotations-invalid`), missing
@@ -17,7 +12,7 @@ import {
  * retry (docs/check.md, "Read-only tools").
  */
 export function lintAnnotations(entry: ToolEntry, report: ReportFinding): void {
-  const annotations = ownField(entry.fields, 'annotations');
+  const annotations = ownValue(entry.fields, 'annotations');
   if (annotations !== undefined && !isJsonObject(annotations)) {
     report(
       'annotations-invalid',
@@ -27,17 +22,17 @@ export function lintAnnotations(entry: ToolEntry, report: ReportFinding): void {
   }
   const object = isJsonObject(annotations) ? annotations : {};
   const malformed = HINT_NAMES.filter((hint) => {
-    const value = ownField(object, hint);
+    const value = ownValue(object, hint);
     return value !== undefined && typeof value !== 'boolean';
   });
   if (malformed.length > 0) {
     report(
       'annotations-invalid',
-      `${malformed.map((hint) => `${hint} is ${showValue(ownField(object, hint))}`).join(', ')}: hints must be JSON booleans, and clients read other values in different ways.`,
+      `${malformed.map((hint) => `${hint} is ${showValue(ownValue(object, hint))}`).join(', ')}: hints must be JSON booleans, and clients read other values in different ways.`,
       `Send ${malformed.map((hint) => `\`${hint}\``).join(', ')} as \`true\` or \`false\` (without quotes), or leave ${malformed.length === 1 ? 'it' : 'them'} out.`,
     );
   }
-  const title = ownField(object, 'title');
+  const title = ownValue(object, 'title');
   if (title !== undefined && typeof title !== 'string') {
     report(
       'annotations-invalid',

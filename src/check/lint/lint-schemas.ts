@@ -1,10 +1,5 @@
-import {
-  isJsonObject,
-  ownField,
-  type ReportFinding,
-  showValue,
-  type ToolEntry,
-} from './tool-entry.js';
+import { ownValue } from '../../tool/own-value.js';
+import { isJsonObject, type ReportFinding, showValue, type ToolEntry } from './tool-entry.js';
 
 /**
  * Keywords that constrain an object in ways this lint does not follow (combinations,
@@ -46,12 +41,12 @@ const listNames = (names: readonly string[]): string => {
  */
 export function lintSchemas(entry: ToolEntry, report: ReportFinding): void {
   lintInputSchema(entry, report);
-  const output = ownField(entry.fields, 'outputSchema');
-  if (output !== undefined && !(isJsonObject(output) && ownField(output, 'type') === 'object')) {
+  const output = ownValue(entry.fields, 'outputSchema');
+  if (output !== undefined && !(isJsonObject(output) && ownValue(output, 'type') === 'object')) {
     report(
       'output-schema-invalid',
       isJsonObject(output)
-        ? `outputSchema has type ${showValue(ownField(output, 'type'))}; MCP requires structured content to be an object.`
+        ? `outputSchema has type ${showValue(ownValue(output, 'type'))}; MCP requires structured content to be an object.`
         : `outputSchema is ${showValue(output)}, not a JSON Schema object.`,
       'Make `outputSchema` a schema with `"type": "object"` (wrap other results in a property), or leave it out.',
     );
@@ -59,7 +54,7 @@ export function lintSchemas(entry: ToolEntry, report: ReportFinding): void {
 }
 
 function lintInputSchema(entry: ToolEntry, report: ReportFinding): void {
-  const schema = ownField(entry.fields, 'inputSchema');
+  const schema = ownValue(entry.fields, 'inputSchema');
   const fix =
     'Send `"inputSchema": { "type": "object", "properties": { ... }, "additionalProperties": false }` (`"properties": {}` for a tool without arguments).';
   if (!isJsonObject(schema)) {
@@ -72,7 +67,7 @@ function lintInputSchema(entry: ToolEntry, report: ReportFinding): void {
     );
     return;
   }
-  const type = ownField(schema, 'type');
+  const type = ownValue(schema, 'type');
   if (type !== 'object') {
     report(
       'input-schema-invalid',
@@ -81,7 +76,7 @@ function lintInputSchema(entry: ToolEntry, report: ReportFinding): void {
     );
     return;
   }
-  const properties = ownField(schema, 'properties');
+  const properties = ownValue(schema, 'properties');
   if (properties !== undefined && !isJsonObject(properties)) {
     report(
       'input-schema-invalid',
@@ -92,9 +87,9 @@ function lintInputSchema(entry: ToolEntry, report: ReportFinding): void {
   }
 
   const names = isJsonObject(properties) ? Object.keys(properties) : [];
-  const patterns = ownField(schema, 'patternProperties');
+  const patterns = ownValue(schema, 'patternProperties');
   const declared = names.length > 0 || (isJsonObject(patterns) && Object.keys(patterns).length > 0);
-  const additional = ownField(schema, 'additionalProperties');
+  const additional = ownValue(schema, 'additionalProperties');
   const composite = COMPOSITE_KEYWORDS.some((keyword) => Object.hasOwn(schema, keyword));
   const anything =
     additional === true || (isJsonObject(additional) && Object.keys(additional).length === 0);
@@ -116,8 +111,8 @@ function lintInputSchema(entry: ToolEntry, report: ReportFinding): void {
 
   if (isJsonObject(properties)) {
     const undescribed = names.filter((name) => {
-      const property = ownField(properties, name);
-      const description = isJsonObject(property) ? ownField(property, 'description') : undefined;
+      const property = ownValue(properties, name);
+      const description = isJsonObject(property) ? ownValue(property, 'description') : undefined;
       return typeof description !== 'string' || description.trim() === '';
     });
     if (undescribed.length > 0) {

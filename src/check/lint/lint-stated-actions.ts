@@ -1,6 +1,7 @@
+import { ownValue } from '../../tool/own-value.js';
 import { destructiveDescriptionVerbs } from './description-actions.js';
 import { nameActions } from './name-actions.js';
-import { claimedHints, ownField, type ReportFinding, type ToolEntry } from './tool-entry.js';
+import { claimedHints, type ReportFinding, type ToolEntry } from './tool-entry.js';
 
 const quoted = (words: readonly string[]): string => words.map((word) => `"${word}"`).join(', ');
 
@@ -39,7 +40,7 @@ export function lintStatedActions(entry: ToolEntry, report: ReportFinding): void
       evidence,
     );
   } else if (notDestructive) {
-    const description = ownField(entry.fields, 'description');
+    const description = ownValue(entry.fields, 'description');
     const verbs = typeof description === 'string' ? destructiveDescriptionVerbs(description) : [];
     if (verbs.length > 0) {
       report(

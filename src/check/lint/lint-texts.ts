@@ -1,5 +1,6 @@
+import { ownValue } from '../../tool/own-value.js';
 import { splitNameWords } from './split-name-words.js';
-import { isJsonObject, ownField, type ReportFinding, type ToolEntry } from './tool-entry.js';
+import { isJsonObject, type ReportFinding, type ToolEntry } from './tool-entry.js';
 
 /** Default of `descriptionBudget`: characters of a tool description, about 256 tokens. */
 export const DEFAULT_DESCRIPTION_BUDGET = 1024;
@@ -22,7 +23,7 @@ const nonEmptyString = (value: unknown): value is string =>
  * `title` nor `annotations.title` is a non-empty string).
  */
 export function lintTexts(entry: ToolEntry, report: ReportFinding, budget: number): void {
-  const description = ownField(entry.fields, 'description');
+  const description = ownValue(entry.fields, 'description');
   if (!nonEmptyString(description)) {
     report(
       'description-missing',
@@ -39,10 +40,10 @@ export function lintTexts(entry: ToolEntry, report: ReportFinding, budget: numbe
     );
   }
 
-  const annotations = ownField(entry.fields, 'annotations');
+  const annotations = ownValue(entry.fields, 'annotations');
   const titled =
-    nonEmptyString(ownField(entry.fields, 'title')) ||
-    (isJsonObject(annotations) && nonEmptyString(ownField(annotations, 'title')));
+    nonEmptyString(ownValue(entry.fields, 'title')) ||
+    (isJsonObject(annotations) && nonEmptyString(ownValue(annotations, 'title')));
   if (!titled) {
     report(
       'title-missing',

@@ -1,4 +1,5 @@
 import { HintgateError } from '../../errors/hintgate-error.js';
+import { ownValue } from '../../tool/own-value.js';
 import type { CheckFinding, CheckSeverity } from '../check-types.js';
 import { lintAnnotations } from './lint-annotations.js';
 import { type LintRuleId, lintRuleSeverity } from './lint-rules.js';
@@ -6,7 +7,7 @@ import { lintSchemas } from './lint-schemas.js';
 import { lintStatedActions } from './lint-stated-actions.js';
 import { DEFAULT_DESCRIPTION_BUDGET, lintTexts } from './lint-texts.js';
 import { lintToolName } from './lint-tool-name.js';
-import { isJsonObject, ownField, readToolEntry, showValue } from './tool-entry.js';
+import { isJsonObject, readToolEntry, showValue } from './tool-entry.js';
 
 /** Options of {@link lintTools}. */
 export interface LintToolsOptions {
@@ -98,14 +99,14 @@ export function lintTools(
 
   const nameCounts = new Map<unknown, number>();
   for (const value of tools) {
-    const name = isJsonObject(value) ? ownField(value, 'name') : undefined;
+    const name = isJsonObject(value) ? ownValue(value, 'name') : undefined;
     nameCounts.set(name, (nameCounts.get(name) ?? 0) + 1);
   }
   const indexesByName = new Map<string, number[]>();
   tools.forEach((value, index) => {
     const entry = readToolEntry(value, index);
     if (entry === undefined) {
-      const name = isJsonObject(value) ? ownField(value, 'name') : undefined;
+      const name = isJsonObject(value) ? ownValue(value, 'name') : undefined;
       add(
         'tool-invalid',
         undefined,

@@ -1,4 +1,5 @@
 import { HINT_NAMES, type HintName } from '../../tool/annotations.js';
+import { ownValue } from '../../tool/own-value.js';
 import type { LintRuleId } from './lint-rules.js';
 
 /** A JSON object as a server sent it: nothing about its fields is known yet. */
@@ -28,11 +29,6 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** An own field of an object, never one inherited from `Object.prototype`. */
-export function ownField(object: JsonObject, key: string): unknown {
-  return Object.hasOwn(object, key) ? object[key] : undefined;
-}
-
 /** A value as it appears in messages: JSON, cut short. */
 export function showValue(value: unknown): string {
   if (value === undefined) return 'absent';
@@ -48,13 +44,13 @@ export function showValue(value: unknown): string {
 /** Reads the tool at `index`; undefined when it is not an object with a string name. */
 export function readToolEntry(value: unknown, index: number): ToolEntry | undefined {
   if (!isJsonObject(value)) return undefined;
-  const name = ownField(value, 'name');
+  const name = ownValue(value, 'name');
   if (typeof name !== 'string') return undefined;
-  const annotations = ownField(value, 'annotations');
+  const annotations = ownValue(value, 'annotations');
   const hints: Partial<Record<HintName, boolean>> = {};
   if (isJsonObject(annotations)) {
     for (const hint of HINT_NAMES) {
-      const claimed = ownField(annotations, hint);
+      const claimed = ownValue(annotations, hint);
       if (typeof claimed === 'boolean') hints[hint] = claimed;
     }
   }
