@@ -33,6 +33,7 @@ import {
   type ReportedFinding,
 } from '../check/report/index.js';
 import type { LoadedGatewayConfig, LoadedGatewayServer } from '../gateway/config/index.js';
+import { nullRecord } from '../tool/index.js';
 import { chooseGatewayConfig } from './gateway-config-file.js';
 import { type CheckCliOptions, parseCheckArgs } from './parse-check-args.js';
 import { reportPath, serverLocations } from './run-check-locations.js';
@@ -206,13 +207,11 @@ async function writePins(
     before = canonicalJson(current);
     let next: LockFile = {
       version: current.version,
-      servers: Object.fromEntries(
-        Object.entries(current.servers).filter(([name]) => configured.has(name)),
-      ),
+      servers: nullRecord(Object.entries(current.servers).filter(([name]) => configured.has(name))),
     };
     for (const check of checks) {
       const listed = new Set(check.listings.map((listing) => listing.name));
-      const own: Record<string, PinVerdict> = {};
+      const own = nullRecord<PinVerdict>();
       for (const verdict of verdicts) {
         if (verdict.server === check.server.name && listed.has(verdict.tool)) {
           own[verdict.tool] = verdict.verdict;

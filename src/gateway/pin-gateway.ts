@@ -10,7 +10,7 @@ import { HintgateError } from '../errors/index.js';
 import type { LoadedGatewayConfig } from '../gateway/config/index.js';
 import { connectMcpServer, type McpServerConnection } from '../mcp/client/index.js';
 import { createRegistry } from '../registry/index.js';
-import { type ToolListing, toToolListing } from '../tool/index.js';
+import { nullRecord, type ToolListing, toToolListing } from '../tool/index.js';
 import { type UpstreamConnectSettings, upstreamOptions } from './upstream-options.js';
 
 /** Options of {@link pinGateway}. */
@@ -99,9 +99,7 @@ export async function pinGateway(options: PinGatewayOptions): Promise<PinGateway
     );
     let next: LockFile = {
       version: current.version,
-      servers: Object.fromEntries(
-        Object.entries(current.servers).filter(([name]) => configured.has(name)),
-      ),
+      servers: nullRecord(Object.entries(current.servers).filter(([name]) => configured.has(name))),
     };
     config.servers.forEach((server, index) => {
       next = pinTools(next, {

@@ -7,6 +7,7 @@ import {
   type ToolAnnotations,
 } from '../../tool/annotations.js';
 import { effectiveAnnotations } from '../../tool/effective-annotations.js';
+import { ownValue } from '../../tool/own-value.js';
 import type { ToolListing } from '../../tool/tool.js';
 import {
   DEFINITION_FIELDS,
@@ -196,7 +197,7 @@ export function comparePins(lock: LockFile, options: ComparePinsOptions): PinRep
   if (typeof server !== 'string' || server === '') {
     throw new HintgateError('invalid_option', 'comparePins: server must be a non-empty name.');
   }
-  const pins = lock.servers[server]?.tools ?? {};
+  const pins = ownValue(lock.servers, server)?.tools ?? {};
   const byName = new Map<string, ToolListing>();
   for (const listing of listings) {
     if (byName.has(listing.name)) {
@@ -216,7 +217,7 @@ export function comparePins(lock: LockFile, options: ComparePinsOptions): PinRep
 
   const unpinned: ToolListing[] = [];
   for (const listing of [...byName.values()].sort((a, b) => compareText(a.name, b.name))) {
-    const pinned = pins[listing.name];
+    const pinned = ownValue(pins, listing.name);
     const hash = definitionHash(listing);
     if (pinned === undefined) {
       unpinned.push(listing);

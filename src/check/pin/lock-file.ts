@@ -4,6 +4,7 @@ import { canonicalJson } from '../../audit/argument-digest.js';
 import { HintgateError } from '../../errors/hintgate-error.js';
 import { acquireFileLock, FileLockTimeoutError, writeFileAtomic } from '../../fs/index.js';
 import { HINT_NAMES, type ToolAnnotations } from '../../tool/annotations.js';
+import { nullRecord } from '../../tool/null-record.js';
 import { DEFINITION_FIELDS, type DefinitionField } from './definition-hash.js';
 
 /** Version of the lock file format this module reads and writes. */
@@ -36,7 +37,11 @@ export interface PinnedTool {
 
 /** The pins of one upstream server. */
 export interface PinnedServer {
-  /** Pinned tools by name. */
+  /**
+   * Pinned tools by name. The lock files this module reads and writes hold records without
+   * a prototype (a tool may be named `constructor`); look names up with an own-property
+   * check (`Object.hasOwn`).
+   */
   readonly tools: Readonly<Record<string, PinnedTool>>;
 }
 
@@ -46,7 +51,7 @@ export interface PinnedServer {
  */
 export interface LockFile {
   readonly version: typeof LOCK_FILE_VERSION;
-  /** Pins by server name. */
+  /** Pins by server name (a record without a prototype, as `tools`). */
   readonly servers: Readonly<Record<string, PinnedServer>>;
 }
 
@@ -72,7 +77,7 @@ const EXPECTED_SHAPE =
 
 /** A lock file with no pins. */
 export function emptyLockFile(): LockFile {
-  return { version: LOCK_FILE_VERSION, servers: {} };
+  return { version: LOCK_FILE_VERSION, servers: nullRecord() };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -162,12 +167,13 @@ function checkLock(data: unknown, fail: Fail): LockFile {
     );
   }
   if (!isObject(data.servers)) fail('servers', 'is not an object');
-  const servers: Record<string, PinnedServer> = {};
+  // Server and tool names come from outside: `__proto__` or `constructor` are names too.
+  const servers = nullRecord<PinnedServer>();
   for (const [server, entry] of Object.entries(data.servers)) {
     const where = `servers[${JSON.stringify(server)}]`;
     if (!isObject(entry)) fail(where, 'is not an object');
     if (!isObject(entry.tools)) fail(`${where}.tools`, 'is not an object');
-    const tools: Record<string, PinnedTool> = {};
+    const tools = nullRecord<PinnedTool>();
     for (const [tool, pinned] of Object.entries(entry.tools)) {
       tools[tool] = checkTool(pinned, `${where}.tools[${JSON.stringify(tool)}]`, fail);
     }

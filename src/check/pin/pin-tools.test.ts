@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolListing } from '../../tool/tool.js';
+import { comparePins } from './compare-pins.js';
 import { definitionBodyHash, definitionHash } from './definition-hash.js';
-import { emptyLockFile, type LockFile } from './lock-file.js';
+import { emptyLockFile, formatLockFile, type LockFile, parseLockFile } from './lock-file.js';
 import { pinTools } from './pin-tools.js';
 
 const read: ToolListing = {
@@ -113,5 +114,47 @@ describe('pinTools', () => {
       pinTools(lock, { server: 'fs', listings: [read], verdicts: { nope: 'verified' } }),
     ).toThrow(/nope/);
     expect(() => pinTools(lock, { server: '', listings: [read] })).toThrow(/server/);
+  });
+});
+
+describe('pins of tools and servers named like Object.prototype members', () => {
+  const NAMES = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'];
+  const listings: ToolListing[] = NAMES.map((name) => ({
+    name,
+    description: `The ${name} tool.`,
+    inputSchema: { type: 'object' },
+  }));
+
+  it('pins, formats, parses and compares them as tools like any other', () => {
+    let lock = emptyLockFile();
+    for (const server of ['constructor', '__proto__', 'plain']) {
+      lock = pinTools(lock, { server, listings, now: day1, verdicts: { valueOf: 'verified' } });
+    }
+    const read = parseLockFile(formatLockFile(lock), 'hintgate.lock');
+    expect(Object.keys(read.servers).sort()).toEqual(['__proto__', 'constructor', 'plain']);
+    for (const server of Object.keys(read.servers)) {
+      expect(Object.keys(read.servers[server]?.tools ?? {}).sort()).toEqual([...NAMES].sort());
+      const report = comparePins(read, { server, listings });
+      expect(report.tools.map((state) => [state.tool, state.status])).toEqual(
+        [...NAMES].sort().map((name) => [name, 'pinned']),
+      );
+      expect(report.findings).toEqual([]);
+      expect(report.tools.find((state) => state.tool === 'valueOf')?.verdict).toBe('verified');
+    }
+    // Pinning again keeps pinnedAt of every tool, so the file does not change.
+    const again = pinTools(read, { server: 'plain', listings, now: day2 });
+    expect(formatLockFile(again)).toBe(formatLockFile(lock));
+  });
+
+  it('does not take a tool of those names as pinned when it is not', () => {
+    const lock = pinTools(emptyLockFile(), { server: 'fs', listings: [read], now: day1 });
+    const report = comparePins(lock, { server: 'fs', listings: [read, ...listings] });
+    expect(
+      report.tools.filter((state) => state.status === 'new').map((state) => state.tool),
+    ).toEqual([...NAMES].sort());
+    // A server named like a prototype member has no pins until it is pinned.
+    expect(
+      comparePins(lock, { server: 'constructor', listings }).tools.map((s) => s.status),
+    ).toEqual(NAMES.map(() => 'new'));
   });
 });

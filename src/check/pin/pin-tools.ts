@@ -1,5 +1,7 @@
 import { HintgateError } from '../../errors/hintgate-error.js';
 import { HINT_NAMES, type ToolAnnotations } from '../../tool/annotations.js';
+import { nullRecord } from '../../tool/null-record.js';
+import { ownValue } from '../../tool/own-value.js';
 import type { ToolListing } from '../../tool/tool.js';
 import { definitionBodyHash, definitionHash, fieldDigests } from './definition-hash.js';
 import type { LockFile, PinnedTool, PinVerdict } from './lock-file.js';
@@ -51,8 +53,8 @@ export function pinTools(lock: LockFile, options: PinToolsOptions): LockFile {
   if (typeof server !== 'string' || server === '')
     throw invalid('server must be a non-empty name.');
   const pinnedAt = (options.now ?? new Date()).toISOString();
-  const before = lock.servers[server]?.tools ?? {};
-  const tools: Record<string, PinnedTool> = keepUnlisted ? { ...before } : {};
+  const before = ownValue(lock.servers, server)?.tools ?? {};
+  const tools = nullRecord<PinnedTool>(keepUnlisted ? Object.entries(before) : []);
   const listed = new Set<string>();
   for (const listing of listings) {
     if (listed.has(listing.name)) {
@@ -60,9 +62,9 @@ export function pinTools(lock: LockFile, options: PinToolsOptions): LockFile {
     }
     listed.add(listing.name);
     const hash = definitionHash(listing);
-    const previous = before[listing.name];
+    const previous = ownValue(before, listing.name);
     const kept = previous?.hash === hash ? previous : undefined;
-    const verdict = verdicts[listing.name] ?? kept?.verdict;
+    const verdict = ownValue(verdicts, listing.name) ?? kept?.verdict;
     tools[listing.name] = {
       hash,
       bodyHash: definitionBodyHash(listing),
@@ -76,5 +78,7 @@ export function pinTools(lock: LockFile, options: PinToolsOptions): LockFile {
   if (unknown.length > 0) {
     throw invalid(`verdicts name tools that are not listed: ${unknown.join(', ')}.`);
   }
-  return { version: lock.version, servers: { ...lock.servers, [server]: { tools } } };
+  const servers = nullRecord(Object.entries(lock.servers));
+  servers[server] = { tools };
+  return { version: lock.version, servers };
 }
