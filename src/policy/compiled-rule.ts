@@ -1,5 +1,8 @@
+import { qualifiedToolName } from '../registry/qualified-tool-name.js';
 import type { EffectiveHints } from '../tool/annotations.js';
+import type { Tool } from '../tool/tool.js';
 import { compileGlob, globBase } from './compile-glob.js';
+import { nameOnOrigin } from './name-on-origin.js';
 import type { Mode, PolicyRule, RuleDecision } from './policy-types.js';
 
 /** A rule ready for matching, with its position for reasons. */
@@ -15,13 +18,30 @@ export interface CompiledRule {
 
 /** What rules match on. */
 export interface RuleSubject {
+  /** The name the tool is offered and called under. */
   readonly name: string;
   readonly origin: string;
+  /** The tool; its `nameOnOrigin`, when set, is its name on its origin. */
+  readonly tool?: Pick<Tool, 'nameOnOrigin'>;
   readonly effective: EffectiveHints;
   readonly approvalKeys: readonly string[];
 }
 
 const ALWAYS = (): boolean => true;
+
+/**
+ * A rule's `tool` glob binds to the tool's identity, not only to the name it is offered
+ * under (which follows the other servers' tools): it matches the offered name, the name
+ * on the tool's origin, or `<origin>__<name on origin>`. So `delete_repo` and
+ * `github__delete_repo` both match `github`'s `delete_repo`, offered prefixed or not.
+ */
+const toolGlob = (glob: string): ((subject: RuleSubject) => boolean) => {
+  const matches = compileGlob(glob);
+  return (subject) => {
+    const own = nameOnOrigin(subject);
+    return matches(subject.name) || matches(own) || matches(qualifiedToolName(subject.origin, own));
+  };
+};
 
 /** An allow covers a call only if it matches every key, `*` staying within one segment. */
 const allowKeys = (glob: string): ((keys: readonly string[]) => boolean) => {
@@ -52,7 +72,7 @@ const restrictKeys = (glob: string): ((keys: readonly string[]) => boolean) => {
 /** Compiles checked rules (see `checkPolicy`) into matchers. */
 export function compileRules(rules: readonly PolicyRule[]): CompiledRule[] {
   return rules.map((rule, index) => {
-    const tool = rule.tool === undefined ? ALWAYS : compileGlob(rule.tool);
+    const tool = rule.tool === undefined ? ALWAYS : toolGlob(rule.tool);
     const origin = rule.origin === undefined ? ALWAYS : compileGlob(rule.origin);
     const hints = Object.entries(rule.annotations ?? {}) as Array<[keyof EffectiveHints, boolean]>;
     const modes = rule.modes;
@@ -70,7 +90,7 @@ export function compileRules(rules: readonly PolicyRule[]): CompiledRule[] {
       matches(call, mode) {
         return (
           (modes === undefined || modes.includes(mode)) &&
-          tool(call.name) &&
+          tool(call) &&
           origin(call.origin) &&
           hints.every(([hint, value]) => call.effective[hint] === value) &&
           keysMatch(call.approvalKeys)

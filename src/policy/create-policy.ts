@@ -9,6 +9,7 @@ import type {
 import { checkPolicy } from './check-policy.js';
 import { type CompiledRule, compileRules } from './compiled-rule.js';
 import { decideCall } from './decide-call.js';
+import { type NamedSubject, nameOnOrigin } from './name-on-origin.js';
 import { type Approver, DEFAULT_MODE, type Mode, type PolicyRule } from './policy-types.js';
 import { SessionApprovals } from './session-approvals.js';
 
@@ -21,11 +22,13 @@ export interface PersistentApprovals {
 }
 
 /**
- * The identity approvals are remembered under: the tool's origin and name, so that an
- * approval never carries over to another origin's tool that shadows the name.
+ * The identity approvals are remembered under, `<origin>:<name on origin>`: the tool's
+ * origin and its name there, not the name it is offered under. So an approval never
+ * carries over to another origin's tool that shadows or takes the name, and holds for a
+ * gateway tool whether it is offered prefixed (`github__search`) or not.
  */
-export function qualified(call: Pick<CallRequest, 'name' | 'origin'>): string {
-  return `${call.origin}:${call.name}`;
+export function qualified(call: Pick<CallRequest, 'name' | 'origin'> & NamedSubject): string {
+  return `${call.origin}:${nameOnOrigin(call)}`;
 }
 
 /**

@@ -13,11 +13,18 @@ import { MODES, type Mode, type PolicyRule } from './policy-types.js';
 const request = (
   name: string,
   annotations: ToolAnnotations,
-  options: { keys?: string[]; origin?: string; trusted?: boolean; gated?: boolean } = {},
+  options: {
+    keys?: string[];
+    origin?: string;
+    trusted?: boolean;
+    gated?: boolean;
+    nameOnOrigin?: string;
+  } = {},
 ): CallRequest => {
   const trusted = options.trusted ?? true;
   const tool = defineTool({
     name,
+    ...(options.nameOnOrigin === undefined ? {} : { nameOnOrigin: options.nameOnOrigin }),
     description: `${name} tool`,
     inputSchema: z.object({}),
     annotations,
@@ -161,6 +168,34 @@ describe('decideCall: rules', () => {
     expect(decide(write, 'ask', [{ tool: '*', decision: 'allow', modes: ['ask'] }]).decision).toBe(
       'allow',
     );
+  });
+
+  it('matches a tool glob on the offered name, the name on its origin or <origin>__<name>', () => {
+    // github's delete_repo, offered unprefixed and prefixed (another server has one too).
+    const plain = request('delete_repo', DESTRUCTIVE, { origin: 'github' });
+    const prefixed = request('github__delete_repo', DESTRUCTIVE, {
+      origin: 'github',
+      nameOnOrigin: 'delete_repo',
+    });
+    const deny = (tool: string, origin?: string): PolicyRule[] => [
+      { tool, ...(origin === undefined ? {} : { origin }), decision: 'deny' },
+    ];
+    for (const call of [plain, prefixed]) {
+      for (const glob of ['delete_repo', 'github__delete_repo', 'github__*', '*_repo']) {
+        expect(decide(call, 'yolo', deny(glob)).decision, `${call.name} / ${glob}`).toBe('deny');
+      }
+      expect(decide(call, 'yolo', deny('delete_repo', 'github')).decision).toBe('deny');
+      expect(decide(call, 'yolo', deny('gitlab__delete_repo')).decision).toBe('allow');
+    }
+    // Another server's delete_repo: the name matches it, github's qualified name does not.
+    const other = request('evil__delete_repo', DESTRUCTIVE, {
+      origin: 'evil',
+      nameOnOrigin: 'delete_repo',
+    });
+    expect(decide(other, 'yolo', deny('delete_repo')).decision).toBe('deny');
+    expect(decide(other, 'yolo', deny('github__delete_repo')).decision).toBe('allow');
+    expect(decide(other, 'yolo', deny('delete_repo', 'github')).decision).toBe('allow');
+    expect(decide(other, 'yolo', deny('github__*')).decision).toBe('allow');
   });
 
   it('matches key globs: allow needs every key, ask and deny need one', () => {

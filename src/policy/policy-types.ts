@@ -26,7 +26,13 @@ export type RuleDecision = 'allow' | 'ask' | 'deny';
  * holds; conditions it leaves out match anything.
  */
 export interface PolicyRule {
-  /** Glob on the tool name, e.g. `"github_*"`. */
+  /**
+   * Glob on the tool's name, e.g. `"github_*"`. It matches a tool by the name it is offered
+   * under, by its name on its origin, or by `<origin>__<name on origin>`: so
+   * `"delete_repo"` and `"github__delete_repo"` both match server `github`'s `delete_repo`
+   * in a gateway, whether it is offered as `delete_repo` or `github__delete_repo`. Any
+   * origin's tool of that name matches; add `origin` to bind the rule to one.
+   */
   readonly tool?: string;
   /** Glob on the tool's origin (server) name. */
   readonly origin?: string;

@@ -1,5 +1,6 @@
 export { disabledEnvVar, type Env, readDisabledEnv } from './env-disabled.js';
 export type { OriginInfo, OriginOptions } from './origin-options.js';
+export { qualifiedToolName, TOOL_NAME_SEPARATOR } from './qualified-tool-name.js';
 export type {
   DisabledBy,
   RegisteredTool,

@@ -160,6 +160,16 @@ describe('defineTool names', () => {
   ])('accepts a name with %s', (_, name) => {
     expect(define({ name }).name).toBe(name);
   });
+
+  it('keeps nameOnOrigin when it differs from the name, and checks it like a name', () => {
+    const renamed = define({ name: 'github__read_file', nameOnOrigin: 'read_file' });
+    expect(renamed.nameOnOrigin).toBe('read_file');
+    expect(define({ nameOnOrigin: 'read_file' }).nameOnOrigin).toBeUndefined();
+    expect(define({}).nameOnOrigin).toBeUndefined();
+    for (const nameOnOrigin of ['', 'fs/read', 42]) {
+      expectError({ nameOnOrigin }, 'invalid_tool_name', 'nameOnOrigin');
+    }
+  });
 });
 
 describe('defineTool retry', () => {

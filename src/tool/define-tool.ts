@@ -19,6 +19,12 @@ export type InferArguments<S> = S extends StandardSchemaV1
 export interface DefineToolOptions<S extends SchemaInput> {
   /** 1-128 characters of `A-Z a-z 0-9 _ - .`, unique in its registry layer. */
   readonly name: string;
+  /**
+   * The tool's name on its origin when `name` is another, such as a gateway's
+   * `github__delete_repo` for `github`'s `delete_repo`: rules and remembered approvals bind
+   * to the origin and this name. Same rules as `name`. Default: `name`.
+   */
+  readonly nameOnOrigin?: string;
   /** Display title (MCP `title`). */
   readonly title?: string;
   /** What the tool does; the model chooses tools by it. */
@@ -70,6 +76,7 @@ const OPTION_KEYS = new Set([
   'scopes',
   'maxOutputChars',
   'meta',
+  'nameOnOrigin',
   'execute',
 ]);
 
@@ -178,6 +185,16 @@ export function defineTool<S extends SchemaInput>(
     );
   }
   const where = `tool "${name}"`;
+  const { nameOnOrigin } = options;
+  if (
+    nameOnOrigin !== undefined &&
+    (typeof nameOnOrigin !== 'string' || !TOOL_NAME_PATTERN.test(nameOnOrigin))
+  ) {
+    fail(
+      'invalid_tool_name',
+      `${where}: nameOnOrigin ${JSON.stringify(nameOnOrigin)} breaks the MCP rules: use the tool's name on its origin, 1-128 characters of A-Z, a-z, 0-9, "_", "-" and ".".`,
+    );
+  }
   for (const key of Object.keys(options)) {
     if (!OPTION_KEYS.has(key)) {
       fail(
@@ -245,6 +262,7 @@ export function defineTool<S extends SchemaInput>(
 
   const tool: Tool<InferArguments<S>> = {
     name,
+    ...(nameOnOrigin === undefined || nameOnOrigin === name ? {} : { nameOnOrigin }),
     ...(options.title === undefined ? {} : { title: options.title }),
     description: options.description,
     annotations,

@@ -55,6 +55,13 @@ export interface RetryOptions {
 export interface Tool<Args = ToolArguments> {
   /** Unique name within its registry layer (MCP rules: 1-128 of `A-Z a-z 0-9 _ - .`). */
   readonly name: string;
+  /**
+   * The tool's name on its origin, when it is registered under another name: a gateway
+   * offers server `github`'s `delete_repo` as `github__delete_repo` when another server
+   * has a `delete_repo` too. Policy rules and remembered approvals bind to the origin and
+   * this name, whatever the tool is offered as. Absent: `name`.
+   */
+  readonly nameOnOrigin?: string;
   /** Display title. */
   readonly title?: string;
   /** What the tool does, for the model. */
