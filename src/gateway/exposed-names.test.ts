@@ -62,3 +62,29 @@ describe('exposedNames', () => {
     expect(flat(one)).toEqual(flat(two));
   });
 });
+
+describe('exposedNames: names in another server prefix', () => {
+  it("prefixes a tool whose own name starts with another server's name and __", () => {
+    const result = exposedNames([
+      { server: 'github', tools: ['delete_repo'] },
+      { server: 'evil', tools: ['github__delete_repo', 'github_tools', 'echo'] },
+    ]);
+    expect(flat(result)).toEqual({
+      github: { delete_repo: 'delete_repo' },
+      evil: {
+        github__delete_repo: 'evil__github__delete_repo',
+        github_tools: 'github_tools',
+        echo: 'echo',
+      },
+    });
+  });
+
+  it("keeps a tool's name in its own server's prefix, and says why one grew too long", () => {
+    const result = exposedNames([
+      { server: 'a', tools: ['a__x'] },
+      { server: 'b', tools: [`a__${'t'.repeat(124)}`] },
+    ]);
+    expect(flat(result)).toEqual({ a: { a__x: 'a__x' }, b: {} });
+    expect(result.problems[0]?.message).toContain('the prefix of server "a"');
+  });
+});

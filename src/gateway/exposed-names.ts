@@ -1,3 +1,4 @@
+import { qualifiedToolName, TOOL_NAME_SEPARATOR } from '../registry/index.js';
 import { TOOL_NAME_PATTERN } from '../tool/index.js';
 
 /**
@@ -5,7 +6,7 @@ import { TOOL_NAME_PATTERN } from '../tool/index.js';
  * name: `github` and `gitlab` both listing `search` are exposed as `github__search` and
  * `gitlab__search`. Two underscores, since server names may contain one.
  */
-export const TOOL_NAME_SEPARATOR = '__';
+export { TOOL_NAME_SEPARATOR };
 
 /** One upstream tool to name: its server and its name there. */
 export interface UpstreamToolRef {
@@ -34,11 +35,16 @@ export interface ExposedNames {
  * server's tool would be exposed under the same name; then every tool of that name is
  * exposed as `<server>__<tool>` (never one silently hidden behind another). Repeats until
  * no two tools share a name, so a server's own `a__x` next to server `a`'s prefixed `x` is
- * prefixed too. Tools that still clash once prefixed, or whose prefixed name breaks the MCP
- * name rules (over 128 characters), are reported in `problems` and left out.
+ * prefixed too. A tool whose own name starts with another server's name and `__` (tool
+ * `github__delete_repo` of server `evil`) is always prefixed (`evil__github__delete_repo`),
+ * so that a name in another server's prefix is never offered for a tool of this one. Tools
+ * that still clash once prefixed, or whose prefixed name breaks the MCP name rules (over
+ * 128 characters), are reported in `problems` and left out.
  *
  * `servers` are in configuration order; that order decides nothing but the order of
- * `problems`. Prompts are named the same way, with `options` for their rules.
+ * `problems`. List every server, also those with no tools: their names are prefixes that
+ * other servers' tools may not take. Prompts are named the same way, with `options` for
+ * their rules.
  */
 export function exposedNames(
   servers: readonly { readonly server: string; readonly tools: readonly string[] }[],
@@ -46,8 +52,20 @@ export function exposedNames(
 ): ExposedNames {
   const kind = options.kind ?? 'tool';
   const valid = options.valid ?? ((name: string) => TOOL_NAME_PATTERN.test(name));
+  const prefixes = servers.map(({ server }) => ({
+    server,
+    prefix: qualifiedToolName(server, ''),
+  }));
+  /** The other server whose prefix the tool's own name starts with, if any. */
+  const prefixOwner = (server: string, tool: string): string | undefined =>
+    prefixes.find((other) => other.server !== server && tool.startsWith(other.prefix))?.server;
   const entries = servers.flatMap(({ server, tools }) =>
-    tools.map((tool) => ({ server, tool, name: tool, prefixed: false })),
+    tools.map((tool) => {
+      const owner = prefixOwner(server, tool);
+      return owner === undefined
+        ? { server, tool, name: tool, prefixed: false, owner }
+        : { server, tool, name: qualifiedToolName(server, tool), prefixed: true, owner };
+    }),
   );
   for (let changed = true; changed; ) {
     changed = false;
@@ -55,7 +73,7 @@ export function exposedNames(
     for (const entry of entries) counts.set(entry.name, (counts.get(entry.name) ?? 0) + 1);
     for (const entry of entries) {
       if (entry.prefixed || (counts.get(entry.name) ?? 0) < 2) continue;
-      entry.name = `${entry.server}${TOOL_NAME_SEPARATOR}${entry.tool}`;
+      entry.name = qualifiedToolName(entry.server, entry.tool);
       entry.prefixed = true;
       changed = true;
     }
@@ -66,13 +84,17 @@ export function exposedNames(
     servers.map(({ server }) => [server, new Map()]),
   );
   for (const entry of entries) {
-    const { server, tool, name } = entry;
+    const { server, tool, name, owner } = entry;
     const where = `${kind} "${tool}" of server "${server}"`;
     if (!valid(name)) {
+      const why =
+        owner === undefined
+          ? `another server has a ${kind} of that name`
+          : `its name starts with "${qualifiedToolName(owner, '')}", the prefix of server "${owner}", so it is offered only with its own server's prefix`;
       problems.push({
         server,
         tool,
-        message: `${where} is not offered: another server has a ${kind} of that name, and "${name}" is longer than the 128 characters MCP allows. Give the server a shorter name, or disable one of the two tools.`,
+        message: `${where} is not offered: ${why}, and "${name}" is longer than the 128 characters MCP allows. Give the server a shorter name${owner === undefined ? ', or disable one of the two tools' : ''}.`,
       });
       continue;
     }

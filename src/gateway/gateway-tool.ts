@@ -17,7 +17,7 @@ const asListed = (schema: ToolSchema<unknown>): SchemaInput =>
  * The tool the gateway offers for an upstream tool: the upstream tool itself when it keeps
  * its name and has no resource, timeout or rate limit override, else a tool of the exposed
  * name with those settings whose `execute` calls the upstream tool (which keeps calling the
- * server by its own name). Schemas, title, description, annotations and `_meta` are carried
+ * server by its own name), and whose `nameOnOrigin` is that name. Schemas, title, description, annotations and `_meta` are carried
  * as listed. Annotation overrides and `disabled` are applied elsewhere (registry
  * configuration), since they change what hintgate believes, not what the tool is.
  *
@@ -41,6 +41,8 @@ export function gatewayTool(
   const define = (extra: typeof settings): Tool =>
     defineTool({
       name: exposedName,
+      // Rules and approvals bind to the server's own name, whatever the tool is offered as.
+      nameOnOrigin: upstream.nameOnOrigin ?? upstream.name,
       ...(upstream.title === undefined ? {} : { title: upstream.title }),
       description: upstream.description,
       annotations: upstream.annotations,

@@ -2,8 +2,8 @@ import type { AuditEvent } from '../audit/audit-event.js';
 import type { PinFinding } from '../check/pin/index.js';
 import type { LoadedGatewayConfig } from '../gateway/config/index.js';
 import type { ToolConfig, ToolRegistry } from '../registry/index.js';
-import type { Tool } from '../tool/index.js';
-import { exposedNames } from './exposed-names.js';
+import { ownValue, type Tool } from '../tool/index.js';
+import { gatewayNames } from './gateway-names.js';
 import { assessPins, type LoadedPins, loadPins, type PinAssessment } from './gateway-pins.js';
 import { gatewayTool } from './gateway-tool.js';
 
@@ -65,12 +65,14 @@ const registryConfig = (
  * The tools the gateway offers, kept in step with its upstreams: each server's tools are
  * staged in a registry of their own (where `connectMcpServer` keeps them current), and on
  * every change of any of them, and of the pin file, the gateway's registry is brought to
- * the result of naming (`exposedNames`), per-tool overrides (`gatewayTool`; annotations
- * through registry configuration) and pins (`assessPins`: the reasons tools are held back
- * land in {@link GatewayTools.blocked}).
+ * the result of pins (`assessPins`: the reasons tools are held back land in
+ * {@link GatewayTools.blocked}), naming (`gatewayNames`: held-back tools take no part in
+ * it) and per-tool overrides (`gatewayTool`; annotations through registry configuration).
+ * Held-back tools stay in the registry under the name `gatewayNames` gives them, so that a
+ * call by that name is refused with the reason rather than taken for a typo.
  */
 export class GatewayTools {
-  /** Why each held-back tool is held back, by exposed name. */
+  /** Why each held-back tool is held back, by the name it is known by while held back. */
   readonly blocked = new Map<string, string>();
   /** Called after the gateway's registry was brought up to date. */
   onApplied: () => void = () => {};
@@ -179,7 +181,7 @@ export class GatewayTools {
         tools: staged,
         newTools: config.pin.newTools,
       });
-      const disabled = (name: string): boolean => server.tools[name]?.disabled === true;
+      const disabled = (name: string): boolean => ownValue(server.tools, name)?.disabled === true;
       if (staging !== undefined && staging.origins().length > 0) {
         for (const name of Object.keys(server.tools)) {
           if (!staged.some((tool) => tool.name === name)) {
@@ -221,10 +223,17 @@ export class GatewayTools {
       return { server, enabled: staged.filter((tool) => !disabled(tool.name)), assessment };
     });
 
-    const named = exposedNames(
-      servers.map(({ server, enabled }) => ({
+    // Tools held back by their pins take no part in naming: they make no other tool
+    // prefixed and take no name an offered tool has.
+    const named = gatewayNames(
+      servers.map(({ server, enabled, assessment }) => ({
         server: server.name,
-        tools: enabled.map((tool) => tool.name),
+        offered: enabled
+          .filter((tool) => !assessment.blocked.has(tool.name))
+          .map((tool) => tool.name),
+        heldBack: enabled
+          .filter((tool) => assessment.blocked.has(tool.name))
+          .map((tool) => tool.name),
       })),
     );
     for (const problem of named.problems) lines.push({ text: problem.message });
@@ -235,15 +244,18 @@ export class GatewayTools {
     const configs = new Map<string, ToolConfig>();
     for (const { server, enabled, assessment } of servers) {
       const names = named.names.get(server.name);
-      const offered: Tool[] = [];
+      const heldBack = named.heldBack.get(server.name);
+      const registered: Tool[] = [];
       for (const upstream of enabled) {
-        const exposed = names?.get(upstream.name);
+        const exposed = assessment.blocked.has(upstream.name)
+          ? heldBack?.get(upstream.name)
+          : names?.get(upstream.name);
         if (exposed === undefined) continue;
         const key = `${server.name}\u0000${upstream.name}`;
         const cached = this.#cache.get(key);
         let entry = cached;
         if (cached?.upstream !== upstream || cached.exposed !== exposed) {
-          const outcome = gatewayTool(upstream, exposed, server.tools[upstream.name]);
+          const outcome = gatewayTool(upstream, exposed, ownValue(server.tools, upstream.name));
           if (outcome.problem !== undefined) {
             lines.push({ text: `server "${server.name}": ${outcome.problem}` });
           }
@@ -251,17 +263,17 @@ export class GatewayTools {
         }
         if (entry === undefined) continue;
         cache.set(key, entry);
-        offered.push(entry.tool);
+        registered.push(entry.tool);
         const reason = assessment.blocked.get(upstream.name);
         if (reason !== undefined) blocked.set(exposed, reason);
         const toolConfig = registryConfig(
-          server.tools[upstream.name]?.annotations,
+          ownValue(server.tools, upstream.name)?.annotations,
           assessment,
           upstream.name,
         );
         if (toolConfig !== undefined) configs.set(exposed, toolConfig);
       }
-      sets.set(server.name, offered);
+      sets.set(server.name, registered);
     }
     this.#cache = cache;
 

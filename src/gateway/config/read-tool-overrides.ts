@@ -2,6 +2,7 @@ import { describe, type PolicyPath } from '../../policy/check-policy.js';
 import { HINT_NAMES, type ToolAnnotations } from '../../tool/annotations.js';
 import { TOOL_NAME_PATTERN } from '../../tool/define-tool.js';
 import { isTimerMs, MAX_TIMER_MS } from '../../tool/max-timer-ms.js';
+import { nullRecord } from '../../tool/null-record.js';
 import { compileResources } from '../../tool/resource-template.js';
 import type { RateLimit } from '../../tool/tool.js';
 import type { LoadedToolOverride } from './gateway-config.js';
@@ -51,7 +52,7 @@ export function readToolOverrides(
   context: ReadContext,
 ): Record<string, LoadedToolOverride> {
   const map = readMapping(value, path, '{ search: { timeoutMs: 30000 } }', context);
-  if (map === undefined) return {};
+  if (map === undefined) return nullRecord();
   const entries: [string, LoadedToolOverride][] = [];
   for (const [name, raw] of Object.entries(map)) {
     const at = [...path, name];
@@ -66,7 +67,7 @@ export function readToolOverrides(
     const override = readOverride(raw, at, context);
     if (override !== undefined) entries.push([name, override]);
   }
-  return Object.fromEntries(entries);
+  return nullRecord(entries);
 }
 
 function readOverride(
