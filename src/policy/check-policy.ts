@@ -1,5 +1,6 @@
 import { HintgateError, type HintgateErrorCode } from '../errors/hintgate-error.js';
 import { HINT_NAMES, type HintName } from '../tool/annotations.js';
+import { ownValue } from '../tool/own-value.js';
 import { checkGlob } from './compile-glob.js';
 import {
   MODES,
@@ -255,7 +256,8 @@ function unknownRuleKey(key: string, value: unknown): string {
     const shown = typeof value === 'boolean' ? String(value) : 'true';
     return `is not a rule key; put hints under "annotations", as in annotations: { ${key}: ${shown} }.`;
   }
-  const guess = RULE_KEY_SYNONYMS[key] ?? closest(key, RULE_KEYS);
+  // Own synonyms only: `constructor` or `__proto__` must not find Object.prototype's.
+  const guess = ownValue(RULE_KEY_SYNONYMS, key) ?? closest(key, RULE_KEYS);
   return guess === undefined
     ? `is not a rule key; use ${listOf(RULE_KEYS, 'or')}.`
     : `is not a rule key; did you mean "${guess}"?`;

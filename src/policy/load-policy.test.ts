@@ -255,6 +255,40 @@ describe('parsePolicyText', () => {
     );
   });
 
+  it('reports __proto__, constructor and other Object.prototype names as unknown keys, suggesting no object', () => {
+    const yaml = [
+      '__proto__: { mode: yolo }',
+      'constructor: 1',
+      'rules:',
+      '  - __proto__: { decision: allow }',
+      '    constructor: x',
+      '    toString: x',
+      '    decision: deny',
+      '    annotations: { valueOf: true, hasOwnProperty: true }',
+    ].join('\n');
+    const json =
+      '{"rules": [{"__proto__": {"decision": "allow"}, "constructor": 1, "decision": "deny"}]}';
+    const lines = [
+      ...parseFailure(yaml, 'p.yaml').split('\n'),
+      ...parseFailure(json, 'p.json').split('\n'),
+    ];
+    const USE =
+      'use "tool", "origin", "annotations", "key", "decision", "priority", "modes" or "reason".';
+    const HINTS = 'use "readOnlyHint", "destructiveHint", "idempotentHint" or "openWorldHint".';
+    expect(lines).toEqual([
+      'p.yaml:1:1: __proto__ is not a policy key; use "mode" and "rules".',
+      'p.yaml:2:1: constructor is not a policy key; use "mode" and "rules".',
+      `p.yaml:4:5: rules[0].__proto__ is not a rule key; ${USE}`,
+      `p.yaml:5:5: rules[0].constructor is not a rule key; ${USE}`,
+      `p.yaml:6:5: rules[0].toString is not a rule key; ${USE}`,
+      `p.yaml:8:20: rules[0].annotations.valueOf is not a hint; ${HINTS}`,
+      `p.yaml:8:35: rules[0].annotations.hasOwnProperty is not a hint; ${HINTS}`,
+      `p.json:1:13: rules[0].__proto__ is not a rule key; ${USE}`,
+      `p.json:1:49: rules[0].constructor is not a rule key; ${USE}`,
+    ]);
+  });
+  });
+
   it('reads anchors and aliases that resolve', () => {
     const text = 'rules:\n  - &r { tool: a, decision: deny }\n  - *r\n';
     expect(parsePolicyText(text, 'p.yaml')).toEqual({
