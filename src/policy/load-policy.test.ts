@@ -287,7 +287,6 @@ describe('parsePolicyText', () => {
       `p.json:1:49: rules[0].constructor is not a rule key; ${USE}`,
     ]);
   });
-  });
 
   it('reads anchors and aliases that resolve', () => {
     const text = 'rules:\n  - &r { tool: a, decision: deny }\n  - *r\n';
