@@ -1,6 +1,7 @@
 import { extname } from 'node:path';
 import { DEFAULT_FAIL_ON, FAIL_ON_VALUES, type FailOn } from '../check/report/index.js';
 import { SERVER_NAME_PATTERN } from '../gateway/config/index.js';
+import { nullRecord } from '../tool/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 
 /** What `hintgate check` checks. */
@@ -271,7 +272,7 @@ export function parseCheckArgs(argv: readonly string[]): ParsedCheckArgs {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       return fail(`--url "${values.url}" is not an http(s) URL.`);
     }
-    const parsedHeaders: Record<string, string> = {};
+    const parsedHeaders = nullRecord<string>();
     for (const header of headers) {
       const colon = header.indexOf(':');
       const name = colon === -1 ? '' : header.slice(0, colon).trim();

@@ -39,6 +39,20 @@ describe('loadProbeFixtures', () => {
     });
   });
 
+  it('keeps tools and servers named __proto__ or constructor, and finds nothing inherited', () => {
+    const loaded = parseProbeFixtures(
+      ['__proto__: { a: 1 }', 'servers:', '  constructor:', '    toString: [{ b: 2 }]', ''].join(
+        '\n',
+      ),
+      'f.yaml',
+    );
+    const forCtor = fixturesForServer(loaded, 'constructor');
+    expect(Object.keys(forCtor).sort()).toEqual(['__proto__', 'toString']);
+    expect(Object.getOwnPropertyDescriptor(forCtor, '__proto__')?.value).toEqual([{ a: 1 }]);
+    expect(Object.keys(fixturesForServer(loaded, 'valueOf'))).toEqual(['__proto__']);
+    expect(Object.hasOwn(fixturesForServer(loaded, 'other'), 'toString')).toBe(false);
+  });
+
   it('reports each problem with file:line:column', () => {
     const text = '{\n  "read_file": [ { "path": "a" }, "b" ],\n  "empty": [],\n  "servers": 3\n}\n';
     let message = '';

@@ -1,7 +1,7 @@
 import { HintgateError } from '../../errors/hintgate-error.js';
 import { readTextFile } from '../../fs/read-text-file.js';
 import { parseYamlOrJson } from '../../policy/load-policy.js';
-import { isPlainObject } from '../../tool/index.js';
+import { isPlainObject, nullRecord, ownValue } from '../../tool/index.js';
 
 /** Argument sets to call each tool with, by tool name, instead of synthesized arguments. */
 export type ProbeFixtures = Readonly<Record<string, readonly Readonly<Record<string, unknown>>[]>>;
@@ -66,7 +66,8 @@ export function parseProbeFixtures(text: string, file: string): LoadedProbeFixtu
     return file;
   };
   const readTools = (value: unknown, path: (string | number)[]): ProbeFixtures => {
-    const out: Record<string, Readonly<Record<string, unknown>>[]> = {};
+    // Tool and server names come from the file: records without a prototype keep them all.
+    const out = nullRecord<Readonly<Record<string, unknown>>[]>();
     if (!isPlainObject(value)) {
       problems.push(`${at(path)}: expected a mapping of tool names to argument lists; ${SHAPE}.`);
       return out;
@@ -93,8 +94,8 @@ export function parseProbeFixtures(text: string, file: string): LoadedProbeFixtu
     return out;
   };
   const root = parsed.value;
-  let shared: ProbeFixtures = {};
-  const byServer: Record<string, ProbeFixtures> = {};
+  let shared: ProbeFixtures = nullRecord();
+  const byServer = nullRecord<ProbeFixtures>();
   if (!isPlainObject(root)) {
     problems.push(`${file}: the fixtures file must hold a mapping; ${SHAPE}.`);
   } else {
@@ -118,5 +119,8 @@ export function parseProbeFixtures(text: string, file: string): LoadedProbeFixtu
 
 /** The fixtures for `server`: the shared ones, overridden per tool by the server's own section. */
 export function fixturesForServer(loaded: LoadedProbeFixtures, server: string): ProbeFixtures {
-  return { ...loaded.shared, ...loaded.byServer[server] };
+  return nullRecord([
+    ...Object.entries(loaded.shared),
+    ...Object.entries(ownValue(loaded.byServer, server) ?? {}),
+  ]);
 }

@@ -2,6 +2,8 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { nullRecord } from '../../tool/null-record.js';
+import { ownValue } from '../../tool/own-value.js';
 
 /** The directories of a probe sandbox, all absolute and inside {@link Sandbox.root}. */
 export interface SandboxInfo {
@@ -105,9 +107,9 @@ export function sandboxEnvironment(
   pass: readonly string[] = [],
   host: Readonly<Record<string, string | undefined>> = process.env,
 ): Record<string, string> {
-  const env: Record<string, string> = {};
+  const env = nullRecord<string>();
   for (const name of [...PASSED_HOST_VARIABLES, ...pass]) {
-    const value = host[name];
+    const value = ownValue(host, name);
     if (value !== undefined) env[name] = value;
   }
   return {

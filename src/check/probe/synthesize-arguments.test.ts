@@ -104,6 +104,30 @@ describe('synthesizeArguments', () => {
     expect(never.ok).toBe(false);
   });
 
+  it('makes arguments named __proto__ and constructor as own keys, nothing inherited', async () => {
+    const [args] = await first(
+      JSON.parse(
+        '{"type": "object", "required": ["__proto__", "constructor", "toString"],' +
+          ' "properties": {"__proto__": {"type": "string"}, "constructor": {"type": "integer"}}}',
+      ),
+    );
+    expect(JSON.stringify(args)).toBe('{"__proto__":"probe","constructor":1,"toString":"probe"}');
+    // A $ref into Object.prototype resolves to nothing, as any missing target does.
+    const viaRef = await synthesizeArguments(
+      JSON.parse(
+        '{"type": "object", "properties": {"a": {"$ref": "#/constructor"}}, "required": ["a"]}',
+      ),
+      context,
+    );
+    const missing = await synthesizeArguments(
+      JSON.parse(
+        '{"type": "object", "properties": {"a": {"$ref": "#/nothing"}}, "required": ["a"]}',
+      ),
+      context,
+    );
+    expect(viaRef).toEqual(missing);
+  });
+
   it('makes {} for a tool without arguments', async () => {
     expect(await first({ type: 'object' })).toEqual([{}]);
     expect(await first(undefined)).toEqual([{}]);

@@ -1,5 +1,11 @@
 import { canonicalJson } from '../../audit/argument-digest.js';
-import { isPlainObject, type JsonSchemaObject, toolSchema } from '../../tool/index.js';
+import {
+  isPlainObject,
+  type JsonSchemaObject,
+  nullRecord,
+  ownValue,
+  toolSchema,
+} from '../../tool/index.js';
 
 /** What argument synthesis may point path-like arguments at. */
 export interface SynthesisContext {
@@ -73,21 +79,23 @@ const resolveRef = (ref: string, root: JsonSchemaObject): unknown => {
   let node: unknown = root;
   for (const raw of ref.slice(1).split('/').slice(1)) {
     const part = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-    node = isPlainObject(node) ? node[part] : undefined;
+    node = isPlainObject(node) ? ownValue(node, part) : undefined;
   }
   return node;
 };
 
 const mergeAllOf = (schema: Record<string, unknown>): Record<string, unknown> => {
   const parts = Array.isArray(schema.allOf) ? schema.allOf.filter(isPlainObject) : [];
-  const { allOf: _allOf, ...merged } = schema;
+  const { allOf: _allOf, ...rest } = schema;
+  // No prototype: a schema's keys (`__proto__`, `constructor`) are only data here.
+  const merged = nullRecord(Object.entries(rest));
   for (const part of parts) {
     for (const [key, value] of Object.entries(part)) {
       if (key === 'properties' && isPlainObject(value) && isPlainObject(merged.properties)) {
         merged.properties = { ...merged.properties, ...value };
       } else if (key === 'required' && Array.isArray(value) && Array.isArray(merged.required)) {
         merged.required = [...merged.required, ...value];
-      } else if (!(key in merged)) {
+      } else if (!Object.hasOwn(merged, key)) {
         merged[key] = value;
       }
     }
@@ -131,7 +139,8 @@ const numberFor = (schema: Record<string, unknown>, integer: boolean): number =>
 };
 
 const stringFor = (schema: Record<string, unknown>): string => {
-  const format = typeof schema.format === 'string' ? FORMAT_VALUES[schema.format] : undefined;
+  const format =
+    typeof schema.format === 'string' ? ownValue(FORMAT_VALUES, schema.format) : undefined;
   if (format !== undefined) return format;
   const min = num(schema.minLength) ?? 0;
   const max = num(schema.maxLength) ?? Number.POSITIVE_INFINITY;
@@ -228,9 +237,10 @@ function objectFor(s: Record<string, unknown>, g: Generation, depth: number): Ma
     if (keys.length >= minProperties) break;
     if (!keys.includes(key)) keys.push(key);
   }
-  const out: Record<string, unknown> = {};
+  // Property names come from the server: `__proto__` must be an argument like any other.
+  const out = nullRecord<unknown>();
   for (const key of keys) {
-    const value = valueFor(properties[key] ?? true, key, g, depth + 1);
+    const value = valueFor(ownValue(properties, key) ?? true, key, g, depth + 1);
     if (value === NOPE) return NOPE;
     out[key] = value;
   }

@@ -1,0 +1,89 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readLockFile } from '../check/pin/index.js';
+import {
+  REPO_ROOT,
+  tempDir,
+  toolsFileServer,
+  writeConfig,
+} from '../gateway/gateway.test-helpers.js';
+import { ownValue } from '../tool/index.js';
+import { runCli } from './run-cli.js';
+
+// `hintgate check` (lint, probe, report, --write-pin) of a real server whose tools, and
+// their arguments, are named like Object.prototype members, behind a server named
+// `constructor`.
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const NAMES = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'];
+// Servers run in a sandbox directory, where a bare `--import tsx` would not resolve.
+const TSX = pathToFileURL(join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+
+const check = async (args: string[], cwd: string) => {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(['check', ...args], {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    env: {},
+    cwd,
+  });
+  return { code, stdout, stderr };
+};
+
+describe('hintgate check of tools named __proto__, constructor, toString, valueOf, hasOwnProperty', () => {
+  it('lints, probes, reports and pins every one of them', async () => {
+    const { dir, remove } = await tempDir();
+    cleanups.push(remove);
+    const server = await toolsFileServer(
+      dir,
+      'constructor',
+      NAMES.map((name) => ({
+        name,
+        title: `The ${name} tool`,
+        description: `Returns what it is given under ${name}.`,
+        annotations: { readOnlyHint: true, openWorldHint: false },
+        inputSchema: {
+          type: 'object',
+          properties: Object.fromEntries(NAMES.map((arg) => [arg, { type: 'string' }])),
+          required: NAMES,
+        },
+      })),
+    );
+    const args = server.entry.args as string[];
+    await writeConfig(dir, {
+      servers: {
+        constructor: { ...server.entry, args: args.map((arg) => (arg === 'tsx' ? TSX : arg)) },
+      },
+    });
+
+    const json = await check(['--json', '--fail-on', 'none'], dir);
+    expect(json.stderr).toBe('');
+    const report = JSON.parse(json.stdout);
+    expect(report.servers).toHaveLength(1);
+    expect(report.servers[0]).toMatchObject({ name: 'constructor', status: 'checked' });
+    expect([...report.servers[0].tools].sort()).toEqual([...NAMES].sort());
+    const table = await check(['--fail-on', 'none'], dir);
+    expect(table.stdout.split('\n')[0]).toMatch(/: 1 server, 5 tools; lint$/);
+
+    const probed = await check(['--probe', '--write-pin', '--json', '--fail-on', 'none'], dir);
+    expect(probed.stderr).toBe('');
+    const verdicts = JSON.parse(probed.stdout).verdicts as { tool: string; verdict: string }[];
+    expect(verdicts.map((verdict) => verdict.tool).sort()).toEqual([...NAMES].sort());
+    const lock = await readLockFile(join(dir, 'hintgate.lock'));
+    const pinned = ownValue(lock.servers, 'constructor')?.tools;
+    expect(Object.keys(pinned ?? {}).sort()).toEqual([...NAMES].sort());
+    for (const { tool, verdict } of verdicts) {
+      expect(ownValue(pinned, tool)?.verdict).toBe(verdict);
+    }
+  });
+});
