@@ -63,6 +63,14 @@ describe('commandApprovalKeys', () => {
     ]);
   });
 
+  it('takes programs named like Object.prototype members as programs, not wrappers', () => {
+    expect(commandApprovalKeys('constructor git status')).toEqual(['constructor git']);
+    expect(commandApprovalKeys('toString npm test')).toEqual(['toString npm']);
+    expect(commandApprovalKeys('__proto__ x')).toEqual(['__proto__ x']);
+    expect(commandApprovalKeys('valueOf')).toEqual(['valueOf']);
+    expect(commandApprovalKeys('hasOwnProperty -C /tmp rm x')).toEqual(['hasOwnProperty']);
+  });
+
   it('adds a key per file output is redirected to, not for /dev/null or descriptors', () => {
     expect(commandApprovalKeys('npm test > out.log 2>&1')).toEqual(['npm test', '> file:out.log']);
     expect(commandApprovalKeys('npm test >/dev/null 2>&1')).toEqual(['npm test']);

@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import { HintgateError } from '../errors/hintgate-error.js';
+import { ownValue } from '../tool/own-value.js';
 import { expandCommands, SHELLS, shellInlineCode } from './expand-commands.js';
 import type { Redirect } from './parse-shell-command.js';
 import { isWithin, resolveLoosely } from './resolve-in-workspace.js';
@@ -71,7 +72,7 @@ const tail = (program: string, args: readonly string[]): string[] => {
     }
     return [];
   }
-  const at = skipOptions(args, 0, VALUE_FLAGS[name] ?? []);
+  const at = skipOptions(args, 0, ownValue(VALUE_FLAGS, name) ?? []);
   const first = args[at];
   if (first === undefined) return [];
   if (PACKAGE_RUNNERS.has(name)) return [first];

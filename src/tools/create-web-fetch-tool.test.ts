@@ -181,4 +181,10 @@ describe('htmlToText', () => {
       ),
     ).toEqual({ text: 'a<b AB' });
   });
+
+  it('leaves entities named like Object.prototype members as they are', () => {
+    expect(htmlToText('<p>&constructor; &toString; &__proto__; &amp;</p>')).toEqual({
+      text: '&constructor; &toString; &__proto__; &',
+    });
+  });
 });

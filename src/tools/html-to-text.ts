@@ -1,4 +1,5 @@
 import { HintgateError } from '../errors/hintgate-error.js';
+import { ownValue } from '../tool/own-value.js';
 
 const ENTITIES: Readonly<Record<string, string>> = {
   amp: '&',
@@ -34,7 +35,7 @@ const decodeEntities = (text: string): string =>
         ? String.fromCodePoint(code)
         : whole;
     }
-    return ENTITIES[name.toLowerCase()] ?? whole;
+    return ownValue(ENTITIES, name.toLowerCase()) ?? whole;
   });
 
 const BLOCK =

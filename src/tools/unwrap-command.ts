@@ -1,3 +1,5 @@
+import { ownValue } from '../tool/own-value.js';
+
 /** A simple command with its wrappers (`sudo`, `env`, `timeout 10`, ...) taken apart. */
 export interface UnwrappedCommand {
   /** Wrappers that change what runs and so stay in approval keys: `sudo`, `doas`, `xargs`. */
@@ -130,9 +132,10 @@ export function unwrapCommand(words: readonly string[]): UnwrappedCommand {
       i += 1;
     }
     const name = programName(words[i] ?? '');
-    const transparent = TRANSPARENT[name];
-    const kept = PREFIXES[name];
-    const chdirFlags = CHDIR_FLAGS[name];
+    // Own entries only: a program named `constructor` or `toString` is no wrapper.
+    const transparent = ownValue(TRANSPARENT, name);
+    const kept = ownValue(PREFIXES, name);
+    const chdirFlags = ownValue(CHDIR_FLAGS, name);
     if (chdirFlags !== undefined) {
       const end = skipOptions(words, i + 1, transparent ?? kept ?? []);
       for (const word of words.slice(i + 1, end)) {
