@@ -95,6 +95,15 @@ describe('redactSecrets', () => {
     });
   });
 
+  it('keeps an argument named __proto__ as a field, redacting inside it', () => {
+    const args = JSON.parse('{"__proto__": {"token": "t", "path": "a.ts"}, "constructor": 1}');
+    const copy = redactSecrets(args) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(JSON.stringify(copy)).toBe(
+      '{"__proto__":{"token":"[redacted]","path":"a.ts"},"constructor":1}',
+    );
+  });
+
   it('redacts inside nested objects and arrays, and a secret field holding an object', () => {
     expect(
       redactSecrets({

@@ -48,11 +48,13 @@ export function redactSecrets(
   const value = jsonForm(input);
   if (Array.isArray(value)) return value.map((item) => redactSecrets(item, isSecret));
   if (typeof value === 'object' && value !== null) {
-    const copy: Record<string, unknown> = {};
-    for (const [key, field] of Object.entries(value)) {
-      copy[key] = isSecret(key) ? '[redacted]' : redactSecrets(field, isSecret);
-    }
-    return copy;
+    // fromEntries keeps a `__proto__` key as data, as the call's arguments have it.
+    return Object.fromEntries(
+      Object.entries(value).map(([key, field]) => [
+        key,
+        isSecret(key) ? '[redacted]' : redactSecrets(field, isSecret),
+      ]),
+    );
   }
   return value;
 }

@@ -51,6 +51,14 @@ describe('formatApprovalRequest', () => {
     expect(text.match(/"id": 7/gu)).toHaveLength(2);
   });
 
+  it('shows arguments named __proto__ or constructor like any other', () => {
+    const args = JSON.parse('{"__proto__": {"hidden": "rm -rf /"}, "constructor": "x"}');
+    const text = formatApprovalRequest(request(args)).join('\n');
+    expect(text).toContain('"__proto__": {');
+    expect(text).toContain('"hidden": "rm -rf /"');
+    expect(text).toContain('"constructor": "x"');
+  });
+
   it('cuts deep nesting and notes it', () => {
     const deep = { a: { b: { c: { d: { e: { f: { g: { h: 'bottom' } } } } } } } };
     const text = formatApprovalRequest(request(deep)).join('\n');

@@ -72,7 +72,8 @@ function shorten(value: unknown, maxString: number): { value: unknown; cut: bool
         return shown;
       }
       const entries = Object.entries(item);
-      const copy: Record<string, unknown> = {};
+      // No prototype: an argument named `__proto__` is shown like any other, not dropped.
+      const copy: Record<string, unknown> = Object.create(null);
       for (const [key, element] of entries.slice(0, MAX_ITEMS)) {
         const name = cutString(key, maxString);
         cut ||= name.cut;

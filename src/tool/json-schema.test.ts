@@ -99,6 +99,19 @@ describe('closeObjectSchemas', () => {
     expect(closed.properties).toStrictEqual(schema.properties);
   });
 
+  it('keeps properties and definitions named __proto__ as they are', () => {
+    const schema = JSON.parse(
+      '{"type": "object", "properties": {"__proto__": {"type": "object", "properties": {"a": {}}}},' +
+        ' "$defs": {"__proto__": {"type": "string"}}}',
+    );
+    const closed = closeObjectSchemas(schema) as Record<string, Record<string, unknown>>;
+    expect(Object.keys(closed.properties ?? {})).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(closed.properties)).toBe(Object.prototype);
+    expect(JSON.stringify(closed)).toBe(
+      '{"type":"object","properties":{"__proto__":{"type":"object","properties":{"a":{}},"additionalProperties":false}},"$defs":{"__proto__":{"type":"string"}},"additionalProperties":false}',
+    );
+  });
+
   it('does not mutate the schema it is given', () => {
     const schema = { type: 'object', properties: { a: { type: 'object', properties: {} } } };
     const before = structuredClone(schema);

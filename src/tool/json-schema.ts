@@ -45,9 +45,10 @@ export function closeObjectSchemas(schema: JsonSchemaObject): JsonSchemaObject {
     const copy: Record<string, unknown> = { ...node };
     if (COMPOSITION_KEYS.some((key) => key in node)) return copy;
     if (isPlainObject(node.properties)) {
-      const properties: Record<string, unknown> = {};
-      for (const [name, sub] of Object.entries(node.properties)) properties[name] = close(sub);
-      copy.properties = properties;
+      // fromEntries makes every name an own key, `__proto__` included.
+      copy.properties = Object.fromEntries(
+        Object.entries(node.properties).map(([name, sub]) => [name, close(sub)]),
+      );
       if (!OPEN_OBJECT_KEYS.some((key) => key in node)) copy.additionalProperties = false;
     }
     if (node.items !== undefined) copy.items = close(node.items);
@@ -55,9 +56,9 @@ export function closeObjectSchemas(schema: JsonSchemaObject): JsonSchemaObject {
     for (const defsKey of ['$defs', 'definitions'] as const) {
       const defs = node[defsKey];
       if (isPlainObject(defs)) {
-        const closed: Record<string, unknown> = {};
-        for (const [name, sub] of Object.entries(defs)) closed[name] = close(sub);
-        copy[defsKey] = closed;
+        copy[defsKey] = Object.fromEntries(
+          Object.entries(defs).map(([name, sub]) => [name, close(sub)]),
+        );
       }
     }
     return copy;

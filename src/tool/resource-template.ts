@@ -1,4 +1,5 @@
 import { HintgateError } from '../errors/hintgate-error.js';
+import { ownValue } from './own-value.js';
 
 /** Arguments of a call, after validation. */
 export type ToolArguments = Record<string, unknown>;
@@ -62,7 +63,7 @@ const expand = (parts: readonly Part[], args: ToolArguments): string[] => {
       keys = keys.map((key) => key + part.literal);
       continue;
     }
-    const value = args[part.argument];
+    const value = ownValue(args, part.argument);
     const values = Array.isArray(value) ? value : [value];
     const scalars = values.filter(
       (v): v is string | number | boolean =>

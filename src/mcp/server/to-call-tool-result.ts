@@ -28,11 +28,10 @@ const PROTOCOL_META_PREFIX = 'io.modelcontextprotocol/';
 function withoutProtocolKeys(
   meta: Readonly<Record<string, unknown>> | undefined,
 ): Record<string, unknown> {
-  const kept: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(meta ?? {})) {
-    if (!key.startsWith(PROTOCOL_META_PREFIX)) kept[key] = value;
-  }
-  return kept;
+  // fromEntries: a `__proto__` key stays a key and never becomes the prototype.
+  return Object.fromEntries(
+    Object.entries(meta ?? {}).filter(([key]) => !key.startsWith(PROTOCOL_META_PREFIX)),
+  );
 }
 
 /**
