@@ -14,6 +14,7 @@ import { callLocks } from '../schedule/call-locks.js';
 import { systemClock } from '../schedule/clock.js';
 import { Scheduler } from '../schedule/scheduler.js';
 import { MAX_TIMER_MS } from '../tool/max-timer-ms.js';
+import { ownValue } from '../tool/own-value.js';
 import { toToolListing } from '../tool/to-tool-listing.js';
 import type { CallResult } from '../tool/tool-result.js';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../tool/truncate-output.js';
@@ -155,7 +156,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         cap =
           origin === undefined
             ? 1
-            : (options.concurrency?.[name] ?? origin.concurrency ?? trustedDefault);
+            : (ownValue(options.concurrency, name) ?? origin.concurrency ?? trustedDefault);
         caps.set(name, cap);
       }
       return cap;

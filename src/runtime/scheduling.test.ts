@@ -205,6 +205,28 @@ describe('scheduling', () => {
     expect(startTimes(marks)).toEqual({ a: 0, b: 0, c: 0 });
   });
 
+  it('caps an origin named constructor by its own cap, not by an Object.prototype member', async () => {
+    const registry = createRegistry({ env: {} });
+    registry.addOrigin({
+      name: 'constructor',
+      layer: 'project',
+      concurrency: 2,
+      tools: [sleepyTool('read', READ_ONLY, marks)],
+    });
+    const runtime = createRuntime({
+      mode: 'yolo',
+      registry,
+      clock: fakeClock,
+      concurrency: { api: 3 },
+    });
+    const { results } = await run(
+      ['a', 'b', 'c'].map((id) => call(id, 'read')),
+      runtime,
+    );
+    expect(results.map((result) => result.status)).toEqual(['ok', 'ok', 'ok']);
+    expect(startTimes(marks)).toEqual({ a: 0, b: 0, c: 10 });
+  });
+
   it('admits concurrent batches of one runtime in arrival order into the same locks', async () => {
     const runtime = createRuntime({ mode: 'yolo', tools: scenarioTools(marks), clock: fakeClock });
     const first = runtime.execute([call('w', 'write', 'a', 30)]);

@@ -113,6 +113,10 @@ describe('checkMcpServerOptions', () => {
       { ...base, command: 'node', reconnect: { maxAttempts: 1.5 } },
       /reconnect must be false or/,
     );
+    rejects(
+      { ...base, command: 'node', reconnect: { constructor: 1, toString: 2 } },
+      /reconnect must be false or/,
+    );
     rejects({ ...base, name: '' }, /MCP server name "" is invalid/);
     rejects('npx server', /expects one options object/);
   });

@@ -137,7 +137,7 @@ const checkReconnect = (value: unknown, where: string): ResolvedReconnect | fals
     (Number.isInteger(resolved.maxAttempts) && resolved.maxAttempts >= 1);
   if (
     !isPlainObject(value) ||
-    Object.keys(value).some((k) => !(k in DEFAULT_RECONNECT)) ||
+    Object.keys(value).some((k) => !Object.hasOwn(DEFAULT_RECONNECT, k)) ||
     !isMs(resolved.initialDelayMs) ||
     !isMs(resolved.maxDelayMs) ||
     resolved.maxDelayMs < resolved.initialDelayMs ||
