@@ -79,7 +79,10 @@ export interface Gateway {
   readonly toolServer: McpToolServer;
   /** Connections by server name; a server not reached yet is absent. */
   readonly connections: ReadonlyMap<string, McpServerConnection>;
-  /** Why each held-back tool is held back, by exposed name. */
+  /**
+   * Why each held-back tool is held back, by the name it is known by while held back: its
+   * own name when no offered tool has it, else `<server>__<tool>`.
+   */
   blockedTools(): ReadonlyMap<string, string>;
   /** Reads the pin file again and applies it now (it is also re-read when it changes). */
   reloadPins(): Promise<void>;
@@ -126,7 +129,9 @@ function workspaceGateway(options: CreateGatewayOptions, report: (error: Error) 
 /**
  * Starts the gateway of a configuration: connects every upstream server (each its own
  * origin in one registry, with its trust and concurrency cap), names their tools (a tool
- * keeps its name unless two servers share it: then each is `<server>__<tool>`), applies the
+ * keeps its name unless two servers share it: then each is `<server>__<tool>`; tools held
+ * back by their pins take no part in naming; renamed tools keep their name on the server as
+ * `nameOnOrigin`, which rules and approvals bind to), applies the
  * per-tool overrides, holds back tools whose pins say so (changed since pinned; not pinned
  * yet while `pin.newTools` is `pending`; under `ask` those are offered and every call asks),
  * trusts the annotations of tools pinned as `verified`, and builds the runtime (mode, rules, approvals
