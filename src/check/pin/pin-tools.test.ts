@@ -128,7 +128,12 @@ describe('pins of tools and servers named like Object.prototype members', () => 
   it('pins, formats, parses and compares them as tools like any other', () => {
     let lock = emptyLockFile();
     for (const server of ['constructor', '__proto__', 'plain']) {
-      lock = pinTools(lock, { server, listings, now: day1, verdicts: { valueOf: 'verified' as const } });
+      lock = pinTools(lock, {
+        server,
+        listings,
+        now: day1,
+        verdicts: { valueOf: 'verified' as const },
+      });
     }
     const read = parseLockFile(formatLockFile(lock), 'hintgate.lock');
     expect(Object.keys(read.servers).sort()).toEqual(['__proto__', 'constructor', 'plain']);
