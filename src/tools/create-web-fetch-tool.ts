@@ -84,7 +84,7 @@ export function createWebFetchTool(options: WorkspaceToolsOptions): Tool {
     name: 'web_fetch',
     title: 'Fetch web page',
     description:
-      'Fetch an http(s) URL and return its content as text: HTML is converted to plain text (scripts, styles and tags removed); plain text, JSON and XML come as they are. Long pages come in parts: the reply says which start_index reads on. Binary content (images, PDFs, archives) is refused.',
+      'Fetch an http(s) URL and return its content as text: HTML is converted to plain text (scripts, styles and tags removed); plain text, JSON and XML come as they are. Long pages come in parts: the reply says which start_index reads on. Binary content (images, PDFs, archives) is refused, and so are addresses of this machine and of private networks unless the server allows them.',
     annotations: {
       title: 'Fetch web page',
       readOnlyHint: true,
