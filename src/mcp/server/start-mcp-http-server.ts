@@ -1,18 +1,21 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  hostHeaderValidation,
-  type NodeIncomingMessageLike,
-  originValidation,
-  toNodeHandler,
-} from '@modelcontextprotocol/node';
+import { type NodeIncomingMessageLike, toNodeHandler } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { HintgateError } from '../../errors/hintgate-error.js';
 import { createMcpHttpHandler } from './create-mcp-http-handler.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
 import { directToolCalls } from './direct-tool-calls.js';
 import { createHttpFastCalls, legacySessions } from './http-fast-calls.js';
-import { allowedHostnames, bracketHost, hasBearerToken, isWildcardHost } from './http-security.js';
+import {
+  allowedHostnames,
+  bracketHost,
+  checkRequestHosts,
+  hasBearerToken,
+  isWildcardHost,
+  normalizeAllowedHosts,
+} from './http-security.js';
+import { quoteHeader } from './parse-host-header.js';
 import { MAX_BODY_BYTES, readJsonBody } from './read-json-body.js';
 
 /** Default address of {@link startMcpHttpServer}: loopback only. */
@@ -62,6 +65,21 @@ const plainJson = (res: ServerResponse, status: number, body: unknown, headers =
   res.end(JSON.stringify(body));
 };
 
+/**
+ * The path of an origin-form request target (`/mcp?x`), or undefined for any other form
+ * (`http://host/mcp`, `*`, `host:port`). `//x` is a path too, which the URL parser would
+ * read as a host.
+ */
+const requestPath = (target: string | undefined): string | undefined => {
+  if (target === undefined || !target.startsWith('/')) return undefined;
+  if (target.startsWith('//')) return target.replace(/[?#].*$/s, '');
+  try {
+    return new URL(target, 'http://localhost').pathname;
+  } catch {
+    return undefined;
+  }
+};
+
 const checkOptions = (options: McpHttpServerOptions): void => {
   if (typeof options !== 'object' || options === null) {
     throw new HintgateError(
@@ -104,19 +122,18 @@ const checkOptions = (options: McpHttpServerOptions): void => {
 
 /**
  * Serves a tool server over Streamable HTTP at `/mcp`, both protocol eras at one URL
- * (see {@link createMcpHttpHandler}). In front of the endpoint, in this order: other paths
- * get 404; a `Host` or `Origin` header naming a host not in `allowedHosts` gets 403 (DNS
- * rebinding protection); with a `token`, a request without the right bearer token gets
- * 401.
+ * (see {@link createMcpHttpHandler}). In front of the endpoint, in this order: a request
+ * target that is not a path gets 400, other paths 404; a malformed `Host` or `Origin`
+ * header gets 400 and one naming a host not in `allowedHosts` 403 (DNS rebinding
+ * protection; see `checkRequestHosts`); with a `token`, a request without the right bearer
+ * token gets 401.
  *
  * @throws HintgateError `invalid_option` for bad options; rejects when the port is taken.
  */
 export async function startMcpHttpServer(options: McpHttpServerOptions): Promise<McpHttpServer> {
   checkOptions(options);
   const host = options.host ?? DEFAULT_HTTP_HOST;
-  const allowed = [...(options.allowedHosts ?? allowedHostnames(host))];
-  const validateHost = hostHeaderValidation(allowed);
-  const validateOrigin = originValidation(allowed);
+  const allowed = normalizeAllowedHosts(options.allowedHosts ?? allowedHostnames(host));
   const { token } = options;
   const handler = createMcpHttpHandler({
     toolServer: options.toolServer,
@@ -140,12 +157,26 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
   const authInfo: AuthInfo = { token: 'bearer', clientId: 'bearer', scopes: [] };
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const path = requestPath(req.url);
+    if (path === undefined) {
+      plainJson(res, 400, {
+        error: `Bad Request: the request target ${quoteHeader(req.url ?? '')} is not a path; send ${MCP_PATH}.`,
+      });
+      return;
+    }
     if (path !== MCP_PATH) {
       plainJson(res, 404, { error: `Not found; the MCP endpoint is ${MCP_PATH}.` });
       return;
     }
-    if (!validateHost(req, res) || !validateOrigin(req, res)) return;
+    const refusal = checkRequestHosts(req, allowed);
+    if (refusal !== undefined) {
+      plainJson(res, refusal.status, {
+        jsonrpc: '2.0',
+        error: { code: -32000, message: refusal.message },
+        id: null,
+      });
+      return;
+    }
     if (token !== undefined) {
       if (!hasBearerToken(req, token)) {
         plainJson(
