@@ -44,8 +44,20 @@ export interface McpHttpServerOptions {
    * this machine's addresses when `host` binds every interface).
    */
   readonly allowedHosts?: readonly string[];
-  /** Most 2025-11-25 sessions open at once. Default 64. */
+  /**
+   * Most 2025-11-25 sessions open at once; a new one evicts another instead of being
+   * refused (see `createMcpHttpHandler`). Default 64.
+   */
   readonly maxSessions?: number;
+  /** Most 2025-11-25 sessions one client address holds. Default 16. */
+  readonly maxSessionsPerClient?: number;
+  /** Idle time after which a session is evicted before any in use, in ms. Default 10 minutes. */
+  readonly sessionIdleMs?: number;
+  /**
+   * Time a session may stay without a request after its initialize before it is closed,
+   * in ms. Default 10000.
+   */
+  readonly uninitializedSessionMs?: number;
   /** Called with errors that cannot reach a client. Default: ignore. */
   readonly onError?: (error: Error) => void;
 }
@@ -80,6 +92,17 @@ const requestPath = (target: string | undefined): string | undefined => {
   }
 };
 
+const SESSION_OPTIONS = [
+  'maxSessions',
+  'maxSessionsPerClient',
+  'sessionIdleMs',
+  'uninitializedSessionMs',
+] as const;
+
+/** The key of a client for the per-client session limit: its address, IPv4-mapped as IPv4. */
+const clientOf = (req: IncomingMessage): string =>
+  (req.socket.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+
 const checkOptions = (options: McpHttpServerOptions): void => {
   if (typeof options !== 'object' || options === null) {
     throw new HintgateError(
@@ -96,7 +119,7 @@ const checkOptions = (options: McpHttpServerOptions): void => {
       'toolServer must come from createMcpToolServer({ runtime }).',
     );
   }
-  const { port, token, host, allowedHosts, maxSessions } = options;
+  const { port, token, host, allowedHosts } = options;
   if (
     allowedHosts !== undefined &&
     !(Array.isArray(allowedHosts) && allowedHosts.every((h) => typeof h === 'string' && h !== ''))
@@ -106,8 +129,11 @@ const checkOptions = (options: McpHttpServerOptions): void => {
       'allowedHosts must be a list of host names, e.g. ["localhost"].',
     );
   }
-  if (maxSessions !== undefined && !(Number.isInteger(maxSessions) && maxSessions > 0)) {
-    throw new HintgateError('invalid_option', 'maxSessions must be a positive integer.');
+  for (const key of SESSION_OPTIONS) {
+    const value = options[key];
+    if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
+      throw new HintgateError('invalid_option', `${key} must be a positive integer.`);
+    }
   }
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535)) {
     throw new HintgateError('invalid_option', `port must be an integer 0-65535, not ${port}.`);
@@ -137,12 +163,20 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
   const { token } = options;
   const handler = createMcpHttpHandler({
     toolServer: options.toolServer,
-    ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
+    ...Object.fromEntries(
+      SESSION_OPTIONS.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]),
+    ),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
   });
-  const serve = toNodeHandler(handler, {
-    ...(options.onError === undefined ? {} : { onerror: options.onError }),
-  });
+  const adapterOptions = options.onError === undefined ? {} : { onerror: options.onError };
+  /** The SDK's Node adapter over the handler, with the client's address for its sessions. */
+  const serve = (req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> => {
+    const client = clientOf(req);
+    return toNodeHandler(
+      { fetch: (request, requestOptions) => handler.fetch(request, { ...requestOptions, client }) },
+      adapterOptions,
+    )(req as NodeIncomingMessageLike, res, body);
+  };
   const direct = directToolCalls(options.toolServer);
   const sessionsOf = legacySessions(handler);
   const fast =
@@ -195,7 +229,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
     }
     const wanted = fast?.wants(req);
     if (fast === undefined || wanted === undefined) {
-      void serve(req as NodeIncomingMessageLike, res);
+      void serve(req, res);
       return;
     }
     readJsonBody(req).then(
@@ -220,7 +254,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
             id: null,
           });
         } else if (!fast.take(body.value, wanted, res)) {
-          void serve(req as NodeIncomingMessageLike, res, body.value);
+          void serve(req, res, body.value);
         }
       },
       (error: unknown) => {
