@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { MODES, type Mode } from '../policy/policy-types.js';
+import { fetchAllowArg } from './fetch-allow-arg.js';
 
 /** `hintgate serve` options, checked. */
 export interface ServeArgs {
@@ -13,6 +14,8 @@ export interface ServeArgs {
   readonly host?: string;
   readonly port?: number;
   readonly token?: string;
+  /** Entries of `--fetch-allow`: private addresses and names `web_fetch` may reach. */
+  readonly fetchAllow?: readonly string[];
 }
 
 /** The parsed options, or the one-line reason they are wrong. */
@@ -24,6 +27,7 @@ export type ParsedServeArgs =
 export const MIN_TOKEN_LENGTH = 8;
 
 export const SERVE_USAGE = `Usage: hintgate serve [--workspace DIR] [--mode MODE] [--policy FILE]
+                      [--fetch-allow LIST]
                       [--http [--host HOST] [--port PORT] [--token TOKEN]]
 
 Serves the built-in workspace tools (read_file, write_file, edit_file, list_directory,
@@ -39,6 +43,11 @@ Options:
   --mode MODE       plan | ask | auto | allowlist | yolo. Default: the policy file's mode,
                     else ask (reads run; writes, deletes and commands ask).
   --policy FILE     YAML or JSON file with mode and rules (see docs/policy.md).
+  --fetch-allow LIST
+                    Private addresses web_fetch may reach: comma-separated IP addresses
+                    (127.0.0.1), CIDR ranges (10.0.0.0/8), host names (localhost) and
+                    *.domains; repeatable. Default none: loopback, private, link-local
+                    (cloud metadata) and other special-use addresses are refused.
   --http            Serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio.
   --host HOST       Address to listen on. Default 127.0.0.1 (this machine only).
                     Requests whose Host or Origin header names anything but localhost,
@@ -66,6 +75,7 @@ const OPTIONS = {
   host: { type: 'string' },
   port: { type: 'string' },
   token: { type: 'string' },
+  'fetch-allow': { type: 'string', multiple: true },
 } as const;
 
 const fail = (message: string): ParsedServeArgs => ({ ok: false, message });
@@ -108,6 +118,7 @@ export function parseServeArgs(
     host?: string;
     port?: string;
     token?: string;
+    'fetch-allow'?: string[];
   };
   try {
     ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true }));
@@ -138,6 +149,8 @@ export function parseServeArgs(
       return fail(`--${name} only applies with --http. ${seeHelp}`);
     }
   }
+  const fetchAllow = fetchAllowArg(values['fetch-allow']);
+  if (!fetchAllow.ok) return fail(fetchAllow.message);
   const envToken = env.HINTGATE_TOKEN === '' ? undefined : env.HINTGATE_TOKEN;
   const token = values.token ?? (http ? envToken : undefined);
   if (token !== undefined && token.length < MIN_TOKEN_LENGTH) {
@@ -155,6 +168,7 @@ export function parseServeArgs(
       ...(values.host === undefined ? {} : { host: values.host }),
       ...(port === undefined ? {} : { port }),
       ...(token === undefined ? {} : { token }),
+      ...(fetchAllow.entries.length === 0 ? {} : { fetchAllow: fetchAllow.entries }),
     },
   };
 }

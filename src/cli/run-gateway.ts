@@ -8,13 +8,14 @@ import {
   startMcpHttpServer,
 } from '../mcp/server/index.js';
 import { MODES, type Mode } from '../policy/policy-types.js';
+import { fetchAllowArg } from './fetch-allow-arg.js';
 import { chooseGatewayConfig } from './gateway-config-file.js';
 import { nextSignal, SHUTDOWN_GRACE_MS, shutdownNotice } from './next-signal.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { MIN_TOKEN_LENGTH } from './parse-serve-args.js';
 import type { CliIo } from './run-cli.js';
 
-export const GATEWAY_USAGE = `Usage: hintgate gateway [--config FILE] [--mode MODE]
+export const GATEWAY_USAGE = `Usage: hintgate gateway [--config FILE] [--mode MODE] [--fetch-allow LIST]
                         [--http [--host HOST] [--port PORT] [--token TOKEN]]
 
 Fronts the MCP servers of a configuration file: every tool call any MCP client makes goes
@@ -32,6 +33,9 @@ Options:
                     are served, as by "hintgate serve". "hintgate init" writes a starter.
   --mode MODE       plan | ask | auto | allowlist | yolo. Default: the configuration's
                     mode, else ask.
+  --fetch-allow LIST
+                    Without a configuration: private addresses the built-in web_fetch
+                    may reach, as by "hintgate serve --fetch-allow".
   --http            Serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (also
                     when the configuration has downstream.http).
   --host HOST       Address to listen on. Default: downstream.http.host, else 127.0.0.1.
@@ -59,6 +63,7 @@ const OPTIONS = {
   host: { type: 'string' },
   port: { type: 'string' },
   token: { type: 'string' },
+  'fetch-allow': { type: 'string', multiple: true },
 } as const;
 
 const messageOf = (error: unknown): string =>
@@ -115,6 +120,11 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
       return 2;
     }
   }
+  const fetchAllow = fetchAllowArg((parsed.values as Record<string, unknown>)['fetch-allow']);
+  if (!fetchAllow.ok) {
+    say(fetchAllow.message);
+    return 2;
+  }
   const env = io.env ?? process.env;
   const cwd = io.cwd ?? process.cwd();
   const choice = await chooseGatewayConfig(values.config, cwd, env);
@@ -123,6 +133,12 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
     return 2;
   }
   const config = choice.kind === 'loaded' ? choice.config : undefined;
+  if (config !== undefined && fetchAllow.entries.length > 0) {
+    say(
+      '--fetch-allow only applies to the built-in workspace tools, served without a configuration; a configuration fronts other servers, whose fetch tools have their own settings.',
+    );
+    return 2;
+  }
   const downstream = config?.downstream.http;
   const http = values.http === true || downstream !== undefined;
   for (const name of ['host', 'port', 'token'] as const) {
@@ -165,7 +181,12 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
   try {
     gateway = await createGateway({
       signal: stopStart.signal,
-      ...(config === undefined ? { workspace: cwd } : { config }),
+      ...(config === undefined
+        ? {
+            workspace: cwd,
+            ...(fetchAllow.entries.length === 0 ? {} : { fetchAllow: fetchAllow.entries }),
+          }
+        : { config }),
       ...(mode === undefined ? {} : { mode: mode as Mode }),
       onError: report,
       onNotice: say,

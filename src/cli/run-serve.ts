@@ -81,6 +81,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     tools: createWorkspaceTools({
       workspace,
       protectedPaths: ['.hintgate', ...(args.policy === undefined ? [] : [resolve(args.policy)])],
+      ...(args.fetchAllow === undefined ? {} : { fetchAllow: args.fetchAllow }),
     }),
     workspace,
     mode,

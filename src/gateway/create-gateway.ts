@@ -52,6 +52,11 @@ export interface CreateGatewayOptions
   readonly onUpstreamStderr?: (server: string, text: string) => void;
   /** Directory of the embedded default (no `config`). Default: the current directory. */
   readonly workspace?: string;
+  /**
+   * Private addresses and names the embedded default's `web_fetch` may reach (no `config`;
+   * see `fetchAllow` of the workspace tools). Default none.
+   */
+  readonly fetchAllow?: readonly string[];
   /** Environment read for `TOOL_<NAME>_DISABLED` (exposed names). Default `process.env`. */
   readonly env?: Env;
   /**
@@ -106,7 +111,11 @@ const stderrLine = (text: string): void => {
 function workspaceGateway(options: CreateGatewayOptions, report: (error: Error) => void): Gateway {
   const workspace = resolve(options.workspace ?? process.cwd());
   const runtime = createRuntime({
-    tools: createWorkspaceTools({ workspace, protectedPaths: ['.hintgate'] }),
+    tools: createWorkspaceTools({
+      workspace,
+      protectedPaths: ['.hintgate'],
+      ...(options.fetchAllow === undefined ? {} : { fetchAllow: options.fetchAllow }),
+    }),
     workspace,
     mode: options.mode ?? DEFAULT_MODE,
     approvalsFile: join(workspace, '.hintgate', 'approvals.json'),

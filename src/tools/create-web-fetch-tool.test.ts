@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createRuntime } from '../runtime/create-runtime.js';
 import type { Runtime } from '../runtime/runtime.js';
@@ -30,7 +33,17 @@ beforeAll(async () => {
         '<html><head><title>A &amp; B</title><style>p{color:red}</style></head><body><script>alert(1)</script><h1>Heading</h1><p>First&nbsp;para   with   space.</p><ul><li>one</li><li>two</li></ul></body></html>',
       );
     else if (path === '/json') send(200, 'application/json', '{"ok":true}');
-    else if (path === '/long') send(200, 'text/plain', 'abcdefghij'.repeat(100));
+    else if (path === '/gzip' || path === '/br' || path === '/compress') {
+      const text = 'compressed text '.repeat(100);
+      const [coding, body] =
+        path === '/gzip'
+          ? ['gzip', gzipSync(text)]
+          : path === '/br'
+            ? ['br', brotliCompressSync(text)]
+            : ['compress', Buffer.from(text)];
+      response.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': coding });
+      response.end(body);
+    } else if (path === '/long') send(200, 'text/plain', 'abcdefghij'.repeat(100));
     else if (path === '/redirect') {
       response.writeHead(302, { location: '/text' });
       response.end();
@@ -78,7 +91,13 @@ beforeEach(async () => {
   hits = {};
   temp = await makeWorkspace();
   runtime = createRuntime({
-    tools: [createWebFetchTool({ workspace: temp.workspace, fetchTimeoutMs: 1000 })],
+    tools: [
+      createWebFetchTool({
+        workspace: temp.workspace,
+        fetchTimeoutMs: 1000,
+        fetchAllow: ['127.0.0.1'],
+      }),
+    ],
     mode: 'yolo',
     retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
   });
@@ -143,6 +162,36 @@ describe('web_fetch', () => {
       expect(textOf(await fetchUrl(url)), url).toContain('Refused: ');
     }
     expect(textOf(await fetchUrl('not a url'))).toContain('is not a valid URL');
+  });
+
+  it('decodes gzip and br bodies and refuses a coding it cannot decode', async () => {
+    for (const path of ['/gzip', '/br']) {
+      const text = textOf(await fetchUrl(`${base}${path}`));
+      expect(text, path).toContain(`\n\n${'compressed text '.repeat(100).trim()}`);
+    }
+    const compress = await fetchUrl(`${base}/compress`);
+    expect(compress.status).toBe('error');
+    expect(textOf(compress)).toContain('in the compress encoding, which web_fetch cannot decode');
+  });
+
+  it('speaks TLS over the checked connection and verifies the certificate', async () => {
+    const fixtures = new URL('./fixtures/', import.meta.url);
+    const tls = createHttpsServer(
+      {
+        cert: readFileSync(new URL('self-signed-localhost.crt', fixtures)),
+        key: readFileSync(new URL('self-signed-localhost.key', fixtures)),
+      },
+      (_request, response) => response.end('secret'),
+    );
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `https://127.0.0.1:${(tls.address() as AddressInfo).port}/`;
+      const result = await fetchUrl(url);
+      expect(result.status).toBe('error');
+      expect(textOf(result)).toMatch(/self[- ]signed certificate/);
+    } finally {
+      await new Promise((resolve) => tls.close(resolve));
+    }
   });
 
   it('pages long text with max_chars and start_index', async () => {

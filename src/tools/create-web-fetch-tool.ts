@@ -1,7 +1,9 @@
 import { defineTool } from '../tool/define-tool.js';
 import type { Tool } from '../tool/tool.js';
 import type { CallToolResult } from '../tool/tool-result.js';
+import { createFetchAllowList } from './fetch-allow-list.js';
 import { fetchText, MAX_BODY_BYTES, parseWebUrl } from './fetch-text.js';
+import { resolveWithDns } from './guarded-get.js';
 import { htmlToText } from './html-to-text.js';
 import {
   resolveWorkspaceToolsOptions,
@@ -64,7 +66,9 @@ const siteKey = (input: string): string => {
  * `web_fetch`: GETs an http(s) URL and returns its text, HTML converted to plain text,
  * `max_chars` at a time from `start_index`; follows up to 5 redirects within the URL's
  * origin (a redirect elsewhere is returned for the model to fetch by a new call), refuses other
- * schemes and non-text content, and gives up after `fetchTimeoutMs`. Read-only, idempotent
+ * schemes and non-text content, and gives up after `fetchTimeoutMs`. Reaches only public
+ * addresses, and private or special-use ones in `fetchAllow` (checked on every hop and for
+ * the address actually connected to; see `guardedGet`). Read-only, idempotent
  * (a GET has no effect on the server, however the page changes between calls), open world. Resource key `url:<host><path>` (only orders it
  * after writes of the same key, which no built-in tool makes); approval key: the site's
  * origin.
@@ -72,11 +76,15 @@ const siteKey = (input: string): string => {
 export function createWebFetchTool(options: WorkspaceToolsOptions): Tool {
   const resolved = resolveWorkspaceToolsOptions(options);
   const { fetchTimeoutMs } = resolved;
+  const guard = {
+    allow: createFetchAllowList(resolved.fetchAllow),
+    resolveHost: resolved.resolveHost ?? resolveWithDns,
+  };
   return defineTool({
     name: 'web_fetch',
     title: 'Fetch web page',
     description:
-      'Fetch an http(s) URL and return its content as text: HTML is converted to plain text (scripts, styles and tags removed); plain text, JSON and XML come as they are. Long pages come in parts: the reply says which start_index reads on. Binary content (images, PDFs, archives) is refused.',
+      'Fetch an http(s) URL and return its content as text: HTML is converted to plain text (scripts, styles and tags removed); plain text, JSON and XML come as they are. Long pages come in parts: the reply says which start_index reads on. Binary content (images, PDFs, archives) is refused, and so are addresses of this machine and of private networks unless the server allows them.',
     annotations: {
       title: 'Fetch web page',
       readOnlyHint: true,
@@ -94,7 +102,6 @@ export function createWebFetchTool(options: WorkspaceToolsOptions): Tool {
         start_index: start = 0,
       } = args as WebFetchArgs;
       const url = parseWebUrl(input);
-      const fetchImpl = resolved.fetch ?? globalThis.fetch;
       // One signal for the call and the fetch timeout (AbortSignal.any is newer than Node 20.0).
       const controller = new AbortController();
       let timedOut = false;
@@ -107,7 +114,7 @@ export function createWebFetchTool(options: WorkspaceToolsOptions): Tool {
       if (signal.aborted) onAbort();
       let page: Awaited<ReturnType<typeof fetchText>>;
       try {
-        page = await fetchText(url, { fetch: fetchImpl, signal: controller.signal });
+        page = await fetchText(url, { guard, signal: controller.signal });
       } catch (error) {
         if (timedOut && !signal.aborted) {
           throw new Error(`${url.href} did not answer within ${fetchTimeoutMs} ms.`, {

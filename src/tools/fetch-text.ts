@@ -1,4 +1,8 @@
+import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { RetryableError } from '../runtime/retryable-error.js';
+import { type AddressGuard, guardedGet } from './guarded-get.js';
 import { looksBinary } from './looks-binary.js';
 
 /** Redirects followed at most. */
@@ -20,6 +24,12 @@ const TEXT_TYPES = new Set([
   'application/sql',
   'application/graphql',
 ]);
+/** A response header as one string (the first of several). */
+const header = (response: IncomingMessage, name: string): string | undefined => {
+  const value = response.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
@@ -62,7 +72,9 @@ export function isTextMediaType(mediaType: string): boolean {
 }
 
 /**
- * Parses and checks a URL for `web_fetch`: only `http:` and `https:` pass.
+ * Parses and checks a URL for `web_fetch`: only `http:` and `https:` without credentials
+ * (`user:password@`) pass. Numeric hosts come out as the address they mean (the URL parser
+ * reads `2130706433`, `0x7f.1`, `0177.0.0.1` and `127.1` as `127.0.0.1`).
  *
  * @throws Error starting `Refused:` for another scheme, or a plain Error when it is no URL.
  */
@@ -80,24 +92,59 @@ export function parseWebUrl(input: string | URL): URL {
       `Refused: web_fetch only fetches http:// and https:// URLs, not ${url.protocol} ones. Read workspace files with read_file.`,
     );
   }
+  if (url.username !== '' || url.password !== '') {
+    throw new Error(
+      `Refused: web_fetch does not send credentials; give the URL without "user:password@" (${url.protocol}//${url.host}${url.pathname}).`,
+    );
+  }
   return url;
 }
 
-const readBody = async (response: Response): Promise<{ bytes: Uint8Array; cut: boolean }> => {
-  const reader = response.body?.getReader();
-  if (reader === undefined) return { bytes: new Uint8Array(), cut: false };
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return { bytes: Buffer.concat(chunks), cut: false };
-    chunks.push(value);
-    size += value.length;
-    if (size >= MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      return { bytes: Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES), cut: true };
-    }
+/** The response body, decoded by its `Content-Encoding`; undefined for an unknown coding. */
+const decodedBody = (response: IncomingMessage): Readable | undefined => {
+  const coding = (header(response, 'content-encoding') ?? 'identity').trim().toLowerCase();
+  const decoder =
+    coding === 'gzip' || coding === 'x-gzip'
+      ? createGunzip()
+      : coding === 'deflate'
+        ? createInflate()
+        : coding === 'br'
+          ? createBrotliDecompress()
+          : coding === 'identity' || coding === ''
+            ? undefined
+            : null;
+  if (decoder === null) return undefined;
+  if (decoder === undefined) return response;
+  response.on('error', (error) => decoder.destroy(error));
+  return response.pipe(decoder);
+};
+
+const readBody = async (
+  url: URL,
+  response: IncomingMessage,
+): Promise<{ bytes: Uint8Array; cut: boolean }> => {
+  const body = decodedBody(response);
+  if (body === undefined) {
+    response.destroy();
+    throw new Error(
+      `Refused: ${url.href} sent its body in the ${header(response, 'content-encoding')} encoding, which web_fetch cannot decode (it takes gzip, deflate and br).`,
+    );
   }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= MAX_BODY_BYTES) {
+        return { bytes: Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES), cut: true };
+      }
+    }
+  } finally {
+    body.destroy();
+    response.destroy();
+  }
+  return { bytes: Buffer.concat(chunks), cut: false };
 };
 
 const decode = (bytes: Uint8Array, contentType: string): string => {
@@ -109,32 +156,51 @@ const decode = (bytes: Uint8Array, contentType: string): string => {
   }
 };
 
+/** Options of {@link fetchText}. */
+export interface FetchTextOptions {
+  /** Which addresses may be reached, and how names are resolved. */
+  readonly guard: AddressGuard;
+  /** Aborts the fetch, redirects and body included. */
+  readonly signal: AbortSignal;
+}
+
+const REQUEST_HEADERS = {
+  'user-agent': 'hintgate-web-fetch',
+  accept: 'text/html, text/plain, text/markdown, application/json, text/*;q=0.9, */*;q=0.1',
+  'accept-encoding': 'gzip, deflate, br',
+};
+
 /**
  * GETs a URL and returns its body as text, following up to {@link MAX_REDIRECTS} redirects
- * within its origin (scheme, host and port), each checked to stay on http/https. A redirect
- * to another origin is not followed but returned as a {@link CrossOriginRedirect}: policy
+ * within its origin (scheme, host and port), each checked to stay on http/https. Every
+ * request goes through {@link guardedGet}: private and special-use addresses are refused
+ * unless allowed, on every hop and for the address actually connected to. A redirect to
+ * another origin is not followed but returned as a {@link CrossOriginRedirect}: policy
  * rules and approvals saw only the first URL, so the next origin must be asked for in a
  * call of its own. 408, 429 and 5xx responses throw a {@link RetryableError}; bodies that
  * are not text are refused without being read.
  */
 export async function fetchText(
   input: URL,
-  options: { readonly fetch: typeof fetch; readonly signal: AbortSignal },
+  options: FetchTextOptions,
 ): Promise<FetchedText | CrossOriginRedirect> {
   let url = input;
-  let response: Response;
+  let response: IncomingMessage;
   for (let hop = 0; ; hop += 1) {
-    response = await options.fetch(url, {
-      redirect: 'manual',
+    response = await guardedGet(url, {
+      guard: options.guard,
       signal: options.signal,
-      headers: {
-        'user-agent': 'hintgate-web-fetch',
-        accept: 'text/html, text/plain, text/markdown, application/json, text/*;q=0.9, */*;q=0.1',
-      },
+      headers: REQUEST_HEADERS,
+    }).catch((error: unknown) => {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code !== 'string' || code === 'ABORT_ERR' || options.signal.aborted) throw error;
+      throw new Error(`${url.href} could not be fetched: ${(error as Error).message}`, {
+        cause: error,
+      });
     });
-    const location = response.headers.get('location');
-    if (!REDIRECT_STATUSES.has(response.status) || location === null) break;
-    await response.body?.cancel().catch(() => undefined);
+    const location = header(response, 'location');
+    if (!REDIRECT_STATUSES.has(response.statusCode ?? 0) || location === undefined) break;
+    response.destroy();
     if (hop >= MAX_REDIRECTS) {
       throw new Error(
         `${input.href} redirected more than ${MAX_REDIRECTS} times; last to ${location}.`,
@@ -144,44 +210,36 @@ export async function fetchText(
     if (next.origin !== input.origin) {
       return {
         url: url.href,
-        status: response.status,
-        statusText: response.statusText,
+        status: response.statusCode ?? 0,
+        statusText: response.statusMessage ?? '',
         location: next.href,
       };
     }
     url = next;
   }
-  if (RETRY_STATUSES.has(response.status)) {
-    await response.body?.cancel().catch(() => undefined);
-    const after = Number(response.headers.get('retry-after'));
-    throw new RetryableError(
-      `${url.href} answered HTTP ${response.status} ${response.statusText}.`,
-      {
-        ...(Number.isFinite(after) && after > 0 ? { retryAfterMs: after * 1000 } : {}),
-      },
-    );
+  const status = response.statusCode ?? 0;
+  const statusText = response.statusMessage ?? '';
+  if (RETRY_STATUSES.has(status)) {
+    response.destroy();
+    const after = Number(header(response, 'retry-after'));
+    throw new RetryableError(`${url.href} answered HTTP ${status} ${statusText}.`, {
+      ...(Number.isFinite(after) && after > 0 ? { retryAfterMs: after * 1000 } : {}),
+    });
   }
-  const contentType = response.headers.get('content-type') ?? '';
+  const contentType = header(response, 'content-type') ?? '';
   const mediaType = (contentType.split(';')[0] ?? '').trim().toLowerCase();
   if (mediaType !== '' && !isTextMediaType(mediaType)) {
-    await response.body?.cancel().catch(() => undefined);
-    const length = response.headers.get('content-length');
+    response.destroy();
+    const length = header(response, 'content-length');
     throw new Error(
-      `Refused: ${url.href} is ${mediaType}${length === null ? '' : ` (${length} bytes)`}, not text; web_fetch only returns text content (HTML, plain text, JSON, XML, ...).`,
+      `Refused: ${url.href} is ${mediaType}${length === undefined ? '' : ` (${length} bytes)`}, not text; web_fetch only returns text content (HTML, plain text, JSON, XML, ...).`,
     );
   }
-  const { bytes, cut } = await readBody(response);
+  const { bytes, cut } = await readBody(url, response);
   if (mediaType === '' && looksBinary(bytes)) {
     throw new Error(
       `Refused: ${url.href} sent binary data without a content type; web_fetch only returns text.`,
     );
   }
-  return {
-    url: url.href,
-    status: response.status,
-    statusText: response.statusText,
-    mediaType,
-    body: decode(bytes, contentType),
-    cut,
-  };
+  return { url: url.href, status, statusText, mediaType, body: decode(bytes, contentType), cut };
 }

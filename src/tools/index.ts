@@ -13,6 +13,8 @@ export {
   type WorkspaceToolName,
 } from './create-workspace-tools.js';
 export { createWriteFileTool } from './create-write-file-tool.js';
+export { createFetchAllowList, type FetchAllowList } from './fetch-allow-list.js';
+export type { ResolvedAddress, ResolveHost } from './guarded-get.js';
 export { type HtmlText, htmlToText } from './html-to-text.js';
 export {
   resolveInWorkspace,

@@ -2,6 +2,8 @@ import type { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { HintgateError } from '../errors/hintgate-error.js';
+import { createFetchAllowList } from './fetch-allow-list.js';
+import type { ResolveHost } from './guarded-get.js';
 import { DEFAULT_PROTECTED_PATHS } from './protected-paths.js';
 
 /** Options shared by the built-in workspace tools and {@link createWorkspaceTools}. */
@@ -48,8 +50,21 @@ export interface WorkspaceToolsOptions {
   readonly maxCommandOutputBytes?: number;
   /** Starts processes for `run_command`. Default `spawn` of `node:child_process`. */
   readonly spawn?: typeof spawn;
-  /** The `fetch` that `web_fetch` uses. Default `globalThis.fetch`. */
-  readonly fetch?: typeof fetch;
+  /**
+   * Private and special-use addresses `web_fetch` may reach all the same. By default it
+   * refuses every address that is not public: loopback, private, link-local (cloud metadata
+   * services), unique-local, carrier-grade NAT, unspecified, multicast, reserved and
+   * documentation ranges, and IPv6 forms that carry such an IPv4 address. An entry is an
+   * IP address (`127.0.0.1`, `::1`), a CIDR range (`10.0.0.0/8`, `fd00::/8`), a host name
+   * (`localhost`, `dev.internal`: reached whatever it resolves to) or `*.` and a domain
+   * (`*.corp.example`). Default none.
+   */
+  readonly fetchAllow?: readonly string[];
+  /**
+   * How `web_fetch` resolves host names; every answer is checked and the connection goes
+   * only to checked answers. Default `dns.lookup` with `all: true`.
+   */
+  readonly resolveHost?: ResolveHost;
   /** Timeout of one `web_fetch` (all redirects included), in milliseconds. Default 30000. */
   readonly fetchTimeoutMs?: number;
   /**
@@ -76,9 +91,9 @@ export const WORKSPACE_TOOL_DEFAULTS = Object.freeze({
 
 /** {@link WorkspaceToolsOptions} with defaults filled in and the workspace made absolute. */
 export type ResolvedWorkspaceToolsOptions = Required<
-  Omit<WorkspaceToolsOptions, 'env' | 'fetch' | 'spawn'>
+  Omit<WorkspaceToolsOptions, 'env' | 'resolveHost' | 'spawn'>
 > &
-  Pick<WorkspaceToolsOptions, 'env' | 'fetch' | 'spawn'>;
+  Pick<WorkspaceToolsOptions, 'env' | 'resolveHost' | 'spawn'>;
 
 const invalid = (message: string): never => {
   throw new HintgateError('invalid_option', `createWorkspaceTools: ${message}`);
@@ -87,8 +102,8 @@ const invalid = (message: string): never => {
 /**
  * Checks the options of the workspace tools and fills in defaults.
  *
- * @throws HintgateError `invalid_option` when the workspace is not an existing directory or
- * a limit is not a positive integer.
+ * @throws HintgateError `invalid_option` when the workspace is not an existing directory,
+ * a limit is not a positive integer or an entry of `fetchAllow` is no address, range or name.
  */
 export function resolveWorkspaceToolsOptions(
   options: WorkspaceToolsOptions,
@@ -118,8 +133,18 @@ export function resolveWorkspaceToolsOptions(
       invalid(`${key} must be a positive integer.`);
     }
   }
-  if (options.fetch !== undefined && typeof options.fetch !== 'function') {
-    invalid('fetch must be a function like globalThis.fetch.');
+  if (options.resolveHost !== undefined && typeof options.resolveHost !== 'function') {
+    invalid('resolveHost must be a function from a host name to its addresses.');
+  }
+  if ((options as { fetch?: unknown }).fetch !== undefined) {
+    invalid(
+      'fetch is no longer an option: web_fetch makes its own connections so that it can check the address it reaches. Use fetchAllow to let it reach private addresses, resolveHost to resolve names.',
+    );
+  }
+  try {
+    createFetchAllowList(options.fetchAllow);
+  } catch (error) {
+    invalid((error as Error).message);
   }
   if (options.spawn !== undefined && typeof options.spawn !== 'function') {
     invalid('spawn must be a function like spawn of node:child_process.');
@@ -131,5 +156,9 @@ export function resolveWorkspaceToolsOptions(
   ) {
     invalid('protectedPaths must be an array of paths (relative to the workspace, or absolute).');
   }
-  return { ...resolved, protectedPaths: Object.freeze([...protectedPaths]) };
+  return {
+    ...resolved,
+    protectedPaths: Object.freeze([...protectedPaths]),
+    fetchAllow: Object.freeze([...(options.fetchAllow ?? [])]),
+  };
 }

@@ -6,6 +6,7 @@ import { DESTRUCTIVE } from '../../tool/presets.js';
 import { APPROVAL_INPUT_KEY } from './client-approvers.js';
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from './create-mcp-http-handler.js';
 import { createMcpToolServer } from './create-mcp-tool-server.js';
+import { eventually } from './mcp-clients.test-helpers.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -37,14 +38,37 @@ const VALID = {
   clientInfo: { name: 'raw', version: '1.0.0' },
 };
 
-/** Opens a 2025 session and returns its id. */
-const open = async (handler: ReturnType<typeof handlerWith>): Promise<string> => {
-  const response = await handler.fetch(initialize(VALID));
+/** Opens a 2025 session (as `client`) and returns its id. */
+const open = async (handler: ReturnType<typeof handlerWith>, client?: string): Promise<string> => {
+  const response = await handler.fetch(initialize(VALID), client === undefined ? {} : { client });
   expect(response.status).toBe(200);
   await response.body?.cancel();
   const id = response.headers.get('mcp-session-id');
   if (id === null) throw new Error('no session id');
   return id;
+};
+
+/** Sends `notifications/initialized` on a session and resolves to the status. */
+const status = async (handler: ReturnType<typeof handlerWith>, id: string): Promise<number> => {
+  const response = await handler.fetch(
+    new Request('http://127.0.0.1/mcp', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': id,
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    }),
+  );
+  await response.body?.cancel();
+  return response.status;
+};
+
+/** Completes the handshake of a session. */
+const initialized = async (handler: ReturnType<typeof handlerWith>, id: string) => {
+  expect(await status(handler, id)).toBe(202);
 };
 
 describe('createMcpHttpHandler sessions (2025-11-25)', () => {
@@ -64,18 +88,77 @@ describe('createMcpHttpHandler sessions (2025-11-25)', () => {
     expect(handler.sessionCount).toBe(0);
   });
 
-  it('makes room by closing idle sessions, and refuses with 503 when none is idle', async () => {
+  it('makes room in a full table for a new client instead of refusing it', async () => {
     const handler = handlerWith({ maxSessions: 2, sessionIdleMs: 60_000 });
-    await open(handler);
-    await open(handler);
-    const refused = await handler.fetch(initialize(VALID));
-    expect(refused.status).toBe(503);
+    const [a, b] = [await open(handler, 'x'), await open(handler, 'x')];
+    await initialized(handler, a);
+    await initialized(handler, b);
+    const c = await open(handler, 'y');
+    expect(handler.sessionCount).toBe(2);
+    // x held the most: its least recently used session made the room.
+    expect(await status(handler, a)).toBe(404);
+    expect(await status(handler, b)).toBe(202);
+    expect(await status(handler, c)).toBe(202);
+  });
 
-    const lenient = handlerWith({ maxSessions: 1, sessionIdleMs: 0 });
-    const first = await open(lenient);
-    const second = await open(lenient);
-    expect(second).not.toBe(first);
-    expect(lenient.sessionCount).toBe(1);
+  it('lets a client at its limit evict its own least recently used session', async () => {
+    const handler = handlerWith({ maxSessionsPerClient: 2 });
+    const [a, b] = [await open(handler, 'x'), await open(handler, 'x')];
+    const other = await open(handler, 'y');
+    await initialized(handler, b);
+    await initialized(handler, a);
+    await initialized(handler, other);
+    await open(handler, 'x');
+    expect(handler.sessionCount).toBe(3);
+    expect(await status(handler, b)).toBe(404);
+    expect(await status(handler, a)).toBe(202);
+    expect(await status(handler, other)).toBe(202);
+  });
+
+  it('whoever fills the table evicts its own sessions, never those of a client with fewer', async () => {
+    const handler = handlerWith({ maxSessions: 4, maxSessionsPerClient: 4 });
+    const victim = await open(handler, 'victim');
+    await initialized(handler, victim);
+    for (let i = 0; i < 12; i += 1) await initialized(handler, await open(handler, 'filler'));
+    expect(handler.sessionCount).toBe(4);
+    expect(await status(handler, victim)).toBe(202);
+  });
+
+  it('evicts a never-initialized session before one in use, and an idle one before that', async () => {
+    const handler = handlerWith({ maxSessions: 2 });
+    const used = await open(handler, 'x');
+    await initialized(handler, used);
+    const fresh = await open(handler, 'x');
+    await open(handler, 'y');
+    expect(await status(handler, fresh)).toBe(404);
+    expect(await status(handler, used)).toBe(202);
+
+    // Idle for sessionIdleMs beats holding the most: light's old session goes, not heavy's.
+    const lenient = handlerWith({ maxSessions: 3, sessionIdleMs: 40 });
+    const idle = await open(lenient, 'light');
+    await initialized(lenient, idle);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const heavy = [await open(lenient, 'heavy'), await open(lenient, 'heavy')];
+    for (const id of heavy) await initialized(lenient, id);
+    await open(lenient, 'new');
+    expect(await status(lenient, idle)).toBe(404);
+    expect(await status(lenient, heavy[0] ?? '')).toBe(202);
+  });
+
+  it('closes a session that no request follows after initialize', async () => {
+    const handler = handlerWith({ uninitializedSessionMs: 50 });
+    const abandoned = await open(handler, 'x');
+    const kept = await open(handler, 'x');
+    await initialized(handler, kept);
+    await eventually(() => handler.sessionCount === 1, 10_000);
+    expect(await status(handler, abandoned)).toBe(404);
+    expect(await status(handler, kept)).toBe(202);
+  });
+
+  it('refuses bad session limits with what to fix', () => {
+    for (const key of ['maxSessions', 'maxSessionsPerClient', 'uninitializedSessionMs'] as const) {
+      expect(() => handlerWith({ [key]: 0 })).toThrow(`${key} must be a positive integer.`);
+    }
   });
 });
 

@@ -10,18 +10,31 @@ import {
 import { HintgateError } from '../../errors/hintgate-error.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
 import { registerLegacySessions } from './http-fast-calls.js';
+import { type SessionLimits, SessionTable, type TableSession } from './session-table.js';
 
 /** Options of {@link createMcpHttpHandler}. */
 export interface McpHttpHandlerOptions {
   /** The tool server whose instances answer the requests. */
   readonly toolServer: McpToolServer;
   /**
-   * Most 2025-11-25 sessions open at once. When full, a new session first evicts sessions
-   * idle for `sessionIdleMs`; if none is, it is refused with 503. Default 64.
+   * Most 2025-11-25 sessions open at once. A new session is never refused for lack of room:
+   * it evicts one (see `SessionTable`: one idle for `sessionIdleMs`, else one of the client
+   * holding the most sessions, a never-initialized one before one in use, least recently
+   * used first). Default 64.
    */
   readonly maxSessions?: number;
-  /** Idle time after which a session may be evicted to make room, in ms. Default 10 minutes. */
+  /**
+   * Most 2025-11-25 sessions one client (the `client` of its requests: its address) holds;
+   * a client at the limit that opens another closes its own least recently used. Default 16.
+   */
+  readonly maxSessionsPerClient?: number;
+  /** Idle time after which a session is evicted before any in use, in ms. Default 10 minutes. */
   readonly sessionIdleMs?: number;
+  /**
+   * Time a session may stay without a request after its initialize (normally
+   * `notifications/initialized` follows at once) before it is closed, in ms. Default 10000.
+   */
+  readonly uninitializedSessionMs?: number;
   /** Called with errors that cannot reach a client. Default: ignore. */
   readonly onError?: (error: Error) => void;
 }
@@ -30,6 +43,11 @@ export interface McpHttpHandlerOptions {
 export interface McpHttpRequestOptions {
   /** The verified caller, passed to tool calls as `ctx.http.authInfo`. */
   readonly authInfo?: AuthInfo;
+  /**
+   * Who sent the request, for the per-client session limit: e.g. its address. Default: one
+   * client for all requests.
+   */
+  readonly client?: string;
 }
 
 /** A web-standard MCP endpoint that serves both protocol eras. */
@@ -42,18 +60,20 @@ export interface McpHttpHandler {
   close(): Promise<void>;
 }
 
-interface Session {
+interface Session extends TableSession {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: Server;
   /** Aborted when the session ends, for the calls served past the SDK. */
   readonly ended: AbortController;
-  lastActive: number;
-  /** False until a request after initialize arrives. */
-  used: boolean;
 }
 
-/** How long a session that no request followed after initialize keeps its place. */
-const UNUSED_SESSION_MS = 30_000;
+/** Default limits of the session table. */
+const SESSION_DEFAULTS = {
+  maxSessions: 64,
+  maxSessionsPerClient: 16,
+  sessionIdleMs: 10 * 60_000,
+  uninitializedSessionMs: 10_000,
+} as const;
 
 const jsonRpcError = (status: number, code: number, message: string): Response =>
   Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
@@ -81,16 +101,15 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       'createMcpHttpHandler expects { toolServer } from createMcpToolServer({ runtime }).',
     );
   }
-  const maxSessionsOption = options.maxSessions;
-  if (
-    maxSessionsOption !== undefined &&
-    !(Number.isInteger(maxSessionsOption) && maxSessionsOption > 0)
-  ) {
-    throw new HintgateError('invalid_option', 'maxSessions must be a positive integer.');
+  const limits: SessionLimits = { ...SESSION_DEFAULTS };
+  for (const key of Object.keys(SESSION_DEFAULTS) as Array<keyof SessionLimits>) {
+    const value = options[key];
+    if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
+      throw new HintgateError('invalid_option', `${key} must be a positive integer.`);
+    }
+    if (value !== undefined) Object.assign(limits, { [key]: value });
   }
   const { toolServer } = options;
-  const maxSessions = options.maxSessions ?? 64;
-  const sessionIdleMs = options.sessionIdleMs ?? 10 * 60_000;
   const onerror = (error: Error): void => {
     try {
       options.onError?.(error);
@@ -98,7 +117,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       // Reporting must never break serving.
     }
   };
-  const sessions = new Map<string, Session>();
+  const sessions = new SessionTable<Session>(limits, { onError: onerror });
   const modern = createMcpHandler(() => toolServer.createServer({ listChanged: false }), {
     legacy: 'reject',
     onerror,
@@ -117,20 +136,11 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
   });
   let closed = false;
 
-  /** Makes room for one more session, evicting idle ones; false when there is none. */
-  const makeRoom = async (): Promise<boolean> => {
-    if (sessions.size < maxSessions) return true;
-    const now = Date.now();
-    // A session that never came back after initialize is let go much sooner than one in use.
-    const idle = [...sessions.values()].filter(
-      (s) =>
-        now - s.lastActive >= sessionIdleMs || (!s.used && now - s.lastActive >= UNUSED_SESSION_MS),
-    );
-    await Promise.all(idle.map((session) => session.transport.close().catch(onerror)));
-    return sessions.size < maxSessions;
-  };
-
-  const openSession = async (request: Request, authInfo: AuthInfo | undefined) => {
+  const openSession = async (
+    request: Request,
+    authInfo: AuthInfo | undefined,
+    client: string,
+  ): Promise<Response> => {
     let body: unknown;
     try {
       body = await request.clone().json();
@@ -144,15 +154,38 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
         'Bad Request: no Mcp-Session-Id header; a 2025-era client must start with initialize.',
       );
     }
-    if (!(await makeRoom())) {
-      return jsonRpcError(503, -32000, 'Too many open sessions; close one or retry later.');
+    const place = sessions.reserve(client);
+    if (place === undefined) {
+      return jsonRpcError(503, -32000, 'Too many sessions being opened at once; retry.');
     }
+    try {
+      return await startSession(request, body, authInfo, client);
+    } finally {
+      place.release();
+    }
+  };
+
+  const startSession = async (
+    request: Request,
+    body: unknown,
+    authInfo: AuthInfo | undefined,
+    client: string,
+  ): Promise<Response> => {
     const ended = new AbortController();
     const end = (): void => ended.abort(new Error('the MCP session was closed'));
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, ended, lastActive: Date.now(), used: false });
+        sessions.add(id, {
+          transport,
+          server,
+          ended,
+          client,
+          lastActive: 0,
+          lastUse: 0,
+          used: false,
+          close: () => transport.close(),
+        });
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
@@ -179,7 +212,11 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     return response;
   };
 
-  const serveLegacy = (request: Request, authInfo: AuthInfo | undefined): Promise<Response> => {
+  const serveLegacy = (
+    request: Request,
+    authInfo: AuthInfo | undefined,
+    client: string,
+  ): Promise<Response> => {
     const id = request.headers.get('mcp-session-id');
     if (id === null) {
       if (request.method !== 'POST') {
@@ -187,7 +224,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
           jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required.'),
         );
       }
-      return openSession(request, authInfo);
+      return openSession(request, authInfo, client);
     }
     const session = sessions.get(id);
     if (session === undefined) {
@@ -195,8 +232,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
         jsonRpcError(404, -32001, 'Session not found; start a new one with initialize.'),
       );
     }
-    session.lastActive = Date.now();
-    session.used = true;
+    sessions.touch(session);
     return session.transport.handleRequest(
       request,
       authInfo === undefined ? undefined : { authInfo },
@@ -206,12 +242,15 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
   const handler: McpHttpHandler = {
     async fetch(request, requestOptions = {}) {
       if (closed) return jsonRpcError(503, -32000, 'The server is shutting down.');
-      const { authInfo } = requestOptions;
+      const { authInfo, client = '' } = requestOptions;
       // A request of an open 2025-11-25 session is one without reading its body again: the
       // 2026-07-28 revision has no sessions, so no client of it sends a session id it got.
       const session = request.headers.get('mcp-session-id');
-      if ((session !== null && sessions.has(session)) || (await isLegacyRequest(request))) {
-        return serveLegacy(request, authInfo);
+      if (
+        (session !== null && sessions.get(session) !== undefined) ||
+        (await isLegacyRequest(request))
+      ) {
+        return serveLegacy(request, authInfo, client);
       }
       return modern.fetch(request, authInfo === undefined ? {} : { authInfo });
     },
@@ -222,12 +261,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       if (closed) return;
       closed = true;
       stopNotifying();
-      const open = [...sessions.values()];
-      sessions.clear();
-      await Promise.all([
-        modern.close().catch(onerror),
-        ...open.map((session) => session.transport.close().catch(onerror)),
-      ]);
+      await Promise.all([modern.close().catch(onerror), sessions.closeAll()]);
     },
   };
   registerLegacySessions(handler, (id) => {
@@ -237,8 +271,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       server: session.server,
       closed: session.ended.signal,
       touch() {
-        session.lastActive = Date.now();
-        session.used = true;
+        sessions.touch(session);
       },
     };
   });

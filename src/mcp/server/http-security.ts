@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { networkInterfaces, hostname as osHostname } from 'node:os';
+import { parseHostHeader, quoteHeader } from './parse-host-header.js';
 
 /** Host names a local server answers to: `localhost`, `127.0.0.1` and `[::1]`. */
 export const LOCALHOST_NAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
@@ -38,6 +39,91 @@ export function allowedHostnames(host: string): string[] {
     names.add(bracketHost(lower));
   }
   return [...names];
+}
+
+/** A refusal of {@link checkRequestHosts}: 400 for a malformed header, 403 for a foreign host. */
+export interface HostRefusal {
+  readonly status: 400 | 403;
+  /** What is wrong and what to send instead. */
+  readonly message: string;
+}
+
+/**
+ * Normalizes entries of an allowed-hosts list as {@link checkRequestHosts} compares them:
+ * lowercase, IPv6 addresses in brackets.
+ */
+export const normalizeAllowedHosts = (hosts: readonly string[]): ReadonlySet<string> =>
+  new Set(hosts.map((host) => bracketHost(host.toLowerCase())));
+
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/;
+
+/** Why one serialized origin (RFC 6454: `scheme "://" host [ ":" port ]`) is refused. */
+const originRefusal = (origin: string, allowed: ReadonlySet<string>): HostRefusal | undefined => {
+  if (origin === 'null') {
+    return {
+      status: 403,
+      message: 'Forbidden: requests from an opaque origin (Origin: null) are not accepted.',
+    };
+  }
+  const separator = origin.indexOf('://');
+  const parsed =
+    separator > 0 && SCHEME.test(origin.slice(0, separator))
+      ? parseHostHeader(origin.slice(separator + 3))
+      : undefined;
+  if (parsed === undefined || !parsed.ok) {
+    return {
+      status: 400,
+      message: `Bad Request: the Origin ${quoteHeader(origin)} is not scheme://host[:port] (RFC 6454 section 7)${parsed === undefined ? '' : `: ${parsed.reason}`}.`,
+    };
+  }
+  if (!allowed.has(parsed.hostname)) {
+    return {
+      status: 403,
+      message: `Forbidden: Origin host ${quoteHeader(parsed.hostname)} is not allowed.`,
+    };
+  }
+  return undefined;
+};
+
+/**
+ * Checks the `Host` and `Origin` headers of a request against the allowed host names
+ * (see {@link normalizeAllowedHosts}): exactly one `Host`, parsed strictly (see
+ * `parseHostHeader`), whose host is allowed; at most one `Origin`, absent (clients that are
+ * not browsers send none) or serialized origins (RFC 6454) whose hosts are allowed. A
+ * malformed header is a 400, a well-formed one naming another host a 403 (what stops DNS
+ * rebinding: a page on `evil.example` that resolves to this machine still sends
+ * `Host: evil.example`). Never throws, whatever the headers hold.
+ */
+export function checkRequestHosts(
+  request: IncomingMessage,
+  allowed: ReadonlySet<string>,
+): HostRefusal | undefined {
+  const hosts = request.headersDistinct.host ?? [];
+  if (hosts.length > 1) {
+    return {
+      status: 400,
+      message: 'Bad Request: more than one Host header (RFC 9110 section 7.2).',
+    };
+  }
+  const host = parseHostHeader(hosts[0]);
+  if (!host.ok) return { status: 400, message: host.message };
+  if (!allowed.has(host.hostname)) {
+    return {
+      status: 403,
+      message: `Forbidden: Host ${quoteHeader(host.hostname)} is not allowed.`,
+    };
+  }
+  const origins = request.headersDistinct.origin ?? [];
+  if (origins.length > 1) {
+    return { status: 400, message: 'Bad Request: more than one Origin header.' };
+  }
+  const [origin] = origins;
+  if (origin === undefined) return undefined;
+  for (const one of origin.split(' ')) {
+    const refusal = originRefusal(one, allowed);
+    if (refusal !== undefined) return refusal;
+  }
+  return undefined;
 }
 
 const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();

@@ -1,5 +1,7 @@
 import { request as httpRequest } from 'node:http';
+import { connect as connectSocket } from 'node:net';
 import { Client, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createRuntime } from '../../runtime/create-runtime.js';
@@ -7,6 +9,7 @@ import { defineTool } from '../../tool/define-tool.js';
 import { READ_ONLY } from '../../tool/presets.js';
 import { createMcpHttpHandler } from './create-mcp-http-handler.js';
 import { createMcpToolServer } from './create-mcp-tool-server.js';
+import { hostHeaderValues, isLocalhostHeader } from './host-header.test-helpers.js';
 import { allowedHostnames } from './http-security.js';
 import { ERAS } from './mcp-clients.test-helpers.js';
 import { type McpHttpServer, startMcpHttpServer } from './start-mcp-http-server.js';
@@ -189,6 +192,114 @@ describe('startMcpHttpServer / createMcpHttpHandler options', () => {
     expect(() => createMcpHttpHandler(undefined as never)).toThrow(/expects \{ toolServer \}/);
     expect(() => createMcpHttpHandler({ toolServer: {} } as never)).toThrow(
       /expects \{ toolServer \}/,
+    );
+  });
+});
+
+/** Sends raw bytes to the server and resolves to the status and body of the answer. */
+const raw = (port: number, text: string): Promise<{ status: number; body: string }> =>
+  new Promise((resolve, reject) => {
+    const socket = connectSocket(port, '127.0.0.1');
+    let answer = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      answer += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0);
+      resolve({ status, body: answer.slice(answer.indexOf('\r\n\r\n') + 4) });
+    });
+    socket.end(Buffer.from(text, 'utf8'));
+  });
+
+/** A raw initialize POST with these header lines. */
+const rawPost = (port: number, headerLines: string[], target = '/mcp') =>
+  raw(
+    port,
+    [
+      `POST ${target} HTTP/1.1`,
+      ...headerLines,
+      'content-type: application/json',
+      'accept: application/json, text/event-stream',
+      `content-length: ${Buffer.byteLength(INITIALIZE)}`,
+      'connection: close',
+      '',
+      INITIALIZE,
+    ].join('\r\n'),
+  );
+
+describe('startMcpHttpServer Host and Origin parsing', () => {
+  it('answers a malformed Host with 400 saying what is wrong, never 500', async () => {
+    const server = await start();
+    const port = server.port;
+    const cases: Array<[string, RegExp]> = [
+      ['evil.com@localhost', /may not carry userinfo/],
+      [`evil.com@localhost:${port}`, /may not carry userinfo/],
+      [`user:pw@localhost:${port}`, /is not a number/],
+      [`localhost/mcp:${port}`, /may not appear in a host name/],
+      [`[::1:${port}`, /is not closed/],
+      [`localhost:${port}:1`, /is not a number/],
+      ['localhost:70000', /above 65535/],
+      ['', /missing or empty/],
+      ['::1', /must be in brackets/],
+    ];
+    for (const [host, reason] of cases) {
+      const { status, body } = await rawPost(port, [`Host: ${host}`]);
+      expect(status, host).toBe(400);
+      expect(body, host).toMatch(reason);
+    }
+    const twice = await rawPost(port, [`Host: localhost:${port}`, `Host: evil.com`]);
+    expect(twice.status).toBe(400);
+    expect(twice.body).toContain('more than one Host header');
+  });
+
+  it('answers a malformed Origin with 400 and a foreign or opaque one with 403', async () => {
+    const server = await start();
+    const host = `Host: localhost:${server.port}`;
+    const origin = async (value: string) => rawPost(server.port, [host, `Origin: ${value}`]);
+    for (const value of [
+      `http://evil.com@localhost:${server.port}`,
+      `http://localhost:${server.port}/`,
+      'localhost',
+      'http://',
+      '://localhost',
+    ]) {
+      const { status, body } = await origin(value);
+      expect(status, value).toBe(400);
+      expect(body, value).toContain('is not scheme://host[:port]');
+    }
+    expect((await origin('null')).status).toBe(403);
+    expect((await origin('https://evil.example')).status).toBe(403);
+    expect((await origin(`http://localhost:${server.port} https://evil.example`)).status).toBe(403);
+    expect((await origin(`http://localhost:${server.port}`)).status).toBe(200);
+    const twice = await rawPost(server.port, [host, 'Origin: http://localhost', 'Origin: null']);
+    expect(twice.status).toBe(400);
+  });
+
+  it('answers a request target that is not a path with 400, and //x with 404', async () => {
+    const server = await start();
+    const host = `Host: localhost:${server.port}`;
+    for (const target of [`http://evil.com@localhost:${server.port}/mcp`, 'http://[', '*']) {
+      const { status, body } = await rawPost(server.port, [host], target);
+      expect(status, target).toBe(400);
+      expect(body, target).toContain('is not a path');
+    }
+    expect((await rawPost(server.port, [host], '//[')).status).toBe(404);
+    expect((await rawPost(server.port, [host], '/mcp?x=1')).status).toBe(200);
+  });
+
+  it('never answers 500 to a random Host, nor lets one through that is not localhost (fuzzed)', async () => {
+    const server = await start('fuzz-token-value');
+    await fc.assert(
+      fc.asyncProperty(hostHeaderValues({ printable: true }), async (value) => {
+        const { status } = await rawPost(server.port, [`Host: ${value}`]);
+        // Past the Host check the request lacks the token: 401.
+        const trimmed = value.replace(/^[ \t]+|[ \t]+$/g, '');
+        if (isLocalhostHeader(trimmed)) expect(status).toBe(401);
+        else expect([400, 403]).toContain(status);
+      }),
+      { numRuns: 300 },
     );
   });
 });

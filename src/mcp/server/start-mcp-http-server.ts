@@ -1,18 +1,21 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  hostHeaderValidation,
-  type NodeIncomingMessageLike,
-  originValidation,
-  toNodeHandler,
-} from '@modelcontextprotocol/node';
+import { type NodeIncomingMessageLike, toNodeHandler } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { HintgateError } from '../../errors/hintgate-error.js';
 import { createMcpHttpHandler } from './create-mcp-http-handler.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
 import { directToolCalls } from './direct-tool-calls.js';
 import { createHttpFastCalls, legacySessions } from './http-fast-calls.js';
-import { allowedHostnames, bracketHost, hasBearerToken, isWildcardHost } from './http-security.js';
+import {
+  allowedHostnames,
+  bracketHost,
+  checkRequestHosts,
+  hasBearerToken,
+  isWildcardHost,
+  normalizeAllowedHosts,
+} from './http-security.js';
+import { quoteHeader } from './parse-host-header.js';
 import { MAX_BODY_BYTES, readJsonBody } from './read-json-body.js';
 
 /** Default address of {@link startMcpHttpServer}: loopback only. */
@@ -41,8 +44,20 @@ export interface McpHttpServerOptions {
    * this machine's addresses when `host` binds every interface).
    */
   readonly allowedHosts?: readonly string[];
-  /** Most 2025-11-25 sessions open at once. Default 64. */
+  /**
+   * Most 2025-11-25 sessions open at once; a new one evicts another instead of being
+   * refused (see `createMcpHttpHandler`). Default 64.
+   */
   readonly maxSessions?: number;
+  /** Most 2025-11-25 sessions one client address holds. Default 16. */
+  readonly maxSessionsPerClient?: number;
+  /** Idle time after which a session is evicted before any in use, in ms. Default 10 minutes. */
+  readonly sessionIdleMs?: number;
+  /**
+   * Time a session may stay without a request after its initialize before it is closed,
+   * in ms. Default 10000.
+   */
+  readonly uninitializedSessionMs?: number;
   /** Called with errors that cannot reach a client. Default: ignore. */
   readonly onError?: (error: Error) => void;
 }
@@ -62,6 +77,32 @@ const plainJson = (res: ServerResponse, status: number, body: unknown, headers =
   res.end(JSON.stringify(body));
 };
 
+/**
+ * The path of an origin-form request target (`/mcp?x`), or undefined for any other form
+ * (`http://host/mcp`, `*`, `host:port`). `//x` is a path too, which the URL parser would
+ * read as a host.
+ */
+const requestPath = (target: string | undefined): string | undefined => {
+  if (target === undefined || !target.startsWith('/')) return undefined;
+  if (target.startsWith('//')) return target.replace(/[?#].*$/s, '');
+  try {
+    return new URL(target, 'http://localhost').pathname;
+  } catch {
+    return undefined;
+  }
+};
+
+const SESSION_OPTIONS = [
+  'maxSessions',
+  'maxSessionsPerClient',
+  'sessionIdleMs',
+  'uninitializedSessionMs',
+] as const;
+
+/** The key of a client for the per-client session limit: its address, IPv4-mapped as IPv4. */
+const clientOf = (req: IncomingMessage): string =>
+  (req.socket.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+
 const checkOptions = (options: McpHttpServerOptions): void => {
   if (typeof options !== 'object' || options === null) {
     throw new HintgateError(
@@ -78,7 +119,7 @@ const checkOptions = (options: McpHttpServerOptions): void => {
       'toolServer must come from createMcpToolServer({ runtime }).',
     );
   }
-  const { port, token, host, allowedHosts, maxSessions } = options;
+  const { port, token, host, allowedHosts } = options;
   if (
     allowedHosts !== undefined &&
     !(Array.isArray(allowedHosts) && allowedHosts.every((h) => typeof h === 'string' && h !== ''))
@@ -88,8 +129,11 @@ const checkOptions = (options: McpHttpServerOptions): void => {
       'allowedHosts must be a list of host names, e.g. ["localhost"].',
     );
   }
-  if (maxSessions !== undefined && !(Number.isInteger(maxSessions) && maxSessions > 0)) {
-    throw new HintgateError('invalid_option', 'maxSessions must be a positive integer.');
+  for (const key of SESSION_OPTIONS) {
+    const value = options[key];
+    if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
+      throw new HintgateError('invalid_option', `${key} must be a positive integer.`);
+    }
   }
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535)) {
     throw new HintgateError('invalid_option', `port must be an integer 0-65535, not ${port}.`);
@@ -104,28 +148,35 @@ const checkOptions = (options: McpHttpServerOptions): void => {
 
 /**
  * Serves a tool server over Streamable HTTP at `/mcp`, both protocol eras at one URL
- * (see {@link createMcpHttpHandler}). In front of the endpoint, in this order: other paths
- * get 404; a `Host` or `Origin` header naming a host not in `allowedHosts` gets 403 (DNS
- * rebinding protection); with a `token`, a request without the right bearer token gets
- * 401.
+ * (see {@link createMcpHttpHandler}). In front of the endpoint, in this order: a request
+ * target that is not a path gets 400, other paths 404; a malformed `Host` or `Origin`
+ * header gets 400 and one naming a host not in `allowedHosts` 403 (DNS rebinding
+ * protection; see `checkRequestHosts`); with a `token`, a request without the right bearer
+ * token gets 401.
  *
  * @throws HintgateError `invalid_option` for bad options; rejects when the port is taken.
  */
 export async function startMcpHttpServer(options: McpHttpServerOptions): Promise<McpHttpServer> {
   checkOptions(options);
   const host = options.host ?? DEFAULT_HTTP_HOST;
-  const allowed = [...(options.allowedHosts ?? allowedHostnames(host))];
-  const validateHost = hostHeaderValidation(allowed);
-  const validateOrigin = originValidation(allowed);
+  const allowed = normalizeAllowedHosts(options.allowedHosts ?? allowedHostnames(host));
   const { token } = options;
   const handler = createMcpHttpHandler({
     toolServer: options.toolServer,
-    ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
+    ...Object.fromEntries(
+      SESSION_OPTIONS.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]),
+    ),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
   });
-  const serve = toNodeHandler(handler, {
-    ...(options.onError === undefined ? {} : { onerror: options.onError }),
-  });
+  const adapterOptions = options.onError === undefined ? {} : { onerror: options.onError };
+  /** The SDK's Node adapter over the handler, with the client's address for its sessions. */
+  const serve = (req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> => {
+    const client = clientOf(req);
+    return toNodeHandler(
+      { fetch: (request, requestOptions) => handler.fetch(request, { ...requestOptions, client }) },
+      adapterOptions,
+    )(req as NodeIncomingMessageLike, res, body);
+  };
   const direct = directToolCalls(options.toolServer);
   const sessionsOf = legacySessions(handler);
   const fast =
@@ -140,12 +191,26 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
   const authInfo: AuthInfo = { token: 'bearer', clientId: 'bearer', scopes: [] };
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const path = requestPath(req.url);
+    if (path === undefined) {
+      plainJson(res, 400, {
+        error: `Bad Request: the request target ${quoteHeader(req.url ?? '')} is not a path; send ${MCP_PATH}.`,
+      });
+      return;
+    }
     if (path !== MCP_PATH) {
       plainJson(res, 404, { error: `Not found; the MCP endpoint is ${MCP_PATH}.` });
       return;
     }
-    if (!validateHost(req, res) || !validateOrigin(req, res)) return;
+    const refusal = checkRequestHosts(req, allowed);
+    if (refusal !== undefined) {
+      plainJson(res, refusal.status, {
+        jsonrpc: '2.0',
+        error: { code: -32000, message: refusal.message },
+        id: null,
+      });
+      return;
+    }
     if (token !== undefined) {
       if (!hasBearerToken(req, token)) {
         plainJson(
@@ -164,7 +229,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
     }
     const wanted = fast?.wants(req);
     if (fast === undefined || wanted === undefined) {
-      void serve(req as NodeIncomingMessageLike, res);
+      void serve(req, res);
       return;
     }
     readJsonBody(req).then(
@@ -189,7 +254,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
             id: null,
           });
         } else if (!fast.take(body.value, wanted, res)) {
-          void serve(req as NodeIncomingMessageLike, res, body.value);
+          void serve(req, res, body.value);
         }
       },
       (error: unknown) => {
