@@ -1,0 +1,148 @@
+import type { BigIntStats } from 'node:fs';
+import { constants } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
+import { describeFsErrorCode, fsErrorCode } from './describe-fs-error-code.js';
+
+/** Options of {@link readRegularFile}. */
+export interface ReadRegularFileOptions {
+  /** Largest file read, in bytes; a larger one is refused without being read whole. */
+  readonly maxBytes: number;
+}
+
+/** What {@link readRegularFile} read. */
+export interface RegularFileContent {
+  /** The content, decoded as UTF-8 (invalid sequences become U+FFFD, as `readFile` does). */
+  readonly text: string;
+  /** The opened file's own status (`fstat`), taken before reading. */
+  readonly stats: BigIntStats;
+}
+
+/** Why {@link readRegularFile} did not read a file. */
+export type RegularFileProblem =
+  /** The file does not exist (`ENOENT`, or `ENOTDIR` for a path through a file). */
+  | 'missing'
+  /** It is a directory. */
+  | 'directory'
+  /** It is a FIFO, a socket, a device or another kind of file that is not regular. */
+  | 'special'
+  /** It is larger than `maxBytes`. */
+  | 'too_large'
+  /** Any other failure: permissions, a loop of symbolic links, an I/O error. */
+  | 'unreadable';
+
+/**
+ * {@link readRegularFile} refused a file or could not read it. `message` says which file,
+ * why (in words, never a bare `ELOOP`) and, for a size, the limit.
+ */
+export class RegularFileError extends Error {
+  /** The path as given. */
+  readonly path: string;
+  /** What kind of problem it is. */
+  readonly problem: RegularFileProblem;
+  /** Why, in words, without the path: `it is a FIFO (named pipe), not a regular file; ...`. */
+  readonly reason: string;
+
+  constructor(path: string, problem: RegularFileProblem, reason: string, cause?: unknown) {
+    super(`${path}: ${reason}`, cause === undefined ? undefined : { cause });
+    this.name = 'RegularFileError';
+    this.path = path;
+    this.problem = problem;
+    this.reason = reason;
+  }
+}
+
+// Not blocking on a FIFO with no writer, and never becoming the controlling terminal.
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+
+const CHUNK_BYTES = 64 * 1024;
+
+/** `4 MiB`, `512 KiB`, `100 bytes`. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+/** What kind of file a non-regular file is, for messages. */
+function kindOf(stats: BigIntStats): string {
+  if (stats.isFIFO()) return 'a FIFO (named pipe)';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  if (stats.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/** Reads at most `limit` bytes from the handle's start; fewer when the file ends first. */
+async function readUpTo(handle: FileHandle, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  while (total < limit) {
+    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, limit - total));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, total);
+    if (bytesRead === 0) break;
+    chunks.push(buffer.subarray(0, bytesRead));
+    total += bytesRead;
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * Reads a file someone named (a configuration, a policy, a state file) safely: it is opened
+ * without blocking (a FIFO with no writer does not hang), its own status is taken from the
+ * opened handle (`fstat`), anything but a regular file is refused (FIFOs, devices such as
+ * `/dev/zero` or `/dev/urandom`, sockets, directories), a file larger than `maxBytes` is
+ * refused by its size, and at most `maxBytes + 1` bytes are ever read (a file that grows,
+ * or claims size 0 as files under `/proc` do, cannot make it read more). Symbolic links
+ * are followed.
+ *
+ * @throws RegularFileError naming the file and the problem; its `cause` is the fs error.
+ */
+export async function readRegularFile(
+  path: string,
+  options: ReadRegularFileOptions,
+): Promise<RegularFileContent> {
+  const { maxBytes } = options;
+  let handle: FileHandle;
+  try {
+    handle = await open(path, READ_FLAGS);
+  } catch (error) {
+    const code = fsErrorCode(error);
+    const problem: RegularFileProblem =
+      code === 'ENOENT' || code === 'ENOTDIR'
+        ? 'missing'
+        : code === 'EISDIR'
+          ? 'directory'
+          : code === 'ENXIO'
+            ? 'special'
+            : 'unreadable';
+    throw new RegularFileError(path, problem, describeFsErrorCode(error), error);
+  }
+  try {
+    const stats = await handle.stat({ bigint: true });
+    if (stats.isDirectory()) {
+      throw new RegularFileError(path, 'directory', 'it is a directory, not a file');
+    }
+    if (!stats.isFile()) {
+      throw new RegularFileError(
+        path,
+        'special',
+        `it is ${kindOf(stats)}, not a regular file; give the path of a regular file`,
+      );
+    }
+    const tooLarge = (size: string): RegularFileError =>
+      new RegularFileError(
+        path,
+        'too_large',
+        `it is ${size}, larger than the limit of ${formatBytes(maxBytes)} for this file`,
+      );
+    if (stats.size > BigInt(maxBytes)) throw tooLarge(`${stats.size} bytes`);
+    const bytes = await readUpTo(handle, maxBytes + 1);
+    if (bytes.length > maxBytes) throw tooLarge(`more than ${maxBytes} bytes`);
+    return { text: bytes.toString('utf8'), stats };
+  } catch (error) {
+    if (error instanceof RegularFileError) throw error;
+    throw new RegularFileError(path, 'unreadable', describeFsErrorCode(error), error);
+  } finally {
+    await handle.close().catch(() => {});
+  }
+}
