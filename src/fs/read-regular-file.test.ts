@@ -41,7 +41,7 @@ describe('readRegularFile', () => {
     const error = await refusal(join(dir, 'big'));
     expect(error.problem).toBe('too_large');
     expect(error.message).toBe(
-      `${join(dir, 'big')}: it is 1025 bytes, larger than the limit of 1 KiB for this file`,
+      `${join(dir, 'big')}: it is 1025 bytes, more than the limit of 1 KiB`,
     );
   });
 

@@ -123,17 +123,13 @@ export async function readRegularFile(
       throw new RegularFileError(path, 'directory', 'it is a directory, not a file');
     }
     if (!stats.isFile()) {
-      throw new RegularFileError(
-        path,
-        'special',
-        `it is ${kindOf(stats)}, not a regular file; give the path of a regular file`,
-      );
+      throw new RegularFileError(path, 'special', `it is ${kindOf(stats)}, not a regular file`);
     }
     const tooLarge = (size: string): RegularFileError =>
       new RegularFileError(
         path,
         'too_large',
-        `it is ${size}, larger than the limit of ${formatBytes(maxBytes)} for this file`,
+        `it is ${size}, more than the limit of ${formatBytes(maxBytes)}`,
       );
     if (stats.size > BigInt(maxBytes)) throw tooLarge(`${stats.size} bytes`);
     const bytes = await readUpTo(handle, maxBytes + 1);

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { HintgateError, type HintgateErrorCode } from '../errors/hintgate-error.js';
 import { fsErrorCode } from './describe-fs-error-code.js';
-import { formatBytes, RegularFileError, readRegularFile } from './read-regular-file.js';
+import { RegularFileError, readRegularFile } from './read-regular-file.js';
 
 /** Largest configuration-like file {@link readTextFile} reads by default: 4 MiB. */
 export const MAX_CONFIG_FILE_BYTES = 4 * 1024 * 1024;
@@ -57,18 +57,13 @@ export async function readTextFile(
   try {
     return { absolute, text: await read(absolute) };
   } catch (error) {
-    throw new HintgateError(options.code, unreadable(absolute, error, options, maxBytes), {
+    throw new HintgateError(options.code, unreadable(absolute, error, options), {
       cause: error,
     });
   }
 }
 
-function unreadable(
-  absolute: string,
-  error: unknown,
-  options: ReadTextFileOptions,
-  maxBytes: number,
-): string {
+function unreadable(absolute: string, error: unknown, options: ReadTextFileOptions): string {
   const problem = error instanceof RegularFileError ? error.problem : undefined;
   const code = fsErrorCode(error);
   if (problem === 'missing' || code === 'ENOENT' || code === 'ENOTDIR') {
@@ -78,11 +73,7 @@ function unreadable(
     return `${absolute} is a directory, not a ${options.what} file; pass the path of ${options.expected}.`;
   }
   if (error instanceof RegularFileError && problem !== 'unreadable') {
-    const limit =
-      problem === 'too_large'
-        ? ` (a ${options.readName} is read up to ${formatBytes(maxBytes)})`
-        : '';
-    return `Cannot read ${options.readName} ${absolute}: ${error.reason}${limit}; pass the path of ${options.expected}.`;
+    return `Cannot read ${options.readName} ${absolute}: ${error.reason}; pass the path of ${options.expected}.`;
   }
   const reason =
     error instanceof RegularFileError
