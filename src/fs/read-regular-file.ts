@@ -7,12 +7,19 @@ import { describeFsErrorCode, fsErrorCode } from './describe-fs-error-code.js';
 export interface ReadRegularFileOptions {
   /** Largest file read, in bytes; a larger one is refused without being read whole. */
   readonly maxBytes: number;
+  /**
+   * Refuse a symbolic link as the last component of the path instead of following it
+   * (`O_NOFOLLOW`; it then counts as `special`). Default false.
+   */
+  readonly noFollow?: boolean;
 }
 
 /** What {@link readRegularFile} read. */
 export interface RegularFileContent {
   /** The content, decoded as UTF-8 (invalid sequences become U+FFFD, as `readFile` does). */
   readonly text: string;
+  /** The content as read. */
+  readonly bytes: Buffer;
   /** The opened file's own status (`fstat`), taken before reading. */
   readonly stats: BigIntStats;
 }
@@ -39,15 +46,23 @@ export class RegularFileError extends Error {
   readonly path: string;
   /** What kind of problem it is. */
   readonly problem: RegularFileProblem;
-  /** Why, in words, without the path: `it is a FIFO (named pipe), not a regular file; ...`. */
+  /** Why, in words, without the path: `it is a FIFO (named pipe), not a regular file`. */
   readonly reason: string;
+  /** With `too_large`: the size the file has (at least), in bytes. */
+  readonly size: number | undefined;
 
-  constructor(path: string, problem: RegularFileProblem, reason: string, cause?: unknown) {
-    super(`${path}: ${reason}`, cause === undefined ? undefined : { cause });
+  constructor(
+    path: string,
+    problem: RegularFileProblem,
+    reason: string,
+    options: { readonly cause?: unknown; readonly size?: number } = {},
+  ) {
+    super(`${path}: ${reason}`, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'RegularFileError';
     this.path = path;
     this.problem = problem;
     this.reason = reason;
+    this.size = options.size;
   }
 }
 
@@ -103,10 +118,16 @@ export async function readRegularFile(
 ): Promise<RegularFileContent> {
   const { maxBytes } = options;
   let handle: FileHandle;
+  const noFollow = options.noFollow === true ? (constants.O_NOFOLLOW ?? 0) : 0;
   try {
-    handle = await open(path, READ_FLAGS);
+    handle = await open(path, READ_FLAGS | noFollow);
   } catch (error) {
     const code = fsErrorCode(error);
+    if (code === 'ELOOP' && noFollow !== 0) {
+      throw new RegularFileError(path, 'special', 'it is a symbolic link, not a regular file', {
+        cause: error,
+      });
+    }
     const problem: RegularFileProblem =
       code === 'ENOENT' || code === 'ENOTDIR'
         ? 'missing'
@@ -115,7 +136,7 @@ export async function readRegularFile(
           : code === 'ENXIO'
             ? 'special'
             : 'unreadable';
-    throw new RegularFileError(path, problem, describeFsErrorCode(error), error);
+    throw new RegularFileError(path, problem, describeFsErrorCode(error), { cause: error });
   }
   try {
     const stats = await handle.stat({ bigint: true });
@@ -125,19 +146,20 @@ export async function readRegularFile(
     if (!stats.isFile()) {
       throw new RegularFileError(path, 'special', `it is ${kindOf(stats)}, not a regular file`);
     }
-    const tooLarge = (size: string): RegularFileError =>
+    const tooLarge = (size: string, bytes: number): RegularFileError =>
       new RegularFileError(
         path,
         'too_large',
         `it is ${size}, more than the limit of ${formatBytes(maxBytes)}`,
+        { size: bytes },
       );
-    if (stats.size > BigInt(maxBytes)) throw tooLarge(`${stats.size} bytes`);
+    if (stats.size > BigInt(maxBytes)) throw tooLarge(`${stats.size} bytes`, Number(stats.size));
     const bytes = await readUpTo(handle, maxBytes + 1);
-    if (bytes.length > maxBytes) throw tooLarge(`more than ${maxBytes} bytes`);
-    return { text: bytes.toString('utf8'), stats };
+    if (bytes.length > maxBytes) throw tooLarge(`more than ${maxBytes} bytes`, bytes.length);
+    return { text: bytes.toString('utf8'), bytes, stats };
   } catch (error) {
     if (error instanceof RegularFileError) throw error;
-    throw new RegularFileError(path, 'unreadable', describeFsErrorCode(error), error);
+    throw new RegularFileError(path, 'unreadable', describeFsErrorCode(error), { cause: error });
   } finally {
     await handle.close().catch(() => {});
   }

@@ -23,6 +23,7 @@ describe('resolveInWorkspace', () => {
       absolute: join(temp.workspace, 'src/a.ts'),
       relative: 'src/a.ts',
       exists: true,
+      root: temp.workspace,
     });
     expect(resolveInWorkspace(temp.workspace, '').relative).toBe('.');
     expect(resolveInWorkspace(temp.workspace, 'new/dir/c.txt')).toMatchObject({

@@ -10,6 +10,8 @@ export interface WorkspacePath {
   readonly relative: string;
   /** True when the path itself exists (false for a file about to be created). */
   readonly exists: boolean;
+  /** Real path of the workspace root, against which `relative` is given. */
+  readonly root: string;
 }
 
 const within = (root: string, path: string): boolean => {
@@ -118,7 +120,7 @@ export function resolveInWorkspace(workspace: string, input: string): WorkspaceP
     );
   }
   const rel = relative(root, absolute).split(sep).join('/');
-  return { absolute, relative: rel === '' ? '.' : rel, exists: tail.length === 0 };
+  return { absolute, relative: rel === '' ? '.' : rel, exists: tail.length === 0, root };
 }
 
 const MAX_LINK_HOPS = 40;
