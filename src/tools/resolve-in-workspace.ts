@@ -1,6 +1,7 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { HintgateError } from '../errors/hintgate-error.js';
+import { describeFsError } from './describe-fs-error.js';
 
 /** A path a tool may use: inside the workspace once every symbolic link is resolved. */
 export interface WorkspacePath {
@@ -95,7 +96,8 @@ export function resolveInWorkspace(workspace: string, input: string): WorkspaceP
       break;
     } catch (error) {
       const code = errorCode(error);
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+      // A loop of links, a name too long: said in words, never a bare ELOOP.
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw describeFsError(error, input);
     }
     let dangling: string | undefined;
     try {
