@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -203,6 +203,23 @@ describe('readLockFile and writeLockFile', () => {
     await expect(failure).rejects.toThrow(`remove ${file}.lock`);
     expect(await readdir(dir)).toEqual(['hintgate.lock.lock']);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'refuses a pin file that is a device or a FIFO at once, in words',
+    async () => {
+      await expect(readLockFile('/dev/zero')).rejects.toMatchObject({
+        code: 'invalid_lock_file',
+        message: expect.stringContaining('cannot be read (it is a character device'),
+      });
+      const fifo = join(dir, 'fifo.lock');
+      execFileSync('mkfifo', [fifo]);
+      await expect(readLockFile(fifo)).rejects.toMatchObject({
+        code: 'invalid_lock_file',
+        message: expect.stringContaining('a FIFO (named pipe), not a regular file'),
+      });
+    },
+    10_000,
+  );
 
   it('creates the directory of the file', async () => {
     const nested = join(dir, 'project', 'hintgate.lock');
