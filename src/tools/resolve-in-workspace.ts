@@ -50,8 +50,19 @@ const realRoot = (workspace: string): string => {
   }
 };
 
+/**
+ * Longest path accepted, in characters: Linux's PATH_MAX. A longer one cannot name a file,
+ * and resolving one of a megabyte part by part would hold the main thread for minutes.
+ */
+const MAX_PATH_CHARS = 4096;
+
 /** The lexical target of `input` under the real root; refuses what leaves the workspace. */
 const lexicalTarget = (workspace: string, root: string, input: string): string => {
+  if (input.length > MAX_PATH_CHARS) {
+    refuse(
+      `the path is ${input.length} characters long; paths of at most ${MAX_PATH_CHARS} characters can name a file.`,
+    );
+  }
   if (input.includes('\0')) refuse(`the path ${JSON.stringify(input)} contains a NUL byte.`);
   if (isAbsolute(input)) {
     const path = normalize(input);
@@ -82,7 +93,7 @@ const lexicalTarget = (workspace: string, root: string, input: string): string =
  * @param input The path as the model gave it; empty means the root.
  * @throws Error whose message starts with `Refused:` and says why, for `..` that leaves the
  * workspace, an absolute path outside it, a symbolic link that resolves outside it or
- * points nowhere, or a NUL byte.
+ * points nowhere, a NUL byte, or more than 4,096 characters.
  */
 export function resolveInWorkspace(workspace: string, input: string): WorkspacePath {
   checkArguments('resolveInWorkspace', workspace, input);
@@ -172,11 +183,14 @@ export function isWithin(root: string, path: string): boolean {
  * {@link resolveInWorkspace} resolves it, relative to the workspace root, so that two
  * spellings of one file (`./a.txt`, an absolute path, a link inside the workspace) are one
  * key. A path that would be refused keys as its absolute lexical form, since the call fails
- * before touching anything.
+ * before touching anything; one longer than 4,096 characters keys as the whole workspace.
  */
 export function workspaceFileKey(workspace: string, input: string | undefined): string {
   checkArguments('workspaceFileKey', workspace, input ?? '.');
   const path = input ?? '.';
+  // Too long to name a file, and too long to key by (the scheduler keys every parent):
+  // the whole workspace, which orders it against everything until it fails.
+  if (path.length > MAX_PATH_CHARS) return 'file:';
   try {
     const resolved = resolveInWorkspace(workspace, path);
     return resolved.relative === '.' ? 'file:' : `file:${resolved.relative}`;
