@@ -1,9 +1,9 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import * as formatsModule from 'ajv-formats';
-import { RE2JS } from 're2js';
 import { HintgateError } from '../errors/hintgate-error.js';
 import { closeObjectSchemas, isPlainObject, type JsonSchemaObject } from './json-schema.js';
+import { linearRegExp } from './linear-reg-exp.js';
 
 /** A schema as a tool definition accepts it: any Standard Schema, or a JSON Schema object. */
 export type SchemaInput = StandardSchemaV1 | JsonSchemaObject;
@@ -31,30 +31,6 @@ type FormatsPlugin = (ajv: Ajv2020) => unknown;
 const addFormats: FormatsPlugin =
   (formatsModule as unknown as { default: FormatsPlugin }).default ??
   (formatsModule as unknown as FormatsPlugin);
-
-/**
- * How `pattern` and `patternProperties` are matched: by re2js, a port of RE2, in time linear
- * in the value. A server's schema is hostile, and so are a model's arguments: V8 takes ten
- * seconds to test `^(a+)+$` on 29 characters, holding the whole process. A pattern RE2
- * cannot run (a lookaround, a backreference) fails to compile, which a server's tool turns
- * into "arguments sent unchecked" and a tool defined in code into `invalid_schema`.
- */
-const linearRegExp = Object.assign(
-  (pattern: string): { test: (value: string) => boolean; toString: () => string } => {
-    let regex: RE2JS;
-    try {
-      regex = RE2JS.compile(RE2JS.translateRegExp(pattern));
-    } catch (error) {
-      throw new Error(
-        `the pattern ${JSON.stringify(pattern)} cannot be matched in linear time (${(error as Error).message}); patterns are matched with RE2, which has no lookarounds or backreferences`,
-        { cause: error },
-      );
-    }
-    // Ajv shares compiled patterns by their string form.
-    return { test: (value) => regex.test(value), toString: () => `re2:${pattern}` };
-  },
-  { code: 'linearRegExp' },
-);
 
 const makeAjv = (role: SchemaRole): Ajv2020 => {
   const ajv = new Ajv2020({
