@@ -1,6 +1,7 @@
 import { constants, readlinkSync } from 'node:fs';
 import { type FileHandle, lstat, mkdir, open, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fsErrorCode } from '../fs/index.js';
 import { isWithin } from './resolve-in-workspace.js';
 
 /**
@@ -42,9 +43,6 @@ export interface OpenWorkspaceDirectoryOptions {
 const { O_RDONLY, O_DIRECTORY = 0, O_NOFOLLOW = 0 } = constants;
 const DIRECTORY_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
 
-const errorCode = (error: unknown): unknown =>
-  typeof error === 'object' && error !== null ? Reflect.get(error, 'code') : undefined;
-
 /** The path of an open handle's directory through procfs. */
 const procPath = (handle: FileHandle): string => `/proc/self/fd/${handle.fd}`;
 
@@ -74,17 +72,17 @@ async function openChild(
   try {
     return await open(path, DIRECTORY_FLAGS);
   } catch (error) {
-    const code = errorCode(error);
+    const code = fsErrorCode(error);
     if (code === 'ENOENT' && create) {
       try {
         await mkdir(path);
       } catch (made) {
-        if (errorCode(made) !== 'EEXIST') throw made;
+        if (fsErrorCode(made) !== 'EEXIST') throw made;
       }
       try {
         return await open(path, DIRECTORY_FLAGS);
       } catch (again) {
-        if (errorCode(again) === 'ELOOP' || errorCode(again) === 'ENOTDIR') throw refuse();
+        if (fsErrorCode(again) === 'ELOOP' || fsErrorCode(again) === 'ENOTDIR') throw refuse();
         throw again;
       }
     }
@@ -145,12 +143,12 @@ async function openChecked(
     path = join(path, name);
     const part = parts.slice(0, index + 1).join('/');
     let stats = await lstat(path).catch((error: unknown) => {
-      if (errorCode(error) === 'ENOENT' && create) return undefined;
+      if (fsErrorCode(error) === 'ENOENT' && create) return undefined;
       throw error;
     });
     if (stats === undefined) {
       await mkdir(path).catch((error: unknown) => {
-        if (errorCode(error) !== 'EEXIST') throw error;
+        if (fsErrorCode(error) !== 'EEXIST') throw error;
       });
       stats = await lstat(path);
     }
@@ -200,7 +198,7 @@ export async function openWorkspaceDirectory(
   let rootHandle: FileHandle | undefined;
   if (options.procfs ?? process.platform === 'linux') {
     rootHandle = await open(root, DIRECTORY_FLAGS).catch((error: unknown) => {
-      if (errorCode(error) === 'ELOOP' || errorCode(error) === 'ENOTDIR') {
+      if (fsErrorCode(error) === 'ELOOP' || fsErrorCode(error) === 'ENOTDIR') {
         throw moved(options.shown, '.');
       }
       throw error;

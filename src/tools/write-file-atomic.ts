@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, open, rename, unlink } from 'node:fs/promises';
+import { fsErrorCode } from '../fs/index.js';
 import type { WorkspaceDirectory } from './open-workspace-directory.js';
 
 const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = constants;
-
-const errorCode = (error: unknown): unknown =>
-  typeof error === 'object' && error !== null ? Reflect.get(error, 'code') : undefined;
 
 /** What {@link writeFileAtomic} found and did. */
 export interface AtomicWrite {
@@ -43,7 +41,7 @@ export async function writeFileAtomic(
     replaced = true;
     if (stats.isFile()) mode = stats.mode & 0o7777;
   } catch (error) {
-    if (errorCode(error) !== 'ENOENT') throw error;
+    if (fsErrorCode(error) !== 'ENOENT') throw error;
   }
   const temp = directory.entry(`.${name}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666);
