@@ -243,6 +243,64 @@ describe('updateLockFile', () => {
     expect(await readdir(dir)).toEqual(['hintgate.lock']);
   });
 
+  it('keeps both servers when a writer stalls under the lock past its stale time', async () => {
+    // A real process freezes its whole event loop inside its update (under the lock, after
+    // reading): its lock goes stale, this writer breaks it and pins its server; the stalled
+    // one must then not replace the file with what it read before.
+    const root = fileURLToPath(new URL('../../..', import.meta.url));
+    const source = (name: string) =>
+      JSON.stringify(pathToFileURL(fileURLToPath(new URL(name, import.meta.url))).href);
+    const script = join(dir, 'stalled.mjs');
+    await writeFile(
+      script,
+      `import { updateLockFile } from ${source('./lock-file.ts')};
+import { pinTools } from ${source('./pin-tools.ts')};
+let stalls = 1;
+await updateLockFile(
+  process.argv[2],
+  (lock) => {
+    if (stalls-- > 0) {
+      process.stdout.write('stalled\\n');
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500);
+    }
+    return pinTools(lock, {
+      server: 'stalled',
+      listings: [{ name: 'echo', description: 'Echo.', inputSchema: { type: 'object' } }],
+    });
+  },
+  { staleLockMs: 200, lockTimeoutMs: 15000 },
+);
+process.stdout.write('done\\n');
+`,
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', script, file], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout?.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes('stalled')) resolve();
+      });
+      child.once('exit', () => reject(new Error(`the writer exited first: ${stderr}`)));
+    });
+    await updateLockFile(
+      file,
+      (lock) => pinTools(lock, { server: 'other', listings: [listing('echo')], now }),
+      { staleLockMs: 200, lockTimeoutMs: 15000 },
+    );
+    expect(await exited, stderr).toBe(0);
+    expect(stdout).toContain('done');
+    const lock = await readLockFile(file);
+    expect(Object.keys(lock.servers).sort()).toEqual(['other', 'stalled']);
+  });
+
   it('loses no update when four processes pin five servers each at once', async () => {
     const root = fileURLToPath(new URL('../../..', import.meta.url));
     const source = (name: string) =>
