@@ -115,6 +115,18 @@ const LAUNCHER_VALUE_OPTIONS = new Set([
 const ENTRY_FILES = new Set(['index', 'main', 'cli', 'server', 'stdio']);
 const BUILD_DIRECTORIES = new Set(['dist', 'build', 'lib', 'src', 'bin', 'out', 'esm', 'cjs']);
 
+/**
+ * `s` without leading and trailing dashes; a loop, since `/^-+|-+$/g` retries a long run of
+ * dashes from each of them (quadratic time).
+ */
+const trimDashes = (s: string): string => {
+  let start = 0;
+  let end = s.length;
+  while (start < end && s.charCodeAt(start) === 0x2d) start += 1;
+  while (end > start && s.charCodeAt(end - 1) === 0x2d) end -= 1;
+  return s.slice(start, end);
+};
+
 const nameFrom = (word: string): string => {
   // "@scope/pkg@1.2.3" -> "pkg"; "./dist/server.js" -> "server"; "ghcr.io/o/img:tag" -> "img".
   const unversioned = word.replace(/(?<=.)@[^/@]*$/, '').replace(/:[^/:]*$/, '');
@@ -126,10 +138,7 @@ const nameFrom = (word: string): string => {
     const directory = [...parts].reverse().find((part) => !BUILD_DIRECTORIES.has(part));
     if (directory !== undefined && directory !== '.' && directory !== '..') stem = directory;
   }
-  return stem
-    .replace(/[^A-Za-z0-9_-]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 64);
+  return trimDashes(stem.replace(/[^A-Za-z0-9_-]+/g, '-')).slice(0, 64);
 };
 
 /**
@@ -156,7 +165,7 @@ export function serverNameOf(command: string, args: readonly string[]): string {
 
 /** Name of an HTTP server from its URL: the host name, dots as dashes. */
 export function serverNameOfUrl(url: URL): string {
-  const name = url.hostname.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '');
+  const name = trimDashes(url.hostname.replace(/[^A-Za-z0-9_-]+/g, '-'));
   return name === '' ? 'server' : name.slice(0, 64);
 }
 

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { SourceLocation } from '../check/report/index.js';
+import { MAX_CONFIG_FILE_BYTES, readRegularFile } from '../fs/index.js';
 
 /**
  * How a file is named in reports: relative to `cwd` with `/` separators when it is inside
@@ -28,7 +28,7 @@ export async function serverLocations(
   const locations = new Map<string, SourceLocation>();
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = (await readRegularFile(file, { maxBytes: MAX_CONFIG_FILE_BYTES })).text;
   } catch {
     return locations;
   }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { link, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { type FileHandle, link, open, rename, stat, unlink } from 'node:fs/promises';
+import { readRegularFile } from './read-regular-file.js';
 
 /** Options of {@link acquireFileLock}. */
 export interface FileLockOptions {
@@ -7,7 +8,8 @@ export interface FileLockOptions {
   readonly timeoutMs: number;
   /**
    * Age (by the lock file's modification time, against the system clock) after which a lock
-   * is taken as abandoned by a crashed holder and removed, in milliseconds.
+   * is taken as abandoned by a crashed holder and removed, in milliseconds. A live holder
+   * keeps its lock fresh: it touches the lock file every third of this time.
    */
   readonly staleMs: number;
 }
@@ -16,8 +18,32 @@ export interface FileLockOptions {
 export interface FileLock {
   /** Path of the lock file. */
   readonly path: string;
+  /**
+   * Whether the lock file is still this holder's. It stops being so when the holder stalled
+   * (a paused process, a frozen machine) for longer than `staleMs`, so that another process
+   * broke the lock as abandoned. Check it right before the write the lock protects, and do
+   * not write when it is false: what was read under the lock may be out of date.
+   */
+  isHeld(): Promise<boolean>;
   /** Removes the lock file, unless it is no longer ours (broken as stale and taken over). */
   release(): Promise<void>;
+}
+
+/**
+ * A write was about to happen under a lock that is no longer held (see
+ * {@link FileLock.isHeld}); nothing was written. Take the lock again, read afresh and retry.
+ */
+export class FileLockLostError extends Error {
+  /** Path of the lock file. */
+  readonly lockPath: string;
+
+  constructor(lockPath: string) {
+    super(
+      `The lock file ${lockPath} was broken as stale and taken over by another writer while this one held it; nothing was written.`,
+    );
+    this.name = 'FileLockLostError';
+    this.lockPath = lockPath;
+  }
 }
 
 /** {@link acquireFileLock} waited `timeoutMs` and the lock stayed held. */
@@ -74,19 +100,57 @@ async function breakStaleLock(lockPath: string, staleMs: number): Promise<boolea
   }
 }
 
-async function releaseLock(lockPath: string, token: string): Promise<void> {
+/** Largest lock file read back: it holds a pid, a token and a time. */
+const MAX_LOCK_FILE_BYTES = 64 * 1024;
+
+/** Whether the lock file at `lockPath` holds `token`; false when it is gone or unreadable. */
+async function holdsToken(lockPath: string, token: string): Promise<boolean> {
   try {
-    const held: unknown = JSON.parse(await readFile(lockPath, 'utf8'));
-    if (typeof held === 'object' && held !== null && Reflect.get(held, 'token') === token) {
-      await unlink(lockPath);
-    }
-  } catch {}
+    const { text } = await readRegularFile(lockPath, { maxBytes: MAX_LOCK_FILE_BYTES });
+    const held: unknown = JSON.parse(text);
+    return typeof held === 'object' && held !== null && Reflect.get(held, 'token') === token;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The lock just created, open as `handle`: it touches the file through the handle every
+ * third of `staleMs`, so that a live holder's lock never looks abandoned, and only its own
+ * file is touched even after the lock was broken and taken by another.
+ */
+function heldLock(lockPath: string, token: string, handle: FileHandle, staleMs: number): FileLock {
+  let released = false;
+  const heartbeat =
+    staleMs >= 3
+      ? setInterval(
+          () => {
+            const now = new Date();
+            handle.utimes(now, now).catch(() => {});
+          },
+          Math.floor(staleMs / 3),
+        )
+      : undefined;
+  heartbeat?.unref();
+  return {
+    path: lockPath,
+    isHeld: async () => !released && (await holdsToken(lockPath, token)),
+    async release() {
+      if (released) return;
+      released = true;
+      clearInterval(heartbeat);
+      await handle.close().catch(() => {});
+      if (await holdsToken(lockPath, token)) await unlink(lockPath).catch(() => {});
+    },
+  };
 }
 
 /**
  * Takes the inter-process lock file `lockPath` (created exclusively, holding the pid, a
  * random token and the time), waiting with jittered exponential backoff while another
- * holder has it and breaking a lock older than `staleMs`. Rejects with
+ * holder has it and breaking a lock older than `staleMs`. The holder keeps the file open
+ * and fresh until it releases it; a holder that stalls longer than `staleMs` loses it, which
+ * {@link FileLock.isHeld} tells. Rejects with
  * {@link FileLockTimeoutError} after `timeoutMs`, or with the fs error when the lock file
  * cannot be created (its directory must exist).
  */
@@ -103,10 +167,12 @@ export async function acquireFileLock(
       const handle = await open(lockPath, 'wx', 0o600);
       try {
         await handle.writeFile(body, 'utf8');
-      } finally {
-        await handle.close();
+      } catch (error) {
+        await handle.close().catch(() => {});
+        await unlink(lockPath).catch(() => {});
+        throw error;
       }
-      return { path: lockPath, release: () => releaseLock(lockPath, token) };
+      return heldLock(lockPath, token, handle, options.staleMs);
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') throw error;
     }

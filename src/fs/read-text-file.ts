@@ -1,6 +1,10 @@
-import { readFile as readFileFromDisk } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { HintgateError, type HintgateErrorCode } from '../errors/hintgate-error.js';
+import { fsErrorCode } from './describe-fs-error-code.js';
+import { RegularFileError, readRegularFile } from './read-regular-file.js';
+
+/** Largest configuration-like file {@link readTextFile} reads by default: 4 MiB. */
+export const MAX_CONFIG_FILE_BYTES = 4 * 1024 * 1024;
 
 /** How {@link readTextFile} names the file and its problems. */
 export interface ReadTextFileOptions {
@@ -18,14 +22,21 @@ export interface ReadTextFileOptions {
   readonly expected: string;
   /** Error code for a file that cannot be read. */
   readonly code: HintgateErrorCode;
-  /** Reads a file as UTF-8. Default: `fs.readFile`. */
+  /** Largest file read, in bytes. Default {@link MAX_CONFIG_FILE_BYTES}. */
+  readonly maxBytes?: number | undefined;
+  /**
+   * Reads a file as UTF-8, given its absolute path. Default: {@link readRegularFile}, which
+   * refuses FIFOs, devices and directories and files over `maxBytes` without hanging or
+   * reading them whole.
+   */
   readonly readFile?: ((path: string) => Promise<string>) | undefined;
 }
 
 /**
  * Reads a configuration-like text file and returns its absolute path and text. A bad path
- * throws `invalid_option`; a missing, unreadable file or a directory throws `code` with a
- * message that says what to do.
+ * throws `invalid_option`; a missing or unreadable file, a directory, a FIFO, a device or a
+ * file larger than `maxBytes` throws `code` with a message that names the file and says
+ * what to do.
  */
 export async function readTextFile(
   path: unknown,
@@ -40,23 +51,42 @@ export async function readTextFile(
     );
   }
   const absolute = resolve(path);
-  const read = options.readFile ?? ((file: string) => readFileFromDisk(file, 'utf8'));
+  const maxBytes = options.maxBytes ?? MAX_CONFIG_FILE_BYTES;
+  const read =
+    options.readFile ?? (async (file: string) => (await readRegularFile(file, { maxBytes })).text);
   try {
     return { absolute, text: await read(absolute) };
   } catch (error) {
-    throw new HintgateError(options.code, unreadable(absolute, error, options), { cause: error });
+    throw new HintgateError(options.code, unreadable(absolute, error, options), {
+      cause: error,
+    });
   }
 }
 
 function unreadable(absolute: string, error: unknown, options: ReadTextFileOptions): string {
-  const code =
-    typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
-  if (code === 'ENOENT' || code === 'ENOTDIR') {
+  const problem = error instanceof RegularFileError ? error.problem : undefined;
+  const code = fsErrorCode(error);
+  if (problem === 'missing' || code === 'ENOENT' || code === 'ENOTDIR') {
     return `${options.notFound}: ${absolute}. Create it (${options.howToCreate}), or pass the right path.`;
   }
-  if (code === 'EISDIR') {
+  if (problem === 'directory' || code === 'EISDIR') {
     return `${absolute} is a directory, not a ${options.what} file; pass the path of ${options.expected}.`;
   }
-  const reason = error instanceof Error ? error.message : String(error);
-  return `Cannot read ${options.readName} ${absolute} (${reason}); check that this process may read it.`;
+  if (error instanceof RegularFileError && problem !== 'unreadable') {
+    return `Cannot read ${options.readName} ${absolute}: ${error.reason}; pass the path of ${options.expected}.`;
+  }
+  const reason =
+    error instanceof RegularFileError
+      ? error.reason
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  const cause = fsErrorCode(error instanceof RegularFileError ? error.cause : error);
+  const hint =
+    cause === 'ELOOP'
+      ? 'fix the symbolic links along the path, or pass the path of the file itself'
+      : cause === 'ENAMETOOLONG'
+        ? 'pass a shorter path'
+        : 'check that this process may read it';
+  return `Cannot read ${options.readName} ${absolute} (${reason}); ${hint}.`;
 }

@@ -1,18 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { type FileLock, FileLockLostError } from './file-lock.js';
 
 /** Options of {@link writeFileAtomic}. */
 export interface WriteFileAtomicOptions {
   /** Permission bits of a file it creates. Default `0o600`. */
   readonly mode?: number;
+  /**
+   * The lock under which the content was computed. Right before the rename it is checked to
+   * be still held ({@link FileLock.isHeld}); when it is not, nothing is written and the
+   * write rejects with {@link FileLockLostError}, so that a writer that stalled past the
+   * lock's stale time cannot replace what another writer wrote meanwhile.
+   */
+  readonly lock?: FileLock;
 }
 
 /**
  * Replaces the file at `path` with `content` (UTF-8) so that readers see either the old or
  * the new file, never a part: writes a temp file beside it, syncs it, renames it over
  * `path` and syncs the directory. On failure the temp file is removed and the fs error is
- * rethrown as it is; `path` is then unchanged. The directory must exist.
+ * rethrown as it is (or {@link FileLockLostError} when `lock` was lost); `path` is then
+ * unchanged. The directory must exist.
  */
 export async function writeFileAtomic(
   path: string,
@@ -27,6 +36,9 @@ export async function writeFileAtomic(
     await handle.sync();
     await handle.close();
     handle = undefined;
+    if (options.lock !== undefined && !(await options.lock.isHeld())) {
+      throw new FileLockLostError(options.lock.path);
+    }
     await rename(temp, path);
   } catch (error) {
     await handle?.close().catch(() => {});

@@ -21,12 +21,10 @@ export interface LoadedPins {
  * @throws HintgateError `invalid_lock_file` for a file that is not a lock file.
  */
 export async function loadPins(path: string): Promise<LoadedPins> {
+  // Anything but a missing file is read, so that readLockFile says what is wrong in words.
   const exists = await stat(path).then(
     () => true,
-    (error: { code?: string }) => {
-      if (error.code === 'ENOENT') return false;
-      throw error;
-    },
+    (error: { code?: string }) => error.code !== 'ENOENT',
   );
   return { lock: await readLockFile(path), exists };
 }

@@ -1,5 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -220,6 +220,79 @@ process.stdin.once('data', async () => {
     }
     expect(await readdir(dir)).toEqual(['approvals.json', 'writer.mjs']);
   });
+
+  it('keeps both entries when a writer stalls under the lock past its stale time', async () => {
+    // The stalled writer is a real process whose whole event loop freezes right after it
+    // read the file under the lock (its clock is asked then): no heartbeat keeps the lock
+    // fresh, so the other writer breaks it as abandoned, adds its entry and leaves. When
+    // the stalled writer wakes, it must not replace the file with what it read before.
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const source = pathToFileURL(fileURLToPath(new URL('./approval-store.ts', import.meta.url)));
+    const script = join(dir, 'stalled.mjs');
+    await writeFile(
+      script,
+      `import { createApprovalStore } from ${JSON.stringify(source.href)};
+let stalls = 1;
+const clock = () => {
+  if (stalls-- > 0) {
+    process.stdout.write('stalled\\n');
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500);
+  }
+  return new Date();
+};
+const store = createApprovalStore({ path: process.argv[2], clock, staleLockMs: 200, lockTimeoutMs: 15000 });
+await store.add('stalled_tool', ['key-a'], 'stalled writer');
+process.stdout.write('done\\n');
+`,
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', script, file], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout?.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes('stalled')) resolve();
+      });
+      child.once('exit', () => reject(new Error(`the writer exited first: ${stderr}`)));
+    });
+    // The stalled writer holds the lock; this one waits for it to go stale and breaks it.
+    const other = createApprovalStore({ path: file, staleLockMs: 200, lockTimeoutMs: 15000 });
+    await other.add('other_tool', ['key-b'], 'other writer');
+    expect(await other.has('other_tool', 'key-b')).toBe(true);
+    expect(await exited, stderr).toBe(0);
+    expect(stdout).toContain('done');
+
+    const fresh = createApprovalStore({ path: file });
+    expect(await fresh.has('stalled_tool', 'key-a')).toBe(true);
+    expect(await fresh.has('other_tool', 'key-b')).toBe(true);
+    expect((await readdir(dir)).sort()).toEqual(['approvals.json', 'stalled.mjs']);
+  });
+
+  it.runIf(process.platform !== 'win32')(
+    'refuses an approvals file that is a FIFO or a directory without hanging, in words',
+    async () => {
+      execFileSync('mkfifo', [file]);
+      const store = createApprovalStore({ path: file });
+      await expect(store.has('bash', 'ls')).rejects.toMatchObject({
+        code: 'invalid_approvals_file',
+        message: expect.stringContaining('a FIFO (named pipe), not a regular file'),
+      });
+      await rm(file);
+      await mkdir(file);
+      await expect(store.list()).rejects.toMatchObject({
+        code: 'invalid_approvals_file',
+        message: expect.stringContaining('it is a directory'),
+      });
+    },
+    10_000,
+  );
 
   it('rejects bad options and arguments with invalid_option', async () => {
     expect(() => createApprovalStore({ path: '' })).toThrow(/needs \{ path \}/);

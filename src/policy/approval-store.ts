@@ -1,12 +1,17 @@
 import type { BigIntStats } from 'node:fs';
-import { type FileHandle, mkdir, open, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { HintgateError } from '../errors/hintgate-error.js';
 import {
   acquireFileLock,
+  describeFsErrorCode,
   type FileLock,
+  FileLockLostError,
   type FileLockOptions,
   FileLockTimeoutError,
+  formatBytes,
+  RegularFileError,
+  readRegularFile,
   writeFileAtomic,
 } from '../fs/index.js';
 
@@ -70,6 +75,8 @@ export interface ApprovalStore {
 const FILE_VERSION = 1;
 const DEFAULT_LOCK_TIMEOUT_MS = 5000;
 const DEFAULT_STALE_LOCK_MS = 10_000;
+/** Largest approvals file read: some tens of thousands of approvals. */
+export const MAX_APPROVALS_FILE_BYTES = 16 * 1024 * 1024;
 const EXPECTED_SHAPE =
   '{ "version": 1, "approvals": [{ "tool": "...", "key": "...", "grantedAt": "ISO time", "reason"?: "..." }] }';
 
@@ -180,27 +187,37 @@ function writeFailed(path: string, what: string, cause: unknown): HintgateError 
   );
 }
 
-/** Writes the approvals file atomically, as an `approvals_write_failed` error on failure. */
-async function replaceFile(path: string, content: string): Promise<void> {
+/**
+ * Writes the approvals file atomically, provided `lock` is still held; as an
+ * `approvals_write_failed` error on failure, and {@link FileLockLostError} as it is.
+ */
+async function replaceFile(path: string, content: string, lock: FileLock): Promise<void> {
   try {
-    await writeFileAtomic(path, content, { mode: 0o600 });
+    await writeFileAtomic(path, content, { mode: 0o600, lock });
   } catch (error) {
+    if (error instanceof FileLockLostError) throw error;
     throw writeFailed(path, 'write the approvals file', error);
   }
 }
 
+function lockedOut(lockPath: string, timeoutMs: number, cause: unknown): HintgateError {
+  return new HintgateError(
+    'approvals_locked',
+    `Timed out after ${timeoutMs} ms waiting for the lock file ${lockPath}. Another hintgate process is writing approvals; if none is running, remove ${lockPath} and retry.`,
+    { cause },
+  );
+}
+
 /** Takes `<path>.lock`, translating failures into the store's errors. */
-async function acquireLock(lockPath: string, options: FileLockOptions): Promise<FileLock> {
+async function acquireLock(
+  lockPath: string,
+  options: FileLockOptions,
+  timeoutMs: number,
+): Promise<FileLock> {
   try {
     return await acquireFileLock(lockPath, options);
   } catch (error) {
-    if (error instanceof FileLockTimeoutError) {
-      throw new HintgateError(
-        'approvals_locked',
-        `Timed out after ${options.timeoutMs} ms waiting for the lock file ${lockPath}. Another hintgate process is writing approvals; if none is running, remove ${lockPath} and retry.`,
-        { cause: error },
-      );
-    }
+    if (error instanceof FileLockTimeoutError) throw lockedOut(lockPath, timeoutMs, error);
     throw writeFailed(lockPath, 'create the lock file', error);
   }
 }
@@ -242,20 +259,21 @@ export function createApprovalStore(options: ApprovalStoreOptions): ApprovalStor
   let writes: Promise<unknown> = Promise.resolve();
 
   const readFresh = async (): Promise<Snapshot> => {
-    let handle: FileHandle;
+    let read: Awaited<ReturnType<typeof readRegularFile>>;
     try {
-      handle = await open(path, 'r');
+      read = await readRegularFile(path, { maxBytes: MAX_APPROVALS_FILE_BYTES });
     } catch (error) {
-      if (errorCode(error) === 'ENOENT') return snapshotOf(undefined, []);
-      throw invalidFile(path, `cannot be read (${messageOf(error)})`, error);
+      if (error instanceof RegularFileError && error.problem === 'missing') {
+        return snapshotOf(undefined, []);
+      }
+      const reason = error instanceof RegularFileError ? error.reason : messageOf(error);
+      const limit =
+        error instanceof RegularFileError && error.problem === 'too_large'
+          ? `; approvals files are read up to ${formatBytes(MAX_APPROVALS_FILE_BYTES)}`
+          : '';
+      throw invalidFile(path, `cannot be read (${reason}${limit})`, error);
     }
-    try {
-      const stats = await handle.stat({ bigint: true });
-      const text = await handle.readFile('utf8');
-      return snapshotOf(stampOf(stats), parseApprovals(text, path));
-    } finally {
-      await handle.close();
-    }
+    return snapshotOf(stampOf(read.stats), parseApprovals(read.text, path));
   };
 
   const current = async (): Promise<Snapshot> => {
@@ -264,7 +282,7 @@ export function createApprovalStore(options: ApprovalStoreOptions): ApprovalStor
       stamp = stampOf(await stat(path, { bigint: true }));
     } catch (error) {
       if (errorCode(error) !== 'ENOENT') {
-        throw invalidFile(path, `cannot be read (${messageOf(error)})`, error);
+        throw invalidFile(path, `cannot be read (${describeFsErrorCode(error)})`, error);
       }
     }
     if (cache !== undefined && cache.stamp === stamp) return cache;
@@ -278,23 +296,33 @@ export function createApprovalStore(options: ApprovalStoreOptions): ApprovalStor
     } catch (error) {
       throw writeFailed(dirname(path), 'create the directory', error);
     }
-    const held = await acquireLock(lockPath, lock);
-    try {
-      // Under the lock, read unconditionally: the stamp could miss a same-size rewrite.
-      const before = await readFresh();
-      cache = before;
-      const missing = keys.filter((key) => !before.pairs.has(pairId(tool, key)));
-      if (missing.length === 0) return;
-      const grantedAt = clock().toISOString();
-      const added = missing.map(
-        (key): ApprovalRecord =>
-          reason === undefined ? { tool, key, grantedAt } : { tool, key, grantedAt, reason },
-      );
-      const records = normalize([...before.records, ...added]);
-      await replaceFile(path, formatApprovals(records));
-      cache = await readFresh().catch(() => undefined);
-    } finally {
-      await held.release();
+    const deadline = Date.now() + lock.timeoutMs;
+    for (;;) {
+      const remaining = Math.max(0, deadline - Date.now());
+      const held = await acquireLock(lockPath, { ...lock, timeoutMs: remaining }, lock.timeoutMs);
+      try {
+        // Under the lock, read unconditionally: the stamp could miss a same-size rewrite.
+        const before = await readFresh();
+        cache = before;
+        const missing = keys.filter((key) => !before.pairs.has(pairId(tool, key)));
+        if (missing.length === 0) return;
+        const grantedAt = clock().toISOString();
+        const added = missing.map(
+          (key): ApprovalRecord =>
+            reason === undefined ? { tool, key, grantedAt } : { tool, key, grantedAt, reason },
+        );
+        const records = normalize([...before.records, ...added]);
+        await replaceFile(path, formatApprovals(records), held);
+        cache = await readFresh().catch(() => undefined);
+        return;
+      } catch (error) {
+        // Stalled past the stale time: another writer may have written since the read, so
+        // read again under a new lock rather than replace its approvals.
+        if (!(error instanceof FileLockLostError)) throw error;
+        if (Date.now() >= deadline) throw lockedOut(lockPath, lock.timeoutMs, error);
+      } finally {
+        await held.release();
+      }
     }
   };
 

@@ -1,5 +1,6 @@
 import picomatch from 'picomatch';
 import { HintgateError } from '../errors/hintgate-error.js';
+import { compileLinearGlob } from './compile-linear-glob.js';
 
 /**
  * Options for tool names, origin names and approval keys rather than file paths: dots are
@@ -32,7 +33,9 @@ const CACHE_LIMIT = 1024;
  *   picomatch.
  * - A dot is an ordinary character: `*` matches `.env`.
  *
- * Matchers are cached by pattern.
+ * Matching takes time linear in the value's length ({@link compileLinearGlob}): values are
+ * approval keys and tool names, which come from a model or a server and may be megabytes
+ * long. Matchers are cached by pattern.
  *
  * @throws HintgateError `invalid_policy` when {@link checkGlob} finds the pattern invalid.
  */
@@ -48,7 +51,7 @@ export function compileGlob(
   if (problem !== undefined) {
     throw new HintgateError('invalid_policy', `Glob ${JSON.stringify(pattern)}: ${problem}.`);
   }
-  const matcher = build(wide ? starsToGlobstars(pattern) : pattern);
+  const matcher = compileLinearGlob(pattern, { partialGlobstar: 'any', starCrossesSlash: wide });
   if (cache.size >= CACHE_LIMIT) {
     const oldest = cache.keys().next();
     if (oldest.done !== true) cache.delete(oldest.value);
@@ -108,11 +111,6 @@ function rewriteStarRuns(pattern: string, replace: (start: number, end: number) 
   return out;
 }
 
-/** Turns every unescaped `*` outside `[...]` into `**` (which crosses `/`). */
-function starsToGlobstars(pattern: string): string {
-  return rewriteStarRuns(pattern, () => '**');
-}
-
 /**
  * Says what is wrong with a glob, or `undefined` when it is fine: not a string, empty,
  * an unbalanced `[`, `]`, `{` or `}`, a lone trailing `\`, or a pattern picomatch cannot
@@ -126,17 +124,14 @@ export function checkGlob(pattern: unknown): string | undefined {
   const unbalanced = findUnbalanced(pattern);
   if (unbalanced !== undefined) return unbalanced;
   try {
-    build(pattern);
+    // picomatch's parser is the reference for what a glob may say; the matcher is ours.
+    picomatch.makeRe(widenGlobstars(pattern), PICOMATCH_OPTIONS);
+    compileLinearGlob(pattern, { partialGlobstar: 'any' });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return `picomatch cannot compile it (${reason})`;
   }
   return undefined;
-}
-
-function build(pattern: string): (value: string) => boolean {
-  const isMatch = picomatch(widenGlobstars(pattern), PICOMATCH_OPTIONS);
-  return (value) => isMatch(value);
 }
 
 /**

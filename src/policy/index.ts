@@ -14,6 +14,7 @@ export {
 } from './authorizer.js';
 export { checkPolicy } from './check-policy.js';
 export { compileGlob } from './compile-glob.js';
+export { compileLinearGlob, type LinearGlobOptions } from './compile-linear-glob.js';
 export {
   createPolicy,
   type PersistentApprovals,

@@ -15,6 +15,7 @@ export {
 } from './define-tool.js';
 export { effectiveAnnotations } from './effective-annotations.js';
 export { isPlainObject, type JsonSchemaObject } from './json-schema.js';
+export { linearRegExp } from './linear-reg-exp.js';
 export { type NormalizedOutput, normalizeOutput, type OutputProblem } from './normalize-output.js';
 export { nullRecord } from './null-record.js';
 export { ownValue } from './own-value.js';

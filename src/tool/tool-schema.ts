@@ -3,6 +3,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import * as formatsModule from 'ajv-formats';
 import { HintgateError } from '../errors/hintgate-error.js';
 import { closeObjectSchemas, isPlainObject, type JsonSchemaObject } from './json-schema.js';
+import { linearRegExp } from './linear-reg-exp.js';
 
 /** A schema as a tool definition accepts it: any Standard Schema, or a JSON Schema object. */
 export type SchemaInput = StandardSchemaV1 | JsonSchemaObject;
@@ -33,6 +34,7 @@ const addFormats: FormatsPlugin =
 
 const makeAjv = (role: SchemaRole): Ajv2020 => {
   const ajv = new Ajv2020({
+    code: { regExp: linearRegExp },
     strict: false,
     allErrors: false,
     logger: false,

@@ -40,6 +40,20 @@ describe('edit_file', () => {
     expect(await content()).toBe('let x = 1;\n');
   });
 
+  it('answers at once for a megabyte old_string that is not found (the prefix hint is linear)', async () => {
+    await temp.write({ 'a.ts': 'let x = 1;\n' });
+    for (const old_string of ['\n'.repeat(1_000_000), `${' \n'.repeat(500_000)}1x`]) {
+      const result = await edit({ old_string, new_string: 'y' });
+      expect(textOf(result)).toContain('old_string was not found in a.ts');
+      expect(textOf(result)).not.toContain('line-number prefixes');
+    }
+    const prefixed = await edit({
+      old_string: `${'\n'.repeat(1_000_000)}  7\tlet`,
+      new_string: 'y',
+    });
+    expect(textOf(prefixed)).toContain('line-number prefixes');
+  }, 60_000);
+
   it('fails on several matches with their count and lines, unless replace_all', async () => {
     await temp.write({ 'a.ts': 'foo();\nbar();\nfoo();\nfoo();\n' });
     const result = await edit({ old_string: 'foo()', new_string: 'baz()' });

@@ -1,8 +1,10 @@
-import { readFile, stat } from 'node:fs/promises';
+import { posix } from 'node:path';
+import { RegularFileError, readRegularFile } from '../fs/index.js';
 import { defineTool } from '../tool/define-tool.js';
 import type { Tool } from '../tool/tool.js';
 import { describeFsError } from './describe-fs-error.js';
 import { looksBinary } from './looks-binary.js';
+import { openWorkspaceDirectory, type WorkspaceDirectory } from './open-workspace-directory.js';
 import { refuseProtectedPath } from './protected-paths.js';
 import { resolveInWorkspace, workspaceFileKey } from './resolve-in-workspace.js';
 import {
@@ -39,7 +41,8 @@ const inputSchema = {
 } as const;
 
 const MAX_LINES_NAMED = 10;
-const LINE_PREFIX = /^\s*\d+\t/m;
+// Linear: [ \t]* stays on one line (\s* would also cross newlines, retried from every line start).
+const LINE_PREFIX = /^[ \t]*\d+\t/m;
 
 /** Start offsets of the non-overlapping occurrences of `needle` in `text`. */
 const occurrences = (text: string, needle: string): number[] => {
@@ -112,54 +115,94 @@ export function createEditFileTool(options: WorkspaceToolsOptions): Tool {
       if (oldArg === newArg) {
         throw new Error('old_string and new_string are the same, so there is nothing to change.');
       }
-      let bytes: Buffer;
+      if (shown === '.') throw new Error(`"${shown}" is not a regular file.`);
+      const name = posix.basename(shown);
+      let directory: WorkspaceDirectory | undefined;
       try {
-        const info = await stat(target.absolute);
-        if (!info.isFile()) throw new Error(`"${shown}" is not a regular file.`);
-        if (info.size > maxFileBytes) {
-          throw new Error(
-            `${shown} is ${info.size} bytes, more than edit_file handles (${maxFileBytes}); change it with run_command (for example sed) instead.`,
-          );
-        }
-        bytes = await readFile(target.absolute);
+        directory = await openWorkspaceDirectory(target.root, posix.dirname(shown), {
+          create: false,
+          shown,
+        });
+        const bytes = await readForEdit(directory, name, shown, maxFileBytes);
+        const edited = editText(bytes, shown, oldArg, newArg, replace_all);
+        await writeFileAtomic(directory, name, edited.text);
+        return edited.reply;
       } catch (error) {
         throw describeFsError(error, shown);
+      } finally {
+        await directory?.close();
       }
-      const text = bytes.toString('utf8');
-      if (looksBinary(bytes) || !Buffer.from(text, 'utf8').equals(bytes)) {
-        throw new Error(`${shown} is not a UTF-8 text file; edit_file only edits text.`);
-      }
-      let oldString = oldArg;
-      let newString = newArg;
-      let found = occurrences(text, oldString);
-      if (
-        found.length === 0 &&
-        text.includes('\r\n') &&
-        oldArg.includes('\n') &&
-        !oldArg.includes('\r')
-      ) {
-        oldString = oldArg.replaceAll('\n', '\r\n');
-        newString = newArg.replaceAll('\r\n', '\n').replaceAll('\n', '\r\n');
-        found = occurrences(text, oldString);
-      }
-      if (found.length === 0) throw notFound(shown, oldArg);
-      const lines = lineNumbers(text, found);
-      if (found.length > 1 && !replace_all) {
-        throw new Error(
-          `old_string occurs ${found.length} times in ${shown} (lines ${listLines(lines)}), so nothing was changed. Include more surrounding lines to make it unique, or set replace_all to true to replace all ${found.length}.`,
-        );
-      }
-      const first = found[0] ?? 0;
-      const edited = replace_all
-        ? text.split(oldString).join(newString)
-        : text.slice(0, first) + newString + text.slice(first + oldString.length);
-      try {
-        await writeFileAtomic(target.absolute, edited);
-      } catch (error) {
-        throw describeFsError(error, shown);
-      }
-      const where = lines.length === 1 ? `line ${lines[0]}` : `lines ${listLines(lines)}`;
-      return `Edited ${shown}: replaced ${found.length} occurrence${found.length === 1 ? '' : 's'} (${where}).`;
     },
   });
+}
+
+/**
+ * The file's bytes, read through the checked directory without following a link: only a
+ * regular file of at most `maxFileBytes`.
+ */
+async function readForEdit(
+  directory: WorkspaceDirectory,
+  name: string,
+  shown: string,
+  maxFileBytes: number,
+): Promise<Buffer> {
+  try {
+    return (
+      await readRegularFile(directory.entry(name), { maxBytes: maxFileBytes, noFollow: true })
+    ).bytes;
+  } catch (error) {
+    if (!(error instanceof RegularFileError)) throw error;
+    if (error.problem === 'too_large') {
+      throw new Error(
+        `${shown} is ${error.size} bytes, more than edit_file handles (${maxFileBytes}); change it with run_command (for example sed) instead.`,
+      );
+    }
+    if (error.problem === 'special' || error.problem === 'directory') {
+      throw new Error(`"${shown}" is not a regular file.`);
+    }
+    throw error.cause ?? error;
+  }
+}
+
+/** The edit of `bytes`: the new text and the reply, or an error saying why nothing changed. */
+function editText(
+  bytes: Buffer,
+  shown: string,
+  oldArg: string,
+  newArg: string,
+  replace_all: boolean,
+): { readonly text: string; readonly reply: string } {
+  const text = bytes.toString('utf8');
+  if (looksBinary(bytes) || !Buffer.from(text, 'utf8').equals(bytes)) {
+    throw new Error(`${shown} is not a UTF-8 text file; edit_file only edits text.`);
+  }
+  let oldString = oldArg;
+  let newString = newArg;
+  let found = occurrences(text, oldString);
+  if (
+    found.length === 0 &&
+    text.includes('\r\n') &&
+    oldArg.includes('\n') &&
+    !oldArg.includes('\r')
+  ) {
+    oldString = oldArg.replaceAll('\n', '\r\n');
+    newString = newArg.replaceAll('\r\n', '\n').replaceAll('\n', '\r\n');
+    found = occurrences(text, oldString);
+  }
+  if (found.length === 0) throw notFound(shown, oldArg);
+  const lines = lineNumbers(text, found);
+  if (found.length > 1 && !replace_all) {
+    throw new Error(
+      `old_string occurs ${found.length} times in ${shown} (lines ${listLines(lines)}), so nothing was changed. Include more surrounding lines to make it unique, or set replace_all to true to replace all ${found.length}.`,
+    );
+  }
+  const first = found[0] ?? 0;
+  const edited = replace_all
+    ? text.split(oldString).join(newString)
+    : text.slice(0, first) + newString + text.slice(first + oldString.length);
+  const where = lines.length === 1 ? `line ${lines[0]}` : `lines ${listLines(lines)}`;
+  return {
+    text: edited,
+    reply: `Edited ${shown}: replaced ${found.length} occurrence${found.length === 1 ? '' : 's'} (${where}).`,
+  };
 }

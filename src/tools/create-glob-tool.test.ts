@@ -86,4 +86,18 @@ describe('glob', () => {
     expect(textOf(await glob({ pattern: '/etc/*' }))).toContain('must be a positive glob relative');
     expect(textOf(await glob({ pattern: '**/o.ts' }))).toContain('No files match');
   });
+  it("matches a model's backtracking-prone glob against a long file name at once", async () => {
+    const long = 'a'.repeat(250);
+    await temp.write({ [`deep/${long}`]: '', [`deep/${long}b`]: '' });
+    const text = textOf(await glob({ pattern: 'deep/*a*a*a*a*a*a*a*a*a*a*a*a*c' }));
+    expect(text).toContain('No files match');
+    expect(textOf(await glob({ pattern: 'deep/*a*a*a*a*a*a*a*a*a*a*a*a*b' }))).toBe(
+      `deep/${long}b`,
+    );
+  }, 30_000);
+
+  it('refuses a glob longer than 1024 characters', async () => {
+    const text = textOf(await glob({ pattern: `${'*a'.repeat(600)}b` }));
+    expect(text).toContain('globs of at most 1024 characters are accepted');
+  });
 });

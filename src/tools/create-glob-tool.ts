@@ -4,6 +4,7 @@ import picomatch from 'picomatch';
 import { defineTool } from '../tool/define-tool.js';
 import { READ_ONLY } from '../tool/presets.js';
 import type { Tool } from '../tool/tool.js';
+import { compileModelGlob } from './compile-model-glob.js';
 import { LineBudget } from './line-budget.js';
 import { resolveInWorkspace, workspaceFileKey } from './resolve-in-workspace.js';
 import { searchResourceKeys } from './search-resource-keys.js';
@@ -84,7 +85,7 @@ export function createGlobTool(options: WorkspaceToolsOptions): Tool {
         return `No files match "${pattern}": "${target.relative}" is not a directory of the workspace.`;
       }
       const root = resolveInWorkspace(workspace, '.').absolute;
-      const matches = picomatch(scan.glob, { dot: true });
+      const matches = compileModelGlob(pattern, scan.glob);
       const prefix = target.relative === '.' ? '' : `${target.relative}/`;
       const budget = new LineBudget(maxListEntries, MAX_OUTPUT_CHARS);
       const outcome = await walkWorkspaceFiles({ root, base: target.absolute, signal }, (file) => {

@@ -146,4 +146,12 @@ describe('grep_search', () => {
       expect(Date.now() - started).toBeLessThan(2_000);
     });
   });
+  it("filters files by a model's backtracking-prone glob against a long name at once", async () => {
+    const long = 'a'.repeat(250);
+    await temp.write({ [`deep/${long}`]: 'needle\n' });
+    const text = textOf(await grep({ pattern: 'needle', glob: '*a*a*a*a*a*a*a*a*a*a*a*a*c' }));
+    expect(text).toContain('No matches');
+    const found = textOf(await grep({ pattern: 'needle', glob: '*a*a*a*a*a*a*a*a*a*a*a*a' }));
+    expect(found).toContain(`deep/${long}:1:needle`);
+  }, 30_000);
 });

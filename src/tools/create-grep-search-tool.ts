@@ -1,8 +1,9 @@
 import { stat } from 'node:fs/promises';
-import picomatch from 'picomatch';
+import { posix } from 'node:path';
 import { defineTool } from '../tool/define-tool.js';
 import { READ_ONLY } from '../tool/presets.js';
 import type { Tool } from '../tool/tool.js';
+import { compileModelGlob } from './compile-model-glob.js';
 import { type GrepFile, grepFiles } from './grep-worker.js';
 import { LineBudget } from './line-budget.js';
 import { resolveInWorkspace, workspaceFileKey } from './resolve-in-workspace.js';
@@ -84,8 +85,14 @@ export function createGrepSearchTool(options: WorkspaceToolsOptions): Tool {
       if (info === undefined) {
         throw new Error(`"${target.relative}" does not exist. Check the path with list_directory.`);
       }
+      // A glob without "/" is matched against the file's name, at any depth.
+      const globMatches = glob === undefined ? undefined : compileModelGlob(glob, glob);
       const inGlob =
-        glob === undefined ? () => true : picomatch(glob, { dot: true, basename: true });
+        globMatches === undefined
+          ? () => true
+          : glob?.includes('/') === true
+            ? globMatches
+            : (file: string) => globMatches(posix.basename(file));
       const prefix = target.relative === '.' ? '' : `${target.relative}/`;
 
       // The walk (and .gitignore) runs here; the matching, which a pattern can make take

@@ -63,6 +63,19 @@ describe('write_file', () => {
     expect(await readdir(temp.outside)).toEqual([]);
   });
 
+  it('says "loop of symbolic links" for a path through a symlink loop, never ELOOP', async () => {
+    await symlink(join(temp.workspace, 'loop'), join(temp.workspace, 'loop'));
+    for (const [tool, args] of [
+      ['write_file', { path: 'loop/x.txt', content: 'x' }],
+      ['edit_file', { path: 'loop', old_string: 'a', new_string: 'b' }],
+      ['read_file', { path: 'loop/x.txt' }],
+    ] as const) {
+      const text = textOf(await callTool(runtime, tool, args));
+      expect(text, tool).toContain('loop of symbolic links');
+      expect(text, tool).not.toContain('ELOOP');
+    }
+  });
+
   it('refuses a directory as target', async () => {
     await temp.write({ 'd/x': '' });
     expect(textOf(await write('d', 'x'))).toContain('"d" is a directory');

@@ -1,8 +1,8 @@
-import { mkdir, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { posix } from 'node:path';
 import { defineTool } from '../tool/define-tool.js';
 import type { Tool } from '../tool/tool.js';
 import { describeFsError } from './describe-fs-error.js';
+import { openWorkspaceDirectory, type WorkspaceDirectory } from './open-workspace-directory.js';
 import { refuseProtectedPath } from './protected-paths.js';
 import { resolveInWorkspace, workspaceFileKey } from './resolve-in-workspace.js';
 import {
@@ -37,7 +37,9 @@ const countLines = (text: string): number => {
 
 /**
  * `write_file`: creates a workspace file or replaces its whole content, creating missing
- * parent directories, atomically (temporary file, then rename). Destructive, since it
+ * parent directories, atomically (temporary file, then rename), through a handle on the
+ * checked directory, so that a directory swapped for a link meanwhile cannot redirect it
+ * outside the workspace (see `openWorkspaceDirectory`). Destructive, since it
  * overwrites, and idempotent, since writing the same content twice leaves the same file.
  * Resource key `file:<path>`. Refuses the `protectedPaths` (hintgate's own state).
  */
@@ -62,18 +64,26 @@ export function createWriteFileTool(options: WorkspaceToolsOptions): Tool {
       const target = resolveInWorkspace(workspace, path);
       refuseProtectedPath(workspace, protectedPaths, path, target);
       const shown = target.relative;
+      const isDirectory = (): Error =>
+        new Error(`"${shown}" is a directory; give the path of a file inside it.`);
+      if (shown === '.') throw isDirectory();
+      let directory: WorkspaceDirectory | undefined;
+      let replaced: boolean;
       try {
-        if (target.exists && (await stat(target.absolute)).isDirectory()) {
-          throw new Error(`"${shown}" is a directory; give the path of a file inside it.`);
-        }
-        await mkdir(dirname(target.absolute), { recursive: true });
-        await writeFileAtomic(target.absolute, content);
+        directory = await openWorkspaceDirectory(target.root, posix.dirname(shown), {
+          create: true,
+          shown,
+        });
+        ({ replaced } = await writeFileAtomic(directory, posix.basename(shown), content));
       } catch (error) {
+        if ((error as { code?: unknown } | null)?.code === 'EISDIR') throw isDirectory();
         throw describeFsError(error, shown);
+      } finally {
+        await directory?.close();
       }
       const bytes = Buffer.byteLength(content);
       const lines = countLines(content);
-      return `${target.exists ? 'Replaced' : 'Created'} ${shown} (${bytes} bytes, ${lines} line${lines === 1 ? '' : 's'}).`;
+      return `${replaced ? 'Replaced' : 'Created'} ${shown} (${bytes} bytes, ${lines} line${lines === 1 ? '' : 's'}).`;
     },
   });
 }

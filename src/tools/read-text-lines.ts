@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { looksBinary } from './looks-binary.js';
 
@@ -53,15 +54,24 @@ const numbered = (lineNumber: number, text: string, cut: number): string => {
  * or `maxChars` characters. Lines before `offset` are read and dropped, never held, and a
  * very long line keeps only its head, so memory stays small for files of any size.
  *
- * @throws BinaryFileError when the file looks binary (a NUL byte near its start).
+ * @throws BinaryFileError when the file looks binary (a NUL byte near its start), and an
+ * Error when it is not a regular file once open (it is opened without blocking).
  */
 export async function readTextLines(
   absolute: string,
   options: ReadTextLinesOptions,
 ): Promise<TextLines> {
-  const handle = await open(absolute, 'r');
+  // Without blocking: a FIFO put in the file's place after the caller's check must not hold
+  // a thread of the pool (and with four of them, every file operation of the process).
+  const handle = await open(absolute, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
-    const size = (await handle.stat()).size;
+    const opened = await handle.stat();
+    if (!opened.isFile()) {
+      throw new Error(
+        'It is not a regular file (a device, socket or pipe); only text files are read.',
+      );
+    }
+    const size = opened.size;
     const buffer = Buffer.alloc(CHUNK_BYTES);
     const decoder = new TextDecoder('utf-8');
     const lines: string[] = [];

@@ -23,6 +23,7 @@ describe('resolveInWorkspace', () => {
       absolute: join(temp.workspace, 'src/a.ts'),
       relative: 'src/a.ts',
       exists: true,
+      root: temp.workspace,
     });
     expect(resolveInWorkspace(temp.workspace, '').relative).toBe('.');
     expect(resolveInWorkspace(temp.workspace, 'new/dir/c.txt')).toMatchObject({
@@ -85,6 +86,15 @@ describe('resolveInWorkspace', () => {
 });
 
 describe('workspaceFileKey', () => {
+  it('refuses a megabyte path at once instead of resolving it part by part', () => {
+    const long = `${'a/'.repeat(500_000)}x`;
+    expect(() => resolveInWorkspace(temp.workspace, long)).toThrow(
+      /^Refused: the path is 1000001 characters long; paths of at most 4096 characters/,
+    );
+    expect(workspaceFileKey(temp.workspace, long)).toBe('file:');
+    expect(resolveInWorkspace(temp.workspace, `${'a/'.repeat(2000)}x`).exists).toBe(false);
+  }, 30_000);
+
   it('gives one key to every spelling of one file', async () => {
     await symlink('src', join(temp.workspace, 'alias'));
     const keys = ['src/a.ts', './src/a.ts', join(temp.workspace, 'src/a.ts'), 'alias/a.ts'].map(

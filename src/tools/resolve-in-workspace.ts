@@ -1,6 +1,7 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { HintgateError } from '../errors/hintgate-error.js';
+import { describeFsError } from './describe-fs-error.js';
 
 /** A path a tool may use: inside the workspace once every symbolic link is resolved. */
 export interface WorkspacePath {
@@ -10,6 +11,8 @@ export interface WorkspacePath {
   readonly relative: string;
   /** True when the path itself exists (false for a file about to be created). */
   readonly exists: boolean;
+  /** Real path of the workspace root, against which `relative` is given. */
+  readonly root: string;
 }
 
 const within = (root: string, path: string): boolean => {
@@ -47,8 +50,19 @@ const realRoot = (workspace: string): string => {
   }
 };
 
+/**
+ * Longest path accepted, in characters: Linux's PATH_MAX. A longer one cannot name a file,
+ * and resolving one of a megabyte part by part would hold the main thread for minutes.
+ */
+const MAX_PATH_CHARS = 4096;
+
 /** The lexical target of `input` under the real root; refuses what leaves the workspace. */
 const lexicalTarget = (workspace: string, root: string, input: string): string => {
+  if (input.length > MAX_PATH_CHARS) {
+    refuse(
+      `the path is ${input.length} characters long; paths of at most ${MAX_PATH_CHARS} characters can name a file.`,
+    );
+  }
   if (input.includes('\0')) refuse(`the path ${JSON.stringify(input)} contains a NUL byte.`);
   if (isAbsolute(input)) {
     const path = normalize(input);
@@ -79,7 +93,7 @@ const lexicalTarget = (workspace: string, root: string, input: string): string =
  * @param input The path as the model gave it; empty means the root.
  * @throws Error whose message starts with `Refused:` and says why, for `..` that leaves the
  * workspace, an absolute path outside it, a symbolic link that resolves outside it or
- * points nowhere, or a NUL byte.
+ * points nowhere, a NUL byte, or more than 4,096 characters.
  */
 export function resolveInWorkspace(workspace: string, input: string): WorkspacePath {
   checkArguments('resolveInWorkspace', workspace, input);
@@ -93,7 +107,8 @@ export function resolveInWorkspace(workspace: string, input: string): WorkspaceP
       break;
     } catch (error) {
       const code = errorCode(error);
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+      // A loop of links, a name too long: said in words, never a bare ELOOP.
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw describeFsError(error, input);
     }
     let dangling: string | undefined;
     try {
@@ -118,7 +133,7 @@ export function resolveInWorkspace(workspace: string, input: string): WorkspaceP
     );
   }
   const rel = relative(root, absolute).split(sep).join('/');
-  return { absolute, relative: rel === '' ? '.' : rel, exists: tail.length === 0 };
+  return { absolute, relative: rel === '' ? '.' : rel, exists: tail.length === 0, root };
 }
 
 const MAX_LINK_HOPS = 40;
@@ -168,11 +183,14 @@ export function isWithin(root: string, path: string): boolean {
  * {@link resolveInWorkspace} resolves it, relative to the workspace root, so that two
  * spellings of one file (`./a.txt`, an absolute path, a link inside the workspace) are one
  * key. A path that would be refused keys as its absolute lexical form, since the call fails
- * before touching anything.
+ * before touching anything; one longer than 4,096 characters keys as the whole workspace.
  */
 export function workspaceFileKey(workspace: string, input: string | undefined): string {
   checkArguments('workspaceFileKey', workspace, input ?? '.');
   const path = input ?? '.';
+  // Too long to name a file, and too long to key by (the scheduler keys every parent):
+  // the whole workspace, which orders it against everything until it fails.
+  if (path.length > MAX_PATH_CHARS) return 'file:';
   try {
     const resolved = resolveInWorkspace(workspace, path);
     return resolved.relative === '.' ? 'file:' : `file:${resolved.relative}`;

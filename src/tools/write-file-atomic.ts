@@ -1,24 +1,51 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, stat, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { constants } from 'node:fs';
+import { lstat, open, rename, unlink } from 'node:fs/promises';
+import { fsErrorCode } from '../fs/index.js';
+import type { WorkspaceDirectory } from './open-workspace-directory.js';
+
+const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = constants;
+
+/** What {@link writeFileAtomic} found and did. */
+export interface AtomicWrite {
+  /** Whether a file of that name was there before (it was replaced). */
+  readonly replaced: boolean;
+}
+
+/** An error with the fs code `EISDIR`, for a name that is a directory. */
+const isDirectory = (): Error => Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
 
 /**
- * Writes `data` to `absolute` atomically: into a temporary file in the same directory,
- * flushed to disk, then renamed over the target, so readers see the old or the new content,
- * never a part. An existing file keeps its permission bits.
+ * Writes `data` as the file `name` of a checked workspace directory, atomically: into a new
+ * temporary file of that directory (created exclusively, never through a link), flushed to
+ * disk, then renamed over `name`, so readers see the old or the new content, never a part.
+ * An existing file keeps its permission bits; a symbolic link of that name is replaced, not
+ * followed. Everything goes through `directory` (see `openWorkspaceDirectory`): the
+ * directory is checked again before the rename, and after it where no handle pins it, in
+ * which case a file that landed outside is removed again and the write refused.
+ *
+ * @throws the fs error (`EISDIR` when `name` is a directory), or a `Refused:` error when the
+ * directory left the workspace; the temporary file is removed in every case.
  */
-export async function writeFileAtomic(absolute: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(
+  directory: WorkspaceDirectory,
+  name: string,
+  data: string | Uint8Array,
+): Promise<AtomicWrite> {
+  const target = directory.entry(name);
   let mode: number | undefined;
+  let replaced = false;
   try {
-    mode = (await stat(absolute)).mode & 0o7777;
-  } catch {
-    // A new file: default permissions (minus the umask).
+    const stats = await lstat(target);
+    if (stats.isDirectory()) throw isDirectory();
+    replaced = true;
+    if (stats.isFile()) mode = stats.mode & 0o7777;
+  } catch (error) {
+    if (fsErrorCode(error) !== 'ENOENT') throw error;
   }
-  const temp = join(
-    dirname(absolute),
-    `.${basename(absolute)}.${randomBytes(6).toString('hex')}.tmp`,
-  );
-  const handle = await open(temp, 'wx');
+  const temp = directory.entry(`.${name}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666);
+  let renamed = false;
   try {
     try {
       await handle.writeFile(data);
@@ -27,9 +54,21 @@ export async function writeFileAtomic(absolute: string, data: string | Uint8Arra
     } finally {
       await handle.close();
     }
-    await rename(temp, absolute);
+    await directory.verify();
+    await rename(temp, target);
+    renamed = true;
+    if (!directory.pinned) {
+      try {
+        await directory.verify();
+      } catch (error) {
+        // The path was redirected between the check and the rename: take the file back.
+        await unlink(target).catch(() => undefined);
+        throw error;
+      }
+    }
   } catch (error) {
-    await unlink(temp).catch(() => undefined);
+    if (!renamed) await unlink(temp).catch(() => undefined);
     throw error;
   }
+  return { replaced };
 }

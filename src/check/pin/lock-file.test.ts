@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -204,6 +204,23 @@ describe('readLockFile and writeLockFile', () => {
     expect(await readdir(dir)).toEqual(['hintgate.lock.lock']);
   });
 
+  it.runIf(process.platform === 'linux')(
+    'refuses a pin file that is a device or a FIFO at once, in words',
+    async () => {
+      await expect(readLockFile('/dev/zero')).rejects.toMatchObject({
+        code: 'invalid_lock_file',
+        message: expect.stringContaining('cannot be read (it is a character device'),
+      });
+      const fifo = join(dir, 'fifo.lock');
+      execFileSync('mkfifo', [fifo]);
+      await expect(readLockFile(fifo)).rejects.toMatchObject({
+        code: 'invalid_lock_file',
+        message: expect.stringContaining('a FIFO (named pipe), not a regular file'),
+      });
+    },
+    10_000,
+  );
+
   it('creates the directory of the file', async () => {
     const nested = join(dir, 'project', 'hintgate.lock');
     await writeLockFile(nested, sample());
@@ -224,6 +241,64 @@ describe('updateLockFile', () => {
     const lock = await readLockFile(file);
     expect(Object.keys(lock.servers).sort()).toEqual([...servers].sort());
     expect(await readdir(dir)).toEqual(['hintgate.lock']);
+  });
+
+  it('keeps both servers when a writer stalls under the lock past its stale time', async () => {
+    // A real process freezes its whole event loop inside its update (under the lock, after
+    // reading): its lock goes stale, this writer breaks it and pins its server; the stalled
+    // one must then not replace the file with what it read before.
+    const root = fileURLToPath(new URL('../../..', import.meta.url));
+    const source = (name: string) =>
+      JSON.stringify(pathToFileURL(fileURLToPath(new URL(name, import.meta.url))).href);
+    const script = join(dir, 'stalled.mjs');
+    await writeFile(
+      script,
+      `import { updateLockFile } from ${source('./lock-file.ts')};
+import { pinTools } from ${source('./pin-tools.ts')};
+let stalls = 1;
+await updateLockFile(
+  process.argv[2],
+  (lock) => {
+    if (stalls-- > 0) {
+      process.stdout.write('stalled\\n');
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500);
+    }
+    return pinTools(lock, {
+      server: 'stalled',
+      listings: [{ name: 'echo', description: 'Echo.', inputSchema: { type: 'object' } }],
+    });
+  },
+  { staleLockMs: 200, lockTimeoutMs: 15000 },
+);
+process.stdout.write('done\\n');
+`,
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', script, file], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout?.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes('stalled')) resolve();
+      });
+      child.once('exit', () => reject(new Error(`the writer exited first: ${stderr}`)));
+    });
+    await updateLockFile(
+      file,
+      (lock) => pinTools(lock, { server: 'other', listings: [listing('echo')], now }),
+      { staleLockMs: 200, lockTimeoutMs: 15000 },
+    );
+    expect(await exited, stderr).toBe(0);
+    expect(stdout).toContain('done');
+    const lock = await readLockFile(file);
+    expect(Object.keys(lock.servers).sort()).toEqual(['other', 'stalled']);
   });
 
   it('loses no update when four processes pin five servers each at once', async () => {

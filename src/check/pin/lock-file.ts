@@ -1,8 +1,16 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { canonicalJson } from '../../audit/argument-digest.js';
 import { HintgateError } from '../../errors/hintgate-error.js';
-import { acquireFileLock, FileLockTimeoutError, writeFileAtomic } from '../../fs/index.js';
+import {
+  acquireFileLock,
+  FileLockLostError,
+  FileLockTimeoutError,
+  formatBytes,
+  RegularFileError,
+  readRegularFile,
+  writeFileAtomic,
+} from '../../fs/index.js';
 import { HINT_NAMES, type ToolAnnotations } from '../../tool/annotations.js';
 import { nullRecord } from '../../tool/null-record.js';
 import { DEFINITION_FIELDS, type DefinitionField } from './definition-hash.js';
@@ -71,6 +79,8 @@ export interface LockFileWriteOptions {
 
 const DEFAULT_LOCK_TIMEOUT_MS = 5000;
 const DEFAULT_STALE_LOCK_MS = 10_000;
+/** Largest lock file read: pins of some thousands of tools with their definitions' digests. */
+export const MAX_LOCK_FILE_BYTES = 64 * 1024 * 1024;
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const EXPECTED_SHAPE =
   '{ "version": 1, "servers": { "<server>": { "tools": { "<tool>": { "hash", "bodyHash", "fields", "annotations", "pinnedAt", "verdict"? } } } } }';
@@ -85,9 +95,6 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 const messageOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
-
-const errorCode = (error: unknown): unknown =>
-  isObject(error) || error instanceof Error ? Reflect.get(error, 'code') : undefined;
 
 function invalidFile(path: string, problem: string, cause?: unknown): HintgateError {
   return new HintgateError(
@@ -217,13 +224,21 @@ export function formatLockFile(lock: LockFile): string {
   return `${JSON.stringify({ version: LOCK_FILE_VERSION, servers }, null, 2)}\n`;
 }
 
-/** The text of the file, or undefined when it does not exist. */
+/**
+ * The text of the file, or undefined when it does not exist. Anything but a regular file of
+ * at most {@link MAX_LOCK_FILE_BYTES} is refused without being read whole (or at all).
+ */
 async function readText(path: string): Promise<string | undefined> {
   try {
-    return await readFile(path, 'utf8');
+    return (await readRegularFile(path, { maxBytes: MAX_LOCK_FILE_BYTES })).text;
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return undefined;
-    throw invalidFile(path, `cannot be read (${messageOf(error)})`, error);
+    if (!(error instanceof RegularFileError)) throw error;
+    if (error.problem === 'missing') return undefined;
+    const limit =
+      error.problem === 'too_large'
+        ? `; lock files are read up to ${formatBytes(MAX_LOCK_FILE_BYTES)}`
+        : '';
+    throw invalidFile(path, `cannot be read (${error.reason}${limit})`, error);
   }
 }
 
@@ -262,7 +277,9 @@ function milliseconds(name: string, value: number | undefined, fallback: number)
  * change). A corrupt file is never overwritten: it rejects with `invalid_lock_file`. Other
  * failures: `lock_file_locked` (another writer held the lock too long),
  * `lock_file_write_failed`, `invalid_option` (bad options or `update` result). Resolves to
- * the lock as written. The file's directory is created if missing.
+ * the lock as written. The file's directory is created if missing. A writer that stalls
+ * past `staleLockMs` while holding the lock loses it; it then writes nothing, takes the lock
+ * again and calls `update` again on what is there now, so no other writer's pins are lost.
  */
 export async function updateLockFile(
   path: string,
@@ -280,34 +297,46 @@ export async function updateLockFile(
     throw writeFailed(dirname(file), 'create the directory', error);
   }
   const lockPath = `${file}.lock`;
-  let held: Awaited<ReturnType<typeof acquireFileLock>>;
-  try {
-    held = await acquireFileLock(lockPath, lockOptions);
-  } catch (error) {
-    if (error instanceof FileLockTimeoutError) {
-      throw new HintgateError(
-        'lock_file_locked',
-        `Timed out after ${lockOptions.timeoutMs} ms waiting for ${lockPath}. Another hintgate process is writing the lock file; if none is running, remove ${lockPath} and retry.`,
-        { cause: error },
-      );
+  const lockedOut = (cause: unknown): HintgateError =>
+    new HintgateError(
+      'lock_file_locked',
+      `Timed out after ${lockOptions.timeoutMs} ms waiting for ${lockPath}. Another hintgate process is writing the lock file; if none is running, remove ${lockPath} and retry.`,
+      { cause },
+    );
+  const deadline = Date.now() + lockOptions.timeoutMs;
+  for (;;) {
+    let held: Awaited<ReturnType<typeof acquireFileLock>>;
+    try {
+      held = await acquireFileLock(lockPath, {
+        ...lockOptions,
+        timeoutMs: Math.max(0, deadline - Date.now()),
+      });
+    } catch (error) {
+      if (error instanceof FileLockTimeoutError) throw lockedOut(error);
+      throw writeFailed(lockPath, 'create', error);
     }
-    throw writeFailed(lockPath, 'create', error);
-  }
-  try {
-    const before = await readText(file);
-    const current = before === undefined ? emptyLockFile() : parseLockFile(before, file);
-    const next = update(current);
-    const text = formatLockFile(next);
-    if (text !== before) {
-      try {
-        await writeFileAtomic(file, text, { mode: 0o644 });
-      } catch (error) {
-        throw writeFailed(file, 'write the lock file', error);
+    try {
+      const before = await readText(file);
+      const current = before === undefined ? emptyLockFile() : parseLockFile(before, file);
+      const next = update(current);
+      const text = formatLockFile(next);
+      if (text !== before) {
+        try {
+          await writeFileAtomic(file, text, { mode: 0o644, lock: held });
+        } catch (error) {
+          if (error instanceof FileLockLostError) throw error;
+          throw writeFailed(file, 'write the lock file', error);
+        }
       }
+      return parseLockFile(text, file);
+    } catch (error) {
+      // Stalled past the stale time: another writer may have written since the read, so
+      // read again under a new lock rather than replace its pins.
+      if (!(error instanceof FileLockLostError)) throw error;
+      if (Date.now() >= deadline) throw lockedOut(error);
+    } finally {
+      await held.release();
     }
-    return parseLockFile(text, file);
-  } finally {
-    await held.release();
   }
 }
 

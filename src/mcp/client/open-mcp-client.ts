@@ -10,6 +10,7 @@ import {
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { MODERN_REVISION } from '../protocol-revision.js';
 import type { McpServerNotification } from './connection-events.js';
+import { linearSchemaValidator } from './linear-schema-validator.js';
 import type { McpEraOption } from './mcp-server-options.js';
 import type { CheckedTarget } from './mcp-target.js';
 import { attachRawToolCalls, type RawToolCalls } from './raw-tool-calls.js';
@@ -75,6 +76,9 @@ const packageVersion = (): string => {
   }
 };
 
+/** Shared by every connection: compiled schemas are cached in it. */
+let schemaValidator: ReturnType<typeof linearSchemaValidator> | undefined;
+
 const negotiation = (era: McpEraOption): VersionNegotiationMode =>
   era === 'modern' ? { pin: MODERN_REVISION } : era;
 
@@ -128,7 +132,10 @@ const transportFor = (
  */
 export async function openMcpClient(options: OpenMcpClientOptions): Promise<OpenedMcpClient> {
   const { stderr } = options;
+  schemaValidator ??= linearSchemaValidator();
   const client = new Client(options.clientInfo ?? { name: 'hintgate', version: packageVersion() }, {
+    // A server's result is checked against its own output schema in linear time.
+    jsonSchemaValidator: schemaValidator,
     versionNegotiation: { mode: negotiation(options.era) },
     listChanged: {
       tools: {

@@ -144,6 +144,38 @@ describe('StdioUpstreamTransport', () => {
     await expect(transport.send(big)).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
   });
 
+  it('waits on one drain however many turns write while the server does not read', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning);
+    };
+    process.on('warning', onWarning);
+    try {
+      const transport = new StdioUpstreamTransport({
+        command: process.execPath,
+        args: ['-e', 'process.stdin.pause(); setInterval(() => {}, 1000);'],
+      });
+      transport.onerror = () => {};
+      await transport.start();
+      open.push(transport);
+      const sends: Promise<void>[] = [];
+      // 200 turns of 10 messages each, the pipe full after the first few.
+      for (let turn = 0; turn < 200; turn += 1) {
+        for (let i = 0; i < 10; i += 1) {
+          const sent = transport.send(request(turn * 10 + i, 'ping', { text: 'x'.repeat(4096) }));
+          sends.push(sent.catch(() => {}));
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      await transport.close();
+      await Promise.all(sends);
+      expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('rejects start when the command does not exist', async () => {
     const transport = new StdioUpstreamTransport({ command: 'hintgate-no-such-command-here' });
     transport.onerror = () => {};

@@ -71,6 +71,8 @@ export class StdioUpstreamTransport implements Transport {
   #queued: string[] = [];
   #queuedSent: { resolve: () => void; reject: (error: Error) => void }[] = [];
   #flushing: ReturnType<typeof setImmediate> | undefined;
+  /** Settles when the server's stdin drains, while it asks writers to wait. */
+  #drained: Promise<void> | undefined;
 
   constructor(params: StdioUpstreamParams) {
     this.#params = params;
@@ -172,21 +174,27 @@ export class StdioUpstreamTransport implements Transport {
     if (stdin === undefined || stdin === null || !stdin.writable) {
       return Promise.reject(notConnected());
     }
-    if (stdin.write(text)) return Promise.resolve();
-    // Wait for the pipe to take more, unless the server goes away first.
-    return new Promise((resolve, reject) => {
+    const accepted = stdin.write(text);
+    // While the pipe is full, every write waits for the same `drain`: one pair of listeners
+    // however many turns write meanwhile (a server that stops reading must not pile them up).
+    if (this.#drained !== undefined) return this.#drained;
+    if (accepted) return Promise.resolve();
+    const drained = new Promise<void>((resolve, reject) => {
       const done = (error?: Error): void => {
-        stdin.off('drain', drained);
-        stdin.off('close', closed);
+        stdin.off('drain', onDrain);
+        stdin.off('close', onClose);
+        if (this.#drained === drained) this.#drained = undefined;
         if (error === undefined) resolve();
         else reject(error);
       };
-      const drained = (): void => done();
-      const closed = (): void =>
+      const onDrain = (): void => done();
+      const onClose = (): void =>
         done(new SdkError(SdkErrorCode.ConnectionClosed, 'the server closed its stdin'));
-      stdin.once('drain', drained);
-      stdin.once('close', closed);
+      stdin.once('drain', onDrain);
+      stdin.once('close', onClose);
     });
+    this.#drained = drained;
+    return drained;
   }
 
   #flush(): void {

@@ -71,6 +71,45 @@ describe('coalesceWrites', () => {
     expect(writes.join('')).toBe('first\na\nb\nc\n');
   });
 
+  it('never asks its writers to wait, and keeps one drain listener on a target that does', async () => {
+    const writes: string[] = [];
+    let release: () => void = () => {};
+    const target = new Writable({
+      highWaterMark: 4,
+      write(chunk: Buffer, _encoding, done) {
+        writes.push(chunk.toString('utf8'));
+        release = done;
+      },
+    });
+    const stream = coalesceWrites(target);
+    let refused = 0;
+    // As the SDK's stdio transport writes: a listener per write that returns false.
+    for (let turn = 0; turn < 50; turn += 1) {
+      for (let i = 0; i < 40; i += 1) {
+        if (!stream.write(`${turn}:${i}:${'x'.repeat(100)}\n`)) {
+          refused += 1;
+          stream.once('drain', () => {});
+        }
+      }
+      await nextTurn();
+      expect(target.listenerCount('drain')).toBeLessThanOrEqual(1);
+    }
+    expect(refused).toBe(0);
+    expect(stream.listenerCount('drain')).toBe(0);
+    for (let turn = 0; turn < 200 && writes.join('').split('\n').length <= 2000; turn += 1) {
+      const current = release;
+      release = () => {};
+      current();
+      await nextTurn();
+    }
+    const lines = writes
+      .join('')
+      .split('\n')
+      .filter((line) => line !== '');
+    expect(lines).toHaveLength(2000);
+    expect(lines[1999]).toMatch(/^49:39:/);
+  });
+
   it('writes what is pending when it is ended, and leaves the target open', async () => {
     const { target, writes } = recorder();
     const stream = coalesceWrites(target);

@@ -14,8 +14,9 @@ export interface CoalescingWritable extends Writable {
  * A stream that writes to `target` what was written to it during one turn of the event
  * loop in one `write` (one system call for a pipe), at the end of that turn
  * (`setImmediate`), in order. Responses that become ready together (several calls whose
- * upstream results arrived in one chunk) then leave together. A chunk is accepted at once
- * unless `target` asks to wait for `drain`. Errors of `target` destroy this stream with the
+ * upstream results arrived in one chunk) then leave together. A chunk is handed to `target`
+ * once `target` no longer asks to wait for `drain`; until then chunks queue here, and
+ * `write` never returns false, so writers never wait for `drain` (nor add listeners). Errors of `target` destroy this stream with the
  * same error, so its users see them. Ending it writes what is pending and leaves `target`
  * open. `writeNow` writes what is pending and a last chunk without waiting for the turn's
  * end.
@@ -34,6 +35,12 @@ export function coalesceWrites(target: Writable): CoalescingWritable {
     target.write(data);
   };
   const stream = new Writable({
+    // Never asks its writers to wait: the SDK's stdio transport adds an `error` and a `drain`
+    // listener per message while its stream asks to wait, so a client that reads slowly
+    // while a server sends thousands of notifications piled up listeners (and printed
+    // MaxListenersExceededWarning). Flow control to the target is this stream's own: one
+    // chunk at a time, one `drain` listener at most.
+    highWaterMark: Number.MAX_SAFE_INTEGER,
     decodeStrings: true,
     write(chunk: Buffer, _encoding, done) {
       pending.push(chunk);

@@ -1,0 +1,89 @@
+import type {
+  JsonSchemaType,
+  JsonSchemaValidator,
+  jsonSchemaValidator,
+} from '@modelcontextprotocol/client';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
+import { Ajv } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import * as formatsModule from 'ajv-formats';
+import { linearRegExp } from '../../tool/index.js';
+
+type AjvEngine = Ajv | Ajv2019 | Ajv2020;
+type FormatsPlugin = (ajv: AjvEngine) => unknown;
+const addFormats: FormatsPlugin =
+  (formatsModule as unknown as { default: FormatsPlugin }).default ??
+  (formatsModule as unknown as FormatsPlugin);
+
+/** An engine as the SDK makes its own, but matching patterns with {@link linearRegExp}. */
+const engine = <E extends AjvEngine>(Engine: new (options: object) => E): E => {
+  const ajv = new Engine({
+    code: { regExp: linearRegExp },
+    strict: false,
+    validateFormats: true,
+    validateSchema: false,
+    allErrors: true,
+  });
+  addFormats(ajv);
+  return ajv;
+};
+
+const URIS = {
+  '2020-12': [
+    'https://json-schema.org/draft/2020-12/schema',
+    'http://json-schema.org/draft/2020-12/schema',
+  ],
+  '2019-09': [
+    'https://json-schema.org/draft/2019-09/schema',
+    'http://json-schema.org/draft/2019-09/schema',
+  ],
+  'draft-07': [
+    'https://json-schema.org/draft-07/schema',
+    'http://json-schema.org/draft-07/schema',
+    'https://json-schema.org/draft-06/schema',
+    'http://json-schema.org/draft-06/schema',
+  ],
+} as const;
+
+/**
+ * The JSON Schema validator hintgate's MCP clients use for what a server sends against the
+ * server's own schemas (`structuredContent` against a tool's output schema): the SDK's Ajv
+ * validator, one engine per dialect as the SDK picks them (by `$schema`: none or 2020-12,
+ * 2019-09, draft-07 and draft-06), except that `pattern` and `patternProperties` are matched
+ * with re2js in linear time. A server could otherwise hold the whole gateway with a result
+ * that a pattern of its own schema backtracks on. A schema whose pattern RE2 cannot run
+ * fails to compile, as a schema of an unknown dialect does with the SDK's validator.
+ */
+export function linearSchemaValidator(): jsonSchemaValidator {
+  const engines = new Map<string, AjvJsonSchemaValidator>();
+  const validatorFor = (dialect: keyof typeof URIS): AjvJsonSchemaValidator => {
+    let validator = engines.get(dialect);
+    if (validator === undefined) {
+      const ajv =
+        dialect === '2020-12'
+          ? engine(Ajv2020)
+          : dialect === '2019-09'
+            ? engine(Ajv2019)
+            : engine(Ajv);
+      validator = new AjvJsonSchemaValidator(ajv);
+      engines.set(dialect, validator);
+    }
+    return validator;
+  };
+  return {
+    getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+      const declared = (schema as { $schema?: unknown }).$schema;
+      if (typeof declared !== 'string') return validatorFor('2020-12').getValidator<T>(schema);
+      const uri = declared.endsWith('#') ? declared.slice(0, -1) : declared;
+      for (const dialect of Object.keys(URIS) as (keyof typeof URIS)[]) {
+        if ((URIS[dialect] as readonly string[]).includes(uri)) {
+          return validatorFor(dialect).getValidator<T>(schema);
+        }
+      }
+      throw new Error(
+        `JSON Schema declares an unsupported dialect ("$schema": ${JSON.stringify(declared.slice(0, 200))}); supported are 2020-12, 2019-09, draft-07 and draft-06.`,
+      );
+    },
+  };
+}
