@@ -81,6 +81,10 @@ interface Entry {
   admission: Admission | undefined;
   /** The result of a call taken out of the queue before it ran (denied). */
   refusal: CallResult | undefined;
+  /** While its approval is asked: what ends the wait, and what settles with the answers. */
+  asking: { readonly scope: AbortScope; readonly answered: Promise<void> } | undefined;
+  /** It ended before its answer came: the answer is not recorded for it. */
+  ended: boolean;
 }
 
 const DEFERRED: AuditWriteOptions = Object.freeze({ deferSync: true });
@@ -130,7 +134,10 @@ export class CallPipeline {
     this.#setup = setup;
     this.#decideContext = setup.session === undefined ? {} : { session: setup.session };
     this.#capOf = context.concurrencyCaps();
-    this.#gatherer = new AskGatherer((entries) => this.#ask(entries, setup.approver));
+    this.#gatherer = new AskGatherer(
+      (entries) => this.#ask(entries, setup.approver),
+      (run) => context.clock.setTimeout(run, 0),
+    );
   }
 
   /**
@@ -148,6 +155,8 @@ export class CallPipeline {
       decision: undefined,
       admission: undefined,
       refusal: undefined,
+      asking: undefined,
+      ended: false,
     };
     this.#entries.push(entry);
     this.#gatherer.arrived();
@@ -284,7 +293,10 @@ export class CallPipeline {
    * call go on or takes it out of the queue by its answer. The group's wait ends when every
    * call of it was cancelled.
    */
-  #ask(entries: readonly Entry[], approver: Approver | undefined): void {
+  #ask(group: readonly Entry[], approver: Approver | undefined): void {
+    // A call cancelled while its ask was gathered needs no answer.
+    const entries = group.filter((entry) => !entry.signal.aborted);
+    if (entries.length === 0) return;
     const scope = new AbortScope();
     let live = entries.length;
     const watches = entries.map((entry) => {
@@ -292,8 +304,7 @@ export class CallPipeline {
         live -= 1;
         if (live === 0) scope.abort(entry.signal.reason);
       };
-      if (entry.signal.aborted) onAbort();
-      else entry.signal.addEventListener('abort', onAbort);
+      entry.signal.addEventListener('abort', onAbort);
       return onAbort;
     });
     const settle = (authorizations: readonly Authorization[]): void => {
@@ -305,7 +316,7 @@ export class CallPipeline {
         else this.#refuse(entry, authorization.result);
       });
     };
-    authorizeBatch(
+    const answered = authorizeBatch(
       entries.map((entry) => ({
         call: entry.prepared as PreparedCall,
         decision: entry.decision as Decision,
@@ -315,7 +326,10 @@ export class CallPipeline {
         signal: scope,
         approver,
         session: this.#setup.session,
-        record: (type, position, extra) => this.#record(type, entries[position] as Entry, extra),
+        record: (type, position, extra) => {
+          const entry = entries[position] as Entry;
+          if (!entry.ended) this.#record(type, entry, extra);
+        },
       },
     ).then(settle, (error: unknown) => {
       // A bug of ours must not leave the calls waiting for ever.
@@ -327,6 +341,7 @@ export class CallPipeline {
         })),
       );
     });
+    for (const entry of entries) entry.asking = { scope, answered };
   }
 
   /** Admits a call into the scheduler; resolves with its result once it ran or did not. */
@@ -355,7 +370,13 @@ export class CallPipeline {
       if (grant.reason === 'withdrawn') return entry.refusal as CallResult;
       const closed = grant.reason === 'cancelled' ? closedReason(entry.signal) : undefined;
       const message = `Tool "${call.name}" did not run: ${grant.message}${closed === undefined ? '' : ` (${closed})`}`;
-      return failedResult(call, grant.reason, message, { queuedMs: grant.queuedMs });
+      const result = failedResult(call, grant.reason, message, { queuedMs: grant.queuedMs });
+      // Its whole approval group was cancelled: the answers come at once, and are recorded
+      // before the call's end. Cancelled alone, it ends now and its answer goes unrecorded.
+      const { asking } = entry;
+      if (asking?.scope.aborted === true) return asking.answered.then(() => result);
+      entry.ended = true;
+      return result;
     }
     const context = this.#context;
     const decision = entry.decision as Decision;
