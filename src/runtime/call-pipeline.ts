@@ -17,7 +17,12 @@ import { type Authorization, authorizeBatch, deniedMessage } from './authorize-b
 import { callEvent, resultFields } from './call-event.js';
 import { failedResult } from './call-result.js';
 import { decidePolicy } from './decide-policy.js';
-import { type Prepared, type PreparedCall, prepareCall } from './prepare-call.js';
+import {
+  type PrepareContext,
+  type Prepared,
+  type PreparedCall,
+  prepareCall,
+} from './prepare-call.js';
 import { type ResolvedRetry, resolveRetry } from './retry-delay.js';
 import { runCall } from './run-call.js';
 import type { ToolCall } from './tool-call.js';
@@ -124,6 +129,7 @@ export class CallPipeline {
   readonly #setup: TurnSetup;
   readonly #decideContext: DecideContext;
   readonly #capOf: (origin: string) => number;
+  readonly #prepareContext: PrepareContext;
   readonly #gatherer: AskGatherer<Entry>;
   readonly #entries: Entry[] = [];
   /** Audit writes of the whole turn, when the caller writes the end events. */
@@ -134,6 +140,13 @@ export class CallPipeline {
     this.#setup = setup;
     this.#decideContext = setup.session === undefined ? {} : { session: setup.session };
     this.#capOf = context.concurrencyCaps();
+    const { scopes } = setup;
+    this.#prepareContext = {
+      registry: context.registry,
+      scopes,
+      workspace: context.workspace,
+      visibleNames: () => context.visibleNames(scopes),
+    };
     this.#gatherer = new AskGatherer(
       (entries) => this.#ask(entries, setup.approver),
       (run) => context.clock.setTimeout(run, 0),
@@ -145,11 +158,11 @@ export class CallPipeline {
    * every call that arrived before it, in any turn of the runtime). Resolves with its result;
    * never rejects, except, when each call writes its own events, with `AuditWriteError`.
    */
-  arrive(call: ToolCall, options: ArriveOptions = {}): CallResult | Promise<CallResult> {
+  arrive(call: ToolCall, options?: ArriveOptions): CallResult | Promise<CallResult> {
     const entry: Entry = {
       call,
-      signal: options.signal ?? this.#setup.signal,
-      approval: options.approval,
+      signal: options?.signal ?? this.#setup.signal,
+      approval: options?.approval,
       pending: this.#setup.eachCall ? [] : this.#pending,
       prepared: undefined,
       decision: undefined,
@@ -161,13 +174,7 @@ export class CallPipeline {
     this.#entries.push(entry);
     this.#gatherer.arrived();
     const context = this.#context;
-    const scopes = this.#setup.scopes;
-    const prepared = prepareCall(call, {
-      registry: context.registry,
-      scopes,
-      workspace: context.workspace,
-      visibleNames: () => context.visibleNames(scopes),
-    });
+    const prepared = prepareCall(call, this.#prepareContext);
     let outcome: CallResult | Promise<CallResult>;
     if (!(prepared instanceof Promise) && !('registered' in prepared)) {
       this.#gatherer.decided();
