@@ -80,12 +80,13 @@ export function withBlockedTools(runtime: Runtime, options: BlockedToolsOptions)
     return {
       id: inner.id,
       call(call, callOptions) {
+        let reason: string | undefined;
         try {
           validateCall(call, 'call(toolCall)');
+          reason = blocked(call.name);
         } catch (error) {
           return Promise.reject(error);
         }
-        const reason = blocked(call.name);
         const result =
           reason === undefined ? inner.call(call, callOptions) : refuse(call, reason, inner.id);
         result.catch(() => {});
@@ -115,7 +116,12 @@ export function withBlockedTools(runtime: Runtime, options: BlockedToolsOptions)
     forgetSession: (session) => runtime.forgetSession(session),
     turn: (turnOptions) => turnWithBlocked(runtime.turn(turnOptions)),
     decide(call, decideOptions) {
-      const reason = typeof call?.name === 'string' ? blocked(call.name) : undefined;
+      let reason: string | undefined;
+      try {
+        reason = typeof call?.name === 'string' ? blocked(call.name) : undefined;
+      } catch (error) {
+        return Promise.reject(error);
+      }
       if (reason === undefined) return runtime.decide(call, decideOptions);
       const message = deniedMessage(call.name, reason);
       return Promise.resolve({ id: call.id, name: call.name, decision: 'deny', reason, message });
