@@ -192,9 +192,9 @@ export class CallPipeline {
    * writes (`execute`). Rejects with `AuditWriteError`, carrying the results, when a sink
    * failed.
    */
-  endBatch(results: CallResult[]): Promise<CallResult[]> {
+  endBatch(results: CallResult[]): CallResult[] | Promise<CallResult[]> {
     const { audit } = this.#context;
-    if (!audit.enabled) return Promise.resolve(results);
+    if (!audit.enabled) return results;
     for (const [index, result] of results.entries()) {
       this.#recordEnd(this.#entries[index] as Entry, result);
     }

@@ -216,19 +216,20 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     });
     const results = calls.map((call) => pipeline.arrive(call));
     // then rather than finally: one turn of the microtask queue less for every batch.
+    const finish = (settled: CallResult[]): CallResult[] => {
+      running.delete(batch);
+      unlink?.();
+      return settled;
+    };
+    const fail = (error: unknown): never => {
+      running.delete(batch);
+      unlink?.();
+      throw error;
+    };
     const batch = Promise.all(results)
       .then((settled) => pipeline.endBatch(settled))
-      .then(
-        (settled) => {
-          unlink?.();
-          return settled;
-        },
-        (error: unknown) => {
-          unlink?.();
-          throw error;
-        },
-      );
-    track(batch, stop);
+      .then(finish, fail);
+    running.set(batch, stop);
     return batch;
   };
 
