@@ -29,19 +29,31 @@ import type { ToolCall } from './tool-call.js';
 
 /** What the calls of every turn share: the runtime's parts and settings. */
 export interface TurnContext {
+  /** Where tools are resolved. */
   readonly registry: ToolRegistry;
+  /** The runtime's one scheduler: lock queue, concurrency caps, rate limits. */
   readonly scheduler: Scheduler;
   /** Keeps admission in arrival order across the runtime's turns. */
   readonly arrivals: ArrivalOrder;
+  /** Where audit events go. */
   readonly audit: AuditEmitter;
+  /** Decides calls and asks for approvals. */
   readonly authorizer: Authorizer;
+  /** Time source and timers. */
   readonly clock: Clock;
+  /** Random numbers in [0, 1) for backoff jitter. */
   readonly random: () => number;
+  /** Directory that absolute path keys are made relative to. */
   readonly workspace: string;
+  /** Put redacted arguments into audit events. */
   readonly includeArguments: boolean;
+  /** The runtime's retry settings, which a tool's own override. */
   readonly retry: ResolvedRetry;
+  /** Text cap of one result, in characters, unless the tool sets its own. */
   readonly maxOutputChars: number;
+  /** How long a stopped call whose tool still runs keeps its locks, in ms. */
   readonly releaseGraceMs: number;
+  /** Timeout when neither call nor tool sets one, in ms. */
   readonly defaultTimeoutMs: number;
   /** The locks a call takes. */
   locksOf(call: PreparedCall): Lock[];
@@ -53,8 +65,11 @@ export interface TurnContext {
 
 /** How one turn runs. */
 export interface TurnSetup {
+  /** Scopes of the caller. */
   readonly scopes: readonly string[];
+  /** Who to ask instead of the runtime's approver. */
   readonly approver: Approver | undefined;
+  /** The session whose remembered approvals count (see `ExecuteOptions.session`). */
   readonly session: string | null | undefined;
   /** Cancels every call of the turn. */
   readonly signal: AbortScope;

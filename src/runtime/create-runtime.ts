@@ -47,9 +47,10 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_RELEASE_GRACE_MS = 2_000;
 
 /**
- * Creates a runtime: hand it the tool calls of one model turn with `execute` and it
- * validates, authorizes, schedules (conflicting calls in order, independent calls at once)
- * and runs them, and returns one result per call, in call order.
+ * Creates a runtime: hand it the tool calls of one model turn with `execute` (or one at a
+ * time with `turn`) and it validates, admits in arrival order, authorizes, schedules
+ * (conflicting calls in order, independent calls at once) and runs them, and returns one
+ * result per call, in call order.
  *
  * @throws HintgateError `invalid_option` for bad options.
  */

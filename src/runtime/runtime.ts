@@ -60,7 +60,11 @@ export interface TurnCallOptions {
  * in the order `call` is invoked, with the same rules as one `execute` batch.
  */
 export interface Turn {
-  /** The turn's id: the `batchId` of its audit events. */
+  /**
+   * The turn's id: the `batchId` of its audit events. A turn may last as long as its caller
+   * likes (ids must stay unique within it); `end` is needed only for the gathered results,
+   * and stops following the turn's `signal`.
+   */
   readonly id: string;
   /**
    * Admits one call now, behind every call given to this runtime before it, and resolves
@@ -81,7 +85,9 @@ export interface Turn {
 
 /** hintgate's decision on one call, made without running it ({@link Runtime.decide}). */
 export interface CallDecision {
+  /** The call's id, as given. */
   readonly id: string;
+  /** The tool name, as given. */
   readonly name: string;
   /**
    * `allow`: it runs without asking. `ask`: it needs a person's answer (the approver's, or
@@ -95,7 +101,9 @@ export interface CallDecision {
   readonly message?: string;
   /** Set when the call cannot run whatever the policy says (unknown tool, bad arguments). */
   readonly error?: { readonly code: CallErrorCode; readonly message: string };
+  /** The origin (server) of the tool, for a call that can run. */
   readonly origin?: string;
+  /** The class the policy used, from the effective hints, for a call that can run. */
   readonly class?: ToolClass;
   /** What an approval of the call covers. */
   readonly approvalKeys?: readonly string[];
