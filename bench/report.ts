@@ -53,3 +53,10 @@ export function machine(): Machine {
 
 /** The 1-minute load average now. */
 export const loadNow = (): number => loadavg()[0] ?? 0;
+
+/**
+ * Heading of the section of bench/RESULTS.md written by bench/compare-builds.ts; `npm run
+ * bench` keeps that section when it rewrites the rest of the file.
+ */
+export const BUILD_COMPARISON_HEADING =
+  '## 5. Before/after: per-call overhead of execute, two builds in one run';

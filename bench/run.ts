@@ -3,7 +3,7 @@
  * prints the same tables. Exits non-zero only when something crashes; a missed goal is
  * reported as "no".
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { type CallResult, createRuntime, type Runtime, type ToolCall } from 'hintgate';
@@ -29,7 +29,15 @@ import {
   gatewayOverhead,
   P50_OVERHEAD_GOAL_MS,
 } from './gateway.js';
-import { fixed, loadNow, machine, median, table, yesNo } from './report.js';
+import {
+  BUILD_COMPARISON_HEADING,
+  fixed,
+  loadNow,
+  machine,
+  median,
+  table,
+  yesNo,
+} from './report.js';
 import { noopReadTool, noopWriteTool, sleepingTools } from './tools.js';
 
 /** Measurements per (batch, strategy); the median is reported. */
@@ -483,7 +491,10 @@ Goals: hintgate over stdio adds less than ${P50_OVERHEAD_GOAL_MS} ms at p50 over
 
 ${gateway.markdown}
 `;
-  writeFileSync(RESULTS_PATH, markdown);
+  // The build comparison comes from bench/compare-builds.ts, run apart: keep it.
+  const previous = existsSync(RESULTS_PATH) ? readFileSync(RESULTS_PATH, 'utf8') : '';
+  const at = previous.indexOf(BUILD_COMPARISON_HEADING);
+  writeFileSync(RESULTS_PATH, at < 0 ? markdown : `${markdown}\n${previous.slice(at)}`);
   process.stdout.write(`wrote ${RESULTS_PATH}\n`);
 }
 

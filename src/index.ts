@@ -64,9 +64,11 @@ export {
 } from './registry/index.js';
 export {
   AuditWriteError,
+  type CallDecision,
   type CloseOptions,
   createRuntime,
   DEFAULT_TIMEOUT_MS,
+  type DecideOptions,
   type ExecuteOptions,
   isRetryable,
   type PlanEntry,
@@ -75,6 +77,8 @@ export {
   type RuntimeOptions,
   type ToolCall,
   type TrustOptions,
+  type Turn,
+  type TurnCallOptions,
 } from './runtime/index.js';
 export { type Clock, type LockMode, normalizeResourceKey } from './schedule/index.js';
 export {

@@ -224,3 +224,28 @@ describe('createAuditEmitter', () => {
     await expect(closing).resolves.toBeUndefined();
   });
 });
+
+describe('a write that fails before anyone waits for it', () => {
+  it('is reported by settle later, not as an unhandled rejection meanwhile', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => {
+      unhandled.push(reason);
+    };
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const failing: AuditSink = { write: () => Promise.reject(new Error('disk full')) };
+      const emitter = createAuditEmitter([failing]);
+      const pending: Promise<void>[] = [];
+      emitter.emit(event, pending);
+      // A call runs for a while before it waits for its events.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+      await expect(emitter.settle(pending)).rejects.toMatchObject({
+        code: 'audit_write_failed',
+        message: expect.stringContaining('disk full'),
+      });
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});

@@ -30,6 +30,9 @@ export function createAuditEmitter(sinks: readonly AuditSink[]): AuditEmitter {
   const track = (write: Promise<void>, pending: Promise<void>[] | undefined): void => {
     const list = pending ?? background;
     list.push(write);
+    // settle() reports a failed write; until a call ends and waits for it, it must not count
+    // as an unhandled rejection (which would end the process).
+    write.catch(() => {});
     if (pending === undefined) {
       // Events outside a batch (tool.changed) are awaited by close().
       write.then(

@@ -51,3 +51,54 @@ describe('withBlockedTools: execute', () => {
     await runtime.close();
   });
 });
+
+describe('withBlockedTools: turn and decide', () => {
+  it('refuses calls of a turn to blocked tools with their reason, runs the others, and keeps call order in end()', async () => {
+    const sink = createMemoryAuditSink();
+    const runtime = createRuntime({ mode: 'yolo', tools: [lookup] });
+    const gated = withBlockedTools(runtime, {
+      blocked: (name) => (name === 'lookup' ? undefined : 'its definition changed'),
+      auditSinks: [sink],
+    });
+    const turn = gated.turn();
+    const refused = await turn.call({ id: '1', name: 'changed' });
+    expect(refused).toMatchObject({ status: 'denied', error: { code: 'denied' } });
+    expect(refused.error?.message).toContain('its definition changed');
+    expect((await turn.call({ id: '2', name: 'lookup' })).status).toBe('ok');
+    expect((await turn.end()).map((result) => [result.id, result.status])).toEqual([
+      ['1', 'denied'],
+      ['2', 'ok'],
+    ]);
+    expect(sink.events.map((event) => [event.type, event.callId, event.batchId])).toEqual([
+      ['call.failed', '1', turn.id],
+    ]);
+    await expect(turn.call({ id: '', name: 'lookup' })).rejects.toMatchObject({
+      code: 'invalid_calls',
+    });
+    await runtime.close();
+  });
+
+  it('decides deny for a blocked tool, with its reason, and asks the runtime for the others', async () => {
+    const runtime = createRuntime({ mode: 'yolo', tools: [lookup] });
+    const gated = withBlockedTools(runtime, {
+      blocked: (name) => (name === 'lookup' ? undefined : 'it is not pinned yet'),
+    });
+    expect(await gated.decide({ id: '1', name: 'changed' })).toMatchObject({
+      decision: 'deny',
+      reason: 'it is not pinned yet',
+    });
+    expect(await gated.decide({ id: '2', name: 'lookup' })).toMatchObject({ decision: 'allow' });
+    const failing = withBlockedTools(runtime, {
+      blocked: () => {
+        throw new Error('the pin check failed');
+      },
+    });
+    await expect(failing.decide({ id: '3', name: 'lookup' })).rejects.toThrow(
+      'the pin check failed',
+    );
+    await expect(failing.turn().call({ id: '4', name: 'lookup' })).rejects.toThrow(
+      'the pin check failed',
+    );
+    await runtime.close();
+  });
+});

@@ -4,8 +4,9 @@ import { buildSystemPrompt } from '../prompt/index.js';
 import { deniedMessage } from '../runtime/authorize-batch.js';
 import { callEvent, resultFields } from '../runtime/call-event.js';
 import { failedResult } from '../runtime/call-result.js';
-import type { ExecuteOptions, Runtime, ToolCall } from '../runtime/index.js';
+import type { ExecuteOptions, Runtime, ToolCall, Turn } from '../runtime/index.js';
 import { validateBatch } from '../runtime/validate-batch.js';
+import { validateCall } from '../runtime/validate-call.js';
 import type { CallResult } from '../tool/tool-result.js';
 
 /** Options of {@link withBlockedTools}. */
@@ -73,6 +74,33 @@ export function withBlockedTools(runtime: Runtime, options: BlockedToolsOptions)
     return refused.map((result) => result ?? (ran[next++] as CallResult));
   };
 
+  /** A turn whose calls to blocked tools are refused and audited, the others run. */
+  const turnWithBlocked = (inner: Turn): Turn => {
+    const calls: Promise<CallResult>[] = [];
+    return {
+      id: inner.id,
+      call(call, callOptions) {
+        let reason: string | undefined;
+        try {
+          validateCall(call, 'call(toolCall)');
+          reason = blocked(call.name);
+        } catch (error) {
+          return Promise.reject(error);
+        }
+        const result =
+          reason === undefined ? inner.call(call, callOptions) : refuse(call, reason, inner.id);
+        result.catch(() => {});
+        calls.push(result);
+        return result;
+      },
+      end() {
+        const ran = inner.end();
+        ran.catch(() => {});
+        return ran.then(() => Promise.all(calls));
+      },
+    };
+  };
+
   const listTools: Runtime['listTools'] = (listOptions) =>
     runtime.listTools(listOptions).filter((listing) => blocked(listing.name) === undefined);
 
@@ -86,6 +114,18 @@ export function withBlockedTools(runtime: Runtime, options: BlockedToolsOptions)
     setMode: (mode) => runtime.setMode(mode),
     plan: (calls, planOptions) => runtime.plan(calls, planOptions),
     forgetSession: (session) => runtime.forgetSession(session),
+    turn: (turnOptions) => turnWithBlocked(runtime.turn(turnOptions)),
+    decide(call, decideOptions) {
+      let reason: string | undefined;
+      try {
+        reason = typeof call?.name === 'string' ? blocked(call.name) : undefined;
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if (reason === undefined) return runtime.decide(call, decideOptions);
+      const message = deniedMessage(call.name, reason);
+      return Promise.resolve({ id: call.id, name: call.name, decision: 'deny', reason, message });
+    },
     close: (closeOptions) => runtime.close(closeOptions),
     listTools,
     systemPrompt(promptOptions = {}) {

@@ -1,15 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { resolve as resolvePath } from 'node:path';
 import { createAuditEmitter } from '../audit/audit-emitter.js';
-import type { AuditEvent, AuditEventType, AuditWriteOptions } from '../audit/audit-event.js';
 import { HintgateError } from '../errors/hintgate-error.js';
 import { createApprovalStore } from '../policy/approval-store.js';
-import type { Authorizer, Decision } from '../policy/authorizer.js';
+import type { Authorizer } from '../policy/authorizer.js';
 import { createPolicy, type PolicyAuthorizer } from '../policy/create-policy.js';
 import { visibleInMode } from '../policy/decide-call.js';
 import { buildSystemPrompt } from '../prompt/build-system-prompt.js';
 import { createRegistry, type ToolRegistry } from '../registry/index.js';
-import { AbortScope, type AbortWatch } from '../schedule/abort-scope.js';
+import { AbortScope } from '../schedule/abort-scope.js';
 import { callLocks } from '../schedule/call-locks.js';
 import { systemClock } from '../schedule/clock.js';
 import { Scheduler } from '../schedule/scheduler.js';
@@ -18,19 +16,22 @@ import { ownValue } from '../tool/own-value.js';
 import { toToolListing } from '../tool/to-tool-listing.js';
 import type { CallResult } from '../tool/tool-result.js';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../tool/truncate-output.js';
-import { AuditWriteError } from './audit-write-error.js';
-import { type Authorization, authorizeBatch } from './authorize-batch.js';
-import { callEvent, resultFields } from './call-event.js';
-import { failedResult } from './call-result.js';
+import { ArrivalOrder } from './arrival-order.js';
+import { deniedMessage } from './authorize-batch.js';
+import { CallPipeline, type TurnContext } from './call-pipeline.js';
+import { checkCallerOptions } from './check-caller-options.js';
+import { checkExecuteOptions } from './check-execute-options.js';
 import { graceMsOf } from './close-options.js';
+import { createTurn } from './create-turn.js';
+import { decidePolicy } from './decide-policy.js';
 import { planBatch } from './plan-batch.js';
 import { type PreparedCall, prepareCall } from './prepare-call.js';
 import { DEFAULT_RETRY, resolveRetry } from './retry-delay.js';
-import { runCall } from './run-call.js';
-import type { ExecuteOptions, Runtime } from './runtime.js';
+import type { CallDecision, DecideOptions, ExecuteOptions, Runtime } from './runtime.js';
 import { checkRuntimeOptions, type RuntimeOptions, type TrustOptions } from './runtime-options.js';
 import type { ToolCall } from './tool-call.js';
 import { validateBatch } from './validate-batch.js';
+import { validateCall } from './validate-call.js';
 
 /** Applies trust settings to the registry: origin flags, and trusted annotation overrides. */
 const applyTrust = (registry: ToolRegistry, trust: TrustOptions | undefined): void => {
@@ -42,49 +43,15 @@ const applyTrust = (registry: ToolRegistry, trust: TrustOptions | undefined): vo
   }
 };
 
-/** Checks the options object of a runtime method: an object, with scopes a list of names. */
-const checkCallerOptions = (options: unknown, method: string): void => {
-  if (typeof options !== 'object' || options === null) {
-    throw new HintgateError(
-      'invalid_option',
-      `${method}: options must be an object, e.g. { scopes: ['customers.read'] }.`,
-    );
-  }
-  const { scopes } = options as { scopes?: unknown };
-  if (
-    scopes !== undefined &&
-    !(Array.isArray(scopes) && scopes.every((s) => typeof s === 'string'))
-  ) {
-    throw new HintgateError(
-      'invalid_option',
-      `${method}: scopes must be a list of scope names such as ["customers.read"], not ${JSON.stringify(scopes)}.`,
-    );
-  }
-};
-
-const DEFERRED: AuditWriteOptions = Object.freeze({ deferSync: true });
-const noop = (): void => {};
-
-const DEFERRED_READ_ONLY: AuditWriteOptions = Object.freeze({ deferSync: true, readOnly: true });
-const READ_ONLY: AuditWriteOptions = Object.freeze({ readOnly: true });
-
-/**
- * What the sinks are told of a call's event: whether the runtime waits for it only with the
- * call's last event (`deferSync`), and whether the call changes nothing (`readOnly`).
- */
-const writeOptionsOf = (last: boolean, readOnly: boolean): AuditWriteOptions | undefined => {
-  if (readOnly) return last ? READ_ONLY : DEFERRED_READ_ONLY;
-  return last ? undefined : DEFERRED;
-};
-
 /** Default timeout of a call, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_RELEASE_GRACE_MS = 2_000;
 
 /**
- * Creates a runtime: hand it the tool calls of one model turn with `execute` and it
- * validates, authorizes, schedules (conflicting calls in order, independent calls at once)
- * and runs them, and returns one result per call, in call order.
+ * Creates a runtime: hand it the tool calls of one model turn with `execute` (or one at a
+ * time with `turn`) and it validates, admits in arrival order, authorizes, schedules
+ * (conflicting calls in order, independent calls at once) and runs them, and returns one
+ * result per call, in call order.
  *
  * @throws HintgateError `invalid_option` for bad options.
  */
@@ -144,7 +111,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
 
   /**
    * Concurrency cap per origin: the runtime's, else the origin's, else by trust; 1 for an
-   * origin the registry does not know. Each origin is looked up once per batch, when asked.
+   * origin the registry does not know. Each origin is looked up once per turn, when asked.
    */
   const concurrencyCaps = (): ((origin: string) => number) => {
     const caps = new Map<string, number>();
@@ -171,12 +138,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       .filter((entry) => mode === undefined || visibleInMode(entry.class, mode));
   };
 
-  const prepareAll = (calls: readonly ToolCall[], scopes: readonly string[]) => {
-    const visibleNames = () => visible(scopes).map((entry) => entry.name);
-    return Promise.all(
-      calls.map((call) => prepareCall(call, { registry, scopes, workspace, visibleNames })),
-    );
-  };
+  const prepareOne = (call: ToolCall, scopes: readonly string[]) =>
+    prepareCall(call, {
+      registry,
+      scopes,
+      workspace,
+      visibleNames: () => visible(scopes).map((entry) => entry.name),
+    });
 
   const locksOf = (prepared: PreparedCall) =>
     callLocks({
@@ -189,234 +157,144 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         : { serializeOpenWorldWrites: options.serializeOpenWorldWrites }),
     });
 
-  const schedule = (
-    call: PreparedCall,
-    authorization: Authorization,
-    context: {
-      signal: AbortWatch | undefined;
-      capOf: (origin: string) => number;
-      /**
-       * Writes the call's `call.started` event, or with `late` holds it (see
-       * `AuditEmitter.hold`) and returns what writes it.
-       */
-      startEvent: (call: PreparedCall, extra: Partial<AuditEvent>, late: boolean) => () => void;
-    },
-  ): CallResult | Promise<CallResult> => {
-    if (!authorization.allowed) return authorization.result;
-    const { signal } = context;
-    const admission = scheduler.admit({
-      id: call.id,
-      locks: locksOf(call),
-      origin: call.origin,
-      concurrency: context.capOf(call.origin),
-      ...(call.tool.rateLimit === undefined
-        ? {}
-        : { rateLimit: { key: `${call.origin}\u0000${call.name}`, limit: call.tool.rateLimit } }),
-      ...(signal === undefined ? {} : { signal }),
-    });
-    const { decision } = authorization;
-    return admission.granted.then((grant) => {
-      if (!grant.ok) {
-        const message = `Tool "${call.name}" did not run: ${grant.message}`;
-        return failedResult(call, grant.reason, message, { queuedMs: grant.queuedMs });
-      }
-      // Sinks that hold a read-only call's call.started until their next write show it
-      // after the tool started anyway: it is written once the tool is invoked (or before
-      // any event the tool's start causes), not before.
-      const writeStarted = context.startEvent(
-        call,
-        { decision: decision.decision, reason: decision.reason, queuedMs: grant.queuedMs },
-        call.class === 'read' && audit.holdsReadOnlyStarts,
-      );
-      const { lease } = grant;
-      const running = runCall(call, lease, {
-        clock,
-        random,
-        signal,
-        timeoutMs: call.call.timeoutMs ?? call.tool.timeoutMs ?? defaultTimeoutMs,
-        maxOutputChars,
-        retry: resolveRetry(call.tool.retry, retry),
-        releaseGraceMs,
-        queuedMs: grant.queuedMs,
-      }).catch((error: unknown) => {
-        // A bug of ours must not leak the call's locks or reject the batch.
-        lease.settle(false);
-        lease.release();
-        const reason = error instanceof Error ? error.message : String(error);
-        return failedResult(
-          call,
-          'tool_error',
-          `Tool "${call.name}" failed inside hintgate: ${reason}.`,
-          {
-            attempts: 1,
-            queuedMs: grant.queuedMs,
-          },
-        );
-      });
-      writeStarted();
-      return running;
-    });
+  const context: TurnContext = {
+    registry,
+    scheduler,
+    arrivals: new ArrivalOrder(),
+    audit,
+    authorizer,
+    clock,
+    random,
+    workspace,
+    includeArguments,
+    retry,
+    maxOutputChars,
+    releaseGraceMs,
+    defaultTimeoutMs,
+    locksOf,
+    concurrencyCaps,
+    visibleNames: (scopes) => visible(scopes).map((entry) => entry.name),
   };
 
-  /** Batches under way, each with the scope that cancels it when the runtime closes. */
+  /** Calls and batches under way, each with the scope that cancels it when the runtime closes. */
   const running = new Map<Promise<unknown>, AbortScope>();
   let closing: Promise<void> | undefined;
+  const track = (work: Promise<unknown>, scope: AbortScope): void => {
+    running.set(work, scope);
+    const done = (): void => {
+      running.delete(work);
+    };
+    work.then(done, done);
+  };
+
+  const closedError = (method: string): HintgateError =>
+    new HintgateError(
+      'runtime_closed',
+      `${method}: this runtime is shutting down or closed, so it takes no more calls; run them once it (or a new one) is up again.`,
+    );
 
   const execute = (
     calls: readonly ToolCall[],
     executeOptions: ExecuteOptions = {},
   ): Promise<CallResult[]> => {
-    if (closing !== undefined) {
-      return Promise.reject(
-        new HintgateError(
-          'runtime_closed',
-          'execute: this runtime is shutting down or closed, so it takes no more calls; run them once it (or a new one) is up again.',
-        ),
-      );
+    if (closing !== undefined) return Promise.reject(closedError('execute'));
+    try {
+      validateBatch(calls);
+      checkExecuteOptions(executeOptions, 'execute');
+    } catch (error) {
+      return Promise.reject(error);
     }
     const stop = new AbortScope();
-    // Options that are no object are refused by executeBatch, as a rejection.
-    const callerSignal: unknown = (executeOptions as ExecuteOptions | null | undefined)?.signal;
-    const onCallerAbort = (): void => stop.abort((callerSignal as AbortSignal).reason);
-    if (callerSignal instanceof AbortSignal) {
-      if (callerSignal.aborted) onCallerAbort();
-      else callerSignal.addEventListener('abort', onCallerAbort, { once: true });
-    }
-    const done = (): void => {
-      running.delete(batch);
-      if (callerSignal instanceof AbortSignal) {
-        callerSignal.removeEventListener('abort', onCallerAbort);
-      }
-    };
+    const unlink =
+      executeOptions.signal === undefined ? undefined : stop.follow(executeOptions.signal);
+    // A turn given all its calls at once: admitted in call order, in one synchronous pass,
+    // so the batch keeps its order in the lock manager against batches that arrive meanwhile.
+    const pipeline = new CallPipeline(context, {
+      scopes: executeOptions.scopes ?? defaultScopes,
+      approver: executeOptions.approver,
+      session: executeOptions.session,
+      signal: stop,
+      eachCall: false,
+    });
+    const results = calls.map((call) => pipeline.arrive(call));
     // then rather than finally: one turn of the microtask queue less for every batch.
-    const batch = executeBatch(calls, executeOptions, stop).then(
-      (results) => {
-        done();
-        return results;
-      },
-      (error: unknown) => {
-        done();
-        throw error;
-      },
-    );
+    const finish = (settled: CallResult[]): CallResult[] => {
+      running.delete(batch);
+      unlink?.();
+      return settled;
+    };
+    const fail = (error: unknown): never => {
+      running.delete(batch);
+      unlink?.();
+      throw error;
+    };
+    const batch = Promise.all(results)
+      .then((settled) => pipeline.endBatch(settled))
+      .then(finish, fail);
     running.set(batch, stop);
     return batch;
   };
 
-  const executeBatch = async (
-    calls: readonly ToolCall[],
-    executeOptions: ExecuteOptions,
-    signal: AbortScope,
-  ): Promise<CallResult[]> => {
-    validateBatch(calls);
-    checkCallerOptions(executeOptions, 'execute');
-    const { session } = executeOptions;
-    if (session !== undefined && session !== null && typeof session !== 'string') {
-      throw new HintgateError(
-        'invalid_option',
-        'execute: session must be a string, null or absent.',
-      );
+  const decide = async (
+    call: ToolCall,
+    decideOptions: DecideOptions = {},
+  ): Promise<CallDecision> => {
+    validateCall(call, 'decide(call)');
+    checkExecuteOptions(decideOptions, 'decide');
+    const prepared = await prepareOne(call, decideOptions.scopes ?? defaultScopes);
+    if (!('registered' in prepared)) {
+      const error = prepared.error ?? {
+        code: 'tool_error' as const,
+        message: 'the call cannot run',
+      };
+      return {
+        id: call.id,
+        name: call.name,
+        decision: 'deny',
+        reason: error.message,
+        message: error.message,
+        error,
+      };
     }
-    if (executeOptions.approver !== undefined && typeof executeOptions.approver !== 'function') {
-      throw new HintgateError(
-        'invalid_option',
-        'execute: approver must be a function (request, { signal }) => answer.',
-      );
-    }
-    if (executeOptions.signal !== undefined && !(executeOptions.signal instanceof AbortSignal)) {
-      throw new HintgateError('invalid_option', 'execute: signal must be an AbortSignal.');
-    }
-    const batchId = randomUUID();
-    const pending: Promise<void>[] = [];
-    const optionsOf = (
-      type: AuditEventType,
-      call: PreparedCall | ToolCall,
-    ): AuditWriteOptions | undefined => {
-      // The batch waits for its events only at its end, with each call's last event
-      // (succeeded or failed): a durable sink syncs the earlier ones with those.
-      const last = type === 'call.succeeded' || type === 'call.failed';
-      // The class the policy and the scheduler used, from trusted annotations only; a call
-      // that never resolved to a tool has none and counts as one that may change something.
-      const readOnly = 'registered' in call && call.class === 'read';
-      return writeOptionsOf(last, readOnly);
+    const { session } = decideOptions;
+    const decision = await decidePolicy(
+      prepared,
+      authorizer,
+      session === undefined ? {} : { session },
+    );
+    return {
+      id: call.id,
+      name: call.name,
+      decision: decision.decision,
+      reason: decision.reason,
+      ...(decision.decision === 'deny'
+        ? { message: deniedMessage(call.name, decision.reason, decision.message) }
+        : {}),
+      origin: prepared.origin,
+      class: prepared.class,
+      approvalKeys: prepared.approvalKeys,
     };
-    const emit = (event: AuditEvent, call: PreparedCall | ToolCall): void =>
-      audit.emit(event, pending, optionsOf(event.type, call));
-    const record = (
-      type: AuditEventType,
-      call: PreparedCall | ToolCall,
-      extra: Partial<AuditEvent>,
-    ): void => {
-      if (audit.enabled) emit(callEvent(type, batchId, call, extra, includeArguments), call);
-    };
-    const startEvent = (
-      call: PreparedCall,
-      extra: Partial<AuditEvent>,
-      late: boolean,
-    ): (() => void) => {
-      if (!audit.enabled) return noop;
-      // Built now, from the arguments as called, even when it is written after the tool starts.
-      const event = callEvent('call.started', batchId, call, extra, includeArguments);
-      if (late) return audit.hold(event, pending, optionsOf('call.started', call));
-      emit(event, call);
-      return noop;
-    };
-
-    const prepared = await prepareAll(calls, executeOptions.scopes ?? defaultScopes);
-    const valid = prepared.filter((entry): entry is PreparedCall => 'registered' in entry);
-    const authorizations =
-      valid.length === 0
-        ? []
-        : await authorizeBatch(valid, {
-            authorizer,
-            signal,
-            record,
-            approver: executeOptions.approver,
-            session: executeOptions.session,
-          });
-
-    // Admit in call order, in one synchronous pass, so that the batch keeps its order in
-    // the lock manager even against batches that arrive concurrently.
-    const capOf = concurrencyCaps();
-    const decisions = new Map<number, Decision>();
-    let position = 0;
-    const results = prepared.map((entry, index) => {
-      if (!('registered' in entry)) return entry;
-      const authorization = authorizations[position] as Authorization;
-      position += 1;
-      if (audit.enabled) decisions.set(index, authorization.decision);
-      return schedule(entry, authorization, { signal, capOf, startEvent });
-    });
-
-    const settled = await Promise.all(results);
-    if (audit.enabled) {
-      settled.forEach((result, index) => {
-        const entry = prepared[index] as PreparedCall | CallResult;
-        const call = 'registered' in entry ? entry : (calls[index] as ToolCall);
-        const decision = decisions.get(index);
-        record(result.status === 'ok' ? 'call.succeeded' : 'call.failed', call, {
-          ...(decision === undefined
-            ? {}
-            : { decision: decision.decision, reason: decision.reason }),
-          ...resultFields(result),
-        });
-      });
-    }
-    try {
-      await audit.settle(pending);
-    } catch (error) {
-      throw new AuditWriteError(error, settled);
-    }
-    return settled;
   };
 
   return {
     registry,
     execute,
+    turn(turnOptions = {}) {
+      if (closing !== undefined) throw closedError('turn');
+      checkExecuteOptions(turnOptions, 'turn');
+      return createTurn(context, turnOptions, {
+        defaultScopes,
+        closing: () => closing !== undefined,
+        track,
+      });
+    },
+    decide,
     async plan(calls, planOptions = {}) {
       validateBatch(calls);
       checkCallerOptions(planOptions, 'plan');
-      return planBatch(await prepareAll(calls, planOptions.scopes ?? defaultScopes), locksOf);
+      const scopes = planOptions.scopes ?? defaultScopes;
+      const prepared = await Promise.all(calls.map((call) => prepareOne(call, scopes)));
+      return planBatch(prepared, locksOf);
     },
     get mode() {
       return policy?.mode;

@@ -182,7 +182,7 @@ describe('execute: the policy hook', () => {
     expect(ran).toEqual([]);
   });
 
-  it('asks all approvals of a batch at once, before any call of it starts', async () => {
+  it('asks all approvals of a batch at once, before any call that needs one starts', async () => {
     const ran: string[] = [];
     const asked: ApprovalAsk[][] = [];
     const runtime = createRuntime({
@@ -191,7 +191,8 @@ describe('execute: the policy hook', () => {
         decide: askForDestructive,
         approve: async (asks) => {
           asked.push([...asks]);
-          expect(ran).toEqual([]);
+          // The read the policy allows need not wait for the person; the drops do.
+          expect(ran.filter((entry) => entry.startsWith('drop'))).toEqual([]);
           return asks.map((ask) => ({
             allow: ask.call.arguments.table === 'tmp',
             reason: 'person said so',

@@ -5,6 +5,7 @@ import { normalizeResourceKey } from '../schedule/resource-key.js';
 import { isPlainObject } from '../tool/json-schema.js';
 import type { ToolArguments } from '../tool/resource-template.js';
 import type { CallResult } from '../tool/tool-result.js';
+import type { ValidationOutcome } from '../tool/tool-schema.js';
 import { failedResult } from './call-result.js';
 import type { ToolCall } from './tool-call.js';
 
@@ -56,36 +57,23 @@ const unknownTool = (call: ToolCall, context: PrepareContext): CallResult => {
   );
 };
 
-/**
- * Resolves a call to its tool, parses and validates its arguments, and derives its
- * resource and approval keys. Returns a failed result for an unknown tool, bad arguments,
- * or keys the tool could not derive.
- */
-export async function prepareCall(
+/** What a call prepares to: ready to schedule, or the result of a call that cannot run. */
+export type Prepared = PreparedCall | CallResult;
+
+const schemaFailed = (call: ToolCall, error: unknown): CallResult =>
+  failedResult(
+    call,
+    'tool_error',
+    `The input schema of tool "${call.name}" failed while validating: ${(error as Error)?.message ?? String(error)}.`,
+  );
+
+/** The rest of preparing, once the arguments are validated. */
+const finish = (
   call: ToolCall,
+  registered: RegisteredTool,
+  validated: ValidationOutcome<unknown>,
   context: PrepareContext,
-): Promise<PreparedCall | CallResult> {
-  const registered = context.registry.resolve(call.name, { scopes: context.scopes });
-  if (registered === undefined) return unknownTool(call, context);
-  const { tool } = registered;
-  const parsed = parseArguments(call.arguments);
-  if (typeof parsed === 'string') {
-    return failedResult(
-      call,
-      'invalid_arguments',
-      `Invalid arguments for tool "${call.name}": ${parsed}.`,
-    );
-  }
-  let validated: Awaited<ReturnType<typeof tool.inputSchema.validate>>;
-  try {
-    validated = await tool.inputSchema.validate(parsed);
-  } catch (error) {
-    return failedResult(
-      call,
-      'tool_error',
-      `The input schema of tool "${call.name}" failed while validating: ${(error as Error)?.message ?? String(error)}.`,
-    );
-  }
+): Prepared => {
   if (!validated.ok) {
     return failedResult(
       call,
@@ -93,6 +81,7 @@ export async function prepareCall(
       `Invalid arguments for tool "${call.name}": ${validated.message}. Fix them to match the tool's input schema and call again.`,
     );
   }
+  const { tool } = registered;
   const args = validated.value as ToolArguments;
   let resourceKeys: string[];
   let approvalKeys: string[];
@@ -125,4 +114,36 @@ export async function prepareCall(
       ? {}
       : { requireApproval: registered.requireApproval }),
   };
+};
+
+/**
+ * Resolves a call to its tool, parses and validates its arguments, and derives its
+ * resource and approval keys. Returns a failed result for an unknown tool, bad arguments,
+ * or keys the tool could not derive. Answers at once unless the tool's input schema
+ * validates asynchronously; never rejects.
+ */
+export function prepareCall(call: ToolCall, context: PrepareContext): Prepared | Promise<Prepared> {
+  const registered = context.registry.resolve(call.name, { scopes: context.scopes });
+  if (registered === undefined) return unknownTool(call, context);
+  const parsed = parseArguments(call.arguments);
+  if (typeof parsed === 'string') {
+    return failedResult(
+      call,
+      'invalid_arguments',
+      `Invalid arguments for tool "${call.name}": ${parsed}.`,
+    );
+  }
+  let validated: ReturnType<typeof registered.tool.inputSchema.validate>;
+  try {
+    validated = registered.tool.inputSchema.validate(parsed);
+  } catch (error) {
+    return schemaFailed(call, error);
+  }
+  if (validated instanceof Promise) {
+    return validated.then(
+      (outcome) => finish(call, registered, outcome, context),
+      (error: unknown) => schemaFailed(call, error),
+    );
+  }
+  return finish(call, registered, validated, context);
 }

@@ -1,8 +1,11 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Approver } from '../policy/policy-types.js';
 import { DESTRUCTIVE, READ_ONLY, WRITE } from '../tool/presets.js';
+import type { CallResult } from '../tool/tool-result.js';
 import { createRuntime } from './create-runtime.js';
 import { fakeClock, type Mark, sleepyTool, useFakeTime } from './scenario.test-helpers.js';
+import type { ToolCall } from './tool-call.js';
 
 type Kind = 'read' | 'write' | 'destroy' | 'netwrite';
 interface Spec {
@@ -109,5 +112,186 @@ describe('scheduling properties (fake time)', () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+/**
+ * A call of a caller: what a rule says of it (`none`: the mode decides: reads run, the rest
+ * asks), how the person would answer if asked, and after how long.
+ */
+interface AskedSpec {
+  readonly spec: Spec;
+  readonly rule: 'none' | 'allow' | 'deny';
+  readonly allow: boolean;
+  readonly answerMs: number;
+}
+/** A batch a caller sends at `at` ms: all at once (`execute`), or one call per `gapMs` (`turn`). */
+interface BatchPlan {
+  readonly at: number;
+  readonly via: 'execute' | 'turn';
+  readonly gapMs: number;
+  readonly calls: readonly AskedSpec[];
+}
+
+const askedSpecArb: fc.Arbitrary<AskedSpec> = fc.record({
+  spec: specArb,
+  rule: fc.constantFrom<AskedSpec['rule']>('none', 'none', 'none', 'allow', 'deny'),
+  allow: fc.boolean(),
+  answerMs: fc.integer({ min: 0, max: 80 }),
+});
+const batchArb: fc.Arbitrary<BatchPlan> = fc.record({
+  at: fc.integer({ min: 0, max: 60 }),
+  via: fc.constantFrom<'execute' | 'turn'>('execute', 'turn'),
+  gapMs: fc.integer({ min: 0, max: 15 }),
+  calls: fc.array(askedSpecArb, { minLength: 1, maxLength: 4 }),
+});
+const callersArb = fc.array(fc.array(batchArb, { minLength: 1, maxLength: 3 }), {
+  minLength: 1,
+  maxLength: 3,
+});
+
+/** Each kind of call comes as three tools: as the mode says, allowed by a rule, denied by one. */
+const RULES = [
+  { tool: '*_allowed', decision: 'allow' as const },
+  { tool: '*_denied', decision: 'deny' as const },
+];
+const toolOf = ({ spec, rule }: AskedSpec): string =>
+  rule === 'none' ? spec.kind : `${spec.kind}_${rule === 'allow' ? 'allowed' : 'denied'}`;
+const needsApproval = ({ spec, rule }: AskedSpec): boolean =>
+  spec.kind !== 'read' && rule === 'none';
+
+describe('scheduling properties with approvals, several callers (fake time)', () => {
+  beforeEach(() => useFakeTime());
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('keeps conflicting calls apart and in arrival order, runs nothing unapproved, and a call waits for nothing but what it must', async () => {
+    const marks: Mark[] = [];
+    const netWrite = { ...WRITE, openWorldHint: true };
+    const runtime = createRuntime({
+      mode: 'ask',
+      rules: RULES,
+      tools: (
+        [
+          ['read', READ_ONLY],
+          ['write', WRITE],
+          ['destroy', DESTRUCTIVE],
+          ['netwrite', netWrite],
+        ] as const
+      ).flatMap(([name, annotations]) =>
+        ['', '_allowed', '_denied'].map((suffix) =>
+          sleepyTool(`${name}${suffix}`, annotations, marks),
+        ),
+      ),
+      clock: fakeClock,
+    });
+    await fc.assert(
+      fc.asyncProperty(callersArb, async (callers) => {
+        marks.length = 0;
+        const t0 = Date.now();
+        const now = (): number => Date.now() - t0;
+        const specs = new Map<string, AskedSpec>();
+        const arrival: string[] = [];
+        const arrivedAt = new Map<string, number>();
+        /** When the answers of each asked call's group were all in. */
+        const answeredAt = new Map<string, number>();
+        const asked = new Set<string>();
+        const results: Promise<CallResult>[] = [];
+
+        const approverOf = (): Approver => {
+          let group: string[] = [];
+          return async (request) => {
+            const plan = specs.get(request.callId) as AskedSpec;
+            if (request.position === 1) group = [];
+            group.push(request.callId);
+            asked.add(request.callId);
+            await new Promise((resolve) => setTimeout(resolve, plan.answerMs));
+            if (request.position === request.total) {
+              for (const id of group) answeredAt.set(id, now());
+            }
+            return { decision: plan.allow ? 'allow' : 'deny' };
+          };
+        };
+        const arrive = (call: ToolCall): void => {
+          arrival.push(call.id);
+          arrivedAt.set(call.id, now());
+        };
+
+        callers.forEach((batches, c) => {
+          // One person (session) per caller: their prompts come one at a time.
+          const options = { approver: approverOf(), session: `caller${c}` };
+          batches.forEach((batch, b) => {
+            const calls = batch.calls.map((entry, k): ToolCall => {
+              const id = `c${c}b${b}k${k}`;
+              specs.set(id, entry);
+              const { spec } = entry;
+              return {
+                id,
+                name: toolOf(entry),
+                arguments:
+                  spec.path === undefined ? { ms: spec.ms } : { path: spec.path, ms: spec.ms },
+              };
+            });
+            setTimeout(() => {
+              if (batch.via === 'execute') {
+                calls.forEach(arrive);
+                const done = runtime.execute(calls, options);
+                calls.forEach((_, k) => {
+                  results.push(done.then((settled) => settled[k] as CallResult));
+                });
+                return;
+              }
+              const turn = runtime.turn(options);
+              calls.forEach((call, k) => {
+                setTimeout(() => {
+                  arrive(call);
+                  results.push(turn.call(call));
+                  if (k === calls.length - 1) void turn.end();
+                }, k * batch.gapMs);
+              });
+            }, batch.at);
+          });
+        });
+        await vi.runAllTimersAsync();
+        const settled = await Promise.all(results);
+        const resultOf = new Map(settled.map((result) => [result.id, result]));
+        const start = new Map(
+          marks.filter((m) => m.phase === 'start').map((m) => [m.id, m.at - t0]),
+        );
+        const end = new Map(marks.filter((m) => m.phase === 'end').map((m) => [m.id, m.at - t0]));
+        const specOf = (id: string): Spec => (specs.get(id) as AskedSpec).spec;
+
+        expect(resultOf.size).toBe(arrival.length);
+        for (const id of arrival) {
+          const planned = specs.get(id) as AskedSpec;
+          const ran = start.has(id);
+          const expectedToRun =
+            planned.rule !== 'deny' && (!needsApproval(planned) || planned.allow);
+          // No call that needed approval runs without it; every allowed call runs.
+          expect(asked.has(id)).toBe(needsApproval(planned));
+          expect(ran).toBe(expectedToRun);
+          expect(resultOf.get(id)?.status).toBe(expectedToRun ? 'ok' : 'denied');
+        }
+        // When each call stopped holding its place: at its end, or at its denial.
+        const releasedAt = (id: string): number =>
+          end.get(id) ?? answeredAt.get(id) ?? (arrivedAt.get(id) as number);
+        arrival.forEach((j, position) => {
+          if (!start.has(j)) return;
+          let earliest = Math.max(arrivedAt.get(j) as number, answeredAt.get(j) ?? 0);
+          for (const i of arrival.slice(0, position)) {
+            if (!conflicts(specOf(i), specOf(j))) continue;
+            // Conflicting calls never overlap, and run in arrival order.
+            if (start.has(i)) expect(end.get(i)).toBeLessThanOrEqual(start.get(j) as number);
+            earliest = Math.max(earliest, releasedAt(i));
+          }
+          // And nothing else holds a call up: not an unrelated approval, not a denied call
+          // after its denial.
+          expect(start.get(j)).toBe(earliest);
+        });
+      }),
+      { numRuns: 120 },
+    );
+    await runtime.close();
   });
 });

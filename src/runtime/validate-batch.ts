@@ -1,7 +1,6 @@
 import { HintgateError } from '../errors/hintgate-error.js';
-import { isPlainObject } from '../tool/json-schema.js';
-import { isTimerMs, MAX_TIMER_MS } from '../tool/max-timer-ms.js';
 import type { ToolCall } from './tool-call.js';
+import { validateCall } from './validate-call.js';
 
 /**
  * Checks the shape of a batch handed to `execute` or `plan`: these are the caller's
@@ -19,34 +18,7 @@ export function validateBatch(calls: unknown): asserts calls is readonly ToolCal
   const seen = new Map<string, number>();
   calls.forEach((call: unknown, index) => {
     const where = `calls[${index}]`;
-    if (!isPlainObject(call)) {
-      throw new HintgateError(
-        'invalid_calls',
-        `${where} must be an object { id, name, arguments }.`,
-      );
-    }
-    if (typeof call.id !== 'string' || call.id === '') {
-      throw new HintgateError(
-        'invalid_calls',
-        `${where}.id must be a non-empty string (the model's tool call id).`,
-      );
-    }
-    if (typeof call.name !== 'string') {
-      throw new HintgateError('invalid_calls', `${where}.name must be the tool name as a string.`);
-    }
-    const timeout = call.timeoutMs;
-    if (timeout !== undefined && !isTimerMs(timeout)) {
-      throw new HintgateError(
-        'invalid_calls',
-        `${where}.timeoutMs must be milliseconds in (0, ${MAX_TIMER_MS}].`,
-      );
-    }
-    if (call.onProgress !== undefined && typeof call.onProgress !== 'function') {
-      throw new HintgateError(
-        'invalid_calls',
-        `${where}.onProgress must be a function (progress) => void.`,
-      );
-    }
+    validateCall(call, where);
     const earlier = seen.get(call.id);
     if (earlier !== undefined) {
       throw new HintgateError(

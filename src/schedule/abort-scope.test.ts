@@ -99,3 +99,25 @@ describe('abortWatchOf', () => {
     expect(abortWatchOf({ signal })).toBe(signal);
   });
 });
+
+describe('AbortScope.follow', () => {
+  it('aborts with the followed signal, at once when it has aborted, and stops following on request', () => {
+    const controller = new AbortController();
+    const scope = new AbortScope();
+    scope.follow(controller.signal);
+    controller.abort('stop');
+    expect(scope.aborted).toBe(true);
+    expect(scope.reason).toBe('stop');
+
+    const early = new AbortScope();
+    early.follow(AbortSignal.abort('already'));
+    expect(early.reason).toBe('already');
+
+    const other = new AbortController();
+    const detached = new AbortScope();
+    const unfollow = detached.follow(other.signal);
+    unfollow();
+    other.abort();
+    expect(detached.aborted).toBe(false);
+  });
+});

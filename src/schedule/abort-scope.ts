@@ -64,6 +64,8 @@ export class AbortListeners {
   }
 }
 
+const noop = (): void => {};
+
 /**
  * A cheap `AbortController`: an {@link AbortWatch} that aborts once, with a real
  * `AbortSignal` made only when someone asks for {@link signal} (an approver, say). On abort,
@@ -98,6 +100,20 @@ export class AbortScope implements AbortWatch {
 
   removeEventListener(_type: 'abort', listener: () => void): void {
     this.#listeners.remove(listener);
+  }
+
+  /**
+   * Aborts this scope when `watch` aborts, with its reason (at once when it has). Returns
+   * what stops following it, so a long-lived signal keeps no listener of a finished scope.
+   */
+  follow(watch: AbortWatch): () => void {
+    if (watch.aborted) {
+      this.abort(watch.reason);
+      return noop;
+    }
+    const onAbort = (): void => this.abort(watch.reason);
+    watch.addEventListener('abort', onAbort, { once: true });
+    return () => watch.removeEventListener('abort', onAbort);
   }
 
   /** Aborts with `reason` (an `AbortError` DOMException by default); later calls do nothing. */

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { RateLimit } from '../tool/tool.js';
 import type { Clock } from './clock.js';
 import type { Lock, LockMode } from './lock-mode.js';
-import { type AdmitRequest, type Grant, type Lease, Scheduler } from './scheduler.js';
+import {
+  type Admission,
+  type AdmitRequest,
+  type Grant,
+  type Lease,
+  Scheduler,
+} from './scheduler.js';
 
 /** A clock that moves only when told to, with timers that fire on {@link ManualClock.advance}. */
 interface ManualClock extends Clock {
@@ -42,6 +48,7 @@ const lock = (node: string, mode: LockMode): Lock => ({ node, label: node, mode 
 /** An admitted call whose grant is recorded as soon as it settles. */
 interface Tracked {
   readonly waitsFor: readonly string[];
+  readonly admission: Admission;
   grant: Grant | undefined;
 }
 
@@ -57,7 +64,7 @@ function setup() {
       concurrency: Number.POSITIVE_INFINITY,
       ...request,
     });
-    const tracked: Tracked = { waitsFor: admission.waitsFor, grant: undefined };
+    const tracked: Tracked = { waitsFor: admission.waitsFor, admission, grant: undefined };
     void admission.granted.then((grant) => {
       tracked.grant = grant;
       if (grant.ok) granted.push(id);
@@ -268,5 +275,97 @@ describe('Scheduler slot order', () => {
     await flush();
     // c2 became ready only now, but was admitted before c3 and c4.
     expect(granted).toEqual(['c1', 'c2']);
+  });
+});
+
+describe('Scheduler: calls on hold (waiting for approval)', () => {
+  it('keeps a held call in its place: [HELD X(a), X(a), X(b)] runs X(b) at once, X(a) only after the held call ran', async () => {
+    const { admit, clock, scheduler, granted } = setup();
+    const held = admit('held', { locks: [lock('a', 'X')], hold: true });
+    const later = admit('later', { locks: [lock('a', 'X')] });
+    const other = admit('other', { locks: [lock('b', 'X')] });
+    expect(later.waitsFor).toEqual(['held']);
+    await flush();
+    expect(granted).toEqual(['other']);
+    clock.advance(500);
+    scheduler.proceed(held.admission);
+    await flush();
+    // Time waiting for the answer is not time queued.
+    expect(held.grant).toMatchObject({ ok: true, queuedMs: 0 });
+    expect(later.grant).toBeUndefined();
+    leaseOf(held).release();
+    await flush();
+    expect(granted).toEqual(['other', 'held', 'later']);
+    expect(other.grant).toMatchObject({ ok: true });
+  });
+
+  it('releases a withdrawn (denied) call at once: the calls behind it go on, it ends withdrawn', async () => {
+    const { admit, scheduler, granted } = setup();
+    const held = admit('held', { locks: [lock('a', 'X')], hold: true });
+    const later = admit('later', { locks: [lock('a', 'S')] });
+    await flush();
+    expect(granted).toEqual([]);
+    scheduler.withdraw(held.admission, 'the user denied it');
+    await flush();
+    expect(held.grant).toMatchObject({
+      ok: false,
+      reason: 'withdrawn',
+      message: 'the user denied it',
+      held: true,
+    });
+    expect(later.grant).toMatchObject({ ok: true });
+    expect(scheduler.active).toBe(1);
+    // Withdrawing or letting go on a call that ended changes nothing.
+    scheduler.proceed(held.admission);
+    scheduler.withdraw(later.admission, 'too late');
+    expect(later.grant).toMatchObject({ ok: true });
+  });
+
+  it('takes no slot or quota while held, and waits for the earlier calls it conflicts with once let go on', async () => {
+    const { admit, scheduler, granted } = setup();
+    const limit: RateLimit = { max: 1, windowMs: 1000 };
+    const first = admit('first', { locks: [lock('a', 'X')], concurrency: 1 });
+    const held = admit('held', {
+      locks: [lock('a', 'X')],
+      concurrency: 1,
+      hold: true,
+      rateLimit: { key: 'k', limit },
+    });
+    const free = admit('free', {
+      locks: [lock('b', 'X')],
+      origin: 'p',
+      rateLimit: { key: 'k', limit },
+    });
+    await flush();
+    expect(granted).toEqual(['first', 'free']);
+    leaseOf(free).settle(false);
+    leaseOf(free).release();
+    scheduler.proceed(held.admission);
+    await flush();
+    expect(held.grant).toBeUndefined();
+    leaseOf(first).release();
+    await flush();
+    expect(granted).toEqual(['first', 'free', 'held']);
+  });
+
+  it('ends a held call cancelled when its signal aborts, saying it waited for approval', async () => {
+    const { admit } = setup();
+    const controller = new AbortController();
+    const held = admit('held', {
+      locks: [lock('a', 'X')],
+      hold: true,
+      signal: controller.signal,
+    });
+    const later = admit('later', { locks: [lock('a', 'X')] });
+    await flush();
+    controller.abort();
+    await flush();
+    expect(held.grant).toMatchObject({
+      ok: false,
+      reason: 'cancelled',
+      held: true,
+      message: 'it was cancelled while it waited for approval',
+    });
+    expect(later.grant).toMatchObject({ ok: true });
   });
 });

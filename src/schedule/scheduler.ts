@@ -18,6 +18,13 @@ export interface AdmitRequest {
   readonly rateLimit?: { readonly key: string; readonly limit: RateLimit };
   /** Aborting it before the call is granted ends the call `cancelled`. */
   readonly signal?: AbortWatch;
+  /**
+   * Admit the call on hold: it takes its place in the lock queue now (later conflicting
+   * calls wait for it) but takes no slot or quota and is not granted until
+   * {@link Admission.proceed} (its approval came), or leaves with {@link Admission.withdraw}
+   * (it was denied). Default false.
+   */
+  readonly hold?: boolean;
 }
 
 /** Permission to run, held until {@link Lease.release}. */
@@ -33,9 +40,11 @@ export type Grant =
   | { readonly ok: true; readonly queuedMs: number; readonly lease: Lease }
   | {
       readonly ok: false;
-      readonly reason: 'cancelled' | 'rate_limited';
+      readonly reason: 'cancelled' | 'rate_limited' | 'withdrawn';
       readonly message: string;
       readonly queuedMs: number;
+      /** True when the call was still on hold (waiting for its approval) when it ended. */
+      readonly held: boolean;
     };
 
 /** An admitted call. */
@@ -46,14 +55,20 @@ export interface Admission {
   readonly granted: Promise<Grant>;
 }
 
-interface Ticket {
+interface Ticket extends Admission {
   readonly request: AdmitRequest;
   /** Admission order: ready calls take slots in this order. */
   readonly seq: number;
-  readonly admittedAt: number;
+  /** When the call was admitted, or let go on from hold: `queuedMs` counts from here. */
+  since: number;
   readySince: number;
+  /** On hold: waiting for {@link Admission.proceed}. */
+  held: boolean;
+  /** Every earlier conflicting call is done: the lock manager let it go. */
+  unlocked: boolean;
   state: 'waiting' | 'ready' | 'running' | 'done';
   entry: LockEntry | undefined;
+  waitsFor: readonly string[];
   readonly resolve: (grant: Grant) => void;
   readonly onAbort: () => void;
 }
@@ -67,7 +82,9 @@ export interface SchedulerOptions {
 /**
  * Decides when each call may start: after the earlier calls it conflicts with (lock
  * manager), when its origin has a free concurrency slot, and when its tool's rate limit has
- * quota. Calls are admitted in arrival order; ready calls take slots in that order.
+ * quota. Calls are admitted in arrival order; ready calls take slots in that order. A call
+ * admitted on hold (waiting for its approval) keeps its place meanwhile: later calls that
+ * conflict with it wait, the others go on.
  */
 export class Scheduler {
   readonly #clock: Clock;
@@ -99,18 +116,56 @@ export class Scheduler {
     const ticket: Ticket = {
       request,
       seq: this.#seq++,
-      admittedAt: now,
+      since: now,
       readySince: now,
+      held: request.hold === true,
+      unlocked: false,
       state: 'waiting',
       entry: undefined,
+      waitsFor: [],
+      granted,
       resolve,
       onAbort: () =>
-        this.#refuse(ticket, 'cancelled', 'the batch was cancelled before this call started'),
+        this.#refuse(
+          ticket,
+          'cancelled',
+          ticket.held
+            ? 'it was cancelled while it waited for approval'
+            : 'the batch was cancelled before this call started',
+        ),
     };
-    ticket.entry = this.#locks.admit(request.id, request.locks, () => this.#onReady(ticket));
+    ticket.entry = this.#locks.admit(request.id, request.locks, () => this.#onUnlocked(ticket));
+    ticket.waitsFor = ticket.entry.waitsFor;
     if (request.signal?.aborted) ticket.onAbort();
     else request.signal?.addEventListener('abort', ticket.onAbort, { once: true });
-    return { waitsFor: ticket.entry.waitsFor, granted };
+    return ticket;
+  }
+
+  /**
+   * Lets a call admitted on hold go on: once the calls it waits for are done it takes a slot
+   * and quota like any other. Its `queuedMs` counts from now. Does nothing for a call not
+   * on hold, or one that ended.
+   */
+  proceed(admission: Admission): void {
+    const ticket = admission as Ticket;
+    if (!ticket.held || ticket.state !== 'waiting') return;
+    ticket.held = false;
+    ticket.since = this.#clock.now();
+    if (ticket.unlocked) this.#onReady(ticket);
+  }
+
+  /**
+   * Takes a call that has not started out of the queue: its locks are released at once, so
+   * the calls that waited for it go on, and its `granted` settles with reason `withdrawn`
+   * and `message`. Does nothing for a call that started or ended.
+   */
+  withdraw(admission: Admission, message: string): void {
+    this.#refuse(admission as Ticket, 'withdrawn', message);
+  }
+
+  #onUnlocked(ticket: Ticket): void {
+    ticket.unlocked = true;
+    if (!ticket.held) this.#onReady(ticket);
   }
 
   #onReady(ticket: Ticket): void {
@@ -226,14 +281,20 @@ export class Scheduler {
         this.#schedulePump();
       },
     };
-    ticket.resolve({ ok: true, queuedMs: now - ticket.admittedAt, lease });
+    ticket.resolve({ ok: true, queuedMs: now - ticket.since, lease });
   }
 
-  #refuse(ticket: Ticket, reason: 'cancelled' | 'rate_limited', message: string): void {
+  #refuse(
+    ticket: Ticket,
+    reason: 'cancelled' | 'rate_limited' | 'withdrawn',
+    message: string,
+  ): void {
     if (ticket.state === 'running' || ticket.state === 'done') return;
     ticket.state = 'done';
     ticket.request.signal?.removeEventListener('abort', ticket.onAbort);
     if (ticket.entry !== undefined) this.#locks.release(ticket.entry);
-    ticket.resolve({ ok: false, reason, message, queuedMs: this.#clock.now() - ticket.admittedAt });
+    const { held } = ticket;
+    const queuedMs = held ? 0 : this.#clock.now() - ticket.since;
+    ticket.resolve({ ok: false, reason, message, queuedMs, held });
   }
 }

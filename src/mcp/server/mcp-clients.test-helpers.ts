@@ -16,8 +16,8 @@ export type Era = (typeof ERAS)[number];
 
 /** How a test client answers approval forms, and what it was asked. */
 export interface ElicitationScript {
-  /** Answers each form; default: accept with `allow_once`. */
-  readonly answer?: (params: ElicitRequestFormParams) => ElicitResult;
+  /** Answers each form, at once or later; default: accept with `allow_once`. */
+  readonly answer?: (params: ElicitRequestFormParams) => ElicitResult | Promise<ElicitResult>;
 }
 
 /** A connected client with what it saw. */

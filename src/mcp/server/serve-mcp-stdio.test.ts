@@ -301,3 +301,61 @@ describe('serveMcpStdio, tools/call fast path', () => {
     expect(fastClosed.error).toEqual(sdkClosed.error);
   });
 });
+
+describe('serveMcpStdio, order while an approval is pending', () => {
+  it('[write(o) that asks, read(o)] in one chunk: the read waits for the answer given 500 ms later, and sees NEW', async () => {
+    const docs = new Map([['o', 'OLD']]);
+    const events: string[] = [];
+    const writeDoc = defineTool({
+      name: 'write_doc',
+      description: 'Writes a document.',
+      annotations: WRITE,
+      resources: ['doc:{key}'],
+      inputSchema: z.object({ key: z.string(), text: z.string() }),
+      execute: ({ key, text }) => {
+        events.push(`write ${key}`);
+        docs.set(key, text);
+        return 'written';
+      },
+    });
+    const readDoc = defineTool({
+      name: 'read_doc',
+      description: 'Reads a document.',
+      annotations: READ_ONLY,
+      resources: ['doc:{key}'],
+      inputSchema: z.object({ key: z.string() }),
+      execute: ({ key }) => {
+        events.push(`read ${key}`);
+        return docs.get(key) ?? '';
+      },
+    });
+    const server = serve([writeDoc, readDoc], 'ask');
+    const withForms = {
+      ...initialize,
+      params: { ...initialize.params, capabilities: { elicitation: { form: {} } } },
+    };
+    server.send(withForms);
+    await server.response(0);
+    server.send(initialized);
+    await new Promise((resolve) => setImmediate(resolve));
+    server.send(
+      call(1, 'write_doc', { arguments: { key: 'o', text: 'NEW' } }),
+      call(2, 'read_doc', { arguments: { key: 'o' } }),
+    );
+    await eventually(() => server.received.some((m) => m.method === 'elicitation/create'));
+    const form = server.received.find((m) => m.method === 'elicitation/create') as Message;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Nothing ran while the person was deciding: the read keeps its place behind the write.
+    expect(events).toEqual([]);
+    expect(server.find(2)).toBeUndefined();
+    server.send({
+      jsonrpc: '2.0',
+      id: form.id,
+      result: { action: 'accept', content: { decision: 'allow_once' } },
+    });
+    const read = await server.response(2);
+    expect(resultOf(read).content).toEqual([{ type: 'text', text: 'NEW' }]);
+    expect(statusOf(await server.response(1))).toBe('ok');
+    expect(events).toEqual(['write o', 'read o']);
+  });
+});

@@ -1,0 +1,46 @@
+/** A place in the arrival order: what to do there, once it is known. */
+interface Place {
+  run: (() => void) | undefined;
+}
+
+/**
+ * Keeps admission in arrival order when preparing a call takes a while. A call's place is
+ * taken when it arrives; it is admitted once it is prepared and every call that arrived
+ * before it has been admitted (or dropped). Calls prepared at once, with nobody ahead of
+ * them, are admitted at once: the common case costs no allocation.
+ */
+export class ArrivalOrder {
+  #places: Place[] = [];
+  #head = 0;
+
+  /** True when no call that arrived earlier is still waiting to be admitted. */
+  get idle(): boolean {
+    return this.#head === this.#places.length;
+  }
+
+  /**
+   * Takes a place for a call. Call the returned function with what admits the call once it
+   * is prepared (or with a no-op when it will not be admitted); it runs when every earlier
+   * place has run. What admits a call must not throw.
+   */
+  take(): (admit: () => void) => void {
+    const place: Place = { run: undefined };
+    this.#places.push(place);
+    return (admit) => {
+      place.run = admit;
+      this.#drain();
+    };
+  }
+
+  // An admit that runs here may fill another place and drain in turn: read the fields anew.
+  #drain(): void {
+    while (this.#head < this.#places.length) {
+      const { run } = this.#places[this.#head] as Place;
+      if (run === undefined) return;
+      this.#head += 1;
+      run();
+    }
+    this.#places = [];
+    this.#head = 0;
+  }
+}

@@ -1,0 +1,32 @@
+import { HintgateError } from '../errors/hintgate-error.js';
+import { checkCallerOptions } from './check-caller-options.js';
+import type { ExecuteOptions } from './runtime.js';
+
+/**
+ * Checks the options of `execute`, `turn` or `decide` (`method` names it in messages):
+ * scopes, session, approver and signal.
+ *
+ * @throws HintgateError `invalid_option` saying what to pass.
+ */
+export function checkExecuteOptions(
+  options: unknown,
+  method: string,
+): asserts options is ExecuteOptions {
+  checkCallerOptions(options, method);
+  const { session, approver, signal } = options as Record<string, unknown>;
+  if (session !== undefined && session !== null && typeof session !== 'string') {
+    throw new HintgateError(
+      'invalid_option',
+      `${method}: session must be a string, null or absent.`,
+    );
+  }
+  if (approver !== undefined && typeof approver !== 'function') {
+    throw new HintgateError(
+      'invalid_option',
+      `${method}: approver must be a function (request, { signal }) => answer.`,
+    );
+  }
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new HintgateError('invalid_option', `${method}: signal must be an AbortSignal.`);
+  }
+}
