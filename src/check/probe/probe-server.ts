@@ -1,7 +1,13 @@
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { HintgateError } from '../../errors/hintgate-error.js';
 import { checkTarget } from '../../mcp/client/mcp-target.js';
 import { isPlainObject } from '../../tool/index.js';
 import { plural } from '../plural.js';
+import {
+  type Accumulation,
+  accumulationSummary,
+  confirmAccumulation,
+} from './accumulated-state.js';
 import {
   addViolation,
   concludeProbe,
@@ -10,7 +16,13 @@ import {
 } from './conclude-probe.js';
 import { confirmStateChange } from './confirm-state-change.js';
 import type { FileChange } from './fs-snapshot.js';
-import { type CallRun, callTool, type PlannedTool, planTools } from './probe-calls.js';
+import {
+  type CallRun,
+  callTool,
+  type MadeCall,
+  type PlannedTool,
+  planTools,
+} from './probe-calls.js';
 import { openProbeClient, type ProbeClient, type ProbeConnection } from './probe-client.js';
 import { callEvidence, fileEvidence, fileSummary } from './probe-evidence.js';
 import { type Observation, ProbeObserver } from './probe-observer.js';
@@ -216,6 +228,27 @@ async function runProbe(
     };
   };
 
+  // Two answers to the same call that differ by a count that grows with each call (a
+  // counter, a history length, a growing list) show state the calls accumulate.
+  const accumulated = async (
+    plan: PlannedTool,
+    calls: readonly MadeCall[],
+  ): Promise<Accumulation | undefined> => {
+    const key = (call: MadeCall): string => JSON.stringify(call.args);
+    for (let i = 1; i < calls.length; i += 1) {
+      const [a, b] = [calls[i - 1], calls[i]];
+      if (a === undefined || b === undefined || !a.outcome.ok || !b.outcome.ok) continue;
+      if (key(a) !== key(b)) continue;
+      const answers: [CallToolResult, CallToolResult] = [a.outcome.result, b.outcome.result];
+      if (observeResult(answers[0]).key === observeResult(answers[1]).key) continue;
+      const { value } = await observer.observe(() =>
+        confirmAccumulation(client, { tool: plan.name, args: a.args }, answers),
+      );
+      return value.grown.length > 0 ? value : undefined;
+    }
+    return undefined;
+  };
+
   // Phase 1: zero-argument read-only tools, twice each; those that answer the same both
   // times (and quickly) become the state fingerprint.
   const readOnly = plans.filter((plan) => plan.claim === 'read-only');
@@ -278,6 +311,16 @@ async function runProbe(
     noteListChange(plan, observation, true);
     if (failed(plan, run)) continue;
     const r = record(plan);
+    const grown = await accumulated(plan, run.calls);
+    if (grown !== undefined) {
+      addViolation(r, {
+        rule: PROBE_RULE_IDS.readOnlyChangesState,
+        message: `"${plan.name}" claims readOnlyHint: true, but its answer to the same call changed in a way that shows accumulated state (${accumulationSummary(grown.grown)}).`,
+        fix: `Keep "${plan.name}" from keeping state across calls (counters, histories, growing lists), or annotate it readOnlyHint: false.`,
+        evidence: grown.evidence,
+      });
+      continue;
+    }
     r.evidence.push(...callEvidence(run));
     if (observation.unconfirmed.length > 0 && observation.stateChanges.length === 0) {
       r.inconclusive = `the output of ${observation.unconfirmed.join(', ')} changed while it ran, but either not again when it was called again or also with nothing called for as long (time-dependent output, or a change made once)`;
@@ -337,9 +380,22 @@ async function runProbe(
       };
       const files = [...seen.fileChanges, ...seen.confirmingFileChanges];
       deleted = [...deleted, ...files.filter((c) => c.kind === 'deleted')];
+      const [firstCall] = first.value.calls.filter((call) => call.outcome.ok);
+      const [secondCall] = again.value.calls.filter((call) => call.outcome.ok);
+      const grown =
+        firstCall === undefined || secondCall === undefined
+          ? undefined
+          : await accumulated(plan, [firstCall, secondCall]);
       if (again.value.working.length === 0) {
         r.inconclusive = `the second call failed: ${again.value.error ?? 'unknown error'}`;
         r.couldNotRun = true;
+      } else if (grown !== undefined) {
+        addViolation(r, {
+          rule: PROBE_RULE_IDS.notIdempotent,
+          message: `"${plan.name}" claims idempotentHint: true, but its answer to the same call changed in a way that shows each call adds to its state (${accumulationSummary(grown.grown)}).`,
+          fix: `Make "${plan.name}" set rather than add (a second identical call must change nothing), or annotate it idempotentHint: false.`,
+          evidence: grown.evidence,
+        });
       } else if (
         seen.unconfirmed.length > 0 &&
         seen.stateChanges.length === 0 &&
