@@ -140,6 +140,8 @@ describe('probeServer on an honest server', () => {
     const report = await probeServer({
       server: 'honest',
       target: fixtureTarget('honest-server', { PROBE_FIXTURE_CALL_LOG: log }),
+      // The fixture logs its calls to a file of the test, outside the sandbox.
+      isolation: 'none',
     });
     expect(report.findings).toEqual([]);
     expect(Object.fromEntries(report.verdicts.map((v) => [v.tool, v.verdict]))).toEqual({
@@ -163,6 +165,8 @@ describe('probeServer on an honest server', () => {
     const report = await probeServer({
       server: 'honest',
       target: fixtureTarget('honest-server', { PROBE_FIXTURE_CALL_LOG: log }),
+      // The fixture logs its calls to a file of the test, outside the sandbox.
+      isolation: 'none',
       allowWrites: true,
     });
     expect(report.findings).toEqual([]);
@@ -184,6 +188,10 @@ describe('probeServer on an honest server', () => {
           GIVEN_BY_CONFIG: 'yes',
           PROBE_FIXTURE_CALL_LOG: log,
         }),
+        // The fixture logs its calls to a file of the test, outside the sandbox.
+        isolation: 'none',
+        // The host's package caches are handed in by default (tested on their own).
+        hostCaches: false,
       });
     } finally {
       delete process.env.HINTGATE_PROBE_TEST_SECRET;
@@ -224,6 +232,8 @@ describe('probeServer on an honest server', () => {
     const report = await probeServer({
       server: 'honest',
       target: fixtureTarget('honest-server', { PROBE_FIXTURE_CALL_LOG: log }),
+      // The fixture logs its calls to a file of the test, outside the sandbox.
+      isolation: 'none',
       fixtures: { read_note: [{ path: 'docs/readme.md' }, { path: 'missing.txt' }] },
     });
     const lines = (await readFile(log, 'utf8'))

@@ -16,6 +16,7 @@ import {
 } from './conclude-probe.js';
 import { confirmStateChange } from './confirm-state-change.js';
 import type { FileChange } from './fs-snapshot.js';
+import { prepareLaunch, type SandboxIsolation } from './prepare-launch.js';
 import {
   type CallRun,
   callTool,
@@ -27,8 +28,8 @@ import { openProbeClient, type ProbeClient, type ProbeConnection } from './probe
 import { callEvidence, fileEvidence, fileSummary } from './probe-evidence.js';
 import { type Observation, ProbeObserver } from './probe-observer.js';
 import { PROBE_RULE_IDS } from './probe-rules.js';
-import type { ProbeReport, ProbeServerOptions } from './probe-types.js';
-import { createSandbox, type Sandbox, sandboxCommandLine, sandboxEnvironment } from './sandbox.js';
+import type { ProbeProgress, ProbeReport, ProbeServerOptions } from './probe-types.js';
+import { createSandbox, type Sandbox } from './sandbox.js';
 import { observeResult, settleFingerprint } from './state-fingerprint.js';
 import { formatToolListChange } from './tool-list-diff.js';
 
@@ -82,19 +83,42 @@ export async function probeServer(options: ProbeServerOptions): Promise<ProbeRep
   try {
     let connection: ProbeConnection;
     let substitutedArguments: ProbeReport['sandbox']['substitutedArguments'] = [];
+    let isolation: SandboxIsolation | undefined;
+    const progress = (event: ProbeProgress): void => {
+      try {
+        options.onProgress?.(event);
+      } catch {
+        // Progress is for show: a failing listener must not stop the probe.
+      }
+    };
     if (target.kind === 'http') {
       connection = { kind: 'http', url: target.url, headers: target.headers };
     } else {
-      const line = sandboxCommandLine(target.command, target.args, sandbox.work, target.cwd);
-      substitutedArguments = line.substituted;
+      const plan = await prepareLaunch({
+        sandbox,
+        command: target.command,
+        args: target.args,
+        env: target.env,
+        cwd: target.cwd,
+        passEnv: options.passEnv,
+        isolation: options.isolation,
+        hostCaches: options.hostCaches,
+        installTimeoutMs: options.installTimeoutMs,
+        where,
+        signal: options.signal,
+        onInstall: () => progress({ phase: 'installing' }),
+      });
+      substitutedArguments = [...plan.substituted];
+      isolation = plan.isolation;
       connection = {
         kind: 'stdio',
-        command: line.command,
-        args: line.args,
-        env: sandboxEnvironment(sandbox, target.env, options.passEnv),
-        cwd: sandbox.work,
+        command: plan.command,
+        args: plan.args,
+        env: plan.env,
+        cwd: plan.cwd,
       };
     }
+    progress({ phase: 'starting' });
     const client = await openProbeClient({
       where,
       connection,
@@ -104,9 +128,11 @@ export async function probeServer(options: ProbeServerOptions): Promise<ProbeRep
       callTimeoutMs: options.callTimeoutMs ?? DEFAULT_TIMEOUT_MS,
       signal: options.signal,
       onStderr: options.onStderr,
+      timeoutAdvice: options.connectTimeoutAdvice,
     });
+    progress({ phase: 'listed', tools: client.tools.length });
     try {
-      const probed = await runProbe(client, sandbox, options, connection.kind === 'http');
+      const probed = await runProbe(client, sandbox, options, connection.kind === 'http', progress);
       const { dispose: _dispose, sampleDir: _dir, sampleFile: _file, ...info } = sandbox;
       return {
         ...probed,
@@ -117,6 +143,7 @@ export async function probeServer(options: ProbeServerOptions): Promise<ProbeRep
           ...info,
           substitutedArguments,
           environment: connection.kind === 'stdio' ? Object.keys(connection.env).sort() : [],
+          ...(isolation === undefined ? {} : { isolation }),
         },
       };
     } finally {
@@ -132,6 +159,7 @@ async function runProbe(
   sandbox: Sandbox,
   options: ProbeServerOptions,
   remote: boolean,
+  progress: (event: ProbeProgress) => void,
 ): Promise<Pick<ProbeReport, 'verdicts' | 'findings' | 'fingerprintTools'>> {
   const { server, signal } = options;
   const observer = new ProbeObserver(client, remote ? undefined : sandbox.root);
@@ -254,6 +282,12 @@ async function runProbe(
   const readOnly = plans.filter((plan) => plan.claim === 'read-only');
   const maxMs = options.fingerprintMaxMs ?? DEFAULT_FINGERPRINT_MAX_MS;
   const stable: string[] = [];
+  let probed = 0;
+  const next = (plan: PlannedTool): void => {
+    probed += 1;
+    progress({ phase: 'probing', tool: plan.name, index: probed, total: plans.length });
+  };
+  progress({ phase: 'fingerprint' });
   for (const plan of readOnly.filter((p) => p.zeroArgument)) {
     signal?.throwIfAborted();
     let slowest = 0;
@@ -299,6 +333,7 @@ async function runProbe(
   // Phase 2: every read-only tool, twice, watched through files, fingerprint and tool list.
   for (const plan of readOnly) {
     signal?.throwIfAborted();
+    next(plan);
     if (plan.args.source === 'none') {
       record(plan).inconclusive = plan.args.reason;
       record(plan).couldNotRun = true;
@@ -347,6 +382,7 @@ async function runProbe(
     plan.claim === 'idempotent' ? 0 : plan.claimsAdditive ? 1 : 2;
   for (const plan of [...writers].sort((a, b) => order(a) - order(b))) {
     signal?.throwIfAborted();
+    next(plan);
     const r = record(plan);
     if (options.allowWrites !== true) {
       r.inconclusive =
@@ -364,6 +400,7 @@ async function runProbe(
     r.evidence.push(
       ...callEvidence(first.value),
       `first call: files ${fileSummary(first.observation.fileChanges)}`,
+      ...fileEvidence(first.observation.fileChanges).map((line) => `first call: ${line}`),
     );
     let deleted = first.observation.fileChanges.filter((c) => c.kind === 'deleted');
     if (plan.claim === 'idempotent') {

@@ -1,6 +1,7 @@
 import type { CheckSeverity, ToolVerdict } from '../check-types.js';
 import {
   CHECK_REPORT_VERSION,
+  type CheckedServerSandbox,
   type CheckReport,
   type CheckSummary,
   type CheckTarget,
@@ -41,6 +42,8 @@ export interface CheckJsonServer {
   readonly location?: SourceLocation;
   /** Host directories in its arguments that the sandbox's work directory replaced. */
   readonly replacedDirectories?: readonly string[];
+  /** How it was isolated from the host (stdio servers that were started). */
+  readonly sandbox?: CheckedServerSandbox;
 }
 
 /**
@@ -86,6 +89,7 @@ export function toCheckJson(report: CheckReport): CheckJson {
       ...(server.replacedDirectories === undefined
         ? {}
         : { replacedDirectories: server.replacedDirectories }),
+      ...(server.sandbox === undefined ? {} : { sandbox: server.sandbox }),
     })),
     findings: sortFindings(report.findings).map((finding) => ({
       kind: finding.kind,

@@ -2,6 +2,7 @@ export {
   CHECK_EXIT_CODES,
   CHECK_REPORT_VERSION,
   type CheckedServer,
+  type CheckedServerSandbox,
   type CheckReport,
   type CheckSummary,
   type CheckTarget,
