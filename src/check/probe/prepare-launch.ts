@@ -1,3 +1,4 @@
+import { accessSync, constants } from 'node:fs';
 import { basename, delimiter, join } from 'node:path';
 import { HintgateError } from '../../errors/hintgate-error.js';
 import { ownValue } from '../../tool/own-value.js';
@@ -79,6 +80,21 @@ export interface LaunchPlan {
 
 const NPX = new Set(['npx', 'npx.cmd']);
 
+/** Whether `command` names an executable file, itself or on `path`. Not checked on Windows. */
+function commandExists(command: string, path: string | undefined): boolean {
+  if (process.platform === 'win32') return true;
+  const runnable = (file: string): boolean => {
+    try {
+      accessSync(file, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (command.includes('/')) return runnable(command);
+  return (path ?? '').split(delimiter).some((dir) => dir !== '' && runnable(join(dir, command)));
+}
+
 /**
  * Prepares a stdio server's start in a probe sandbox: its command line made fit for the
  * sandbox (`sandboxCommandLine`), its environment (`sandboxEnvironment`, plus the host's
@@ -88,7 +104,7 @@ const NPX = new Set(['npx', 'npx.cmd']);
  * start wrapped so that the host's files are read-only to it.
  *
  * @throws HintgateError `invalid_option` when `isolation: 'bubblewrap'` cannot be had;
- *   `mcp_connect_failed` when `npx` cannot install the package.
+ *   `mcp_connect_failed` when the command is not found or `npx` cannot install the package.
  */
 export async function prepareLaunch(options: PrepareLaunchOptions): Promise<LaunchPlan> {
   const { sandbox } = options;
@@ -98,6 +114,13 @@ export async function prepareLaunch(options: PrepareLaunchOptions): Promise<Laun
     ...Object.fromEntries(caches.map((cache) => [cache.variable, cache.path])),
     ...sandboxEnvironment(sandbox, options.env, options.passEnv ?? []),
   };
+  if (!commandExists(line.command, ownValue(env, 'PATH'))) {
+    // Said here, before bubblewrap would say it less clearly.
+    throw new HintgateError(
+      'mcp_connect_failed',
+      `Could not start ${options.where}: its command ${JSON.stringify(line.command)} was not found (${line.command.includes('/') ? 'no such executable file' : 'not on the PATH the sandbox gives it'}; spawn ENOENT). Check "command" in the configuration.`,
+    );
+  }
   // A cache the configuration points elsewhere is not the host's: it is not handed in.
   const handed = caches.filter((cache) => ownValue(env, cache.variable) === cache.path);
 

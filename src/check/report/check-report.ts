@@ -109,8 +109,15 @@ export interface CheckReport {
   readonly findings: readonly ReportedFinding[];
   /** Probe verdicts, one per probed tool. */
   readonly verdicts: readonly ToolVerdict[];
-  /** Where verdicts were written by `--write-pin`; absent when they were not. */
-  readonly pin?: { readonly file: string; readonly changed: boolean };
+  /**
+   * Where verdicts were written by `--write-pin`; absent when they were not. `kept` names
+   * the servers that could not be checked, whose pins were left as they were.
+   */
+  readonly pin?: {
+    readonly file: string;
+    readonly changed: boolean;
+    readonly kept?: readonly string[];
+  };
 }
 
 const rank = (severity: CheckSeverity): number => CHECK_SEVERITIES.indexOf(severity);

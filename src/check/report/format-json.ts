@@ -65,8 +65,11 @@ export interface CheckJson {
   /** Most severe first, then by server, tool and rule id. */
   readonly findings: readonly CheckJsonFinding[];
   readonly verdicts: readonly ToolVerdict[];
-  /** The pin file `--write-pin` wrote, else `null`. */
-  readonly pin: { readonly file: string; readonly changed: boolean } | null;
+  /**
+   * The pin file `--write-pin` wrote, else `null`; `kept`: servers that could not be checked,
+   * whose pins were left as they were (absent when every server was checked).
+   */
+  readonly pin: CheckReport['pin'] | null;
 }
 
 /** The report as the plain object `--json` prints. */

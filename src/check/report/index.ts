@@ -30,5 +30,5 @@ export {
   SARIF_LEVELS,
   SARIF_SCHEMA_URI,
 } from './format-sarif.js';
-export { formatTable } from './format-table.js';
+export { type FormatTableOptions, formatTable } from './format-table.js';
 export { PIN_RULES, pinCheckFinding } from './pin-rules.js';
