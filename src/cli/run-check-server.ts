@@ -212,7 +212,10 @@ const probeTarget = (server: LoadedGatewayServer): ProbeTarget =>
 /**
  * Checks one server: lists its tools (in the probe's sandbox for stdio) and lints them, or
  * with `probe` runs the side-effect probe, which lists them too, and lints the list it read.
- * A server that cannot be started, reached or listed comes back `failed` with the reason
+ * A stdio server is started as `prepareLaunch` prepares it (host package caches, its code
+ * copied into the sandbox, bubblewrap where it works); the result says how
+ * (`server.sandbox`). Progress goes to `onProgress`, ending with `done` or `failed`. A
+ * server that cannot be started, reached or listed comes back `failed` with the reason
  * (and the tail of its stderr), never as an exception.
  */
 export async function checkServer(
