@@ -1,11 +1,12 @@
 // hintgate check over a configuration with real server processes: a server that cannot be
 // checked does not keep the others' verdicts out of the pin file, and a terminal sees
 // progress while the check runs.
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { emptyLockFile, pinTools, readLockFile, writeLockFile } from '../check/pin/index.js';
 import { loadGatewayConfig } from '../gateway/config/index.js';
 import { checkConfig } from './check-config.js';
@@ -161,5 +162,47 @@ describe('hintgate check of a server started by a launcher that downloads', () =
     expect(stdout).toContain(
       'uvx may still be downloading what it runs on a first start: raise it with --connect-timeout 60',
     );
+  });
+});
+
+describe('hintgate check stopped by a signal', () => {
+  it('closes the servers, removes their sandboxes, and reports what was not checked', async () => {
+    const temp = join(dir, 'signal-tmp');
+    await mkdir(temp, { recursive: true });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        TSX,
+        join(ROOT, 'src', 'cli', 'main.ts'),
+        'check',
+        '--',
+        process.execPath,
+        '-e',
+        'setInterval(() => {}, 1000)',
+      ],
+      {
+        cwd: dir,
+        env: { ...process.env, TMPDIR: temp, TSX_DISABLE_CACHE: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += String(chunk);
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    // The server is up (its sandbox made) and does not answer: stop the check.
+    await vi.waitFor(
+      async () =>
+        expect(
+          (await readdir(temp)).filter((name) => name.startsWith('hintgate-probe-')),
+        ).toHaveLength(1),
+      { timeout: 20_000, interval: 50 },
+    );
+    child.kill('SIGINT');
+    expect(await exited).toBe(3);
+    expect(stdout).toContain('NOT CHECKED. stopped by SIGINT before it was checked');
+    expect((await readdir(temp)).filter((name) => name.startsWith('hintgate-probe-'))).toEqual([]);
   });
 });

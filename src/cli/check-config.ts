@@ -120,7 +120,8 @@ export async function writeVerdictPins(
  * ({@link writeVerdictPins}). A server that cannot be checked is reported in its
  * `ServerCheck` (status `failed`, with the reason) and does not stop the others, nor the
  * writing of their verdicts. Never rejects for a server's or the pin file's problem: those
- * are in the result (`server.error`, `pinErrors`).
+ * are in the result (`server.error`, `pinErrors`). Once `signal` is aborted, the servers
+ * still being checked come back `failed` and nothing is written.
  */
 export async function checkConfig(options: CheckConfigOptions): Promise<CheckConfigResult> {
   const { config, writePin = false, onProgress, fixturesFor, ...serverOptions } = options;
@@ -152,7 +153,8 @@ export async function checkConfig(options: CheckConfigOptions): Promise<CheckCon
     }
   }
   let pin: VerdictPinsResult | undefined;
-  if (writePin && pinErrors.length === 0) {
+  // A check that was stopped writes nothing: it was not meant to be the last word.
+  if (writePin && pinErrors.length === 0 && options.signal?.aborted !== true) {
     try {
       pin = await writeVerdictPins(config, checks);
     } catch (error) {

@@ -48,6 +48,11 @@ export interface CheckServerOptions {
   readonly hostCaches?: boolean;
   /** Told where the check of the server is, for progress on a terminal. */
   readonly onProgress?: (progress: ServerCheckProgress) => void;
+  /**
+   * Stops the check (a signal to the process): the server is closed, its sandbox removed,
+   * and the check comes back `failed` with the signal's reason.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** Where the check of one server is. */
@@ -141,6 +146,7 @@ async function listTools(
     reconnect: false as const,
     connectTimeoutMs: timeout.ms,
     connectTimeoutHint: timeout.advice,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   };
   if (server.transport === 'http') {
     const connection = await connectMcpServer({
@@ -166,6 +172,7 @@ async function listTools(
       hostCaches: options.hostCaches,
       installTimeoutMs: options.installTimeoutMs,
       where: `MCP server "${server.name}"`,
+      signal: options.signal,
       onInstall: () => options.onProgress?.({ phase: 'installing' }),
     });
     options.onProgress?.({ phase: 'listing' });
@@ -251,6 +258,7 @@ export async function checkServer(
           : { installTimeoutMs: options.installTimeoutMs }),
         ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
         ...(options.hostCaches === undefined ? {} : { hostCaches: options.hostCaches }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
         onProgress: progress,
       });
       tools = probed.tools;
@@ -262,7 +270,8 @@ export async function checkServer(
     } else {
       ({ tools, replaced, sandbox } = await listTools(server, listed));
     }
-  } catch (error) {
+  } catch (caught) {
+    const error = options.signal?.aborted === true ? options.signal.reason : caught;
     progress({ phase: 'failed', error: messageOf(error) });
     return {
       server: { name: server.name, status: 'failed', tools: [], error: messageOf(error) },

@@ -26,6 +26,7 @@ import type { LoadedGatewayConfig, LoadedGatewayServer } from '../gateway/config
 import { checkConfig } from './check-config.js';
 import { CheckProgress } from './check-progress.js';
 import { chooseGatewayConfig } from './gateway-config-file.js';
+import { nextSignal } from './next-signal.js';
 import { type CheckCliOptions, parseCheckArgs } from './parse-check-args.js';
 import { reportPath, serverLocations } from './run-check-locations.js';
 import { type CheckServerOptions, checkServer } from './run-check-server.js';
@@ -233,7 +234,15 @@ export async function runCheck(argv: readonly string[], io: CliIo): Promise<numb
       return CHECK_EXIT_CODES.usage;
     }
   }
+  // SIGINT or SIGTERM stops the checks under way: their servers are closed and their
+  // sandboxes removed, and the report says what was not checked. A second one exits at once.
+  const stop = new AbortController();
+  const signals = nextSignal();
+  void signals.signal.then((name) => {
+    stop.abort(new Error(`stopped by ${name} before it was checked`));
+  });
   const serverOptions: Omit<CheckServerOptions, 'fixtures' | 'onProgress'> = {
+    signal: stop.signal,
     probe: options.probe,
     allowWrites: options.allowWrites,
     passEnv: options.passEnv,
@@ -291,6 +300,7 @@ export async function runCheck(argv: readonly string[], io: CliIo): Promise<numb
       };
     }
   } finally {
+    signals.dispose();
     progress?.finish();
   }
   if (progress !== undefined) io.stdout('\n');
