@@ -1,4 +1,6 @@
 import { extname } from 'node:path';
+import { CHECK_SEVERITIES, type CheckSeverity } from '../check/check-types.js';
+import { ISOLATION_OPTIONS, type IsolationOption } from '../check/probe/index.js';
 import { DEFAULT_FAIL_ON, FAIL_ON_VALUES, type FailOn } from '../check/report/index.js';
 import { SERVER_NAME_PATTERN } from '../gateway/config/index.js';
 import { nullRecord } from '../tool/index.js';
@@ -44,6 +46,16 @@ export interface CheckCliOptions {
   readonly writePin: boolean;
   /** `--connect-timeout SECONDS`, in milliseconds; absent for the default (30 s). */
   readonly connectTimeoutMs?: number;
+  /** `--install-timeout SECONDS`, in milliseconds; absent for the default (300 s). */
+  readonly installTimeoutMs?: number;
+  /** `--isolation`: OS isolation of stdio servers. Default `auto`. */
+  readonly isolation: IsolationOption;
+  /** False with `--no-host-cache`: the host's package caches are not handed in. */
+  readonly hostCaches: boolean;
+  /** `--min-severity`: findings below it are folded in the table; absent for the default. */
+  readonly minSeverity?: CheckSeverity;
+  /** `--quiet`: the table shows only what fails the check. */
+  readonly quiet: boolean;
 }
 
 /** Parsed `hintgate check` arguments: help, the options, or the one-line reason they are wrong. */
@@ -67,6 +79,11 @@ const OPTIONS = {
   'fail-on': { type: 'string' },
   'write-pin': { type: 'boolean' },
   'connect-timeout': { type: 'string' },
+  'install-timeout': { type: 'string' },
+  isolation: { type: 'string' },
+  'no-host-cache': { type: 'boolean' },
+  'min-severity': { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
 } as const;
 
 const SEE_HELP = 'Run "hintgate check --help" for usage.';
@@ -199,6 +216,11 @@ export function parseCheckArgs(argv: readonly string[]): ParsedCheckArgs {
     'fail-on'?: string;
     'write-pin'?: boolean;
     'connect-timeout'?: string;
+    'install-timeout'?: string;
+    isolation?: string;
+    'no-host-cache'?: boolean;
+    'min-severity'?: string;
+    quiet?: boolean;
   };
   if (values.help === true) return { ok: true, help: true };
 
@@ -259,13 +281,36 @@ export function parseCheckArgs(argv: readonly string[]): ParsedCheckArgs {
     return fail(`--pass-env "${badVariable}" is not an environment variable name.`);
   }
 
-  const timeout = values['connect-timeout'];
-  const seconds = timeout === undefined ? undefined : Number(timeout);
-  if (
-    seconds !== undefined &&
-    !(Number.isFinite(seconds) && seconds > 0 && timeout?.trim() !== '')
-  ) {
-    return fail(`--connect-timeout "${timeout}" is not a positive number of seconds.`);
+  const secondsOf = (option: 'connect-timeout' | 'install-timeout'): number | undefined | Error => {
+    const given = values[option];
+    const seconds = given === undefined ? undefined : Number(given);
+    if (
+      seconds !== undefined &&
+      !(Number.isFinite(seconds) && seconds > 0 && given?.trim() !== '')
+    ) {
+      return new Error(`--${option} "${given}" is not a positive number of seconds.`);
+    }
+    return seconds;
+  };
+  const seconds = secondsOf('connect-timeout');
+  if (seconds instanceof Error) return fail(seconds.message);
+  const installSeconds = secondsOf('install-timeout');
+  if (installSeconds instanceof Error) return fail(installSeconds.message);
+  const isolation = values.isolation ?? 'auto';
+  if (!(ISOLATION_OPTIONS as readonly string[]).includes(isolation)) {
+    return fail(`--isolation "${isolation}" is not one of ${ISOLATION_OPTIONS.join(', ')}.`);
+  }
+  const minSeverity = values['min-severity'];
+  if (minSeverity !== undefined && !(CHECK_SEVERITIES as readonly string[]).includes(minSeverity)) {
+    return fail(
+      `--min-severity "${minSeverity}" is not a severity; use one of ${CHECK_SEVERITIES.join(', ')}.`,
+    );
+  }
+  const quiet = values.quiet === true;
+  if ((minSeverity !== undefined || quiet) && (values.json === true || values.sarif === true)) {
+    return fail(
+      `--${quiet ? 'quiet' : 'min-severity'} only shapes the table; --json and --sarif always carry every finding.`,
+    );
   }
 
   let target: CheckCliTarget;
@@ -315,6 +360,13 @@ export function parseCheckArgs(argv: readonly string[]): ParsedCheckArgs {
       failOn: failOn as FailOn,
       writePin,
       ...(seconds === undefined ? {} : { connectTimeoutMs: Math.round(seconds * 1000) }),
+      ...(installSeconds === undefined
+        ? {}
+        : { installTimeoutMs: Math.round(installSeconds * 1000) }),
+      isolation: isolation as IsolationOption,
+      hostCaches: values['no-host-cache'] !== true,
+      ...(minSeverity === undefined ? {} : { minSeverity: minSeverity as CheckSeverity }),
+      quiet,
     },
   };
 }

@@ -92,6 +92,11 @@ describe('hintgate check: options', () => {
       '--sarif',
       '--fail-on',
       '--write-pin',
+      '--min-severity',
+      '--quiet',
+      '--isolation',
+      '--install-timeout',
+      '--no-host-cache',
       'Exit status',
       'docs/check.md',
     ]) {
@@ -131,6 +136,14 @@ describe('hintgate check: options', () => {
     [['--frob'], 'unknown option "--frob"'],
     [['--fail-on'], 'option "--fail-on" needs a value'],
     [['extra'], 'unexpected argument "extra"'],
+    [
+      ['--min-severity', 'urgent'],
+      '--min-severity "urgent" is not a severity; use one of low, medium, high',
+    ],
+    [['--quiet', '--json'], '--quiet only shapes the table'],
+    [['--min-severity', 'low', '--sarif'], '--min-severity only shapes the table'],
+    [['--isolation', 'docker'], '--isolation "docker" is not one of auto, bubblewrap, none'],
+    [['--install-timeout', '0'], '--install-timeout "0" is not a positive number of seconds'],
   ])('%j: one line, exit code 2', async (args, message) => {
     const { code, stdout, stderr } = await capture(args, dir);
     expect(code).toBe(2);
@@ -183,9 +196,16 @@ describe('hintgate check: lint', { timeout: 60_000 }, () => {
     const lines = table.stdout.split('\n');
     expect(lines[0]).toMatch(/^hintgate check of .*log-appender\.ts: 1 server, 1 tool; lint$/);
     expect(table.stdout).toMatch(/\nlog-appender \(1 tool\): \d+ findings\n/);
-    expect(table.stdout).toMatch(/\n {2}low +title-missing +search_notes\n/);
+    // Low findings are folded by default: counted, named by rule, not shown in full.
+    expect(table.stdout).not.toMatch(/\n {2}low +title-missing +search_notes\n/);
+    expect(table.stdout).toMatch(
+      /\n {2}\+ \d+ lower findings? folded \(low: [^)]*title-missing[^)]*\); --min-severity low shows them\n/,
+    );
     expect(table.stdout).not.toContain('probe-');
     expect(lines.at(-2)).toMatch(/; 0 at or above --fail-on high: exit 0\.$/);
+    const all = await capture(['--min-severity', 'low', '--', ...fixture('log-appender')]);
+    expect(all.stdout).toMatch(/\n {2}low +title-missing +search_notes\n/);
+    expect(all.stdout).not.toContain('folded');
 
     const strict = await capture([
       '--fail-on',
@@ -302,7 +322,7 @@ describe('hintgate check: lint', { timeout: 60_000 }, () => {
       'setInterval(() => {}, 1000)',
     ]);
     expect(code).toBe(3);
-    expect(stdout).toContain('raise it with --connect-timeout SECONDS');
+    expect(stdout).toContain('raise it with --connect-timeout 60');
     expect(stdout).not.toContain('connectTimeoutMs');
     expect(performance.now() - started).toBeLessThan(10_000);
     const bad = await capture(['--connect-timeout', 'soon', '--', 'node', 's.js']);

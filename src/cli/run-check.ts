@@ -1,18 +1,9 @@
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { canonicalJson } from '../audit/argument-digest.js';
-import type { CheckRule, ToolVerdict } from '../check/check-types.js';
+import type { CheckRule } from '../check/check-types.js';
 import { LINT_RULES } from '../check/lint/index.js';
 import {
-  comparePins,
-  type LockFile,
-  type PinVerdict,
-  pinTools,
-  readLockFile,
-  updateLockFile,
-} from '../check/pin/index.js';
-import {
+  detectBubblewrap,
   fixturesForServer,
   type LoadedProbeFixtures,
   loadProbeFixtures,
@@ -29,21 +20,24 @@ import {
   formatSarif,
   formatTable,
   PIN_RULES,
-  pinCheckFinding,
   type ReportedFinding,
 } from '../check/report/index.js';
 import type { LoadedGatewayConfig, LoadedGatewayServer } from '../gateway/config/index.js';
-import { nullRecord } from '../tool/index.js';
+import { checkConfig } from './check-config.js';
+import { CheckProgress } from './check-progress.js';
 import { chooseGatewayConfig } from './gateway-config-file.js';
+import { nextSignal } from './next-signal.js';
 import { type CheckCliOptions, parseCheckArgs } from './parse-check-args.js';
 import { reportPath, serverLocations } from './run-check-locations.js';
-import { checkServer, type ServerCheck } from './run-check-server.js';
+import { type CheckServerOptions, checkServer } from './run-check-server.js';
 import type { CliIo } from './run-cli.js';
 
 export const CHECK_USAGE = `Usage: hintgate check [--config FILE | --url URL [--header "Name: value"]... | -- COMMAND ARGS...]
                       [--probe [--allow-writes] [--fixtures FILE]] [--pass-env NAME]...
-                      [--json | --sarif] [--fail-on SEVERITY] [--write-pin]
-                      [--connect-timeout SECONDS]
+                      [--json | --sarif | --min-severity SEVERITY | --quiet]
+                      [--fail-on SEVERITY] [--write-pin] [--connect-timeout SECONDS]
+                      [--install-timeout SECONDS] [--isolation auto|bubblewrap|none]
+                      [--no-host-cache]
 
 Checks that MCP servers' tool annotations (readOnlyHint, destructiveHint, idempotentHint,
 openWorldHint) can be trusted. The lint always runs: it reads each server's tool list and
@@ -68,26 +62,44 @@ Options:
                     an HTTP server's own data is not sandboxed). Default: never called.
   --fixtures FILE   Arguments to call tools with instead of synthesized ones (YAML/JSON:
                     { tool: [ {args}, ... ] }, or per server under "servers").
-  --pass-env NAME   Hand the host's NAME to servers run in the sandbox (repeatable), e.g.
-                    npm_config_cache so that npx finds its cache. Only PATH (and the
-                    configured env) is passed by default.
+  --pass-env NAME   Hand the host's NAME to servers run in the sandbox (repeatable). Only
+                    PATH, the configured env and the package caches are passed by default.
   --json            Print the report as JSON (a stable shape with "version": 1).
   --sarif           Print the report as SARIF 2.1.0, for code scanning.
+  --min-severity SEV
+                    low | medium | high: the table shows findings from this severity up
+                    and counts the rest as folded. Default: medium (and whatever fails).
+  -q, --quiet       The table shows only what fails the check: findings at or above
+                    --fail-on, servers not checked and violations.
   --fail-on SEV     low | medium | high | none: the lowest severity that fails the check.
                     Default: ${DEFAULT_FAIL_ON}.
   --write-pin       With --probe: record the probe's verdicts with the pins in the
                     configuration's pin file (hintgate.lock); the gateway then trusts the
-                    annotations of tools verified this way.
+                    annotations of tools verified this way. A server that could not be
+                    checked keeps its pins; the others are written.
   --connect-timeout SECONDS
                     Time a server gets to answer each step of its start (the protocol
-                    handshake, the tool list); npx downloading a package into the
-                    sandbox's empty home may need more. A server that answers nothing
-                    is given it twice: once per protocol era tried. Default: 30.
+                    handshake, the tool list). A server that answers nothing is given it
+                    twice: once per protocol era tried. Default: 30, and 120 for uvx,
+                    pipx, bunx, pnpx and docker, which may download on a first start.
+  --install-timeout SECONDS
+                    Time npx gets to install a server's package before it starts (apart
+                    from --connect-timeout). Default: 300.
+  --isolation MODE  auto | bubblewrap | none: OS isolation of stdio servers. auto (the
+                    default) uses bubblewrap (Linux, bwrap installed) to make the host's
+                    files read-only to the server but for its sandbox and the package
+                    caches; bubblewrap fails when it cannot; none runs servers as you.
+  --no-host-cache   Do not hand the host's npm and uv caches to servers in the sandbox
+                    (they are handed in by default, so that npx and uvx find what they
+                    downloaded before).
   -h, --help        Show this help and exit.
+
+On a terminal, the table is preceded by one progress line per server.
 
 Exit status: 0 when no finding reaches --fail-on, 1 when one does, 2 for bad options or
 configuration, 3 when a server could not be checked or the pin file not written (the
-other servers are still reported). Rules, output formats and CI setup: docs/check.md.
+other servers are still reported, and with --write-pin pinned). Rules, output formats and
+CI setup: docs/check.md.
 `;
 
 const version = (): string => {
@@ -174,57 +186,6 @@ async function resolveTarget(
   };
 }
 
-/** The pin comparison of each checked server against the pin file, when there is one. */
-async function pinFindings(
-  config: LoadedGatewayConfig | undefined,
-  checks: readonly ServerCheck[],
-): Promise<ReportedFinding[]> {
-  if (config === undefined || !existsSync(config.pin.path)) return [];
-  const lock = await readLockFile(config.pin.path);
-  return checks
-    .filter((check) => check.server.status === 'checked')
-    .flatMap((check) =>
-      comparePins(lock, { server: check.server.name, listings: check.listings }).findings.map(
-        pinCheckFinding,
-      ),
-    );
-}
-
-/**
- * Pins every configured server's tools as listed now, with the probe's verdicts, into the
- * configuration's pin file (as "hintgate pin" does: pins of servers no longer configured are
- * dropped). Resolves to whether the file changed.
- */
-async function writePins(
-  config: LoadedGatewayConfig,
-  checks: readonly ServerCheck[],
-  verdicts: readonly ToolVerdict[],
-): Promise<boolean> {
-  const configured = new Set(config.servers.map((server) => server.name));
-  let before = '';
-  let after = '';
-  await updateLockFile(config.pin.path, (current) => {
-    before = canonicalJson(current);
-    let next: LockFile = {
-      version: current.version,
-      servers: nullRecord(Object.entries(current.servers).filter(([name]) => configured.has(name))),
-    };
-    for (const check of checks) {
-      const listed = new Set(check.listings.map((listing) => listing.name));
-      const own = nullRecord<PinVerdict>();
-      for (const verdict of verdicts) {
-        if (verdict.server === check.server.name && listed.has(verdict.tool)) {
-          own[verdict.tool] = verdict.verdict;
-        }
-      }
-      next = pinTools(next, { server: check.server.name, listings: check.listings, verdicts: own });
-    }
-    after = canonicalJson(next);
-    return next;
-  });
-  return before !== after;
-}
-
 /**
  * `hintgate check`: lints (and with --probe, probes) the tools of a configuration's servers,
  * of one server command or of one URL; prints a table, JSON or SARIF on stdout; with
@@ -266,43 +227,103 @@ export async function runCheck(argv: readonly string[], io: CliIo): Promise<numb
     }
   }
 
-  const checks = await Promise.all(
-    servers.map((server) =>
-      checkServer(server, {
-        probe: options.probe,
-        allowWrites: options.allowWrites,
-        ...(fixtures === undefined ? {} : { fixtures: fixturesForServer(fixtures, server.name) }),
-        passEnv: options.passEnv,
-        ...(options.connectTimeoutMs === undefined
+  if (options.isolation === 'bubblewrap') {
+    const bubblewrap = await detectBubblewrap();
+    if (!bubblewrap.available) {
+      say(`--isolation bubblewrap: ${bubblewrap.reason}. Use --isolation auto to fall back.`);
+      return CHECK_EXIT_CODES.usage;
+    }
+  }
+  // SIGINT or SIGTERM stops the checks under way: their servers are closed and their
+  // sandboxes removed, and the report says what was not checked. A second one exits at once.
+  const stop = new AbortController();
+  const signals = nextSignal();
+  void signals.signal.then((name) => {
+    stop.abort(new Error(`stopped by ${name} before it was checked`));
+  });
+  const serverOptions: Omit<CheckServerOptions, 'fixtures' | 'onProgress'> = {
+    signal: stop.signal,
+    probe: options.probe,
+    allowWrites: options.allowWrites,
+    passEnv: options.passEnv,
+    isolation: options.isolation,
+    hostCaches: options.hostCaches,
+    ...(options.connectTimeoutMs === undefined
+      ? {}
+      : { connectTimeoutMs: options.connectTimeoutMs }),
+    ...(options.installTimeoutMs === undefined
+      ? {}
+      : { installTimeoutMs: options.installTimeoutMs }),
+  };
+  const fixturesOf = (server: string) =>
+    fixtures === undefined ? {} : { fixtures: fixturesForServer(fixtures, server) };
+  // Progress only where a person watches the table come: not for --json, --sarif or a pipe.
+  const progress =
+    io.stdoutIsTTY === true && options.format === 'table'
+      ? new CheckProgress({
+          write: io.stdout,
+          servers: servers.map((server) => server.name),
+          columns: process.stdout.columns ?? 80,
+        })
+      : undefined;
+  const onProgress = progress === undefined ? undefined : progress.update.bind(progress);
+  let failed = false;
+  let result: Awaited<ReturnType<typeof checkConfig>>;
+  try {
+    if (config !== undefined) {
+      result = await checkConfig({
+        ...serverOptions,
+        config,
+        ...(fixtures === undefined
           ? {}
-          : { connectTimeoutMs: options.connectTimeoutMs }),
-      }),
-    ),
-  );
+          : { fixturesFor: (name: string) => fixturesForServer(fixtures, name) }),
+        writePin: options.writePin,
+        ...(onProgress === undefined ? {} : { onProgress }),
+      });
+    } else {
+      const checks = await Promise.all(
+        servers.map((server) =>
+          checkServer(server, {
+            ...serverOptions,
+            ...fixturesOf(server.name),
+            ...(onProgress === undefined
+              ? {}
+              : { onProgress: (event) => onProgress(server.name, event) }),
+          }),
+        ),
+      );
+      result = {
+        checks,
+        findings: checks.flatMap((check) => check.findings),
+        verdicts: checks.flatMap((check) => check.verdicts),
+        pinErrors: [],
+      };
+    }
+  } finally {
+    signals.dispose();
+    progress?.finish();
+  }
+  if (progress !== undefined) io.stdout('\n');
+  const { checks, verdicts } = result;
+  const findings: ReportedFinding[] = [...result.findings];
   for (const check of checks) {
     if (check.server.status === 'failed') sayBlock(check.server.error ?? 'failed');
   }
-  let failed = false;
-  const findings = checks.flatMap((check) => check.findings);
-  try {
-    findings.push(...(await pinFindings(config, checks)));
-  } catch (error) {
-    sayBlock(messageOf(error));
+  for (const error of result.pinErrors) {
+    sayBlock(error);
     failed = true;
   }
-  const verdicts = checks.flatMap((check) => check.verdicts);
   let pin: CheckReport['pin'];
-  if (options.writePin && config !== undefined) {
-    if (checks.some((check) => check.server.status === 'failed')) {
-      say(`nothing written to ${reportPath(config.pin.path, cwd)}: not every server was checked.`);
-    } else {
-      try {
-        const changed = await writePins(config, checks, verdicts);
-        pin = { file: reportPath(config.pin.path, cwd), changed };
-      } catch (error) {
-        sayBlock(messageOf(error));
-        failed = true;
-      }
+  if (result.pin !== undefined && config !== undefined) {
+    pin = {
+      file: reportPath(config.pin.path, cwd),
+      changed: result.pin.changed,
+      ...(result.pin.kept.length === 0 ? {} : { kept: result.pin.kept }),
+    };
+    if (result.pin.kept.length > 0) {
+      say(
+        `wrote the verdicts of the servers that were checked to ${pin.file}; ${result.pin.kept.join(', ')} could not be checked and kept ${result.pin.kept.length === 1 ? 'its' : 'their'} pins.`,
+      );
     }
   }
 
@@ -322,7 +343,13 @@ export async function runCheck(argv: readonly string[], io: CliIo): Promise<numb
     verdicts,
     ...(pin === undefined ? {} : { pin }),
   };
-  const format = { table: formatTable, json: formatJson, sarif: formatSarif }[options.format];
-  io.stdout(format(report));
+  const table = () =>
+    formatTable(report, {
+      ...(options.minSeverity === undefined ? {} : { minSeverity: options.minSeverity }),
+      quiet: options.quiet,
+    });
+  io.stdout(
+    { table, json: () => formatJson(report), sarif: () => formatSarif(report) }[options.format](),
+  );
   return failed ? CHECK_EXIT_CODES.failed : checkExitCode(report);
 }

@@ -8,6 +8,17 @@ export interface CliIo {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Directory `gateway`, `pin`, `check` and `init` look for `hintgate.yaml` in. Default `process.cwd()`. */
   readonly cwd?: string;
+  /**
+   * Standard input, read for answers to questions on a terminal (`hintgate pin` asks before
+   * it pins changes). Questions are asked only when it and stdout are terminals. Default:
+   * none, so nothing is asked.
+   */
+  readonly stdin?: NodeJS.ReadableStream & { readonly isTTY?: boolean };
+  /**
+   * Whether stdout is a terminal: `check` then shows progress, `pin` colours and questions.
+   * Default false.
+   */
+  readonly stdoutIsTTY?: boolean;
 }
 
 const USAGE = `Usage: hintgate <command> [options]

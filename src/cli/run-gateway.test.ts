@@ -125,12 +125,28 @@ describe('hintgate pin', () => {
       { ...tools[0], annotations: {} } as FixtureTool,
       { name: 'lookup', description: 'Reads.', annotations: READ },
     ]);
-    const again = await cli(['pin', '--config', 'hintgate.yaml'], dir);
+    const lockBefore = await readFile(join(dir, 'hintgate.lock'), 'utf8');
+    // Not on a terminal: the changes are shown, and written only with --yes.
+    const shown = await cli(['pin', '--config', 'hintgate.yaml'], dir);
+    expect(shown.code).toBe(1);
+    expect(shown.stdout).toContain('fixture: 2 tools (2 changed)');
+    expect(shown.stdout).toContain('  changed  lookup (description) [medium]');
+    expect(shown.stdout).toContain('      - Reads a record.');
+    expect(shown.stdout).toContain('      + Reads.');
+    expect(shown.stdout).toContain('  changed  echo (annotations) [medium]');
+    expect(shown.stdout).toContain('      readOnlyHint: true -> absent');
+    expect(shown.stdout).toContain('"hintgate pin --yes"');
+    expect(await readFile(join(dir, 'hintgate.lock'), 'utf8')).toBe(lockBefore);
+    const dry = await cli(['pin', '--dry-run'], dir);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain('  changed  lookup (description) [medium]');
+    expect(dry.stdout).toContain('Dry run: nothing written to hintgate.lock');
+    expect(await readFile(join(dir, 'hintgate.lock'), 'utf8')).toBe(lockBefore);
+    const again = await cli(['pin', '--config', 'hintgate.yaml', '--yes'], dir);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('fixture: 2 tools (2 changed)');
-    expect(again.stdout).toContain('  changed  lookup (description) [medium]');
-    expect(again.stdout).toContain('  changed  echo (annotations) [medium]');
     expect(again.stdout).toContain('Wrote hintgate.lock');
+    expect((await cli(['pin'], dir)).stdout).toContain('Up to date: hintgate.lock');
   });
 
   it('fails with exit 1 and a clear line when a server cannot start, writing nothing', async () => {

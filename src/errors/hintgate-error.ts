@@ -23,6 +23,7 @@ export const HINTGATE_ERROR_CODES = [
   'invalid_lock_file',
   'lock_file_locked',
   'lock_file_write_failed',
+  'lock_file_changed',
   'mcp_connect_failed',
   'runtime_closed',
 ] as const;

@@ -28,6 +28,35 @@ const CHANGE_OF: Readonly<Record<PinFinding['id'], 'added' | 'removed' | 'update
   'pin-removed': 'removed',
 };
 
+/** What one server has offered after pins were applied, for the line that says so. */
+interface ServedCounts {
+  readonly server: string;
+  offered: number;
+  /** Offered tools whose annotations are trusted because their pin says `verified`. */
+  verified: number;
+  /** Names of the tools held back. */
+  readonly heldBack: string[];
+}
+
+const MAX_NAMES = 10;
+
+/**
+ * One line for the person running the gateway once a changed pin file is applied: what is
+ * served now, per server, and what is held back.
+ */
+function appliedPinsLine(path: string, served: readonly ServedCounts[]): string {
+  const offered = served.reduce((sum, counts) => sum + counts.offered, 0);
+  const perServer = served
+    .map((counts) => `${counts.server}: ${counts.offered} (${counts.verified} verified)`)
+    .join(', ');
+  const held = served.flatMap((counts) => counts.heldBack);
+  const names =
+    held.length > MAX_NAMES
+      ? `${held.slice(0, MAX_NAMES).join(', ')} and ${held.length - MAX_NAMES} more`
+      : held.join(', ');
+  return `applied the changed pin file ${path}: now serving ${offered} tool${offered === 1 ? '' : 's'} (${perServer}); ${held.length === 0 ? 'none held back' : `held back: ${names}`}.`;
+}
+
 const sameTools = (a: readonly Tool[], b: readonly Tool[]): boolean =>
   a.length === b.length && a.every((tool, index) => tool === b[index]);
 
@@ -82,6 +111,8 @@ export class GatewayTools {
   #pins: LoadedPins | undefined;
   #pinsJson: string | undefined;
   #toldNoPins = false;
+  /** The pin file changed since it was first read: tell what is served once applied. */
+  #pinsReplaced = false;
   #reloading: Promise<void> = Promise.resolve();
   #started = false;
   #stopped = false;
@@ -154,6 +185,7 @@ export class GatewayTools {
     }
     const json = JSON.stringify(pins.lock);
     if (json === this.#pinsJson) return;
+    if (this.#pinsJson !== undefined) this.#pinsReplaced = true;
     this.#pins = pins;
     this.#pinsJson = json;
     this.update();
@@ -239,6 +271,7 @@ export class GatewayTools {
     for (const problem of named.problems) lines.push({ text: problem.message });
 
     const cache = new Map<string, { upstream: Tool; exposed: string; tool: Tool }>();
+    const served: ServedCounts[] = [];
     const sets = new Map<string, readonly Tool[]>();
     const blocked = new Map<string, string>();
     const configs = new Map<string, ToolConfig>();
@@ -246,6 +279,8 @@ export class GatewayTools {
       const names = named.names.get(server.name);
       const heldBack = named.heldBack.get(server.name);
       const registered: Tool[] = [];
+      const counts: ServedCounts = { server: server.name, offered: 0, verified: 0, heldBack: [] };
+      served.push(counts);
       for (const upstream of enabled) {
         const exposed = assessment.blocked.has(upstream.name)
           ? heldBack?.get(upstream.name)
@@ -265,7 +300,13 @@ export class GatewayTools {
         cache.set(key, entry);
         registered.push(entry.tool);
         const reason = assessment.blocked.get(upstream.name);
-        if (reason !== undefined) blocked.set(exposed, reason);
+        if (reason !== undefined) {
+          blocked.set(exposed, reason);
+          counts.heldBack.push(exposed);
+        } else {
+          counts.offered += 1;
+          if (assessment.verified.has(upstream.name)) counts.verified += 1;
+        }
         const toolConfig = registryConfig(
           ownValue(server.tools, upstream.name)?.annotations,
           assessment,
@@ -307,6 +348,10 @@ export class GatewayTools {
         registry.setTools(server, next);
         this.#applied.set(server, next);
       }
+    }
+    if (this.#pinsReplaced) {
+      this.#pinsReplaced = false;
+      lines.push({ text: appliedPinsLine(config.pin.path, served) });
     }
     this.#tell(lines);
     this.onApplied();

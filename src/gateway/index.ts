@@ -19,5 +19,10 @@ export {
   TOOL_NAME_SEPARATOR,
   type UpstreamToolRef,
 } from './exposed-names.js';
-export { type PinGatewayOptions, type PinGatewayResult, pinGateway } from './pin-gateway.js';
+export {
+  type PinGatewayOptions,
+  type PinGatewayResult,
+  type PinPlan,
+  pinGateway,
+} from './pin-gateway.js';
 export { type BlockedToolsOptions, withBlockedTools } from './with-blocked-tools.js';

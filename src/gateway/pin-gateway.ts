@@ -4,6 +4,7 @@ import {
   type LockFile,
   type PinReport,
   pinTools,
+  readLockFile,
   updateLockFile,
 } from '../check/pin/index.js';
 import { HintgateError } from '../errors/index.js';
@@ -19,6 +20,30 @@ export interface PinGatewayOptions extends Omit<UpstreamConnectSettings, 'reconn
   readonly config: LoadedGatewayConfig;
   /** Time recorded as `pinnedAt` of definitions pinned now. Default: the current time. */
   readonly now?: Date;
+  /**
+   * Shown what pinning would change before anything is written (every server was listed,
+   * the pin file read); resolve `true` to write, `false` to write nothing (`written: false`).
+   * The pin file is not locked meanwhile: if another writer changes it before the answer, the
+   * write is refused with `lock_file_changed`, so that what is written is what was reviewed.
+   * Default: write without asking.
+   */
+  readonly review?: (plan: PinPlan) => boolean | Promise<boolean>;
+}
+
+/** What {@link pinGateway} would write, for a review before it is written. */
+export interface PinPlan {
+  /** The pin file. */
+  readonly path: string;
+  /** The pins as they are in it (empty when there is no file). */
+  readonly lock: LockFile;
+  /** Per configured server, in configuration order: its tools compared with the pins. */
+  readonly reports: readonly PinReport[];
+  /** Per configured server, in the same order: its tools as listed now. */
+  readonly listings: readonly (readonly ToolListing[])[];
+  /** Servers that have pins but are no longer configured; their pins would be dropped. */
+  readonly dropped: readonly string[];
+  /** Whether writing would change the file. */
+  readonly changes: boolean;
 }
 
 /** What {@link pinGateway} did. */
@@ -31,7 +56,9 @@ export interface PinGatewayResult {
   readonly dropped: readonly string[];
   /** Whether the file changed. */
   readonly changed: boolean;
-  /** The pins as written. */
+  /** False when `review` declined: nothing was written. */
+  readonly written: boolean;
+  /** The pins as written (as they were, when nothing was written). */
   readonly lock: LockFile;
 }
 
@@ -59,11 +86,12 @@ async function listServer(
  * dropped; tools whose definition did not change keep their pin time. The file is written
  * atomically under a lock, and only when it changes.
  *
- * Nothing is written unless every server could be listed.
+ * Nothing is written unless every server could be listed, nor when `review` declines.
  *
  * @throws HintgateError `mcp_connect_failed` naming the server that could not be listed
  * (the first in configuration order), `invalid_lock_file` for a pin file that is not one,
- * `lock_file_locked` or `lock_file_write_failed`.
+ * `lock_file_locked` or `lock_file_write_failed`, `lock_file_changed` when the pin file
+ * changed while `review` was deciding.
  */
 export async function pinGateway(options: PinGatewayOptions): Promise<PinGatewayResult> {
   const { config } = options;
@@ -88,15 +116,7 @@ export async function pinGateway(options: PinGatewayOptions): Promise<PinGateway
   }
   const listings = listed.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : []));
   const configured = new Set(config.servers.map((server) => server.name));
-  let reports: PinReport[] = [];
-  let dropped: string[] = [];
-  let before = '';
-  const lock = await updateLockFile(config.pin.path, (current) => {
-    before = canonicalJson(current);
-    dropped = Object.keys(current.servers).filter((name) => !configured.has(name));
-    reports = config.servers.map((server, index) =>
-      comparePins(current, { server: server.name, listings: listings[index] ?? [] }),
-    );
+  const pinAll = (current: LockFile): LockFile => {
     let next: LockFile = {
       version: current.version,
       servers: nullRecord(Object.entries(current.servers).filter(([name]) => configured.has(name))),
@@ -109,12 +129,53 @@ export async function pinGateway(options: PinGatewayOptions): Promise<PinGateway
       });
     });
     return next;
+  };
+  const planOf = (current: LockFile): PinPlan => ({
+    path: config.pin.path,
+    lock: current,
+    reports: config.servers.map((server, index) =>
+      comparePins(current, { server: server.name, listings: listings[index] ?? [] }),
+    ),
+    listings,
+    dropped: Object.keys(current.servers).filter((name) => !configured.has(name)),
+    changes: canonicalJson(pinAll(current)) !== canonicalJson(current),
   });
+  let reviewed: string | undefined;
+  if (options.review !== undefined) {
+    const current = await readLockFile(config.pin.path);
+    const plan = planOf(current);
+    if (!(await options.review(plan))) {
+      return {
+        path: config.pin.path,
+        reports: plan.reports,
+        dropped: plan.dropped,
+        changed: false,
+        written: false,
+        lock: current,
+      };
+    }
+    reviewed = canonicalJson(current);
+  }
+  let plan: PinPlan | undefined;
+  let before = '';
+  const lock = await updateLockFile(config.pin.path, (current) => {
+    before = canonicalJson(current);
+    if (reviewed !== undefined && before !== reviewed) {
+      throw new HintgateError(
+        'lock_file_changed',
+        `${config.pin.path} changed while the changes were reviewed (another "hintgate pin" or "hintgate check --write-pin"?). Nothing was written; run "hintgate pin" again to review the pins as they are now.`,
+      );
+    }
+    plan = planOf(current);
+    return pinAll(current);
+  });
+  const { reports = [], dropped = [] } = plan ?? {};
   return {
     path: config.pin.path,
     reports,
     dropped,
     changed: canonicalJson(lock) !== before,
+    written: true,
     lock,
   };
 }

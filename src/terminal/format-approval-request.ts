@@ -22,6 +22,7 @@ const STYLE = {
   bold: '1',
   dim: '2',
   red: '31',
+  green: '32',
   yellow: '33',
   cyan: '36',
   inverse: '7',

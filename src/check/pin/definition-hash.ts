@@ -59,7 +59,7 @@ export function pinnedMeta(meta: Readonly<Record<string, unknown>> | undefined):
  * nothing), as are no `_meta` and a `_meta` without hint keys; absent hints inside
  * `annotations` stay absent, so `{}` and `{ readOnlyHint: false }` differ.
  */
-function pinnedFields(listing: ToolListing): Record<DefinitionField, unknown> {
+export function definitionFields(listing: ToolListing): Record<DefinitionField, unknown> {
   return {
     title: listing.title,
     description: listing.description,
@@ -77,7 +77,7 @@ function pinnedFields(listing: ToolListing): Record<DefinitionField, unknown> {
  * hashes whatever the order of their keys.
  */
 export function definitionHash(listing: ToolListing): string {
-  return argumentDigest({ name: listing.name, ...pinnedFields(listing) });
+  return argumentDigest({ name: listing.name, ...definitionFields(listing) });
 }
 
 /**
@@ -85,7 +85,7 @@ export function definitionHash(listing: ToolListing): string {
  * another name with the same definition, which is how renames are recognised.
  */
 export function definitionBodyHash(listing: ToolListing): string {
-  return argumentDigest(pinnedFields(listing));
+  return argumentDigest(definitionFields(listing));
 }
 
 /**
@@ -94,7 +94,7 @@ export function definitionBodyHash(listing: ToolListing): string {
  * changed without keeping the definition itself.
  */
 export function fieldDigests(listing: ToolListing): Partial<Record<DefinitionField, string>> {
-  const fields = pinnedFields(listing);
+  const fields = definitionFields(listing);
   const digests: Partial<Record<DefinitionField, string>> = {};
   for (const field of DEFINITION_FIELDS) {
     if (fields[field] !== undefined) digests[field] = argumentDigest(fields[field]);

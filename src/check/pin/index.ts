@@ -16,11 +16,18 @@ export {
   DEFINITION_FIELDS,
   type DefinitionField,
   definitionBodyHash,
+  definitionFields,
   definitionHash,
   fieldDigests,
   isPinnedMetaKey,
   pinnedMeta,
 } from './definition-hash.js';
+export {
+  type FormatPinReviewOptions,
+  formatPinReview,
+  type PinReview,
+} from './format-pin-review.js';
+export { gainedInstructions, isInstruction } from './gained-instructions.js';
 export {
   emptyLockFile,
   formatLockFile,
@@ -38,3 +45,11 @@ export {
   writeLockFile,
 } from './lock-file.js';
 export { type PinToolsOptions, pinTools } from './pin-tools.js';
+export {
+  type PinnedDefinition,
+  type PinnedJson,
+  pinnedDefinition,
+  pinnedDefinitionBodyHash,
+  pinnedDefinitionFields,
+  pinnedDescription,
+} from './pinned-definition.js';

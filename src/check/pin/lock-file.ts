@@ -14,6 +14,11 @@ import {
 import { HINT_NAMES, type ToolAnnotations } from '../../tool/annotations.js';
 import { nullRecord } from '../../tool/null-record.js';
 import { DEFINITION_FIELDS, type DefinitionField } from './definition-hash.js';
+import {
+  type PinnedDefinition,
+  type PinnedJson,
+  pinnedDefinitionBodyHash,
+} from './pinned-definition.js';
 
 /** Version of the lock file format this module reads and writes. */
 export const LOCK_FILE_VERSION = 1;
@@ -41,6 +46,12 @@ export interface PinnedTool {
   readonly pinnedAt: string;
   /** Verdict of a side-effect probe of this very definition, when one was recorded. */
   readonly verdict?: PinVerdict;
+  /**
+   * The definition itself (title, description, schemas, annotations, hint `_meta`), so that
+   * a change can be reviewed as a diff. Absent in pins written before hintgate recorded it;
+   * when present it matches `bodyHash`.
+   */
+  readonly definition?: PinnedDefinition;
 }
 
 /** The pins of one upstream server. */
@@ -83,7 +94,7 @@ const DEFAULT_STALE_LOCK_MS = 10_000;
 export const MAX_LOCK_FILE_BYTES = 64 * 1024 * 1024;
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const EXPECTED_SHAPE =
-  '{ "version": 1, "servers": { "<server>": { "tools": { "<tool>": { "hash", "bodyHash", "fields", "annotations", "pinnedAt", "verdict"? } } } } }';
+  '{ "version": 1, "servers": { "<server>": { "tools": { "<tool>": { "hash", "bodyHash", "fields", "annotations", "pinnedAt", "verdict"?, "definition"? } } } } }';
 
 /** A lock file with no pins. */
 export function emptyLockFile(): LockFile {
@@ -131,6 +142,56 @@ const checkDigest = (value: unknown, where: string, fail: Fail): string => {
   return value;
 };
 
+const DEFINITION_KEYS: ReadonlySet<string> = new Set([
+  'title',
+  'description',
+  'inputSchema',
+  'outputSchema',
+  'annotations',
+  'meta',
+]);
+
+/** Checks a recorded definition's shape, and that it is the definition `bodyHash` covers. */
+function checkDefinition(
+  value: unknown,
+  bodyHash: string,
+  where: string,
+  fail: Fail,
+): PinnedDefinition {
+  if (!isObject(value)) fail(where, 'is not an object');
+  for (const key of Object.keys(value)) {
+    if (!DEFINITION_KEYS.has(key)) {
+      fail(`${where}.${key}`, `is not one of ${[...DEFINITION_KEYS].join(', ')}`);
+    }
+  }
+  const { title, description, inputSchema, outputSchema, annotations, meta } = value;
+  if (title !== undefined && typeof title !== 'string') fail(`${where}.title`, 'is not a string');
+  const lines = Array.isArray(description) && description.every((l) => typeof l === 'string');
+  if (typeof description !== 'string' && !lines) {
+    fail(`${where}.description`, 'is not a string or a list of lines');
+  }
+  for (const [key, field] of Object.entries({ inputSchema, outputSchema, annotations, meta })) {
+    if ((field !== undefined || key === 'inputSchema') && !isObject(field)) {
+      fail(`${where}.${key}`, 'is not an object');
+    }
+  }
+  const definition = {
+    ...(title === undefined ? {} : { title }),
+    description,
+    inputSchema,
+    ...(outputSchema === undefined ? {} : { outputSchema }),
+    ...(annotations === undefined ? {} : { annotations }),
+    ...(meta === undefined ? {} : { meta }),
+  } as PinnedDefinition & { readonly inputSchema: PinnedJson };
+  if (pinnedDefinitionBodyHash(definition) !== bodyHash) {
+    fail(
+      where,
+      'does not match its bodyHash (was it edited by hand?); a review would show a definition that was not the one pinned',
+    );
+  }
+  return definition;
+}
+
 function checkTool(value: unknown, where: string, fail: Fail): PinnedTool {
   if (!isObject(value)) fail(where, 'is not an object');
   const { fields, pinnedAt, verdict } = value;
@@ -151,6 +212,10 @@ function checkTool(value: unknown, where: string, fail: Fail): PinnedTool {
   if (verdict !== undefined && !(PIN_VERDICTS as readonly unknown[]).includes(verdict)) {
     fail(`${where}.verdict`, `is not one of ${PIN_VERDICTS.join(', ')}`);
   }
+  const definition =
+    value.definition === undefined
+      ? undefined
+      : checkDefinition(value.definition, bodyHash, `${where}.definition`, fail);
   return {
     hash,
     bodyHash,
@@ -158,6 +223,7 @@ function checkTool(value: unknown, where: string, fail: Fail): PinnedTool {
     annotations,
     pinnedAt,
     ...(verdict === undefined ? {} : { verdict: verdict as PinVerdict }),
+    ...(definition === undefined ? {} : { definition }),
   };
 }
 

@@ -31,7 +31,7 @@ const deepFreeze = <T>(value: T): T => {
 };
 
 describe('pinTools', () => {
-  it('records hash, body hash, field digests, claimed annotations and the time', () => {
+  it('records hash, body hash, field digests, claimed annotations, the time and the definition', () => {
     const lock = pinTools(emptyLockFile(), { server: 'fs', listings: [read, remove], now: day1 });
     expect(lock.version).toBe(1);
     expect(lock.servers.fs?.tools.read_file).toEqual({
@@ -40,6 +40,11 @@ describe('pinTools', () => {
       fields: expect.objectContaining({ description: expect.stringMatching(/^sha256:/) }),
       annotations: { readOnlyHint: true, openWorldHint: false },
       pinnedAt: '2025-01-01T00:00:00.000Z',
+      definition: {
+        description: 'Read a file.',
+        inputSchema: read.inputSchema,
+        annotations: read.annotations,
+      },
     });
     expect(lock.servers.fs?.tools.delete_file?.annotations).toEqual({
       title: 'Delete a file',

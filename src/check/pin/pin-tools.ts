@@ -5,6 +5,7 @@ import { ownValue } from '../../tool/own-value.js';
 import type { ToolListing } from '../../tool/tool.js';
 import { definitionBodyHash, definitionHash, fieldDigests } from './definition-hash.js';
 import type { LockFile, PinnedTool, PinVerdict } from './lock-file.js';
+import { pinnedDefinition } from './pinned-definition.js';
 
 /** Options of {@link pinTools}. */
 export interface PinToolsOptions {
@@ -43,8 +44,8 @@ const invalid = (message: string): HintgateError =>
 
 /**
  * Pins the listed tools of `server`: returns a new lock in which each of them is recorded
- * with its definition hash, the hash without its name, per-field digests and its claimed
- * annotations. A tool whose definition is unchanged keeps its `pinnedAt` and verdict, so
+ * with its definition hash, the hash without its name, per-field digests, its claimed
+ * annotations and the definition itself (for reviews: `hintgate pin` diffs against it). A tool whose definition is unchanged keeps its `pinnedAt` and verdict, so
  * pinning again writes the same file. Other servers are left as they are; `lock` is not
  * modified.
  */
@@ -72,6 +73,7 @@ export function pinTools(lock: LockFile, options: PinToolsOptions): LockFile {
       annotations: claimedAnnotations(listing.annotations),
       pinnedAt: kept?.pinnedAt ?? pinnedAt,
       ...(verdict === undefined ? {} : { verdict }),
+      definition: pinnedDefinition(listing),
     };
   }
   const unknown = Object.keys(verdicts).filter((name) => !listed.has(name));

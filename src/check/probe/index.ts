@@ -1,4 +1,11 @@
 export {
+  type BubblewrapAvailability,
+  detectBubblewrap,
+  ISOLATION_OPTIONS,
+  type IsolationKind,
+  type IsolationOption,
+} from './bubblewrap.js';
+export {
   diffSnapshots,
   type FileChange,
   type FileSnapshot,
@@ -14,9 +21,18 @@ export {
   type ProbeFixtures,
   parseProbeFixtures,
 } from './load-probe-fixtures.js';
+export { type HostPackageCache, hostPackageCaches } from './package-caches.js';
+export {
+  DEFAULT_INSTALL_TIMEOUT_MS,
+  type LaunchPlan,
+  type PrepareLaunchOptions,
+  prepareLaunch,
+  type SandboxIsolation,
+} from './prepare-launch.js';
 export { PROBE_RULE_IDS, PROBE_RULES, type ProbeRuleId } from './probe-rules.js';
 export { probeServer } from './probe-server.js';
 export type {
+  ProbeProgress,
   ProbeReport,
   ProbeSandboxReport,
   ProbeServerOptions,

@@ -61,6 +61,8 @@ export interface OpenProbeClientOptions {
   readonly callTimeoutMs: number;
   readonly signal?: AbortSignal | undefined;
   readonly onStderr?: ((text: string) => void) | undefined;
+  /** Said after a timeout while connecting: what to raise. Default: `raise connectTimeoutMs`. */
+  readonly timeoutAdvice?: string | undefined;
 }
 
 const STDERR_TAIL_CHARS = 4000;
@@ -148,11 +150,15 @@ export async function openProbeClient(options: OpenProbeClientOptions): Promise<
     await new Promise((resolve) => setImmediate(resolve));
     options.signal?.throwIfAborted();
     const tail = stderr.trim();
+    const timedOut = /timed? ?out/i.test(errorText(error));
+    const advice = timedOut
+      ? ` It did not answer within ${Math.round(options.connectTimeoutMs / 1000)} s: ${options.timeoutAdvice ?? 'raise connectTimeoutMs'}.`
+      : ' Check the command and that the server runs with only the environment its configuration gives.';
     throw new HintgateError(
       'mcp_connect_failed',
       `${options.where} could not be started and connected for the probe: ${errorText(error)}.${
         tail === '' ? '' : ` Its stderr ended with: ${tail.slice(-1000)}`
-      } Check the command and that the server runs with only the environment its configuration gives.`,
+      }${advice}`,
       { cause: error },
     );
   }

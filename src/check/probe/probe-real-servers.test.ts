@@ -5,7 +5,14 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { everythingTarget, filesystemTarget } from './probe.test-helpers.js';
+import { detectBubblewrap } from './bubblewrap.js';
+import {
+  everythingTarget,
+  filesystemTarget,
+  memoryTarget,
+  modelContextProtocolPackage,
+  sequentialThinkingTarget,
+} from './probe.test-helpers.js';
 import { probeServer } from './probe-server.js';
 
 let host: string;
@@ -79,5 +86,50 @@ describe('probeServer on @modelcontextprotocol/server-everything', () => {
       /^not called/,
     );
     expect(existsSync(report.sandbox.root)).toBe(false);
+  });
+});
+
+describe('probeServer on @modelcontextprotocol/server-sequential-thinking', () => {
+  it('reports sequentialthinking, which claims readOnlyHint: true, for the thought history its answers count', async () => {
+    const report = await probeServer({ server: 'thinking', target: sequentialThinkingTarget() });
+    const verdict = report.verdicts.find((v) => v.tool === 'sequentialthinking');
+    expect(verdict?.verdict).toBe('violation');
+    const finding = report.findings.find((f) => f.tool === 'sequentialthinking');
+    expect(finding).toMatchObject({ id: 'probe-read-only-changes-state', severity: 'high' });
+    expect(finding?.message).toContain('(thoughtHistoryLength 1 -> 2)');
+    expect(finding?.evidence).toContainEqual(
+      expect.stringMatching(/^first answer: \{.*"thoughtHistoryLength":1\}$/),
+    );
+    expect(finding?.evidence).toContainEqual(
+      expect.stringMatching(/^second answer: \{.*"thoughtHistoryLength":2\}$/),
+    );
+    expect(finding?.evidence).toContain(
+      'thoughtHistoryLength went 1 -> 2 -> 3 -> 4: one step per call, also across the pause, so it counts calls, not time',
+    );
+  });
+});
+
+describe('probeServer on @modelcontextprotocol/server-memory with allowWrites', () => {
+  it('leaves its install folder untouched and reports the writes it made in the sandbox', async () => {
+    const installed = modelContextProtocolPackage('server-memory');
+    const before = await readdir(join(installed, 'dist'));
+    const report = await probeServer({
+      server: 'memory',
+      target: memoryTarget(),
+      allowWrites: true,
+    });
+    // server-memory keeps memory.jsonl beside its own dist/index.js: here, beside the copy.
+    expect(await readdir(join(installed, 'dist'))).toEqual(before);
+    expect(existsSync(join(installed, 'dist', 'memory.jsonl'))).toBe(false);
+    const bubblewrap = await detectBubblewrap();
+    expect(report.sandbox.isolation).toMatchObject({
+      kind: bubblewrap.available ? 'bubblewrap' : 'none',
+      serverCopy: { from: installed, to: join(report.sandbox.root, 'install', 'server-memory') },
+    });
+    const evidence = report.verdicts.flatMap((verdict) => verdict.evidence);
+    expect(evidence).toContainEqual(
+      expect.stringMatching(/^first call: created install\/server-memory\/dist\/memory\.jsonl /),
+    );
+    expect(report.verdicts.filter((v) => v.verdict === 'violation')).toEqual([]);
   });
 });

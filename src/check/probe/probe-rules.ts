@@ -27,7 +27,7 @@ export const PROBE_RULES: readonly CheckRule[] = [
     kind: 'probe',
     severity: 'high',
     summary: "A tool that claims readOnlyHint: true changed the server's observable state.",
-    help: "The output of the server's own zero-argument read-only tools differed before and after the tool was called (a counter, a last-seen time). Keep the tool from changing state, or annotate it readOnlyHint: false.",
+    help: "The output of the server's own zero-argument read-only tools differed before and after the tool was called (a counter, a last-seen time), or the tool's own answers to the same call counted its calls (a history length, a list that grows by one per call). Keep the tool from changing state, or annotate it readOnlyHint: false.",
   },
   {
     id: PROBE_RULE_IDS.toolListChanged,

@@ -55,6 +55,31 @@ describe('probeServer on lying servers', () => {
     expect(report.findings).toHaveLength(1);
   });
 
+  it('catches read tools whose answers count their calls, with the answers as evidence; a clock and a random number are no violation', async () => {
+    const report = await probeServer({ server: 'acc', target: fixtureTarget('accumulator') });
+    expect(Object.fromEntries(report.verdicts.map((v) => [v.tool, v.verdict]))).toEqual({
+      next_ticket: 'violation',
+      recall: 'violation',
+      clock: 'verified',
+      pick: 'verified',
+    });
+    const ticket = report.findings.find((f) => f.tool === 'next_ticket');
+    expect(ticket).toMatchObject({ id: 'probe-read-only-changes-state', severity: 'high' });
+    expect(ticket?.message).toContain(
+      'its answer to the same call changed in a way that shows accumulated state (the number 1 in "Your ticket is number # in the queue." 1 -> 2)',
+    );
+    expect(ticket?.evidence).toEqual([
+      expect.stringMatching(/^called 4 times with \{"queue":"[^"]*"\}, the last after a pause of/),
+      'first answer: Your ticket is number 1 in the queue.',
+      'second answer: Your ticket is number 2 in the queue.',
+      'the number 1 in "Your ticket is number # in the queue." went 1 -> 2 -> 3 -> 4: one step per call, also across the pause, so it counts calls, not time',
+    ]);
+    expect(report.findings.find((f) => f.tool === 'recall')?.message).toContain(
+      '(seen.length 1 -> 2)',
+    );
+    expect(report.findings.map((f) => f.tool).sort()).toEqual(['next_ticket', 'recall']);
+  });
+
   it('catches a read tool that writes only on its second call', async () => {
     const report = await probeServer({
       server: 'second',
@@ -115,6 +140,8 @@ describe('probeServer on an honest server', () => {
     const report = await probeServer({
       server: 'honest',
       target: fixtureTarget('honest-server', { PROBE_FIXTURE_CALL_LOG: log }),
+      // The fixture logs its calls to a file of the test, outside the sandbox.
+      isolation: 'none',
     });
     expect(report.findings).toEqual([]);
     expect(Object.fromEntries(report.verdicts.map((v) => [v.tool, v.verdict]))).toEqual({
@@ -138,6 +165,8 @@ describe('probeServer on an honest server', () => {
     const report = await probeServer({
       server: 'honest',
       target: fixtureTarget('honest-server', { PROBE_FIXTURE_CALL_LOG: log }),
+      // The fixture logs its calls to a file of the test, outside the sandbox.
+      isolation: 'none',
       allowWrites: true,
     });
     expect(report.findings).toEqual([]);
@@ -159,6 +188,10 @@ describe('probeServer on an honest server', () => {
           GIVEN_BY_CONFIG: 'yes',
           PROBE_FIXTURE_CALL_LOG: log,
         }),
+        // The fixture logs its calls to a file of the test, outside the sandbox.
+        isolation: 'none',
+        // The host's package caches are handed in by default (tested on their own).
+        hostCaches: false,
       });
     } finally {
       delete process.env.HINTGATE_PROBE_TEST_SECRET;
@@ -199,6 +232,8 @@ describe('probeServer on an honest server', () => {
     const report = await probeServer({
       server: 'honest',
       target: fixtureTarget('honest-server', { PROBE_FIXTURE_CALL_LOG: log }),
+      // The fixture logs its calls to a file of the test, outside the sandbox.
+      isolation: 'none',
       fixtures: { read_note: [{ path: 'docs/readme.md' }, { path: 'missing.txt' }] },
     });
     const lines = (await readFile(log, 'utf8'))

@@ -1,7 +1,13 @@
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { HintgateError } from '../../errors/hintgate-error.js';
 import { checkTarget } from '../../mcp/client/mcp-target.js';
 import { isPlainObject } from '../../tool/index.js';
 import { plural } from '../plural.js';
+import {
+  type Accumulation,
+  accumulationSummary,
+  confirmAccumulation,
+} from './accumulated-state.js';
 import {
   addViolation,
   concludeProbe,
@@ -10,13 +16,20 @@ import {
 } from './conclude-probe.js';
 import { confirmStateChange } from './confirm-state-change.js';
 import type { FileChange } from './fs-snapshot.js';
-import { type CallRun, callTool, type PlannedTool, planTools } from './probe-calls.js';
+import { prepareLaunch, type SandboxIsolation } from './prepare-launch.js';
+import {
+  type CallRun,
+  callTool,
+  type MadeCall,
+  type PlannedTool,
+  planTools,
+} from './probe-calls.js';
 import { openProbeClient, type ProbeClient, type ProbeConnection } from './probe-client.js';
 import { callEvidence, fileEvidence, fileSummary } from './probe-evidence.js';
 import { type Observation, ProbeObserver } from './probe-observer.js';
 import { PROBE_RULE_IDS } from './probe-rules.js';
-import type { ProbeReport, ProbeServerOptions } from './probe-types.js';
-import { createSandbox, type Sandbox, sandboxCommandLine, sandboxEnvironment } from './sandbox.js';
+import type { ProbeProgress, ProbeReport, ProbeServerOptions } from './probe-types.js';
+import { createSandbox, type Sandbox } from './sandbox.js';
 import { observeResult, settleFingerprint } from './state-fingerprint.js';
 import { formatToolListChange } from './tool-list-diff.js';
 
@@ -70,19 +83,42 @@ export async function probeServer(options: ProbeServerOptions): Promise<ProbeRep
   try {
     let connection: ProbeConnection;
     let substitutedArguments: ProbeReport['sandbox']['substitutedArguments'] = [];
+    let isolation: SandboxIsolation | undefined;
+    const progress = (event: ProbeProgress): void => {
+      try {
+        options.onProgress?.(event);
+      } catch {
+        // Progress is for show: a failing listener must not stop the probe.
+      }
+    };
     if (target.kind === 'http') {
       connection = { kind: 'http', url: target.url, headers: target.headers };
     } else {
-      const line = sandboxCommandLine(target.command, target.args, sandbox.work, target.cwd);
-      substitutedArguments = line.substituted;
+      const plan = await prepareLaunch({
+        sandbox,
+        command: target.command,
+        args: target.args,
+        env: target.env,
+        cwd: target.cwd,
+        passEnv: options.passEnv,
+        isolation: options.isolation,
+        hostCaches: options.hostCaches,
+        installTimeoutMs: options.installTimeoutMs,
+        where,
+        signal: options.signal,
+        onInstall: () => progress({ phase: 'installing' }),
+      });
+      substitutedArguments = [...plan.substituted];
+      isolation = plan.isolation;
       connection = {
         kind: 'stdio',
-        command: line.command,
-        args: line.args,
-        env: sandboxEnvironment(sandbox, target.env, options.passEnv),
-        cwd: sandbox.work,
+        command: plan.command,
+        args: plan.args,
+        env: plan.env,
+        cwd: plan.cwd,
       };
     }
+    progress({ phase: 'starting' });
     const client = await openProbeClient({
       where,
       connection,
@@ -92,9 +128,11 @@ export async function probeServer(options: ProbeServerOptions): Promise<ProbeRep
       callTimeoutMs: options.callTimeoutMs ?? DEFAULT_TIMEOUT_MS,
       signal: options.signal,
       onStderr: options.onStderr,
+      timeoutAdvice: options.connectTimeoutAdvice,
     });
+    progress({ phase: 'listed', tools: client.tools.length });
     try {
-      const probed = await runProbe(client, sandbox, options, connection.kind === 'http');
+      const probed = await runProbe(client, sandbox, options, connection.kind === 'http', progress);
       const { dispose: _dispose, sampleDir: _dir, sampleFile: _file, ...info } = sandbox;
       return {
         ...probed,
@@ -105,6 +143,7 @@ export async function probeServer(options: ProbeServerOptions): Promise<ProbeRep
           ...info,
           substitutedArguments,
           environment: connection.kind === 'stdio' ? Object.keys(connection.env).sort() : [],
+          ...(isolation === undefined ? {} : { isolation }),
         },
       };
     } finally {
@@ -120,6 +159,7 @@ async function runProbe(
   sandbox: Sandbox,
   options: ProbeServerOptions,
   remote: boolean,
+  progress: (event: ProbeProgress) => void,
 ): Promise<Pick<ProbeReport, 'verdicts' | 'findings' | 'fingerprintTools'>> {
   const { server, signal } = options;
   const observer = new ProbeObserver(client, remote ? undefined : sandbox.root);
@@ -216,11 +256,38 @@ async function runProbe(
     };
   };
 
+  // Two answers to the same call that differ by a count that grows with each call (a
+  // counter, a history length, a growing list) show state the calls accumulate.
+  const accumulated = async (
+    plan: PlannedTool,
+    calls: readonly MadeCall[],
+  ): Promise<Accumulation | undefined> => {
+    const key = (call: MadeCall): string => JSON.stringify(call.args);
+    for (let i = 1; i < calls.length; i += 1) {
+      const [a, b] = [calls[i - 1], calls[i]];
+      if (a === undefined || b === undefined || !a.outcome.ok || !b.outcome.ok) continue;
+      if (key(a) !== key(b)) continue;
+      const answers: [CallToolResult, CallToolResult] = [a.outcome.result, b.outcome.result];
+      if (observeResult(answers[0]).key === observeResult(answers[1]).key) continue;
+      const { value } = await observer.observe(() =>
+        confirmAccumulation(client, { tool: plan.name, args: a.args }, answers),
+      );
+      return value.grown.length > 0 ? value : undefined;
+    }
+    return undefined;
+  };
+
   // Phase 1: zero-argument read-only tools, twice each; those that answer the same both
   // times (and quickly) become the state fingerprint.
   const readOnly = plans.filter((plan) => plan.claim === 'read-only');
   const maxMs = options.fingerprintMaxMs ?? DEFAULT_FINGERPRINT_MAX_MS;
   const stable: string[] = [];
+  let probed = 0;
+  const next = (plan: PlannedTool): void => {
+    probed += 1;
+    progress({ phase: 'probing', tool: plan.name, index: probed, total: plans.length });
+  };
+  progress({ phase: 'fingerprint' });
   for (const plan of readOnly.filter((p) => p.zeroArgument)) {
     signal?.throwIfAborted();
     let slowest = 0;
@@ -266,6 +333,7 @@ async function runProbe(
   // Phase 2: every read-only tool, twice, watched through files, fingerprint and tool list.
   for (const plan of readOnly) {
     signal?.throwIfAborted();
+    next(plan);
     if (plan.args.source === 'none') {
       record(plan).inconclusive = plan.args.reason;
       record(plan).couldNotRun = true;
@@ -278,6 +346,16 @@ async function runProbe(
     noteListChange(plan, observation, true);
     if (failed(plan, run)) continue;
     const r = record(plan);
+    const grown = await accumulated(plan, run.calls);
+    if (grown !== undefined) {
+      addViolation(r, {
+        rule: PROBE_RULE_IDS.readOnlyChangesState,
+        message: `"${plan.name}" claims readOnlyHint: true, but its answer to the same call changed in a way that shows accumulated state (${accumulationSummary(grown.grown)}).`,
+        fix: `Keep "${plan.name}" from keeping state across calls (counters, histories, growing lists), or annotate it readOnlyHint: false.`,
+        evidence: grown.evidence,
+      });
+      continue;
+    }
     r.evidence.push(...callEvidence(run));
     if (observation.unconfirmed.length > 0 && observation.stateChanges.length === 0) {
       r.inconclusive = `the output of ${observation.unconfirmed.join(', ')} changed while it ran, but either not again when it was called again or also with nothing called for as long (time-dependent output, or a change made once)`;
@@ -304,6 +382,7 @@ async function runProbe(
     plan.claim === 'idempotent' ? 0 : plan.claimsAdditive ? 1 : 2;
   for (const plan of [...writers].sort((a, b) => order(a) - order(b))) {
     signal?.throwIfAborted();
+    next(plan);
     const r = record(plan);
     if (options.allowWrites !== true) {
       r.inconclusive =
@@ -321,6 +400,7 @@ async function runProbe(
     r.evidence.push(
       ...callEvidence(first.value),
       `first call: files ${fileSummary(first.observation.fileChanges)}`,
+      ...fileEvidence(first.observation.fileChanges).map((line) => `first call: ${line}`),
     );
     let deleted = first.observation.fileChanges.filter((c) => c.kind === 'deleted');
     if (plan.claim === 'idempotent') {
@@ -337,9 +417,22 @@ async function runProbe(
       };
       const files = [...seen.fileChanges, ...seen.confirmingFileChanges];
       deleted = [...deleted, ...files.filter((c) => c.kind === 'deleted')];
+      const [firstCall] = first.value.calls.filter((call) => call.outcome.ok);
+      const [secondCall] = again.value.calls.filter((call) => call.outcome.ok);
+      const grown =
+        firstCall === undefined || secondCall === undefined
+          ? undefined
+          : await accumulated(plan, [firstCall, secondCall]);
       if (again.value.working.length === 0) {
         r.inconclusive = `the second call failed: ${again.value.error ?? 'unknown error'}`;
         r.couldNotRun = true;
+      } else if (grown !== undefined) {
+        addViolation(r, {
+          rule: PROBE_RULE_IDS.notIdempotent,
+          message: `"${plan.name}" claims idempotentHint: true, but its answer to the same call changed in a way that shows each call adds to its state (${accumulationSummary(grown.grown)}).`,
+          fix: `Make "${plan.name}" set rather than add (a second identical call must change nothing), or annotate it idempotentHint: false.`,
+          evidence: grown.evidence,
+        });
       } else if (
         seen.unconfirmed.length > 0 &&
         seen.stateChanges.length === 0 &&

@@ -1,7 +1,27 @@
 import type { McpEraOption, McpHttpTarget, McpStdioTarget } from '../../mcp/client/index.js';
 import type { CheckFinding, ToolVerdict } from '../check-types.js';
+import type { IsolationOption } from './bubblewrap.js';
 import type { ProbeFixtures } from './load-probe-fixtures.js';
+import type { SandboxIsolation } from './prepare-launch.js';
 import type { SandboxInfo, SubstitutedArgument } from './sandbox.js';
+
+/** Where a probe is, for progress on a terminal. */
+export type ProbeProgress =
+  /** `npx` installs the server's package (before the server starts). */
+  | { readonly phase: 'installing' }
+  /** The server is started (or reached) and its tools listed. */
+  | { readonly phase: 'starting' }
+  /** Its tool list was read. */
+  | { readonly phase: 'listed'; readonly tools: number }
+  /** Its zero-argument read-only tools are read to find what shows its state. */
+  | { readonly phase: 'fingerprint' }
+  /** Tool `index` (1-based) of `total` is being probed. */
+  | {
+      readonly phase: 'probing';
+      readonly tool: string;
+      readonly index: number;
+      readonly total: number;
+    };
 
 /** Where the probed server is: a command run in the sandbox, or an HTTP endpoint. */
 export type ProbeTarget = McpStdioTarget | McpHttpTarget;
@@ -36,6 +56,11 @@ export interface ProbeServerOptions {
   readonly era?: McpEraOption;
   /** Time to start and connect to the server, in milliseconds. Default 30000. */
   readonly connectTimeoutMs?: number;
+  /**
+   * Said after a connect timeout, for what to raise (the command line names its flag).
+   * Default: `raise connectTimeoutMs`.
+   */
+  readonly connectTimeoutAdvice?: string;
   /** Time allowed for each call (tool calls and tool lists), in milliseconds. Default 30000. */
   readonly callTimeoutMs?: number;
   /**
@@ -43,6 +68,24 @@ export interface ProbeServerOptions {
    * fingerprint (it is called after every probed tool), in milliseconds. Default 2000.
    */
   readonly fingerprintMaxMs?: number;
+  /**
+   * OS isolation of a stdio server: `auto` (default) uses bubblewrap where it works (Linux
+   * with `bwrap`), so that the host's files are read-only to the server except its sandbox
+   * and the package caches; `bubblewrap` insists on it; `none` runs the server as you.
+   */
+  readonly isolation?: IsolationOption;
+  /**
+   * Hand the host's package caches (npm's, uv's and uv's Pythons) to a stdio server, so that
+   * `npx` and `uvx` need not download everything into the empty sandbox home. Default true.
+   */
+  readonly hostCaches?: boolean;
+  /**
+   * Time `npx` may take to install a server's package before it starts, in milliseconds
+   * (apart from `connectTimeoutMs`). Default 300000.
+   */
+  readonly installTimeoutMs?: number;
+  /** Told where the probe is (for progress on a terminal). */
+  readonly onProgress?: (progress: ProbeProgress) => void;
   /** Stops the probe: it rejects with the signal's reason after closing the server. */
   readonly signal?: AbortSignal;
   /** Receives the server process's stderr (stdio only). Default: kept as a tail for errors. */
@@ -55,6 +98,8 @@ export interface ProbeSandboxReport extends SandboxInfo {
   readonly substitutedArguments: readonly SubstitutedArgument[];
   /** Names of the environment variables the server was given (stdio). */
   readonly environment: readonly string[];
+  /** How the server was kept apart from the host (stdio; absent for HTTP). */
+  readonly isolation?: SandboxIsolation;
 }
 
 /** What {@link probeServer} found. */

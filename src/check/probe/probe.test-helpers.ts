@@ -30,3 +30,19 @@ export const filesystemTarget = (root: string): ProbeTarget => ({
   command: process.execPath,
   args: [join(modules, '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js'), root],
 });
+
+/** `@modelcontextprotocol/server-sequential-thinking` over stdio. */
+export const sequentialThinkingTarget = (): ProbeTarget => ({
+  command: process.execPath,
+  args: [join(modules, '@modelcontextprotocol', 'server-sequential-thinking', 'dist', 'index.js')],
+});
+
+/** `@modelcontextprotocol/server-memory` over stdio, run from its install folder. */
+export const memoryTarget = (): ProbeTarget => ({
+  command: process.execPath,
+  args: [join(modules, '@modelcontextprotocol', 'server-memory', 'dist', 'index.js')],
+});
+
+/** The install folder of a package of `node_modules/@modelcontextprotocol/`. */
+export const modelContextProtocolPackage = (name: string): string =>
+  join(modules, '@modelcontextprotocol', name);

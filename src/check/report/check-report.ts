@@ -46,6 +46,27 @@ export interface SourceLocation {
   readonly column: number;
 }
 
+/** How a stdio server was run for the check: its isolation from the host. */
+export interface CheckedServerSandbox {
+  /**
+   * `bubblewrap`: the host's files were read-only to it except its sandbox and the writable
+   * package caches; `none`: no OS isolation, it ran as you (see `reason`).
+   */
+  readonly isolation: 'bubblewrap' | 'none';
+  /** Why there was no OS isolation. */
+  readonly reason?: string;
+  /** Host package caches handed to it, and whether it could write to them. */
+  readonly caches: readonly {
+    readonly name: string;
+    readonly path: string;
+    readonly writable: boolean;
+  }[];
+  /** Its install folder, when its code ran from a copy in the sandbox instead. */
+  readonly copiedFrom?: string;
+  /** Why its code ran from where it is installed. */
+  readonly notCopied?: string;
+}
+
 /** One server of a check. */
 export interface CheckedServer {
   /** As the configuration names it, or as the command line target is named. */
@@ -63,6 +84,8 @@ export interface CheckedServer {
    * that the server never sees them (stdio servers); absent when none was.
    */
   readonly replacedDirectories?: readonly string[];
+  /** How it was run (stdio servers that were started). */
+  readonly sandbox?: CheckedServerSandbox;
 }
 
 /** A finding with the part of the check that produced it. */
@@ -86,8 +109,15 @@ export interface CheckReport {
   readonly findings: readonly ReportedFinding[];
   /** Probe verdicts, one per probed tool. */
   readonly verdicts: readonly ToolVerdict[];
-  /** Where verdicts were written by `--write-pin`; absent when they were not. */
-  readonly pin?: { readonly file: string; readonly changed: boolean };
+  /**
+   * Where verdicts were written by `--write-pin`; absent when they were not. `kept` names
+   * the servers that could not be checked, whose pins were left as they were.
+   */
+  readonly pin?: {
+    readonly file: string;
+    readonly changed: boolean;
+    readonly kept?: readonly string[];
+  };
 }
 
 const rank = (severity: CheckSeverity): number => CHECK_SEVERITIES.indexOf(severity);

@@ -1,6 +1,7 @@
 import type { CheckSeverity, ToolVerdict } from '../check-types.js';
 import {
   CHECK_REPORT_VERSION,
+  type CheckedServerSandbox,
   type CheckReport,
   type CheckSummary,
   type CheckTarget,
@@ -41,6 +42,8 @@ export interface CheckJsonServer {
   readonly location?: SourceLocation;
   /** Host directories in its arguments that the sandbox's work directory replaced. */
   readonly replacedDirectories?: readonly string[];
+  /** How it was isolated from the host (stdio servers that were started). */
+  readonly sandbox?: CheckedServerSandbox;
 }
 
 /**
@@ -62,8 +65,11 @@ export interface CheckJson {
   /** Most severe first, then by server, tool and rule id. */
   readonly findings: readonly CheckJsonFinding[];
   readonly verdicts: readonly ToolVerdict[];
-  /** The pin file `--write-pin` wrote, else `null`. */
-  readonly pin: { readonly file: string; readonly changed: boolean } | null;
+  /**
+   * The pin file `--write-pin` wrote, else `null`; `kept`: servers that could not be checked,
+   * whose pins were left as they were (absent when every server was checked).
+   */
+  readonly pin: CheckReport['pin'] | null;
 }
 
 /** The report as the plain object `--json` prints. */
@@ -86,6 +92,7 @@ export function toCheckJson(report: CheckReport): CheckJson {
       ...(server.replacedDirectories === undefined
         ? {}
         : { replacedDirectories: server.replacedDirectories }),
+      ...(server.sandbox === undefined ? {} : { sandbox: server.sandbox }),
     })),
     findings: sortFindings(report.findings).map((finding) => ({
       kind: finding.kind,

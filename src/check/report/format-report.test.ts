@@ -172,6 +172,98 @@ describe('formatTable', () => {
   });
 });
 
+describe('formatTable: what it shows first', () => {
+  const lows = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      kind: 'lint' as const,
+      id: i % 2 === 0 ? 'title-missing' : 'input-schema-open',
+      severity: 'low' as const,
+      server: 'notes',
+      tool: `t${i}`,
+      message: `low ${i}`,
+      fix: 'fix it',
+    }));
+  const many = () => report({ findings: [...report().findings, ...lows(4)] });
+
+  it('folds findings below medium by default, and says how many and how to see them', () => {
+    const text = formatTable(many());
+    expect(text).not.toContain('low 0');
+    expect(text).toContain(
+      '  + 4 lower findings folded (low: title-missing x2, input-schema-open x2); --min-severity low shows them\n',
+    );
+    expect(text).toContain(
+      '\n5 findings below medium folded above; --min-severity low shows every finding.\n',
+    );
+    expect(text).toContain('Tool "read_note" claims readOnlyHint: true but wrote a file.');
+    expect(text).toContain('Tool "list" has no annotations.');
+  });
+
+  it('shows every finding with --min-severity low, and what fails even when it is low', () => {
+    expect(formatTable(many(), { minSeverity: 'low' })).toContain('low 3');
+    expect(formatTable(many(), { minSeverity: 'low' })).not.toContain('folded');
+    expect(formatTable(report({ ...many(), failOn: 'low' }))).toContain('low 3');
+    expect(formatTable(many(), { minSeverity: 'high' })).not.toContain('has no annotations');
+  });
+
+  it('--quiet shows only what fails the check and the violations', () => {
+    const text = formatTable(many(), { quiet: true });
+    expect(text).toContain('notes (3 tools): 6 findings');
+    expect(text).not.toContain('files (1 tool)');
+    expect(text).not.toContain('has no annotations');
+    expect(text).toMatch(/ {2}notes +read_note +violation +wrote a file\n/);
+    expect(text).not.toContain('no change seen');
+  });
+
+  it('lists violations first, and shares one row among three or more tools with one reason', () => {
+    const not = (tool: string) => ({
+      server: 'notes',
+      tool,
+      verdict: 'inconclusive' as const,
+      reason: 'not called: it claims to write',
+      evidence: [],
+    });
+    const text = formatTable(
+      report({ verdicts: [not('a'), not('b'), ...report().verdicts, not('c')] }),
+    );
+    const rows = text.slice(text.indexOf('Probe verdicts:')).split('\n').slice(2, 5);
+    expect(rows[0]).toMatch(/^ {2}notes +read_note +violation +wrote a file$/);
+    expect(rows[1]).toMatch(
+      /^ {2}notes +\(3 tools\) +inconclusive +not called: it claims to write: a, b, c$/,
+    );
+    expect(rows[2]).toMatch(/^ {2}files +read +verified +no change seen$/);
+  });
+
+  it('says how each server was isolated', () => {
+    const [notes, files] = report().servers;
+    const servers = [
+      {
+        ...notes,
+        sandbox: {
+          isolation: 'bubblewrap' as const,
+          caches: [{ name: 'npm', path: '/home/me/.npm', writable: true }],
+          copiedFrom: '/n/node_modules/notes',
+        },
+      },
+      {
+        ...files,
+        sandbox: {
+          isolation: 'none' as const,
+          reason: 'bwrap is not installed',
+          caches: [],
+          notCopied: 'it is not a Node script of an installed package (uvx)',
+        },
+      },
+    ] as CheckReport['servers'];
+    const text = formatTable(report({ servers }));
+    expect(text).toContain(
+      '  sandbox: bubblewrap, the host read-only but for the sandbox and writable caches; package caches: npm /home/me/.npm; its code ran from a copy of /n/node_modules/notes\n',
+    );
+    expect(text).toContain(
+      '  sandbox: no OS isolation (bwrap is not installed): it ran as you; writes outside the sandbox are not seen; its code ran where it is installed (it is not a Node script of an installed package (uvx))\n',
+    );
+  });
+});
+
 describe('formatJson', () => {
   it('prints the versioned shape: summary, sorted findings with failing flags, verdicts', () => {
     const json = JSON.parse(formatJson(report({ failOn: 'medium' })));

@@ -2,6 +2,7 @@ export {
   CHECK_EXIT_CODES,
   CHECK_REPORT_VERSION,
   type CheckedServer,
+  type CheckedServerSandbox,
   type CheckReport,
   type CheckSummary,
   type CheckTarget,
@@ -29,5 +30,5 @@ export {
   SARIF_LEVELS,
   SARIF_SCHEMA_URI,
 } from './format-sarif.js';
-export { formatTable } from './format-table.js';
+export { type FormatTableOptions, formatTable } from './format-table.js';
 export { PIN_RULES, pinCheckFinding } from './pin-rules.js';
