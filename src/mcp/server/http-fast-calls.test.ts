@@ -92,7 +92,7 @@ const start = async (elicitation?: ElicitationScript) => {
 
 const viaSdk = { _meta: { progressToken: 'sdk-path' } };
 
-const withoutTimes = (result: { _meta?: Record<string, unknown> }) => {
+const withoutTimes = (result: { _meta?: Record<string, unknown> | undefined }) => {
   const { [RESULT_META.queuedMs]: _q, [RESULT_META.runMs]: _r, ...meta } = result._meta ?? {};
   return { ...result, _meta: meta };
 };
