@@ -20,4 +20,10 @@ export {
   type UpstreamToolRef,
 } from './exposed-names.js';
 export { type PinGatewayOptions, type PinGatewayResult, pinGateway } from './pin-gateway.js';
+export {
+  type PlanGatewayToolsOptions,
+  planGatewayTools,
+  type ToolOutcome,
+  type ToolPlan,
+} from './plan-gateway-tools.js';
 export { type BlockedToolsOptions, withBlockedTools } from './with-blocked-tools.js';
