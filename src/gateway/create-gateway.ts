@@ -21,6 +21,7 @@ import { createGatewayResources } from './gateway-resources.js';
 import { GatewayTools } from './gateway-tools.js';
 import { GatewayUpstreams } from './gateway-upstreams.js';
 import { relayLogging } from './relay-logging.js';
+import { unapprovableAdvice } from './unapprovable-advice.js';
 import type { UpstreamConnectSettings } from './upstream-options.js';
 import { upstreamOptions } from './upstream-options.js';
 import { withBlockedTools } from './with-blocked-tools.js';
@@ -233,6 +234,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     resources,
     prompts,
     logging,
+    unapprovableAdvice: unapprovableAdvice({ config, registry, mode: () => runtime.mode }),
   });
   tools.onApplied = () => toolServer.refresh();
 

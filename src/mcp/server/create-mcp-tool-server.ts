@@ -8,7 +8,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { HintgateError } from '../../errors/hintgate-error.js';
-import type { Mode } from '../../policy/policy-types.js';
+import type { ApprovalRequest, Approver, Mode } from '../../policy/policy-types.js';
 import { AuditWriteError } from '../../runtime/audit-write-error.js';
 import type { ExecuteOptions, Runtime } from '../../runtime/runtime.js';
 import type { ToolCall } from '../../runtime/tool-call.js';
@@ -20,6 +20,7 @@ import {
   createElicitationApprover,
   createInputRequiredApproval,
   isModernRequest,
+  withUnapprovableAdvice,
 } from './client-approvers.js';
 import {
   type DirectCallOutcome,
@@ -78,6 +79,12 @@ export interface McpToolServerOptions {
    * Default none: the `logging` capability is not declared.
    */
   readonly logging?: McpLogSource;
+  /**
+   * The ways to let a call run, for a call that needed a person's approval while its
+   * client cannot ask its user: told to the client and recorded in the audit reason in
+   * place of the generic advice. `undefined` keeps the generic advice. Default none.
+   */
+  readonly unapprovableAdvice?: (request: ApprovalRequest) => string | undefined;
 }
 
 /** Options of {@link McpToolServer.createServer}. */
@@ -173,6 +180,12 @@ const checkOptions = (options: McpToolServerOptions): void => {
   }
   if (raw.onError !== undefined && typeof raw.onError !== 'function') {
     throw new HintgateError('invalid_option', 'onError must be a function (error) => void.');
+  }
+  if (raw.unapprovableAdvice !== undefined && typeof raw.unapprovableAdvice !== 'function') {
+    throw new HintgateError(
+      'invalid_option',
+      'unapprovableAdvice must be a function (request) => string | undefined.',
+    );
   }
   const sources = {
     resources: ['list', 'listTemplates', 'read', 'subscribe', 'unsubscribe', 'onEvent'],
@@ -344,6 +357,12 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     return project(server, params.name, result);
   };
 
+  const { unapprovableAdvice } = options;
+  const advised = (approver: Approver | undefined): Approver | undefined =>
+    approver === undefined || unapprovableAdvice === undefined
+      ? approver
+      : withUnapprovableAdvice(approver, unapprovableAdvice);
+
   /** Runs one call; an audit failure after the call ran leaves its result standing. */
   const executeOne = (
     call: ToolCall,
@@ -351,7 +370,11 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
   ): Promise<CallResult | undefined> => {
     let batch: Promise<CallResult[]>;
     try {
-      batch = runtime.execute([call], executeOptions);
+      const approver = advised(executeOptions.approver);
+      batch = runtime.execute(
+        [call],
+        approver === undefined ? executeOptions : { ...executeOptions, approver },
+      );
     } catch (error) {
       return Promise.reject(error);
     }
