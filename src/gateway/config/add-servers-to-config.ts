@@ -66,7 +66,9 @@ export function addServersToConfigText(
   const index = items.findIndex((pair) => SERVER_KEYS.includes(keyOf(pair) ?? ''));
   const pair = items[index];
   const block = pair?.value;
-  if (pair !== undefined && block !== null && block !== undefined && !isMap(block)) {
+  const empty =
+    block === null || block === undefined || (isScalar(block) && block.value === null);
+  if (pair !== undefined && !empty && !isMap(block)) {
     throw new HintgateError(
       'invalid_config',
       `${file}: "${keyOf(pair)}" is not a mapping of server names to servers; fix it first.`,
