@@ -66,8 +66,7 @@ export function addServersToConfigText(
   const index = items.findIndex((pair) => SERVER_KEYS.includes(keyOf(pair) ?? ''));
   const pair = items[index];
   const block = pair?.value;
-  const empty =
-    block === null || block === undefined || (isScalar(block) && block.value === null);
+  const empty = block === null || block === undefined || (isScalar(block) && block.value === null);
   if (pair !== undefined && !empty && !isMap(block)) {
     throw new HintgateError(
       'invalid_config',
