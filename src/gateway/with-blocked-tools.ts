@@ -33,7 +33,12 @@ export function withBlockedTools(runtime: Runtime, options: BlockedToolsOptions)
   const sinks = options.auditSinks ?? [];
   const includeArguments = options.auditArguments === true;
 
-  const refuse = async (call: ToolCall, reason: string, batchId: string): Promise<CallResult> => {
+  const refuse = async (
+    call: ToolCall,
+    reason: string,
+    batchId: string,
+    caller: ExecuteOptions['caller'],
+  ): Promise<CallResult> => {
     const result = failedResult(call, 'denied', deniedMessage(call.name, reason));
     const origin = runtime.registry.resolve(call.name)?.origin;
     const event = callEvent(
@@ -41,6 +46,7 @@ export function withBlockedTools(runtime: Runtime, options: BlockedToolsOptions)
       batchId,
       call,
       {
+        ...(caller === undefined ? {} : { caller }),
         ...(origin === undefined ? {} : { origin }),
         decision: 'deny',
         reason,
@@ -65,7 +71,9 @@ export function withBlockedTools(runtime: Runtime, options: BlockedToolsOptions)
       Promise.all(
         calls.map((call, index) => {
           const reason = reasons[index];
-          return reason === undefined ? undefined : refuse(call, reason, batchId);
+          return reason === undefined
+            ? undefined
+            : refuse(call, reason, batchId, executeOptions?.caller);
         }),
       ),
     ]);

@@ -51,6 +51,7 @@ const askAll = async (
       allow: false,
       reason:
         'approval is required but no approver is configured; configure an approver or a rule that allows this call',
+      answeredBy: { channel: 'none' as const },
     }));
   }
   try {
@@ -65,7 +66,7 @@ const askAll = async (
     return answers;
   } catch (error) {
     const reason = `the approver failed (${messageOf(error)}), so the call was not run`;
-    return asks.map(() => ({ allow: false, reason }));
+    return asks.map(() => ({ allow: false, reason, answeredBy: { channel: 'none' as const } }));
   }
 };
 
@@ -166,7 +167,11 @@ export async function authorizeBatch(
     const call = batch[index] as PreparedCall;
     const allowed = answer.allow === true;
     const type = allowed ? 'approval.granted' : 'approval.denied';
-    options.record(type, call, { decision: 'ask', reason: answer.reason });
+    options.record(type, call, {
+      decision: 'ask',
+      reason: answer.reason,
+      ...(answer.answeredBy === undefined ? {} : { answeredBy: answer.answeredBy }),
+    });
     outcomes[index] = allowed
       ? {
           allowed: true,

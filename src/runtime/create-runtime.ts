@@ -326,6 +326,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     if (executeOptions.signal !== undefined && !(executeOptions.signal instanceof AbortSignal)) {
       throw new HintgateError('invalid_option', 'execute: signal must be an AbortSignal.');
     }
+    const { caller } = executeOptions;
+    if (caller !== undefined && (typeof caller !== 'object' || caller === null)) {
+      throw new HintgateError(
+        'invalid_option',
+        'execute: caller must be an object such as { client: { name, version }, transport }.',
+      );
+    }
+    const who: Partial<AuditEvent> = caller === undefined ? {} : { caller };
     const batchId = randomUUID();
     const pending: Promise<void>[] = [];
     const optionsOf = (
@@ -347,7 +355,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       call: PreparedCall | ToolCall,
       extra: Partial<AuditEvent>,
     ): void => {
-      if (audit.enabled) emit(callEvent(type, batchId, call, extra, includeArguments), call);
+      if (audit.enabled) {
+        emit(callEvent(type, batchId, call, { ...who, ...extra }, includeArguments), call);
+      }
     };
     const startEvent = (
       call: PreparedCall,
@@ -356,7 +366,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     ): (() => void) => {
       if (!audit.enabled) return noop;
       // Built now, from the arguments as called, even when it is written after the tool starts.
-      const event = callEvent('call.started', batchId, call, extra, includeArguments);
+      const event = callEvent(
+        'call.started',
+        batchId,
+        call,
+        { ...who, ...extra },
+        includeArguments,
+      );
       if (late) return audit.hold(event, pending, optionsOf('call.started', call));
       emit(event, call);
       return noop;

@@ -1,3 +1,4 @@
+import type { CallerIdentity } from '../audit/audit-event.js';
 import type { Approver, Mode } from '../policy/policy-types.js';
 import type { ToolRegistry } from '../registry/index.js';
 import type { LockMode } from '../schedule/lock-mode.js';
@@ -32,6 +33,11 @@ export interface ExecuteOptions {
    * none (a "session" answer then counts once).
    */
   readonly session?: string | null;
+  /**
+   * Who makes the calls (an MCP client's name and version, the transport, the token's
+   * principal): carried by every audit event of the batch's calls. Default none.
+   */
+  readonly caller?: CallerIdentity;
 }
 
 /** How {@link Runtime.plan} would schedule one call. */

@@ -1,20 +1,29 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import {
+  CLIENT_INFO_META_KEY,
   createRequestStateCodec,
   type InputRequiredResult,
   type CallToolResult as McpCallToolResult,
   Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import type { CallerIdentity } from '../../audit/audit-event.js';
 import { HintgateError } from '../../errors/hintgate-error.js';
-import type { ApprovalRequest, Approver, Mode } from '../../policy/policy-types.js';
+import type {
+  ApprovalAnswer,
+  ApprovalAnswerer,
+  ApprovalRequest,
+  Approver,
+  Mode,
+} from '../../policy/policy-types.js';
 import { AuditWriteError } from '../../runtime/audit-write-error.js';
 import type { ExecuteOptions, Runtime } from '../../runtime/runtime.js';
 import type { ToolCall } from '../../runtime/tool-call.js';
 import { isPlainObject } from '../../tool/json-schema.js';
 import type { ToolProgress } from '../../tool/tool.js';
 import type { CallResult } from '../../tool/tool-result.js';
+import { NO_APPROVAL_CHANNEL_WHY } from './approval-form.js';
 import {
   type ApprovalRoundState,
   createElicitationApprover,
@@ -96,6 +105,13 @@ export interface CreateServerOptions {
    * changes through the HTTP entry's `subscriptions/listen` streams instead.
    */
   readonly listChanged?: boolean;
+  /**
+   * How its client reaches this instance, for audit records (`caller.transport`): `stdio`,
+   * `http`. Default: `http` for a request that came over HTTP, else `in-process`.
+   */
+  readonly transport?: string;
+  /** The principal of the bearer token that opened it (HTTP), for audit records. */
+  readonly principal?: string;
 }
 
 /** What {@link createMcpToolServer} returns. */
@@ -210,6 +226,40 @@ const checkOptions = (options: McpToolServerOptions): void => {
 const asError = (error: unknown): Error =>
   error instanceof Error ? error : new Error(String(error));
 
+/** A string a client stated, capped; `undefined` for anything else or an empty one. */
+const stated = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value.slice(0, 200) : undefined;
+
+/** What one instance knows of its connection: its session, transport and token principal. */
+interface ConnectionInfo {
+  readonly session: string;
+  readonly transport?: string;
+  readonly principal?: string;
+}
+
+/**
+ * The approver, with who answers stamped on each answer (for the audit record): the
+ * client through `channel`, or nobody when the client could not be asked.
+ */
+const stamped = (
+  approver: Approver,
+  channel: ApprovalAnswerer['channel'],
+  who?: string,
+): Approver => {
+  const stamp = (answer: ApprovalAnswer): ApprovalAnswer => {
+    if (answer.answeredBy !== undefined) return answer;
+    const unasked = answer.asked === false && answer.reason?.startsWith(NO_APPROVAL_CHANNEL_WHY);
+    const answeredBy: ApprovalAnswerer = unasked
+      ? { channel: 'none' }
+      : { channel, ...(who === undefined ? {} : { who }) };
+    return { ...answer, answeredBy };
+  };
+  return (request, options) => {
+    const answer = approver(request, options);
+    return answer instanceof Promise ? answer.then(stamp) : stamp(answer);
+  };
+};
+
 /**
  * Exposes a runtime over MCP: its tools, and the resources, prompts and log messages of
  * the sources given in the options. Every visible tool is listed with its schemas and
@@ -257,7 +307,28 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     return true;
   };
   // Approvals "for the session" belong to one client connection, never to all of them.
-  const sessions = new WeakMap<Server, string>();
+  const connections = new WeakMap<Server, ConnectionInfo>();
+
+  /** Who makes a call on `server`: the client's stated name and version, transport, principal. */
+  const callerOf = (server: Server, ctx?: ServerContext): CallerIdentity => {
+    const envelope = ctx?.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined;
+    const info: unknown = envelope?.[CLIENT_INFO_META_KEY] ?? server.getClientVersion();
+    const name = isPlainObject(info) ? stated(info.name) : undefined;
+    const version = isPlainObject(info) ? stated(info.version) : undefined;
+    const connection = connections.get(server);
+    const principal = stated(ctx?.http?.authInfo?.clientId) ?? connection?.principal;
+    return {
+      ...(name === undefined
+        ? {}
+        : { client: { name, ...(version === undefined ? {} : { version }) } }),
+      transport: ctx?.http !== undefined ? 'http' : (connection?.transport ?? 'in-process'),
+      ...(principal === undefined ? {} : { principal }),
+    };
+  };
+  const whoOf = (caller: CallerIdentity): string | undefined =>
+    caller.client === undefined
+      ? undefined
+      : `${caller.client.name}${caller.client.version === undefined ? '' : ` ${caller.client.version}`}`;
   const instances = new Set<Server>();
   const listeners = new Set<{ readonly listener: () => void }>();
   const eventListeners = new Set<{ readonly listener: (event: McpServerEvent) => void }>();
@@ -316,8 +387,13 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
       ? createInputRequiredApproval(server, ctx, codec, consumeRound)
       : undefined;
     // A 2026-07-28 request stands alone: nothing is remembered for a session it lacks.
-    const session = modern ? null : (sessions.get(server) ?? null);
-    const approver = roundApproval?.approver ?? createElicitationApprover(server, ctx);
+    const session = modern ? null : (connections.get(server)?.session ?? null);
+    const caller = callerOf(server, ctx);
+    const approver = stamped(
+      roundApproval?.approver ?? createElicitationApprover(server, ctx),
+      modern ? 'input_required' : 'elicitation',
+      whoOf(caller),
+    );
     const progressToken = ctx.mcpReq._meta?.progressToken;
     let running = true;
     const progressSent: Promise<void>[] = [];
@@ -345,7 +421,7 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
           arguments: params.arguments ?? {},
           ...(onProgress === undefined ? {} : { onProgress }),
         },
-        { signal: ctx.mcpReq.signal, approver, session, ...scopeOption },
+        { signal: ctx.mcpReq.signal, approver, session, caller, ...scopeOption },
       );
     } finally {
       running = false;
@@ -406,12 +482,18 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
   const direct: DirectToolCalls = {
     call(server, id, params, signal, approver) {
       // What callTool does for a 2025-era request without _meta: no progress, no round.
+      const caller = callerOf(server);
       return executeOne(
         { id: String(id), name: params.name, arguments: params.arguments ?? {} },
         {
           signal,
-          approver: approver ?? createElicitationApprover(server),
-          session: sessions.get(server) ?? null,
+          approver: stamped(
+            approver ?? createElicitationApprover(server),
+            'elicitation',
+            whoOf(caller),
+          ),
+          session: connections.get(server)?.session ?? null,
+          caller,
           ...scopeOption,
         },
       ).then((result) => project(server, params.name, result));
@@ -449,7 +531,12 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
         requestState: { verify: codec.verify },
       });
       const session = randomUUID();
-      sessions.set(server, session);
+      const principal = stated(serverOptions.principal);
+      connections.set(server, {
+        session,
+        ...(serverOptions.transport === undefined ? {} : { transport: serverOptions.transport }),
+        ...(principal === undefined ? {} : { principal }),
+      });
       server.setRequestHandler('tools/list', () => ({ tools: listTools() }));
       server.setRequestHandler('tools/call', (request, ctx) => {
         const outcome = takeHandedOff(server, ctx.mcpReq.id);
