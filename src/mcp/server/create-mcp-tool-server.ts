@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import {
-  CLIENT_INFO_META_KEY,
   createRequestStateCodec,
   type InputRequiredResult,
   type CallToolResult as McpCallToolResult,
@@ -10,20 +9,14 @@ import {
 } from '@modelcontextprotocol/server';
 import type { CallerIdentity } from '../../audit/audit-event.js';
 import { HintgateError } from '../../errors/hintgate-error.js';
-import type {
-  ApprovalAnswer,
-  ApprovalAnswerer,
-  ApprovalRequest,
-  Approver,
-  Mode,
-} from '../../policy/policy-types.js';
+import type { ApprovalRequest, Approver, Mode } from '../../policy/policy-types.js';
 import { AuditWriteError } from '../../runtime/audit-write-error.js';
 import type { ExecuteOptions, Runtime } from '../../runtime/runtime.js';
 import type { ToolCall } from '../../runtime/tool-call.js';
-import { isPlainObject } from '../../tool/json-schema.js';
 import type { ToolProgress } from '../../tool/tool.js';
 import type { CallResult } from '../../tool/tool-result.js';
-import { NO_APPROVAL_CHANNEL_WHY } from './approval-form.js';
+import { type ConnectionInfo, callerIdentity, stamped, stated, whoOf } from './caller-identity.js';
+import { checkToolServerOptions } from './check-tool-server-options.js';
 import {
   type ApprovalRoundState,
   createElicitationApprover,
@@ -153,112 +146,8 @@ const packageVersion = (): string => {
   return (require('../../../package.json') as { version: string }).version;
 };
 
-const checkOptions = (options: McpToolServerOptions): void => {
-  const raw: unknown = options;
-  if (!isPlainObject(raw)) {
-    throw new HintgateError('invalid_option', 'createMcpToolServer expects one options object.');
-  }
-  const runtime = raw.runtime as Partial<Runtime> | undefined;
-  if (
-    runtime === undefined ||
-    typeof runtime.execute !== 'function' ||
-    typeof runtime.listTools !== 'function'
-  ) {
-    throw new HintgateError(
-      'invalid_option',
-      'createMcpToolServer needs { runtime }: a runtime from createRuntime().',
-    );
-  }
-  for (const key of ['name', 'version', 'instructions'] as const) {
-    if (raw[key] !== undefined && (typeof raw[key] !== 'string' || raw[key] === '')) {
-      throw new HintgateError('invalid_option', `${key} must be a non-empty string.`);
-    }
-  }
-  const key = raw.requestStateKey;
-  const keyBytes =
-    typeof key === 'string'
-      ? Buffer.byteLength(key, 'utf8')
-      : key instanceof Uint8Array
-        ? key.byteLength
-        : undefined;
-  if (key !== undefined && (keyBytes === undefined || keyBytes < 32)) {
-    throw new HintgateError(
-      'invalid_option',
-      'requestStateKey must be a string or Uint8Array of at least 32 bytes, e.g. randomBytes(32).',
-    );
-  }
-  const ttl = raw.approvalRoundTtlSeconds;
-  if (ttl !== undefined && !(typeof ttl === 'number' && Number.isInteger(ttl) && ttl > 0)) {
-    throw new HintgateError(
-      'invalid_option',
-      'approvalRoundTtlSeconds must be a positive whole number of seconds.',
-    );
-  }
-  if (raw.onError !== undefined && typeof raw.onError !== 'function') {
-    throw new HintgateError('invalid_option', 'onError must be a function (error) => void.');
-  }
-  if (raw.unapprovableAdvice !== undefined && typeof raw.unapprovableAdvice !== 'function') {
-    throw new HintgateError(
-      'invalid_option',
-      'unapprovableAdvice must be a function (request) => string | undefined.',
-    );
-  }
-  const sources = {
-    resources: ['list', 'listTemplates', 'read', 'subscribe', 'unsubscribe', 'onEvent'],
-    prompts: ['list', 'get', 'onListChanged'],
-    logging: ['setLevel', 'onMessage'],
-  } as const;
-  for (const [key, methods] of Object.entries(sources)) {
-    const source = raw[key];
-    if (source === undefined) continue;
-    const missing = methods.filter(
-      (method) => typeof (source as Record<string, unknown> | null)?.[method] !== 'function',
-    );
-    if (missing.length > 0) {
-      throw new HintgateError(
-        'invalid_option',
-        `${key} must be an object with the methods ${methods.join(', ')}; missing ${missing.join(', ')}.`,
-      );
-    }
-  }
-};
-
 const asError = (error: unknown): Error =>
   error instanceof Error ? error : new Error(String(error));
-
-/** A string a client stated, capped; `undefined` for anything else or an empty one. */
-const stated = (value: unknown): string | undefined =>
-  typeof value === 'string' && value !== '' ? value.slice(0, 200) : undefined;
-
-/** What one instance knows of its connection: its session, transport and token principal. */
-interface ConnectionInfo {
-  readonly session: string;
-  readonly transport?: string;
-  readonly principal?: string;
-}
-
-/**
- * The approver, with who answers stamped on each answer (for the audit record): the
- * client through `channel`, or nobody when the client could not be asked.
- */
-const stamped = (
-  approver: Approver,
-  channel: ApprovalAnswerer['channel'],
-  who?: string,
-): Approver => {
-  const stamp = (answer: ApprovalAnswer): ApprovalAnswer => {
-    if (answer.answeredBy !== undefined) return answer;
-    const unasked = answer.asked === false && answer.reason?.startsWith(NO_APPROVAL_CHANNEL_WHY);
-    const answeredBy: ApprovalAnswerer = unasked
-      ? { channel: 'none' }
-      : { channel, ...(who === undefined ? {} : { who }) };
-    return { ...answer, answeredBy };
-  };
-  return (request, options) => {
-    const answer = approver(request, options);
-    return answer instanceof Promise ? answer.then(stamp) : stamp(answer);
-  };
-};
 
 /**
  * Exposes a runtime over MCP: its tools, and the resources, prompts and log messages of
@@ -275,7 +164,7 @@ const stamped = (
  * @throws HintgateError `invalid_option` for bad options.
  */
 export function createMcpToolServer(options: McpToolServerOptions): McpToolServer {
-  checkOptions(options);
+  checkToolServerOptions(options);
   const { runtime } = options;
   const serverInfo = {
     name: options.name ?? 'hintgate',
@@ -309,26 +198,8 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
   // Approvals "for the session" belong to one client connection, never to all of them.
   const connections = new WeakMap<Server, ConnectionInfo>();
 
-  /** Who makes a call on `server`: the client's stated name and version, transport, principal. */
-  const callerOf = (server: Server, ctx?: ServerContext): CallerIdentity => {
-    const envelope = ctx?.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined;
-    const info: unknown = envelope?.[CLIENT_INFO_META_KEY] ?? server.getClientVersion();
-    const name = isPlainObject(info) ? stated(info.name) : undefined;
-    const version = isPlainObject(info) ? stated(info.version) : undefined;
-    const connection = connections.get(server);
-    const principal = stated(ctx?.http?.authInfo?.clientId) ?? connection?.principal;
-    return {
-      ...(name === undefined
-        ? {}
-        : { client: { name, ...(version === undefined ? {} : { version }) } }),
-      transport: ctx?.http !== undefined ? 'http' : (connection?.transport ?? 'in-process'),
-      ...(principal === undefined ? {} : { principal }),
-    };
-  };
-  const whoOf = (caller: CallerIdentity): string | undefined =>
-    caller.client === undefined
-      ? undefined
-      : `${caller.client.name}${caller.client.version === undefined ? '' : ` ${caller.client.version}`}`;
+  const callerOf = (server: Server, ctx?: ServerContext): CallerIdentity =>
+    callerIdentity(server, ctx, connections.get(server));
   const instances = new Set<Server>();
   const listeners = new Set<{ readonly listener: () => void }>();
   const eventListeners = new Set<{ readonly listener: (event: McpServerEvent) => void }>();
