@@ -3,6 +3,7 @@ import type { CheckJson } from '../check/index.js';
 import {
   createGateway,
   loadGatewayConfig,
+  pinGateway,
   planGatewayTools,
   type ToolPlan,
 } from '../gateway/index.js';
@@ -114,13 +115,26 @@ export async function checkAndPlan(options: CheckAndPlanOptions): Promise<number
       ? `Nothing was pinned: the gateway holds back tools until "hintgate pin --config ${shown}" pins them.\n`
       : `Pinned the tools with their verdicts in ${report.pin.file}.\n`,
   );
+  const env = io.env ?? process.env;
+  if (report.pin !== null) {
+    // The gateway declares roots, sampling and elicitation to its servers, and some list
+    // more tools to such a client: those are pinned too (verdicts of the others are kept).
+    try {
+      const loaded = await loadGatewayConfig(config, { env });
+      await pinGateway({ config: loaded });
+    } catch (error) {
+      say(
+        `could not pin what the gateway lists beyond the check: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+      );
+    }
+  }
   io.stdout(`The full report: hintgate check --config ${shown} --probe\n\n`);
 
   const notices: string[] = [];
   let plans: ToolPlan[];
   let mode: string | undefined;
   try {
-    const loaded = await loadGatewayConfig(config, { env: io.env ?? process.env });
+    const loaded = await loadGatewayConfig(config, { env });
     const gateway = await createGateway({
       config: loaded,
       watchPins: false,

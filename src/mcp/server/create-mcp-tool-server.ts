@@ -24,6 +24,7 @@ import {
   isModernRequest,
   withUnapprovableAdvice,
 } from './client-approvers.js';
+import { type ClientRequestMethod, createClientRequests } from './client-requests.js';
 import {
   type DirectCallOutcome,
   type DirectToolCalls,
@@ -137,6 +138,26 @@ export interface McpToolServer {
    * unsubscribes.
    */
   onServerEvent(listener: (event: McpServerEvent) => void): () => void;
+  /**
+   * Asks a connected 2025-11-25 client to answer a request of the upstream server
+   * `origin` (`roots/list`, `sampling/createMessage`, `elicitation/create`): the client
+   * whose call of one of its tools is under way, else the one active last, of those that
+   * declared the capability.
+   *
+   * @throws ProtocolError `MethodNotFound` when no connected client can answer it.
+   */
+  askClient(
+    origin: string,
+    method: ClientRequestMethod,
+    params: unknown,
+    signal: AbortSignal,
+  ): Promise<unknown>;
+  /**
+   * Calls `listener` when a client's roots may have changed (it sent
+   * `notifications/roots/list_changed`, or a client with roots started). Returns a
+   * function that unsubscribes.
+   */
+  onClientRootsChanged(listener: () => void): () => void;
   /** Stops listening to the registry and closes every instance it built. */
   close(): Promise<void>;
 }
@@ -220,6 +241,9 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     emit,
     report,
   });
+  const clientRequests = createClientRequests({ instances: () => instances, report });
+  const originOf = (name: string): string | undefined =>
+    runtime.registry.resolve(name, scopeOption)?.origin;
   const fingerprint = (): string => JSON.stringify(runtime.listTools(scopeOption));
   let lastList = fingerprint();
   let closed = false;
@@ -284,6 +308,7 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
             );
           };
     let result: CallResult | undefined;
+    const done = clientRequests.track(server, originOf(params.name));
     try {
       result = await executeOne(
         {
@@ -296,6 +321,7 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
       );
     } finally {
       running = false;
+      done();
     }
     // The client drops progress that arrives after the result.
     await Promise.all(progressSent);
@@ -354,6 +380,7 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     call(server, id, params, signal, approver) {
       // What callTool does for a 2025-era request without _meta: no progress, no round.
       const caller = callerOf(server);
+      const done = clientRequests.track(server, originOf(params.name));
       return executeOne(
         { id: String(id), name: params.name, arguments: params.arguments ?? {} },
         {
@@ -367,7 +394,9 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
           caller,
           ...scopeOption,
         },
-      ).then((result) => project(server, params.name, result));
+      )
+        .finally(done)
+        .then((result) => project(server, params.name, result));
     },
     handOff(server, id, outcome) {
       let outcomes = handedOff.get(server);
@@ -416,7 +445,10 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
         throw outcome.error;
       });
       relay.register(server);
-      if (serverOptions.listChanged !== false) instances.add(server);
+      if (serverOptions.listChanged !== false) {
+        instances.add(server);
+        clientRequests.register(server);
+      }
       const previous = server.onclose;
       server.onclose = () => {
         instances.delete(server);
@@ -431,6 +463,17 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
       refresh();
     },
     refresh,
+    askClient: (origin, method, params, signal) =>
+      clientRequests.ask(origin, method, params, signal),
+    onClientRootsChanged(listener) {
+      if (typeof listener !== 'function') {
+        throw new HintgateError(
+          'invalid_option',
+          'onClientRootsChanged expects a function () => void.',
+        );
+      }
+      return clientRequests.onRootsChanged(listener);
+    },
     onToolsChanged(listener) {
       if (typeof listener !== 'function') {
         throw new HintgateError('invalid_option', 'onToolsChanged expects a function () => void.');
