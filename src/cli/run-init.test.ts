@@ -83,12 +83,17 @@ describe('hintgate init --from claude', () => {
     await writeClaude({
       filesystem: server('server-filesystem', data),
       memory: { ...server('server-memory'), env: { MEMORY_FILE_PATH: join(root, 'memory.jsonl') } },
+      git: {
+        command: process.execPath,
+        args: [join(modules, '@cyanheads', 'git-mcp-server', 'dist', 'index.js')],
+        env: { MCP_TRANSPORT_TYPE: 'stdio', MCP_LOG_LEVEL: 'error' },
+      },
     });
     const first = await init(['--from', 'claude']);
     expect(first.stderr).not.toContain('could not');
     expect(first.code).toBe(0);
     expect(first.stdout).toContain(
-      `Wrote hintgate.yaml with 2 servers of ${claudeFile}: filesystem, memory.`,
+      `Wrote hintgate.yaml with 3 servers of ${claudeFile}: filesystem, memory, git.`,
     );
     expect(first.stdout).toContain('Pinned the tools with their verdicts in hintgate.lock.');
     expect(line(first.stdout, 'runs', 'read_text_file')).toContain(
@@ -97,12 +102,17 @@ describe('hintgate init --from claude', () => {
     expect(line(first.stdout, 'runs', 'read_graph')).toContain('verified read-only by the probe');
     expect(line(first.stdout, 'asks', 'write_file')).toContain('claims to change something');
     expect(line(first.stdout, 'asks', 'delete_entities')).toBeDefined();
+    // git's read-only tools need a repository the sandbox does not have: not verified, so
+    // they ask, and say why.
+    expect(line(first.stdout, 'asks', 'git_status')).toContain(
+      'claims read-only, but the probe could not verify it',
+    );
     expect(first.stdout).toContain('"args": ["gateway", "--config", ');
     expect(first.stdout).toContain('"command": "npx", "args": ["-y", "hintgate", "gateway"');
 
     const configFile = join(project, 'hintgate.yaml');
     const lock = await readLockFile(join(project, 'hintgate.lock'));
-    expect(Object.keys(lock.servers).sort()).toEqual(['filesystem', 'memory']);
+    expect(Object.keys(lock.servers).sort()).toEqual(['filesystem', 'git', 'memory']);
     expect(lock.servers.filesystem?.tools.read_text_file?.verdict).toBe('verified');
 
     // The gateway of that configuration, with a client that approves what it is asked.
@@ -154,7 +164,9 @@ describe('hintgate init --from claude', () => {
       memory: server('server-memory'),
       'sequential thinking': server('server-sequential-thinking'),
     });
-    const second = await init(['--from', claudeFile]);
+    // git left the client's configuration; hintgate.yaml keeps it (the person decides).
+    // Checking again is what the first run showed; here only the configuration is merged.
+    const second = await init(['--from', claudeFile, '--no-check']);
     expect(second.code).toBe(0);
     expect(second.stderr).toContain(
       'server "sequential thinking" is called "sequential-thinking" here',
@@ -172,11 +184,12 @@ describe('hintgate init --from claude', () => {
     expect(reloaded.servers.map((s) => s.name)).toEqual([
       'filesystem',
       'memory',
+      'git',
       'sequential-thinking',
     ]);
-    expect(
-      Object.keys((await readLockFile(join(project, 'hintgate.lock'))).servers).sort(),
-    ).toEqual(['filesystem', 'memory', 'sequential-thinking']);
+    expect(second.stdout).toContain(
+      'Before that, run "hintgate check --config hintgate.yaml --probe --write-pin"',
+    );
   });
 
   it('says where it looked when the client has no configuration, and refuses --no-check without --from', async () => {
