@@ -75,11 +75,22 @@ describe('readClientServers', () => {
           broken: { args: ['no command'] },
           input: { command: 'a', env: { KEY: '${input:key}' } },
           later: { command: 'a', env: { KEY: '${HINTGATE_TEST_UNSET_VARIABLE}' } },
+          hintgate: { command: 'hintgate', args: ['gateway', '--config', '/x/hintgate.yaml'] },
+          viaNpx: { command: 'npx', args: ['-y', 'hintgate@latest', 'gateway'] },
+          checkout: { command: 'node', args: ['/src/hintgate/dist/cli/main.js', 'gateway'] },
         },
       }),
     );
     const result = await readClientServers(path);
-    expect(result.skipped.map((skipped) => skipped.name)).toEqual(['off', 'broken', 'input']);
+    expect(result.skipped.map((skipped) => skipped.name)).toEqual([
+      'off',
+      'broken',
+      'input',
+      'hintgate',
+      'viaNpx',
+      'checkout',
+    ]);
+    expect(result.skipped[3]?.reason).toBe('it is a hintgate gateway, which would front itself');
     expect(result.skipped[0]?.reason).toContain('disabled: true');
     expect(result.skipped[1]?.reason).toMatch(/command/);
     expect(result.skipped[2]?.reason).toContain('VS Code input');

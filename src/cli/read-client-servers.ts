@@ -92,6 +92,17 @@ function fittingName(name: string, taken: ReadonlySet<string>): string {
   return candidate;
 }
 
+/** Whether an entry runs `hintgate gateway` (or `serve`): a client already pointed at hintgate. */
+function isHintgate(entry: Readonly<Record<string, unknown>>): boolean {
+  const words = [entry.command, ...(Array.isArray(entry.args) ? entry.args : [])].filter(
+    (word): word is string => typeof word === 'string',
+  );
+  const hintgate = words.some((word) =>
+    /(^|[\\/@])hintgate(@[^\\/]*)?$|hintgate[\\/]dist[\\/]cli[\\/]main\.js$/.test(word),
+  );
+  return hintgate && words.some((word) => word === 'gateway' || word === 'serve');
+}
+
 /** Whether a problem line only says that an environment variable is not set here. */
 const unsetVariable = (line: string): boolean => /, which is not set\b/.test(line);
 
@@ -139,6 +150,13 @@ export async function readClientServers(file: string): Promise<ClientServers> {
     }
     if (entry.disabled === true) {
       skipped.push({ name: original, reason: 'it is turned off there (disabled: true)' });
+      continue;
+    }
+    if (isHintgate(entry)) {
+      skipped.push({
+        name: original,
+        reason: 'it is a hintgate gateway, which would front itself',
+      });
       continue;
     }
     const name = SERVER_NAME_PATTERN.test(original) ? original : fittingName(original, taken);
