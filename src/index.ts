@@ -8,6 +8,7 @@ export {
   type AuditSink,
   type AuditWriteOptions,
   argumentDigest,
+  type CallerIdentity,
   createJsonlAuditSink,
   createMemoryAuditSink,
   type JsonlAuditSinkOptions,
@@ -16,6 +17,7 @@ export {
 export { HINTGATE_ERROR_CODES, HintgateError, type HintgateErrorCode } from './errors/index.js';
 export {
   type ApprovalAnswer,
+  type ApprovalAnswerer,
   type ApprovalAsk,
   type ApprovalOutcome,
   type ApprovalRecord,

@@ -1,3 +1,4 @@
+import type { ApprovalAnswerer } from '../policy/policy-types.js';
 import type { ToolClass } from '../tool/classify.js';
 import type { CallErrorCode, CallStatus } from '../tool/tool-result.js';
 
@@ -14,6 +15,20 @@ export const AUDIT_EVENT_TYPES = [
 
 /** One of {@link AUDIT_EVENT_TYPES}. */
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+
+/**
+ * Who made a call: for an MCP client, the name and version it gave, the transport, and for
+ * Streamable HTTP with a token, the principal the token stands for. Strings from a client
+ * are capped in length.
+ */
+export interface CallerIdentity {
+  /** The MCP client's `clientInfo`, as it stated it. */
+  readonly client?: { readonly name: string; readonly version?: string };
+  /** `stdio`, `http`, or how else the call came (`in-process` for a caller in code). */
+  readonly transport?: string;
+  /** The principal of the bearer token the request carried (HTTP). */
+  readonly principal?: string;
+}
 
 /**
  * One audit record. Call events carry the call's identity, its class, approval keys and an
@@ -46,6 +61,10 @@ export interface AuditEvent {
   readonly runMs?: number;
   /** For `tool.changed`: what changed. */
   readonly change?: 'added' | 'removed' | 'updated';
+  /** For call and approval events: who made the call, when the caller said. */
+  readonly caller?: CallerIdentity;
+  /** For `approval.granted` / `approval.denied`: who answered, and how. */
+  readonly answeredBy?: ApprovalAnswerer;
 }
 
 /** Options of {@link AuditSink.write}. */

@@ -11,6 +11,7 @@ export {
   type AuditEventType,
   type AuditSink,
   type AuditWriteOptions,
+  type CallerIdentity,
 } from './audit-event.js';
 export {
   type AuditFileSystem,

@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
+import { DEFAULT_HTTP_HOST } from '../mcp/server/index.js';
 import { MODES, type Mode } from '../policy/policy-types.js';
 import { fetchAllowArg } from './fetch-allow-arg.js';
+import { httpTokenCheck } from './http-token-check.js';
 
 /** `hintgate serve` options, checked. */
 export interface ServeArgs {
@@ -14,6 +16,8 @@ export interface ServeArgs {
   readonly host?: string;
   readonly port?: number;
   readonly token?: string;
+  /** A warning to print once serving HTTP without a token (see `httpTokenCheck`). */
+  readonly tokenWarning?: string;
   /** Entries of `--fetch-allow`: private addresses and names `web_fetch` may reach. */
   readonly fetchAllow?: readonly string[];
 }
@@ -28,7 +32,7 @@ export const MIN_TOKEN_LENGTH = 8;
 
 export const SERVE_USAGE = `Usage: hintgate serve [--workspace DIR] [--mode MODE] [--policy FILE]
                       [--fetch-allow LIST]
-                      [--http [--host HOST] [--port PORT] [--token TOKEN]]
+                      [--http [--host HOST] [--port PORT] [--token TOKEN | --insecure-no-token]]
 
 Serves the built-in workspace tools (read_file, write_file, edit_file, list_directory,
 glob, grep_search, run_command, web_fetch) over MCP, through hintgate: conflicting calls
@@ -58,6 +62,10 @@ Options:
   --token TOKEN     Require "Authorization: Bearer TOKEN" on every request (401 without
                     it); at least ${MIN_TOKEN_LENGTH} characters. The HINTGATE_TOKEN
                     environment variable sets it too, and keeps it out of the process list.
+                    Without a token, serve refuses to listen on an address other machines
+                    may reach (and warns on loopback).
+  --insecure-no-token
+                    Listen without a token on such an address all the same.
   -h, --help        Show this help and exit.
 
 Over stdio, stdout carries the protocol and messages go to stderr. SIGINT or SIGTERM shuts
@@ -75,6 +83,7 @@ const OPTIONS = {
   host: { type: 'string' },
   port: { type: 'string' },
   token: { type: 'string' },
+  'insecure-no-token': { type: 'boolean' },
   'fetch-allow': { type: 'string', multiple: true },
 } as const;
 
@@ -118,6 +127,7 @@ export function parseServeArgs(
     host?: string;
     port?: string;
     token?: string;
+    'insecure-no-token'?: boolean;
     'fetch-allow'?: string[];
   };
   try {
@@ -144,7 +154,7 @@ export function parseServeArgs(
     }
   }
   const http = values.http === true;
-  for (const name of ['host', 'port', 'token'] as const) {
+  for (const name of ['host', 'port', 'token', 'insecure-no-token'] as const) {
     if (values[name] !== undefined && !http) {
       return fail(`--${name} only applies with --http. ${seeHelp}`);
     }
@@ -157,6 +167,15 @@ export function parseServeArgs(
     const source = values.token === undefined ? 'HINTGATE_TOKEN' : '--token';
     return fail(`${source} must be at least ${MIN_TOKEN_LENGTH} characters long.`);
   }
+  const verdict = http
+    ? httpTokenCheck({
+        host: values.host ?? DEFAULT_HTTP_HOST,
+        token,
+        insecureNoToken: values['insecure-no-token'] === true,
+      })
+    : undefined;
+  if (verdict !== undefined && !verdict.ok) return fail(verdict.message);
+  const tokenWarning = verdict?.ok === true ? verdict.warning : undefined;
   return {
     ok: true,
     args: {
@@ -168,6 +187,7 @@ export function parseServeArgs(
       ...(values.host === undefined ? {} : { host: values.host }),
       ...(port === undefined ? {} : { port }),
       ...(token === undefined ? {} : { token }),
+      ...(tokenWarning === undefined ? {} : { tokenWarning }),
       ...(fetchAllow.entries.length === 0 ? {} : { fetchAllow: fetchAllow.entries }),
     },
   };

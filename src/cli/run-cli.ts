@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { closest } from '../policy/check-policy.js';
 
 /** Where the CLI writes, and what it reads from its environment; injectable for tests. */
 export interface CliIo {
@@ -21,6 +22,9 @@ export interface CliIo {
   readonly stdoutIsTTY?: boolean;
 }
 
+/** The commands, for suggestions when a word is misspelled. */
+const COMMANDS = ['gateway', 'pin', 'check', 'init', 'serve'] as const;
+
 const USAGE = `Usage: hintgate <command> [options]
        hintgate [--help] [--version]
 
@@ -34,7 +38,9 @@ Commands:
   pin             Record the tool definitions of the gateway's servers in hintgate.lock.
   check           Lint servers' tool annotations, probe them for side effects in a
                   sandbox (--probe), and report as a table, JSON or SARIF.
-  init            Write a commented starter hintgate.yaml in the current directory.
+  init            Write a commented starter hintgate.yaml in the current directory, or
+                  with --from claude|cursor|vscode|FILE make a gateway of a client's
+                  servers: check, probe and pin them, and tell what runs and what asks.
   serve           Serve the built-in workspace tools over MCP (stdio or Streamable HTTP).
 
 Run "hintgate <command> --help" for a command's options.
@@ -95,6 +101,8 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
     return runInit(rest, io);
   }
   const what = first.startsWith('-') ? `unknown option "${first}"` : `unknown command "${first}"`;
-  io.stderr(`hintgate: ${what}. Run "hintgate --help" for usage.\n`);
+  const near = first.startsWith('-') ? undefined : closest(first, COMMANDS);
+  const hint = near === undefined ? '' : ` Did you mean "hintgate ${near}"?`;
+  io.stderr(`hintgate: ${what}.${hint} Run "hintgate --help" for usage.\n`);
   return 2;
 }

@@ -110,9 +110,9 @@ describe('hintgate pin', () => {
     const first = await cli(['pin'], dir);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain('everything: 13 tools (13 new)');
+    expect(first.stdout).toContain('everything: 17 tools (17 new)');
     expect(first.stdout).toContain('fixture: 2 tools (2 new)');
-    expect(first.stdout).toContain('Wrote hintgate.lock: 15 tools of 2 servers pinned.');
+    expect(first.stdout).toContain('Wrote hintgate.lock: 19 tools of 2 servers pinned.');
     const lock = JSON.parse(await readFile(join(dir, 'hintgate.lock'), 'utf8')) as {
       servers: Record<string, { tools: Record<string, { hash: string }> }>;
     };
@@ -197,7 +197,7 @@ describe('hintgate gateway', () => {
     });
     expect(resultText(result as { content: unknown[] })).toBe('fixture echo {"text":"hi"}');
     expect(stderr).toContain(
-      'hintgate gateway: serving 15 tools of 2 servers, mode ask over stdio',
+      'hintgate gateway: serving 19 tools of 2 servers, mode ask over stdio',
     );
     expect(stderr).toContain('[everything] ');
   });

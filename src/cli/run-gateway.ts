@@ -1,5 +1,4 @@
 import { createGateway, type Gateway } from '../gateway/index.js';
-import { isLoopbackHost } from '../mcp/server/http-security.js';
 import {
   DEFAULT_HTTP_HOST,
   type McpHttpServer,
@@ -10,13 +9,14 @@ import {
 import { MODES, type Mode } from '../policy/policy-types.js';
 import { fetchAllowArg } from './fetch-allow-arg.js';
 import { chooseGatewayConfig } from './gateway-config-file.js';
+import { httpTokenCheck } from './http-token-check.js';
 import { nextSignal, SHUTDOWN_GRACE_MS, shutdownNotice } from './next-signal.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import { MIN_TOKEN_LENGTH } from './parse-serve-args.js';
 import type { CliIo } from './run-cli.js';
 
 export const GATEWAY_USAGE = `Usage: hintgate gateway [--config FILE] [--mode MODE] [--fetch-allow LIST]
-                        [--http [--host HOST] [--port PORT] [--token TOKEN]]
+                        [--http [--host HOST] [--port PORT] [--token TOKEN | --insecure-no-token]]
 
 Fronts the MCP servers of a configuration file: every tool call any MCP client makes goes
 through hintgate, which applies the tools' annotations, the mode and rules, and asks the
@@ -44,7 +44,10 @@ Options:
                     else 3000.
   --token TOKEN     Require "Authorization: Bearer TOKEN" on every request; at least
                     ${MIN_TOKEN_LENGTH} characters. Default: HINTGATE_TOKEN, else
-                    downstream.http.token.
+                    downstream.http.token. Without a token the gateway refuses to listen
+                    on an address other machines may reach (warns on loopback).
+  --insecure-no-token
+                    Listen without a token on such an address all the same.
   -h, --help        Show this help and exit.
 
 Over stdio, stdout carries the protocol; messages (and the upstream servers' stderr,
@@ -63,6 +66,7 @@ const OPTIONS = {
   host: { type: 'string' },
   port: { type: 'string' },
   token: { type: 'string' },
+  'insecure-no-token': { type: 'boolean' },
   'fetch-allow': { type: 'string', multiple: true },
 } as const;
 
@@ -100,6 +104,7 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
     host?: string;
     port?: string;
     token?: string;
+    'insecure-no-token'?: boolean;
   };
   if (values.help === true) {
     io.stdout(GATEWAY_USAGE);
@@ -141,7 +146,7 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
   }
   const downstream = config?.downstream.http;
   const http = values.http === true || downstream !== undefined;
-  for (const name of ['host', 'port', 'token'] as const) {
+  for (const name of ['host', 'port', 'token', 'insecure-no-token'] as const) {
     if (values[name] !== undefined && !http) {
       say(
         `--${name} only applies with --http (or downstream.http in the configuration). Run "hintgate gateway --help" for usage.`,
@@ -154,6 +159,16 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
   if (token !== undefined && token.length < MIN_TOKEN_LENGTH) {
     const source = values.token === undefined ? 'HINTGATE_TOKEN' : '--token';
     say(`${source} must be at least ${MIN_TOKEN_LENGTH} characters long.`);
+    return 2;
+  }
+  const host = values.host ?? downstream?.host ?? DEFAULT_HTTP_HOST;
+  const tokenCheck = httpTokenCheck({
+    host,
+    token,
+    insecureNoToken: values['insecure-no-token'] === true,
+  });
+  if (!tokenCheck.ok) {
+    say(tokenCheck.message);
     return 2;
   }
   if (config === undefined) {
@@ -225,7 +240,6 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
   let httpServer: McpHttpServer | undefined;
   let stdio: McpStdioServer | undefined;
   if (http) {
-    const host = values.host ?? downstream?.host ?? DEFAULT_HTTP_HOST;
     const listenPort = port ?? downstream?.port;
     try {
       httpServer = await startMcpHttpServer({
@@ -243,11 +257,7 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
     }
     const auth = token === undefined ? '' : ', bearer token required';
     say(`serving ${what} at ${httpServer.url}${auth}`);
-    if (!isLoopbackHost(host) && token === undefined) {
-      say(
-        `warning: ${host} may be reachable from other machines and no token is set; anyone who reaches it can call the tools.`,
-      );
-    }
+    if (tokenCheck.warning !== undefined) say(tokenCheck.warning);
   } else {
     stdio = serveMcpStdio({ toolServer, onError: report });
     say(`serving ${what} over stdio`);

@@ -1,7 +1,6 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { isLoopbackHost } from '../mcp/server/http-security.js';
 import {
   createMcpToolServer,
   DEFAULT_HTTP_HOST,
@@ -114,11 +113,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     }
     const auth = args.token === undefined ? '' : ', bearer token required';
     io.stderr(`hintgate serve: serving ${what} at ${http.url}${auth}\n`);
-    if (!isLoopbackHost(host) && args.token === undefined) {
-      io.stderr(
-        `hintgate serve: warning: ${host} may be reachable from other machines and no --token is set; anyone who reaches it can call the tools.\n`,
-      );
-    }
+    if (args.tokenWarning !== undefined) io.stderr(`hintgate serve: ${args.tokenWarning}\n`);
   } else {
     stdio = serveMcpStdio({ toolServer, onError: report });
     io.stderr(`hintgate serve: serving ${what} over stdio\n`);

@@ -7,6 +7,7 @@ import {
   connectMcpServer,
   DEFAULT_RECONNECT,
   type McpServerConnection,
+  UpstreamUnavailableError,
 } from '../mcp/client/index.js';
 import { reconnectDelay } from '../mcp/client/reconnect-delay.js';
 import { createMcpToolServer, type McpToolServer } from '../mcp/server/index.js';
@@ -21,8 +22,9 @@ import { createGatewayResources } from './gateway-resources.js';
 import { GatewayTools } from './gateway-tools.js';
 import { GatewayUpstreams } from './gateway-upstreams.js';
 import { relayLogging } from './relay-logging.js';
+import { unapprovableAdvice } from './unapprovable-advice.js';
 import type { UpstreamConnectSettings } from './upstream-options.js';
-import { upstreamOptions } from './upstream-options.js';
+import { GATEWAY_CLIENT_CAPABILITIES, upstreamOptions } from './upstream-options.js';
 import { withBlockedTools } from './with-blocked-tools.js';
 
 /** Options of {@link createGateway}. */
@@ -233,13 +235,31 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     resources,
     prompts,
     logging,
+    unapprovableAdvice: unapprovableAdvice({ config, registry, mode: () => runtime.mode }),
   });
   tools.onApplied = () => toolServer.refresh();
+  // A client's roots changed: the servers, which may have asked for them, are told.
+  const stopRoots = toolServer.onClientRootsChanged(() => {
+    for (const [name, connection] of connections) {
+      connection
+        .request('notifications/roots/list_changed', (client) => client.sendRootsListChanged())
+        .catch((error: unknown) => {
+          if (!(error instanceof UpstreamUnavailableError)) {
+            report(
+              new Error(
+                `could not tell server "${name}" that the roots changed: ${asError(error).message}`,
+              ),
+            );
+          }
+        });
+    }
+  });
 
   const closeAll = async (graceMs = 0): Promise<void> => {
     // Pin findings first, then the calls under way (they need their upstreams and the
     // clients' connections to end), then the rest.
     await findings.settled();
+    stopRoots();
     await runtime.close({ graceMs });
     resources.close();
     prompts.close();
@@ -279,6 +299,11 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
             ? {}
             : { onStderr: (text: string) => onUpstreamStderr(server.name, text) }),
           ...(starting === undefined ? {} : { signal: starting }),
+          serverRequests: {
+            capabilities: GATEWAY_CLIENT_CAPABILITIES,
+            handle: (method, params, signal) =>
+              toolServer.askClient(server.name, method, params, signal),
+          },
         }),
       );
     } catch (error) {

@@ -24,6 +24,9 @@ interface Named {
 
 const MAX_NAMES_LISTED = 40;
 
+/** No suggestions. */
+const NO_COMPLETIONS = { completion: { values: [], hasMore: false } };
+
 /**
  * The prompts of a gateway's upstreams as one list (`McpPromptSource`), in configuration
  * order, each server's pages followed to the end. Prompts are named like tools: a prompt
@@ -129,6 +132,22 @@ export function createGatewayPrompts(options: GatewayPromptsOptions): GatewayPro
       }
       return connection.request('prompts/get', (client) =>
         client.getPrompt({ ...params, name: found.prompt.name }, { signal: request.signal }),
+      );
+    },
+    async complete(params, request) {
+      const { ref } = params;
+      if (ref.type !== 'ref/prompt') return NO_COMPLETIONS;
+      const found = byName.get(ref.name) ?? (await gather(request)).get(ref.name);
+      const connection = found === undefined ? undefined : upstreams.connections.get(found.server);
+      // A client asks as the user types: no server to ask, or one that cannot, has no answer.
+      if (found === undefined || connection?.capabilities?.completions === undefined) {
+        return NO_COMPLETIONS;
+      }
+      return connection.request('completion/complete', (client) =>
+        client.complete(
+          { ...params, ref: { ...ref, name: found.prompt.name } },
+          { signal: request.signal },
+        ),
       );
     },
     onListChanged(listener) {

@@ -23,6 +23,9 @@ export interface GatewayResources extends McpResourceSource {
   close(): void;
 }
 
+/** No suggestions. */
+const NO_COMPLETIONS = { completion: { values: [], hasMore: false } };
+
 const offersResources = (upstream: Upstream): boolean =>
   upstream.connection.capabilities?.resources !== undefined;
 
@@ -217,6 +220,20 @@ export function createGatewayResources(options: GatewayResourcesOptions): Gatewa
       return connection.request('resources/read', (client) =>
         client.readResource(params, { signal: request.signal, cacheMode: 'bypass' }),
       );
+    },
+    async complete(params, request) {
+      const { ref } = params;
+      if (ref.type !== 'ref/resource') return NO_COMPLETIONS;
+      // The template is named by its URI template: the first server that lists it answers.
+      for (const { server, items } of await templates(request)) {
+        if (!items.some((template) => template.uriTemplate === ref.uri)) continue;
+        const connection = upstreams.connections.get(server);
+        if (connection?.capabilities?.completions === undefined) return NO_COMPLETIONS;
+        return connection.request('completion/complete', (client) =>
+          client.complete(params, { signal: request.signal }),
+        );
+      }
+      return NO_COMPLETIONS;
     },
     async subscribe(uri, request) {
       const upstream = await route(uri, request);

@@ -51,6 +51,7 @@ export function gatewayTool(
         ? {}
         : { outputSchema: asListed(upstream.outputSchema) }),
       ...(upstream.meta === undefined ? {} : { meta: upstream.meta }),
+      ...(upstream.listingExtras === undefined ? {} : { listingExtras: upstream.listingExtras }),
       ...(upstream.gated ? {} : { gated: false }),
       ...extra,
       execute: (args, context) => upstream.execute(args, context),

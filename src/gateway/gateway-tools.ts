@@ -1,6 +1,6 @@
 import type { AuditEvent } from '../audit/audit-event.js';
 import type { PinFinding } from '../check/pin/index.js';
-import type { LoadedGatewayConfig } from '../gateway/config/index.js';
+import { type LoadedGatewayConfig, VERIFIED_CONCURRENCY } from '../gateway/config/index.js';
 import type { ToolConfig, ToolRegistry } from '../registry/index.js';
 import { ownValue, type Tool } from '../tool/index.js';
 import { gatewayNames } from './gateway-names.js';
@@ -317,6 +317,14 @@ export class GatewayTools {
       sets.set(server.name, registered);
     }
     this.#cache = cache;
+    for (const { server, enabled, assessment } of servers) {
+      if (server.trusted || server.concurrency !== undefined) continue;
+      const verified =
+        enabled.length > 0 && enabled.every((tool) => assessment.verified.has(tool.name));
+      const cap = verified ? VERIFIED_CONCURRENCY : undefined;
+      if (registry.origin(server.name)?.concurrency !== cap)
+        registry.setConcurrency(server.name, cap);
+    }
 
     // Held back before the registry changes, so that no listing shows them in between.
     this.blocked.clear();

@@ -25,4 +25,10 @@ export {
   type PinPlan,
   pinGateway,
 } from './pin-gateway.js';
+export {
+  type PlanGatewayToolsOptions,
+  planGatewayTools,
+  type ToolOutcome,
+  type ToolPlan,
+} from './plan-gateway-tools.js';
 export { type BlockedToolsOptions, withBlockedTools } from './with-blocked-tools.js';

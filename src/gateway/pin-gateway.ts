@@ -1,3 +1,4 @@
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { canonicalJson } from '../audit/argument-digest.js';
 import {
   comparePins,
@@ -12,7 +13,11 @@ import type { LoadedGatewayConfig } from '../gateway/config/index.js';
 import { connectMcpServer, type McpServerConnection } from '../mcp/client/index.js';
 import { createRegistry } from '../registry/index.js';
 import { nullRecord, type ToolListing, toToolListing } from '../tool/index.js';
-import { type UpstreamConnectSettings, upstreamOptions } from './upstream-options.js';
+import {
+  GATEWAY_CLIENT_CAPABILITIES,
+  type UpstreamConnectSettings,
+  upstreamOptions,
+} from './upstream-options.js';
 
 /** Options of {@link pinGateway}. */
 export interface PinGatewayOptions extends Omit<UpstreamConnectSettings, 'reconnect'> {
@@ -71,7 +76,21 @@ async function listServer(
   let connection: McpServerConnection | undefined;
   try {
     connection = await connectMcpServer(
-      upstreamOptions(server, registry, { ...settings, reconnect: false }),
+      upstreamOptions(server, registry, {
+        ...settings,
+        reconnect: false,
+        // Declared as the gateway declares them, so that the tools pinned are those it lists.
+        serverRequests: {
+          capabilities: GATEWAY_CLIENT_CAPABILITIES,
+          handle: (method) =>
+            Promise.reject(
+              new ProtocolError(
+                ProtocolErrorCode.MethodNotFound,
+                `${method} cannot be answered while hintgate pins the tools`,
+              ),
+            ),
+        },
+      }),
     );
     return registry.list().map((entry) => toToolListing(entry.tool));
   } finally {

@@ -1,5 +1,9 @@
 import type { LoadedGatewayServer } from '../gateway/config/index.js';
-import type { ConnectMcpServerOptions, ReconnectOptions } from '../mcp/client/index.js';
+import type {
+  ConnectMcpServerOptions,
+  ReconnectOptions,
+  UpstreamRequests,
+} from '../mcp/client/index.js';
 import type { ToolRegistry } from '../registry/index.js';
 
 /** Connection settings the gateway and `hintgate pin` choose, not the configuration. */
@@ -20,7 +24,24 @@ export interface UpstreamConnectSettings {
   readonly onStderr?: (text: string) => void;
   /** Stops the first connection while it is being made (see `connectMcpServer`). */
   readonly signal?: AbortSignal;
+  /**
+   * Answers the server's requests to its client (roots, sampling, elicitation), declaring
+   * those capabilities. Default none.
+   */
+  readonly serverRequests?: UpstreamRequests;
 }
+
+/**
+ * What the gateway declares to its servers as their client, so that it can pass their
+ * requests on to its own clients: roots (with list changes), sampling, elicitation (forms
+ * and URLs). Servers that offer tools only to clients with these (server-everything's
+ * elicitation and sampling tools) list them to the gateway and to `hintgate pin` alike.
+ */
+export const GATEWAY_CLIENT_CAPABILITIES: UpstreamRequests['capabilities'] = {
+  roots: { listChanged: true },
+  sampling: {},
+  elicitation: { form: {}, url: {} },
+};
 
 /** The `connectMcpServer` options of a configured server, its tools going to `registry`. */
 export function upstreamOptions(
@@ -42,6 +63,7 @@ export function upstreamOptions(
     ...(settings.reconnect === undefined ? {} : { reconnect: settings.reconnect }),
     ...(settings.onStderr === undefined ? {} : { onStderr: settings.onStderr }),
     ...(settings.signal === undefined ? {} : { signal: settings.signal }),
+    ...(settings.serverRequests === undefined ? {} : { serverRequests: settings.serverRequests }),
   };
   if (server.transport === 'http') {
     return { ...common, url: server.url, headers: { ...server.headers } };

@@ -34,7 +34,12 @@ export function withBlockedTools(runtime: Runtime, options: BlockedToolsOptions)
   const sinks = options.auditSinks ?? [];
   const includeArguments = options.auditArguments === true;
 
-  const refuse = async (call: ToolCall, reason: string, batchId: string): Promise<CallResult> => {
+  const refuse = async (
+    call: ToolCall,
+    reason: string,
+    batchId: string,
+    caller: ExecuteOptions['caller'],
+  ): Promise<CallResult> => {
     const result = failedResult(call, 'denied', deniedMessage(call.name, reason));
     const origin = runtime.registry.resolve(call.name)?.origin;
     const event = callEvent(
@@ -42,6 +47,7 @@ export function withBlockedTools(runtime: Runtime, options: BlockedToolsOptions)
       batchId,
       call,
       {
+        ...(caller === undefined ? {} : { caller }),
         ...(origin === undefined ? {} : { origin }),
         decision: 'deny',
         reason,
@@ -66,7 +72,9 @@ export function withBlockedTools(runtime: Runtime, options: BlockedToolsOptions)
       Promise.all(
         calls.map((call, index) => {
           const reason = reasons[index];
-          return reason === undefined ? undefined : refuse(call, reason, batchId);
+          return reason === undefined
+            ? undefined
+            : refuse(call, reason, batchId, executeOptions?.caller);
         }),
       ),
     ]);
@@ -75,7 +83,7 @@ export function withBlockedTools(runtime: Runtime, options: BlockedToolsOptions)
   };
 
   /** A turn whose calls to blocked tools are refused and audited, the others run. */
-  const turnWithBlocked = (inner: Turn): Turn => {
+  const turnWithBlocked = (inner: Turn, caller: ExecuteOptions['caller']): Turn => {
     const calls: Promise<CallResult>[] = [];
     return {
       id: inner.id,
@@ -88,7 +96,9 @@ export function withBlockedTools(runtime: Runtime, options: BlockedToolsOptions)
           return Promise.reject(error);
         }
         const result =
-          reason === undefined ? inner.call(call, callOptions) : refuse(call, reason, inner.id);
+          reason === undefined
+            ? inner.call(call, callOptions)
+            : refuse(call, reason, inner.id, caller);
         result.catch(() => {});
         calls.push(result);
         return result;
@@ -114,7 +124,7 @@ export function withBlockedTools(runtime: Runtime, options: BlockedToolsOptions)
     setMode: (mode) => runtime.setMode(mode),
     plan: (calls, planOptions) => runtime.plan(calls, planOptions),
     forgetSession: (session) => runtime.forgetSession(session),
-    turn: (turnOptions) => turnWithBlocked(runtime.turn(turnOptions)),
+    turn: (turnOptions) => turnWithBlocked(runtime.turn(turnOptions), turnOptions?.caller),
     decide(call, decideOptions) {
       let reason: string | undefined;
       try {

@@ -3,7 +3,7 @@ import type { EffectiveHints, ToolAnnotations } from '../tool/annotations.js';
 import type { ToolClass } from '../tool/classify.js';
 import type { ToolArguments } from '../tool/resource-template.js';
 import type { Tool } from '../tool/tool.js';
-import type { Approver } from './policy-types.js';
+import type { ApprovalAnswerer, Approver } from './policy-types.js';
 
 /** A validated call, as the policy sees it before it is scheduled. */
 export interface CallRequest {
@@ -70,6 +70,8 @@ export interface ApproveOptions extends DecideContext {
 export interface ApprovalOutcome {
   readonly allow: boolean;
   readonly reason: string;
+  /** Who answered and through which channel, for the audit record. */
+  readonly answeredBy?: ApprovalAnswerer;
   /** For a refusal: what the model is told. */
   readonly message?: string;
 }

@@ -162,8 +162,12 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
   ): Promise<ApprovalOutcome> => {
     const { call, decision } = ask;
     const earlier = await remembered(call, state);
-    if (earlier !== undefined) return { allow: true, reason: earlier };
-    if (approver === undefined) return { allow: false, reason: NO_APPROVER };
+    if (earlier !== undefined) {
+      return { allow: true, reason: earlier, answeredBy: { channel: 'remembered' } };
+    }
+    if (approver === undefined) {
+      return { allow: false, reason: NO_APPROVER, answeredBy: { channel: 'none' } };
+    }
     const outcome = await askApprover(
       approver,
       {
@@ -197,9 +201,11 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
       return {
         allow: false,
         reason: `${outcome.failure}, so the call was not run. ${HOW_TO_ALLOW}`,
+        answeredBy: { channel: 'none' },
       };
     }
     const { answer } = outcome;
+    const answeredBy = answer.answeredBy ?? { channel: 'approver' as const };
     if (answer.decision === 'deny') {
       const why =
         answer.asked === false && answer.reason !== undefined
@@ -207,11 +213,11 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
           : answer.reason === undefined
             ? 'the user denied it'
             : `the user denied it: ${answer.reason}`;
-      return { allow: false, reason: why };
+      return { allow: false, reason: why, answeredBy };
     }
     const why =
       answer.reason === undefined ? 'the user allowed it' : `the user allowed it: ${answer.reason}`;
-    return { allow: true, reason: await remember(call, answer.remember, why, state) };
+    return { allow: true, reason: await remember(call, answer.remember, why, state), answeredBy };
   };
 
   const policy: PolicyAuthorizer = {

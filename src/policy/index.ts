@@ -26,6 +26,7 @@ export { deriveApprovalKeys } from './derive-approval-keys.js';
 export { type LoadPolicyOptions, loadPolicy, parsePolicyText } from './load-policy.js';
 export {
   type ApprovalAnswer,
+  type ApprovalAnswerer,
   type ApprovalRequest,
   type Approver,
   DEFAULT_MODE,

@@ -97,6 +97,18 @@ export interface ApprovalRequest {
   readonly remember: readonly RememberScope[];
 }
 
+/**
+ * Who answered an approval request, and through which channel: `elicitation`
+ * (`elicitation/create` to the MCP client), `input_required` (a 2026-07-28 retry), an
+ * approver in code (`approver`, e.g. the terminal approver), an approval remembered earlier
+ * (`remembered`), or `none` when nobody could be asked.
+ */
+export interface ApprovalAnswerer {
+  readonly channel: 'elicitation' | 'input_required' | 'approver' | 'remembered' | 'none';
+  /** Who answered, when known: the MCP client's name and version. */
+  readonly who?: string;
+}
+
 /** A person's answer. */
 export interface ApprovalAnswer {
   readonly decision: 'allow' | 'deny';
@@ -114,6 +126,8 @@ export interface ApprovalAnswer {
    * Default `true`.
    */
   readonly asked?: boolean;
+  /** Who answered and through which channel; absent: an approver in code. */
+  readonly answeredBy?: ApprovalAnswerer;
 }
 
 /**

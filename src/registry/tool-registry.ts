@@ -192,6 +192,24 @@ export class ToolRegistry {
     this.#commit(new Map(this.#origins).set(originName, { ...origin, trusted }), this.#configs);
   }
 
+  /**
+   * Sets an origin's concurrency cap (a positive integer or `Infinity`), or with
+   * `undefined` removes it, so that the runtime's default applies. Calls admitted from now
+   * on see it.
+   *
+   * @throws HintgateError `unknown_origin`, or `invalid_option` for another value.
+   */
+  setConcurrency(originName: string, concurrency: number | undefined): void {
+    const origin = this.#origin(originName);
+    if (concurrency === undefined) {
+      const { concurrency: _removed, ...rest } = origin;
+      this.#commit(new Map(this.#origins).set(originName, rest), this.#configs);
+      return;
+    }
+    const checked = checkOriginOptions({ ...origin, concurrency });
+    this.#commit(new Map(this.#origins).set(originName, checked), this.#configs);
+  }
+
   /** The configuration of one tool name, if any. */
   config(name: string): ToolConfig | undefined {
     return this.#configs.get(name);

@@ -50,6 +50,7 @@ const askAll = async (
       allow: false,
       reason:
         'approval is required but no approver is configured; configure an approver or a rule that allows this call',
+      answeredBy: { channel: 'none' as const },
     }));
   }
   try {
@@ -64,7 +65,7 @@ const askAll = async (
     return answers;
   } catch (error) {
     const reason = `the approver failed (${messageOf(error)}), so the call was not run`;
-    return asks.map(() => ({ allow: false, reason }));
+    return asks.map(() => ({ allow: false, reason, answeredBy: { channel: 'none' as const } }));
   }
 };
 
@@ -90,7 +91,11 @@ export async function authorizeBatch(
     const { call, decision } = asks[position] as PreparedAsk;
     const allowed = answer.allow === true;
     const type = allowed ? 'approval.granted' : 'approval.denied';
-    options.record(type, position, { decision: 'ask', reason: answer.reason });
+    options.record(type, position, {
+      decision: 'ask',
+      reason: answer.reason,
+      ...(answer.answeredBy === undefined ? {} : { answeredBy: answer.answeredBy }),
+    });
     if (allowed) {
       return {
         allowed: true,

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditEmitter } from '../audit/audit-emitter.js';
-import type { AuditEvent, AuditEventType, AuditWriteOptions } from '../audit/audit-event.js';
+import type {
+  AuditEvent,
+  AuditEventType,
+  AuditWriteOptions,
+  CallerIdentity,
+} from '../audit/audit-event.js';
 import { HintgateError } from '../errors/hintgate-error.js';
 import type { Authorizer, DecideContext, Decision } from '../policy/authorizer.js';
 import type { ApprovalAnswer, Approver } from '../policy/policy-types.js';
@@ -71,6 +76,8 @@ export interface TurnSetup {
   readonly approver: Approver | undefined;
   /** The session whose remembered approvals count (see `ExecuteOptions.session`). */
   readonly session: string | null | undefined;
+  /** Who makes the calls, carried by every audit event of them (see `ExecuteOptions.caller`). */
+  readonly caller?: CallerIdentity | undefined;
   /** Cancels every call of the turn. */
   readonly signal: AbortScope;
   /**
@@ -444,10 +451,22 @@ export class CallPipeline {
     );
   }
 
+  /** The event's own fields with the caller of the turn, when it has one. */
+  #withCaller(extra: Partial<AuditEvent>): Partial<AuditEvent> {
+    const { caller } = this.#setup;
+    return caller === undefined ? extra : { caller, ...extra };
+  }
+
   #record(type: AuditEventType, entry: Entry, extra: Partial<AuditEvent>): void {
     const { audit, includeArguments } = this.#context;
     if (!audit.enabled) return;
-    const event = callEvent(type, this.id, entry.prepared ?? entry.call, extra, includeArguments);
+    const event = callEvent(
+      type,
+      this.id,
+      entry.prepared ?? entry.call,
+      this.#withCaller(extra),
+      includeArguments,
+    );
     audit.emit(event, entry.pending, writeOptionsOf(type, entry));
   }
 
@@ -460,7 +479,13 @@ export class CallPipeline {
     if (!audit.enabled) return noop;
     // Built now, from the arguments as called, even when it is written after the tool starts.
     const call = entry.prepared as PreparedCall;
-    const event = callEvent('call.started', this.id, call, extra, includeArguments);
+    const event = callEvent(
+      'call.started',
+      this.id,
+      call,
+      this.#withCaller(extra),
+      includeArguments,
+    );
     const options = writeOptionsOf('call.started', entry);
     if (late) return audit.hold(event, entry.pending, options);
     audit.emit(event, entry.pending, options);

@@ -4,7 +4,7 @@ import type { ExecuteOptions } from './runtime.js';
 
 /**
  * Checks the options of `execute`, `turn` or `decide` (`method` names it in messages):
- * scopes, session, approver and signal.
+ * scopes, session, approver, signal and caller.
  *
  * @throws HintgateError `invalid_option` saying what to pass.
  */
@@ -13,7 +13,13 @@ export function checkExecuteOptions(
   method: string,
 ): asserts options is ExecuteOptions {
   checkCallerOptions(options, method);
-  const { session, approver, signal } = options as Record<string, unknown>;
+  const { session, approver, signal, caller } = options as Record<string, unknown>;
+  if (caller !== undefined && (typeof caller !== 'object' || caller === null)) {
+    throw new HintgateError(
+      'invalid_option',
+      `${method}: caller must be an object such as { client: { name, version }, transport }.`,
+    );
+  }
   if (session !== undefined && session !== null && typeof session !== 'string') {
     throw new HintgateError(
       'invalid_option',

@@ -213,6 +213,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       scopes: executeOptions.scopes ?? defaultScopes,
       approver: executeOptions.approver,
       session: executeOptions.session,
+      caller: executeOptions.caller,
       signal: stop,
       eachCall: false,
     });

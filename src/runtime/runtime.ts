@@ -1,3 +1,4 @@
+import type { CallerIdentity } from '../audit/audit-event.js';
 import type { ApprovalAnswer, Approver, Mode } from '../policy/policy-types.js';
 import type { ToolRegistry } from '../registry/index.js';
 import type { LockMode } from '../schedule/lock-mode.js';
@@ -35,6 +36,11 @@ export interface ExecuteOptions {
    * none (a "session" answer then counts once).
    */
   readonly session?: string | null;
+  /**
+   * Who makes the calls (an MCP client's name and version, the transport, the token's
+   * principal): carried by every audit event of the batch's calls. Default none.
+   */
+  readonly caller?: CallerIdentity;
 }
 
 /** Options of one call of a turn ({@link Turn.call}). */

@@ -53,6 +53,12 @@ export interface DefineToolOptions<S extends SchemaInput> {
   readonly maxOutputChars?: number;
   /** Extra metadata for MCP `_meta`. */
   readonly meta?: Record<string, unknown>;
+  /**
+   * MCP listing fields hintgate does not interpret (`execution`, `icons`, ...), listed as
+   * they are; the fields hintgate renders itself (name, title, description, schemas,
+   * annotations, `_meta`) win over them.
+   */
+  readonly listingExtras?: Readonly<Record<string, unknown>>;
   /** Runs the tool. */
   readonly execute: (args: InferArguments<S>, context: ToolContext) => unknown;
 }
@@ -76,6 +82,7 @@ const OPTION_KEYS = new Set([
   'scopes',
   'maxOutputChars',
   'meta',
+  'listingExtras',
   'nameOnOrigin',
   'execute',
 ]);
@@ -237,6 +244,9 @@ export function defineTool<S extends SchemaInput>(
   if (options.meta !== undefined && !isPlainObject(options.meta)) {
     fail('invalid_tool', `${where}: meta must be a plain object.`);
   }
+  if (options.listingExtras !== undefined && !isPlainObject(options.listingExtras)) {
+    fail('invalid_tool', `${where}: listingExtras must be a plain object of listing fields.`);
+  }
 
   const annotations = checkAnnotations(options.annotations, where);
   const inputSchema = toolSchema<InferArguments<S>>(
@@ -277,6 +287,9 @@ export function defineTool<S extends SchemaInput>(
     scopes: Object.freeze([...(options.scopes ?? [])]),
     ...(options.maxOutputChars === undefined ? {} : { maxOutputChars: options.maxOutputChars }),
     ...(options.meta === undefined ? {} : { meta: options.meta }),
+    ...(options.listingExtras === undefined
+      ? {}
+      : { listingExtras: Object.freeze({ ...options.listingExtras }) }),
     execute: (args, context) => execute(args, context),
   };
   Object.defineProperty(tool, TOOL_BRAND, { value: true });

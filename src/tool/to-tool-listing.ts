@@ -15,5 +15,6 @@ export function toToolListing<Args>(tool: Tool<Args>): ToolListing {
     ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema.jsonSchema }),
     ...(hasAnnotations ? { annotations: tool.annotations } : {}),
     ...(tool.meta === undefined ? {} : { _meta: tool.meta }),
+    ...(tool.listingExtras === undefined ? {} : { extras: tool.listingExtras }),
   };
 }

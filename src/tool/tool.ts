@@ -92,6 +92,11 @@ export interface Tool<Args = ToolArguments> {
   readonly maxOutputChars?: number;
   /** Extra metadata (MCP `_meta`), for example hints under `dev.hintgate/`. */
   readonly meta?: Record<string, unknown>;
+  /**
+   * Fields of the tool's MCP listing hintgate does not interpret (`execution` with its
+   * task support, `icons`, fields of later protocol revisions): listed as they are.
+   */
+  readonly listingExtras?: Readonly<Record<string, unknown>>;
   /** Runs the tool. Returns a string, an object, or an MCP `CallToolResult`. */
   execute(args: Args, context: ToolContext): unknown;
 }
@@ -105,4 +110,6 @@ export interface ToolListing {
   readonly outputSchema?: JsonSchemaObject;
   readonly annotations?: ToolAnnotations;
   readonly _meta?: Record<string, unknown>;
+  /** The tool's {@link Tool.listingExtras}: MCP listing fields carried as they are. */
+  readonly extras?: Readonly<Record<string, unknown>>;
 }

@@ -20,6 +20,14 @@ export const AUDIT_SYNC_POLICIES: readonly AuditSyncPolicy[] = ['auto', 'always'
 /** Default of `audit.maxSyncDelayMs`, in milliseconds. */
 export const DEFAULT_AUDIT_MAX_SYNC_DELAY_MS = 50;
 
+/**
+ * Concurrency cap of a server that is not trusted and states no `concurrency`, while every
+ * tool it offers is pinned with the probe's verdict `verified`: their annotations are
+ * trusted, so its reads may overlap (its writes are still ordered by their locks). Such a
+ * server with any other tool runs one call at a time.
+ */
+export const VERIFIED_CONCURRENCY = 4;
+
 /** Every {@link NewToolsPolicy}; the first is the default. */
 export const NEW_TOOLS_POLICIES: readonly NewToolsPolicy[] = ['pending', 'ask', 'allow'];
 
@@ -57,7 +65,11 @@ export interface GatewayToolOverride {
 export interface GatewayServerExtras {
   /** Whether the server's annotations are used. Default `false` (the MCP spec defaults apply). */
   readonly trusted?: boolean;
-  /** Most calls to this server at once (a positive integer). Default: 1 when untrusted. */
+  /**
+   * Most calls to this server at once (a positive integer). Default: unbounded when
+   * trusted; when untrusted, {@link VERIFIED_CONCURRENCY} while every tool it offers is
+   * pinned as verified by the probe, else 1.
+   */
   readonly concurrency?: number;
   /**
    * Time allowed for one connection attempt (start, handshake, tool list), in

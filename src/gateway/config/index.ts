@@ -1,3 +1,8 @@
+export {
+  type AddServersOptions,
+  type AddServersResult,
+  addServersToConfigText,
+} from './add-servers-to-config.js';
 export { checkGatewayConfig, type GatewayConfigSource } from './check-gateway-config.js';
 export { type EnvironmentVariables, type ExpandEnvResult, expandEnv } from './expand-env.js';
 export {
@@ -20,6 +25,7 @@ export {
   NEW_TOOLS_POLICIES,
   type NewToolsPolicy,
   SERVER_NAME_PATTERN,
+  VERIFIED_CONCURRENCY,
 } from './gateway-config.js';
 export {
   type LoadGatewayConfigOptions,
@@ -27,6 +33,7 @@ export {
   type ParseGatewayConfigOptions,
   parseGatewayConfigText,
 } from './load-gateway-config.js';
+export { renderServerEntries, type ServerEntry } from './render-server-entries.js';
 export {
   DEFAULT_SCHEMA_URL,
   type RenderStarterConfigOptions,

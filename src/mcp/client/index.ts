@@ -15,4 +15,9 @@ export type {
 export type { McpHttpTarget, McpStdioTarget } from './mcp-target.js';
 export { DEFAULT_RECONNECT, type ReconnectOptions } from './reconnect-delay.js';
 export type { McpToolProblem } from './remote-tool.js';
+export {
+  UPSTREAM_REQUEST_METHODS,
+  type UpstreamRequestMethod,
+  type UpstreamRequests,
+} from './upstream-requests.js';
 export { UpstreamUnavailableError } from './upstream-unavailable-error.js';

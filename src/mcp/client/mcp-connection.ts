@@ -164,6 +164,9 @@ export class McpConnection implements McpServerConnection {
       connectTimeoutMs: this.#options.connectTimeoutMs,
       ...(this.#options.clientInfo === undefined ? {} : { clientInfo: this.#options.clientInfo }),
       ...(this.#options.onStderr === undefined ? {} : { onStderr: this.#options.onStderr }),
+      ...(this.#options.serverRequests === undefined
+        ? {}
+        : { serverRequests: this.#options.serverRequests }),
       signal: this.#abort.signal,
       onClose: () => {
         slot.closed = true;

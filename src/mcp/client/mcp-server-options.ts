@@ -13,6 +13,7 @@ import {
   type ReconnectOptions,
   type ResolvedReconnect,
 } from './reconnect-delay.js';
+import type { UpstreamRequests } from './upstream-requests.js';
 
 /**
  * Which protocol era to speak: `auto` probes with `server/discover` and falls back to the
@@ -65,6 +66,12 @@ export interface ConnectMcpServerCommonOptions {
   /** Random numbers in [0, 1) for backoff jitter. Default `Math.random`. */
   readonly random?: () => number;
   /**
+   * Answers the requests the server sends its client (`roots/list`,
+   * `sampling/createMessage`, `elicitation/create`), declaring those capabilities. Default
+   * none: no such capability is declared.
+   */
+  readonly serverRequests?: UpstreamRequests;
+  /**
    * Stops the first connection while it is being made: what was started is closed (a
    * stdio server's process is stopped) and `connectMcpServer` rejects with the signal's
    * reason. Once connected, use `close()`.
@@ -92,6 +99,7 @@ export interface CheckedMcpServerOptions {
   readonly clientInfo?: { readonly name: string; readonly version: string };
   readonly clock?: Clock;
   readonly random?: () => number;
+  readonly serverRequests?: UpstreamRequests;
 }
 
 const KEYS = new Set([
@@ -108,6 +116,7 @@ const KEYS = new Set([
   'clientInfo',
   'clock',
   'random',
+  'serverRequests',
   'signal',
   'command',
   'args',
@@ -215,6 +224,15 @@ export function checkMcpServerOptions(options: unknown): CheckedMcpServerOptions
   ) {
     invalid(`${where}: clock must be { now(), setTimeout(callback, ms), clearTimeout(handle) }.`);
   }
+  const requests = o.serverRequests as Partial<Record<keyof UpstreamRequests, unknown>> | undefined;
+  if (
+    requests !== undefined &&
+    (typeof requests?.handle !== 'function' ||
+      typeof requests.capabilities !== 'object' ||
+      requests.capabilities === null)
+  ) {
+    invalid(`${where}: serverRequests must be { capabilities, handle(method, params, signal) }.`);
+  }
   const info = o.clientInfo as { name?: unknown; version?: unknown } | undefined;
   if (info !== undefined && (typeof info?.name !== 'string' || typeof info.version !== 'string')) {
     invalid(`${where}: clientInfo must be { name: string, version: string }.`);
@@ -236,5 +254,6 @@ export function checkMcpServerOptions(options: unknown): CheckedMcpServerOptions
       : { clientInfo: { name: info.name as string, version: info.version as string } }),
     ...(o.clock === undefined ? {} : { clock: o.clock as Clock }),
     ...(o.random === undefined ? {} : { random: o.random as () => number }),
+    ...(requests === undefined ? {} : { serverRequests: requests as UpstreamRequests }),
   };
 }

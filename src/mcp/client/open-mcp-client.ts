@@ -16,6 +16,11 @@ import type { CheckedTarget } from './mcp-target.js';
 import { attachRawToolCalls, type RawToolCalls } from './raw-tool-calls.js';
 import type { StderrTail } from './stderr-tail.js';
 import { NotJsonRpcMessageError, StdioUpstreamTransport } from './stdio-upstream-transport.js';
+import {
+  CAPABILITY_OF,
+  UPSTREAM_REQUEST_METHODS,
+  type UpstreamRequests,
+} from './upstream-requests.js';
 import { type HttpFetchHooks, watchHttpFetch } from './watch-http-fetch.js';
 
 /** What one connection attempt needs. */
@@ -49,6 +54,8 @@ export interface OpenMcpClientOptions {
   readonly onTransportError?: (error: Error) => void;
   /** What the requests of an HTTP connection tell about the server being reachable (HTTP only). */
   readonly http?: HttpFetchHooks;
+  /** Answers the server's requests to its client (roots, sampling, elicitation). */
+  readonly serverRequests?: UpstreamRequests;
 }
 
 /** Receives the progress of one request, by the token it was sent with. */
@@ -133,7 +140,9 @@ const transportFor = (
 export async function openMcpClient(options: OpenMcpClientOptions): Promise<OpenedMcpClient> {
   const { stderr } = options;
   schemaValidator ??= linearSchemaValidator();
+  const { serverRequests } = options;
   const client = new Client(options.clientInfo ?? { name: 'hintgate', version: packageVersion() }, {
+    ...(serverRequests === undefined ? {} : { capabilities: { ...serverRequests.capabilities } }),
     // A server's result is checked against its own output schema in linear time.
     jsonSchemaValidator: schemaValidator,
     versionNegotiation: { mode: negotiation(options.era) },
@@ -175,6 +184,15 @@ export async function openMcpClient(options: OpenMcpClientOptions): Promise<Open
   client.setNotificationHandler('notifications/message', (notification) => {
     options.onNotification({ method: 'notifications/message', params: notification.params });
   });
+  if (serverRequests !== undefined) {
+    for (const method of UPSTREAM_REQUEST_METHODS) {
+      if (serverRequests.capabilities[CAPABILITY_OF[method]] === undefined) continue;
+      client.setRequestHandler(
+        method,
+        (request, ctx) => serverRequests.handle(method, request.params, ctx.mcpReq.signal) as never,
+      );
+    }
+  }
   const transport = transportFor(
     options.target,
     options.era,

@@ -85,10 +85,21 @@ const descriptionOf = (listed: McpTool, annotations: ToolAnnotations): string =>
     : (listed.title ?? annotations.title ?? listed.name);
 };
 
+/** Fields of a listed tool that hintgate renders itself; any other is carried as it is. */
+const RENDERED_FIELDS = new Set([
+  'name',
+  'title',
+  'description',
+  'inputSchema',
+  'outputSchema',
+  'annotations',
+  '_meta',
+]);
+
 /**
  * Turns one tool of a server's `tools/list` into a hintgate tool whose `execute` calls it
  * on the server through `call`. Name, title, description, schemas, annotations and `_meta`
- * are carried as listed. A schema hintgate's validator rejects is listed unchanged and
+ * are carried as listed, and so is any other field (`execution`, `icons`, ...). A schema hintgate's validator rejects is listed unchanged and
  * checked leniently or not at all (see `problems`); a name hintgate cannot register is
  * skipped.
  */
@@ -121,8 +132,12 @@ export function toRemoteTool(listed: McpTool, origin: string, call: RemoteCall):
     const { outputSchema: _unchecked, ...rest } = listed;
     toolDefinition = rest;
   }
+  const extras = Object.fromEntries(
+    Object.entries(listed).filter(([key]) => !RENDERED_FIELDS.has(key)),
+  );
   const base = {
     name,
+    ...(Object.keys(extras).length === 0 ? {} : { listingExtras: extras }),
     ...(listed.title === undefined ? {} : { title: listed.title }),
     description: descriptionOf(listed, annotations),
     annotations,

@@ -155,6 +155,9 @@ export function supportsFormElicitation(capabilities: ClientCapabilities | undef
   return elicitation.form !== undefined || elicitation.url === undefined;
 }
 
+/** That a call needs approval and the client has no way to ask its user, without advice. */
+export const NO_APPROVAL_CHANNEL_WHY =
+  'approval is required, but the connected MCP client cannot ask its user (it declared no form elicitation capability, which both elicitation/create and input_required need)';
+
 /** Why a call was denied when the client has no way to ask its user. */
-export const NO_APPROVAL_CHANNEL =
-  'approval is required, but the connected MCP client cannot ask its user (it declared no form elicitation capability, which both elicitation/create and input_required need); use a client that supports elicitation, or allow the call with a policy rule or mode';
+export const NO_APPROVAL_CHANNEL = `${NO_APPROVAL_CHANNEL_WHY}; use a client that supports elicitation, or allow the call with a policy rule or mode`;

@@ -201,7 +201,10 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
       end();
     };
-    const server = toolServer.createServer();
+    const server = toolServer.createServer({
+      transport: 'http',
+      ...(authInfo?.clientId === undefined ? {} : { principal: authInfo.clientId }),
+    });
     await server.connect(transport);
     const response = await transport.handleRequest(request, {
       parsedBody: body,

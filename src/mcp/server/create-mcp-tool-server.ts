@@ -7,20 +7,24 @@ import {
   Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import type { CallerIdentity } from '../../audit/audit-event.js';
 import { HintgateError } from '../../errors/hintgate-error.js';
-import type { Mode } from '../../policy/policy-types.js';
+import type { ApprovalRequest, Approver, Mode } from '../../policy/policy-types.js';
 import { AuditWriteError } from '../../runtime/audit-write-error.js';
 import type { ExecuteOptions, Runtime } from '../../runtime/runtime.js';
 import type { ToolCall } from '../../runtime/tool-call.js';
-import { isPlainObject } from '../../tool/json-schema.js';
 import type { ToolProgress } from '../../tool/tool.js';
 import type { CallResult } from '../../tool/tool-result.js';
+import { type ConnectionInfo, callerIdentity, stamped, stated, whoOf } from './caller-identity.js';
+import { checkToolServerOptions } from './check-tool-server-options.js';
 import {
   type ApprovalRoundState,
   createElicitationApprover,
   createInputRequiredApproval,
   isModernRequest,
+  withUnapprovableAdvice,
 } from './client-approvers.js';
+import { type ClientRequestMethod, createClientRequests } from './client-requests.js';
 import {
   type DirectCallOutcome,
   type DirectToolCalls,
@@ -78,6 +82,12 @@ export interface McpToolServerOptions {
    * Default none: the `logging` capability is not declared.
    */
   readonly logging?: McpLogSource;
+  /**
+   * The ways to let a call run, for a call that needed a person's approval while its
+   * client cannot ask its user: told to the client and recorded in the audit reason in
+   * place of the generic advice. `undefined` keeps the generic advice. Default none.
+   */
+  readonly unapprovableAdvice?: (request: ApprovalRequest) => string | undefined;
 }
 
 /** Options of {@link McpToolServer.createServer}. */
@@ -89,6 +99,13 @@ export interface CreateServerOptions {
    * changes through the HTTP entry's `subscriptions/listen` streams instead.
    */
   readonly listChanged?: boolean;
+  /**
+   * How its client reaches this instance, for audit records (`caller.transport`): `stdio`,
+   * `http`. Default: `http` for a request that came over HTTP, else `in-process`.
+   */
+  readonly transport?: string;
+  /** The principal of the bearer token that opened it (HTTP), for audit records. */
+  readonly principal?: string;
 }
 
 /** What {@link createMcpToolServer} returns. */
@@ -121,6 +138,26 @@ export interface McpToolServer {
    * unsubscribes.
    */
   onServerEvent(listener: (event: McpServerEvent) => void): () => void;
+  /**
+   * Asks a connected 2025-11-25 client to answer a request of the upstream server
+   * `origin` (`roots/list`, `sampling/createMessage`, `elicitation/create`): the client
+   * whose call of one of its tools is under way, else the one active last, of those that
+   * declared the capability.
+   *
+   * @throws ProtocolError `MethodNotFound` when no connected client can answer it.
+   */
+  askClient(
+    origin: string,
+    method: ClientRequestMethod,
+    params: unknown,
+    signal: AbortSignal,
+  ): Promise<unknown>;
+  /**
+   * Calls `listener` when a client's roots may have changed (it sent
+   * `notifications/roots/list_changed`, or a client with roots started). Returns a
+   * function that unsubscribes.
+   */
+  onClientRootsChanged(listener: () => void): () => void;
   /** Stops listening to the registry and closes every instance it built. */
   close(): Promise<void>;
 }
@@ -128,70 +165,6 @@ export interface McpToolServer {
 const packageVersion = (): string => {
   const require = createRequire(import.meta.url);
   return (require('../../../package.json') as { version: string }).version;
-};
-
-const checkOptions = (options: McpToolServerOptions): void => {
-  const raw: unknown = options;
-  if (!isPlainObject(raw)) {
-    throw new HintgateError('invalid_option', 'createMcpToolServer expects one options object.');
-  }
-  const runtime = raw.runtime as Partial<Runtime> | undefined;
-  if (
-    runtime === undefined ||
-    typeof runtime.execute !== 'function' ||
-    typeof runtime.listTools !== 'function'
-  ) {
-    throw new HintgateError(
-      'invalid_option',
-      'createMcpToolServer needs { runtime }: a runtime from createRuntime().',
-    );
-  }
-  for (const key of ['name', 'version', 'instructions'] as const) {
-    if (raw[key] !== undefined && (typeof raw[key] !== 'string' || raw[key] === '')) {
-      throw new HintgateError('invalid_option', `${key} must be a non-empty string.`);
-    }
-  }
-  const key = raw.requestStateKey;
-  const keyBytes =
-    typeof key === 'string'
-      ? Buffer.byteLength(key, 'utf8')
-      : key instanceof Uint8Array
-        ? key.byteLength
-        : undefined;
-  if (key !== undefined && (keyBytes === undefined || keyBytes < 32)) {
-    throw new HintgateError(
-      'invalid_option',
-      'requestStateKey must be a string or Uint8Array of at least 32 bytes, e.g. randomBytes(32).',
-    );
-  }
-  const ttl = raw.approvalRoundTtlSeconds;
-  if (ttl !== undefined && !(typeof ttl === 'number' && Number.isInteger(ttl) && ttl > 0)) {
-    throw new HintgateError(
-      'invalid_option',
-      'approvalRoundTtlSeconds must be a positive whole number of seconds.',
-    );
-  }
-  if (raw.onError !== undefined && typeof raw.onError !== 'function') {
-    throw new HintgateError('invalid_option', 'onError must be a function (error) => void.');
-  }
-  const sources = {
-    resources: ['list', 'listTemplates', 'read', 'subscribe', 'unsubscribe', 'onEvent'],
-    prompts: ['list', 'get', 'onListChanged'],
-    logging: ['setLevel', 'onMessage'],
-  } as const;
-  for (const [key, methods] of Object.entries(sources)) {
-    const source = raw[key];
-    if (source === undefined) continue;
-    const missing = methods.filter(
-      (method) => typeof (source as Record<string, unknown> | null)?.[method] !== 'function',
-    );
-    if (missing.length > 0) {
-      throw new HintgateError(
-        'invalid_option',
-        `${key} must be an object with the methods ${methods.join(', ')}; missing ${missing.join(', ')}.`,
-      );
-    }
-  }
 };
 
 const asError = (error: unknown): Error =>
@@ -212,7 +185,7 @@ const asError = (error: unknown): Error =>
  * @throws HintgateError `invalid_option` for bad options.
  */
 export function createMcpToolServer(options: McpToolServerOptions): McpToolServer {
-  checkOptions(options);
+  checkToolServerOptions(options);
   const { runtime } = options;
   const serverInfo = {
     name: options.name ?? 'hintgate',
@@ -244,7 +217,10 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     return true;
   };
   // Approvals "for the session" belong to one client connection, never to all of them.
-  const sessions = new WeakMap<Server, string>();
+  const connections = new WeakMap<Server, ConnectionInfo>();
+
+  const callerOf = (server: Server, ctx?: ServerContext): CallerIdentity =>
+    callerIdentity(server, ctx, connections.get(server));
   const instances = new Set<Server>();
   const listeners = new Set<{ readonly listener: () => void }>();
   const eventListeners = new Set<{ readonly listener: (event: McpServerEvent) => void }>();
@@ -265,6 +241,9 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     emit,
     report,
   });
+  const clientRequests = createClientRequests({ instances: () => instances, report });
+  const originOf = (name: string): string | undefined =>
+    runtime.registry.resolve(name, scopeOption)?.origin;
   const fingerprint = (): string => JSON.stringify(runtime.listTools(scopeOption));
   let lastList = fingerprint();
   let closed = false;
@@ -303,8 +282,13 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
       ? createInputRequiredApproval(server, ctx, codec, consumeRound)
       : undefined;
     // A 2026-07-28 request stands alone: nothing is remembered for a session it lacks.
-    const session = modern ? null : (sessions.get(server) ?? null);
-    const approver = roundApproval?.approver ?? createElicitationApprover(server, ctx);
+    const session = modern ? null : (connections.get(server)?.session ?? null);
+    const caller = callerOf(server, ctx);
+    const approver = stamped(
+      roundApproval?.approver ?? createElicitationApprover(server, ctx),
+      modern ? 'input_required' : 'elicitation',
+      whoOf(caller),
+    );
     const progressToken = ctx.mcpReq._meta?.progressToken;
     let running = true;
     const progressSent: Promise<void>[] = [];
@@ -324,6 +308,7 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
             );
           };
     let result: CallResult | undefined;
+    const done = clientRequests.track(server, originOf(params.name));
     try {
       result = await executeOne(
         {
@@ -332,10 +317,11 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
           arguments: params.arguments ?? {},
           ...(onProgress === undefined ? {} : { onProgress }),
         },
-        { signal: ctx.mcpReq.signal, approver, session, ...scopeOption },
+        { signal: ctx.mcpReq.signal, approver, session, caller, ...scopeOption },
       );
     } finally {
       running = false;
+      done();
     }
     // The client drops progress that arrives after the result.
     await Promise.all(progressSent);
@@ -344,6 +330,12 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     return project(server, params.name, result);
   };
 
+  const { unapprovableAdvice } = options;
+  const advised = (approver: Approver | undefined): Approver | undefined =>
+    approver === undefined || unapprovableAdvice === undefined
+      ? approver
+      : withUnapprovableAdvice(approver, unapprovableAdvice);
+
   /** Runs one call; an audit failure after the call ran leaves its result standing. */
   const executeOne = (
     call: ToolCall,
@@ -351,7 +343,11 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
   ): Promise<CallResult | undefined> => {
     let batch: Promise<CallResult[]>;
     try {
-      batch = runtime.execute([call], executeOptions);
+      const approver = advised(executeOptions.approver);
+      batch = runtime.execute(
+        [call],
+        approver === undefined ? executeOptions : { ...executeOptions, approver },
+      );
     } catch (error) {
       return Promise.reject(error);
     }
@@ -383,15 +379,24 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
   const direct: DirectToolCalls = {
     call(server, id, params, signal, approver) {
       // What callTool does for a 2025-era request without _meta: no progress, no round.
+      const caller = callerOf(server);
+      const done = clientRequests.track(server, originOf(params.name));
       return executeOne(
         { id: String(id), name: params.name, arguments: params.arguments ?? {} },
         {
           signal,
-          approver: approver ?? createElicitationApprover(server),
-          session: sessions.get(server) ?? null,
+          approver: stamped(
+            approver ?? createElicitationApprover(server),
+            'elicitation',
+            whoOf(caller),
+          ),
+          session: connections.get(server)?.session ?? null,
+          caller,
           ...scopeOption,
         },
-      ).then((result) => project(server, params.name, result));
+      )
+        .finally(done)
+        .then((result) => project(server, params.name, result));
     },
     handOff(server, id, outcome) {
       let outcomes = handedOff.get(server);
@@ -426,7 +431,12 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
         requestState: { verify: codec.verify },
       });
       const session = randomUUID();
-      sessions.set(server, session);
+      const principal = stated(serverOptions.principal);
+      connections.set(server, {
+        session,
+        ...(serverOptions.transport === undefined ? {} : { transport: serverOptions.transport }),
+        ...(principal === undefined ? {} : { principal }),
+      });
       server.setRequestHandler('tools/list', () => ({ tools: listTools() }));
       server.setRequestHandler('tools/call', (request, ctx) => {
         const outcome = takeHandedOff(server, ctx.mcpReq.id);
@@ -435,7 +445,10 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
         throw outcome.error;
       });
       relay.register(server);
-      if (serverOptions.listChanged !== false) instances.add(server);
+      if (serverOptions.listChanged !== false) {
+        instances.add(server);
+        clientRequests.register(server);
+      }
       const previous = server.onclose;
       server.onclose = () => {
         instances.delete(server);
@@ -450,6 +463,17 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
       refresh();
     },
     refresh,
+    askClient: (origin, method, params, signal) =>
+      clientRequests.ask(origin, method, params, signal),
+    onClientRootsChanged(listener) {
+      if (typeof listener !== 'function') {
+        throw new HintgateError(
+          'invalid_option',
+          'onClientRootsChanged expects a function () => void.',
+        );
+      }
+      return clientRequests.onRootsChanged(listener);
+    },
     onToolsChanged(listener) {
       if (typeof listener !== 'function') {
         throw new HintgateError('invalid_option', 'onToolsChanged expects a function () => void.');

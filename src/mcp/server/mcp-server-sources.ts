@@ -1,4 +1,6 @@
 import type {
+  CompleteRequestParams,
+  CompleteResult,
   GetPromptRequestParams,
   GetPromptResult,
   ListPromptsResult,
@@ -44,6 +46,12 @@ export interface McpResourceSource {
   unsubscribe(uri: string): Promise<void>;
   /** Calls `listener` with each event; returns a function that unsubscribes. */
   onEvent(listener: (event: McpResourceEvent) => void): () => void;
+  /**
+   * Completes an argument of a resource template (`completion/complete` with a
+   * `ref/resource`). With it (or the prompts' `complete`), the `completions` capability is
+   * declared.
+   */
+  complete?(params: CompleteRequestParams, request: McpSourceRequest): Promise<CompleteResult>;
 }
 
 /** Prompts a tool server serves besides its tools. Errors as for {@link McpResourceSource}. */
@@ -54,6 +62,8 @@ export interface McpPromptSource {
   get(params: GetPromptRequestParams, request: McpSourceRequest): Promise<GetPromptResult>;
   /** Calls `listener` when the prompt list changed; returns a function that unsubscribes. */
   onListChanged(listener: () => void): () => void;
+  /** Completes an argument of a prompt (`completion/complete` with a `ref/prompt`). */
+  complete?(params: CompleteRequestParams, request: McpSourceRequest): Promise<CompleteResult>;
 }
 
 /** Log messages a tool server relays to its clients (MCP logging). */

@@ -74,7 +74,7 @@ export function serveMcpStdio(options: McpStdioOptions): McpStdioServer {
   });
   const handle = serveStdio(
     () => {
-      const server = toolServer.createServer();
+      const server = toolServer.createServer({ transport: 'stdio' });
       fast?.attach(server);
       return server;
     },

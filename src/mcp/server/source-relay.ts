@@ -17,6 +17,9 @@ import {
 } from './mcp-server-sources.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 
+/** The answer when nothing can complete the value: no suggestions. */
+const NO_COMPLETIONS = { completion: { values: [], hasMore: false } };
+
 /** Options of {@link createSourceRelay}. */
 export interface SourceRelayOptions {
   readonly resources?: McpResourceSource;
@@ -127,8 +130,21 @@ export function createSourceRelay(options: SourceRelayOptions): SourceRelay {
       ...(resources === undefined ? {} : { resources: { subscribe: true, listChanged: true } }),
       ...(prompts === undefined ? {} : { prompts: { listChanged: true } }),
       ...(logging === undefined ? {} : { logging: {} }),
+      ...(resources?.complete === undefined && prompts?.complete === undefined
+        ? {}
+        : { completions: {} }),
     },
     register(server) {
+      if (resources?.complete !== undefined || prompts?.complete !== undefined) {
+        server.setRequestHandler('completion/complete', (request, ctx) => {
+          const { params } = request;
+          const source = params.ref.type === 'ref/prompt' ? prompts : resources;
+          return (
+            source?.complete?.(params, { signal: ctx.mcpReq.signal }) ??
+            Promise.resolve(NO_COMPLETIONS)
+          );
+        });
+      }
       if (resources !== undefined && subscriptions !== undefined) {
         server.setRequestHandler('resources/list', (request, ctx) => {
           onePage(request.params);

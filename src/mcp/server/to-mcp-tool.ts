@@ -22,8 +22,9 @@ export const TOOL_META = {
 /**
  * Renders a tool as an MCP `tools/list` entry: name, title, description, input and output
  * JSON Schema and annotations exactly as the tool declares them (hints it leaves out stay
- * out; nothing is filled with defaults), and the tool's own `_meta` with hintgate's view
- * added under `dev.hintgate/`.
+ * out; nothing is filled with defaults), the tool's own `_meta` with hintgate's view
+ * added under `dev.hintgate/`, and the listing fields hintgate does not interpret
+ * (`execution`, `icons`, ...) as they are.
  */
 export function toMcpTool(listing: ToolListing, registered: RegisteredTool | undefined): McpTool {
   const meta: Record<string, unknown> = { ...listing._meta };
@@ -37,6 +38,7 @@ export function toMcpTool(listing: ToolListing, registered: RegisteredTool | und
   // The schemas are JSON Schema objects whose root is `type: "object"` (defineTool checks
   // it); the SDK's type spells that out, ours keeps them open.
   return {
+    ...listing.extras,
     name: listing.name,
     ...(listing.title === undefined ? {} : { title: listing.title }),
     description: listing.description,
