@@ -1,4 +1,5 @@
 import type { EffectiveHints } from '../tool/annotations.js';
+import type { OpaquePart } from '../tool/approval-keys.js';
 import { compileGlob, globBase } from './compile-glob.js';
 import type { Mode, PolicyRule, RuleDecision } from './policy-types.js';
 
@@ -19,14 +20,21 @@ export interface RuleSubject {
   readonly origin: string;
   readonly effective: EffectiveHints;
   readonly approvalKeys: readonly string[];
+  /** Parts of the call its tool could not understand (see `CallRequest.opaque`). */
+  readonly opaque?: readonly OpaquePart[];
 }
 
 const ALWAYS = (): boolean => true;
 
-/** An allow covers a call only if it matches every key, `*` staying within one segment. */
-const allowKeys = (glob: string): ((keys: readonly string[]) => boolean) => {
+type KeyMatcher = (keys: readonly string[], opaque: readonly OpaquePart[] | undefined) => boolean;
+
+/**
+ * An allow covers a call only if it matches every key, `*` staying within one segment, and
+ * the call is fully understood: keys cannot speak for a part its tool could not read.
+ */
+const allowKeys = (glob: string): KeyMatcher => {
   const matches = compileGlob(glob);
-  return (keys) => keys.length > 0 && keys.every(matches);
+  return (keys, opaque) => (opaque?.length ?? 0) === 0 && keys.length > 0 && keys.every(matches);
 };
 
 /** True when `key` is the resource `base` names or one of its ancestors (`file:` of `file:a/b`). */
@@ -39,14 +47,16 @@ const isAncestorOrSelf = (key: string, base: string): boolean => {
 
 /**
  * An ask or a deny needs one matching key, errs wide: `*` crosses `/` (so `git push*`
- * catches `git push origin feat/x`), and a key naming a directory above the protected
+ * catches `git push origin feat/x`), a key naming a directory above the protected
  * resources (`file:` or `file:secrets` for `file:secrets/**`) matches too, since the call
- * covers them.
+ * covers them, and so does a call with a part that may run a command its keys do not name.
  */
-const restrictKeys = (glob: string): ((keys: readonly string[]) => boolean) => {
+const restrictKeys = (glob: string): KeyMatcher => {
   const matches = compileGlob(glob, { starCrossesSlash: true });
   const base = globBase(glob);
-  return (keys) => keys.some((key) => matches(key) || isAncestorOrSelf(key, base));
+  return (keys, opaque) =>
+    (opaque?.some((part) => part.hidesCommand === true) ?? false) ||
+    keys.some((key) => matches(key) || isAncestorOrSelf(key, base));
 };
 
 /** Compiles checked rules (see `checkPolicy`) into matchers. */
@@ -73,7 +83,7 @@ export function compileRules(rules: readonly PolicyRule[]): CompiledRule[] {
           tool(call.name) &&
           origin(call.origin) &&
           hints.every(([hint, value]) => call.effective[hint] === value) &&
-          keysMatch(call.approvalKeys)
+          keysMatch(call.approvalKeys, call.opaque)
         );
       },
     };

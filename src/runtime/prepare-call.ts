@@ -1,7 +1,8 @@
 import type { CallRequest } from '../policy/authorizer.js';
-import { deriveApprovalKeys } from '../policy/derive-approval-keys.js';
+import { deriveCallApprovalKeys } from '../policy/derive-approval-keys.js';
 import type { RegisteredTool, ToolRegistry } from '../registry/index.js';
 import { normalizeResourceKey } from '../schedule/resource-key.js';
+import type { OpaquePart } from '../tool/approval-keys.js';
 import { isPlainObject } from '../tool/json-schema.js';
 import type { ToolArguments } from '../tool/resource-template.js';
 import type { CallResult } from '../tool/tool-result.js';
@@ -96,10 +97,14 @@ export async function prepareCall(
   const args = validated.value as ToolArguments;
   let resourceKeys: string[];
   let approvalKeys: string[];
+  let opaque: OpaquePart[];
   try {
     const raw = tool.resources?.(args) ?? [];
     resourceKeys = raw.map((key) => normalizeResourceKey(key, context.workspace));
-    approvalKeys = deriveApprovalKeys(tool, args, resourceKeys);
+    const derived = deriveCallApprovalKeys(tool, args, resourceKeys);
+    // An asynchronous approvalKey (a grammar that loads) is waited for; a synchronous one
+    // costs no extra turn of the microtask queue.
+    ({ keys: approvalKeys, opaque } = derived instanceof Promise ? await derived : derived);
   } catch (error) {
     return failedResult(
       call,
@@ -121,6 +126,7 @@ export async function prepareCall(
     arguments: args,
     resourceKeys,
     approvalKeys,
+    ...(opaque.length === 0 ? {} : { opaque }),
     ...(registered.requireApproval === undefined
       ? {}
       : { requireApproval: registered.requireApproval }),
