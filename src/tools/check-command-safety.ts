@@ -8,12 +8,12 @@ import {
   placeOf,
   within,
 } from './dangerous-places.js';
-import { type ExpandedCommand, type ExpandedLine, expandCommands } from './expand-commands.js';
+import { expandCommands } from './expand-commands.js';
 import { type BashGrammar, loadBashGrammar } from './load-bash-grammar.js';
 import { commandTooLong } from './max-command-length.js';
-import type { ShellWord } from './parse-shell-command.js';
 import { baseName } from './program-key.js';
 import { OTHER_SHELLS, READ_SHELLS } from './shell-runners.js';
+import type { ExpandedCommand, ExpandedLine, ShellWord } from './shell-syntax.js';
 
 const DISK_DEVICE =
   /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|mapper\/|md|dm-|mem$|kmem$|port$)/;

@@ -1,17 +1,10 @@
 import type { OpaquePart } from '../tool/approval-keys.js';
 import type { BashGrammar } from './load-bash-grammar.js';
-import {
-  type Assignment,
-  type FunctionDefinition,
-  parseShellCommand,
-  type Redirect,
-  type ShellWord,
-  type SimpleCommand,
-} from './parse-shell-command.js';
+import { parseShellCommand } from './parse-shell-command.js';
 import { baseName, programName } from './program-key.js';
 import { readGitCommand } from './read-git-command.js';
+import { fdExecs, findExecs, readParallel, readShellArgs, readXargs } from './runner-arguments.js';
 import { isSafeVariable } from './safe-variables.js';
-import { scanOptions } from './scan-options.js';
 import { excerpt } from './shell-excerpt.js';
 import {
   OPAQUE_RUNNERS,
@@ -20,46 +13,16 @@ import {
   RUNNERS,
   SUBCOMMAND_RUNNERS,
 } from './shell-runners.js';
+import type {
+  Assignment,
+  ExpandedCommand,
+  ExpandedLine,
+  FunctionDefinition,
+  Redirect,
+  ShellWord,
+  SimpleCommand,
+} from './shell-syntax.js';
 import { type SplitWords, unwrapCommand } from './unwrap-command.js';
-
-/** One command a command line runs, wrappers and runners taken apart. */
-export interface ExpandedCommand {
-  /** Runners kept because they change who runs it or how: `sudo`, `xargs`, `watch`. */
-  readonly prefix: readonly string[];
-  /** The program, a standard system path reduced to its name; '' for a bare assignment. */
-  readonly program: string;
-  /** Its arguments. */
-  readonly args: readonly ShellWord[];
-  /** Assignments of a bare assignment (`A=1`), for keys. */
-  readonly assignments: readonly Assignment[];
-  /** Its redirections (none for commands a runner starts). */
-  readonly redirects: readonly Redirect[];
-  /** Pipeline number, unique within the line. */
-  readonly pipeline: number;
-  /** Position in the pipeline. */
-  readonly stage: number;
-  /** True when a runner starts it in another directory (`env -C dir`, `sudo -D dir`). */
-  readonly chdir: boolean;
-  /** Ids of the substitutions it runs inside. */
-  readonly within: readonly number[];
-  /** The shell function whose body holds it. */
-  readonly inFunction?: string;
-  /** The key when it is not made from the program: `sh -c`, `eval`. */
-  readonly key?: string;
-  /** The runner that adds arguments it reads: `xargs`, `find -exec`, `fd -x`, `parallel`. */
-  readonly argsFrom?: string;
-}
-
-/** Everything a command line runs, and what in it is not plainly understood. */
-export interface ExpandedLine {
-  readonly commands: readonly ExpandedCommand[];
-  /** Redirections of compound commands. */
-  readonly redirects: readonly Redirect[];
-  /** Parts not understood; `hidesCommand` when one may run a command not in `commands`. */
-  readonly opaque: readonly OpaquePart[];
-  /** Shell functions the line defines. */
-  readonly functions: readonly FunctionDefinition[];
-}
 
 /** Where a simple command stands in its line. */
 interface Place {
@@ -84,92 +47,14 @@ interface RunContext {
 const MAX_DEPTH = 8;
 /** How many runners one command may be wrapped in (`sudo env nice timeout 5 …`). */
 const MAX_UNWRAP = 32;
-const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 /** Builtins that take variable names, whose subscripts bash evaluates: `declare 'a[$(cmd)]'`. */
 const NAME_BUILTINS = new Set(
   'declare typeset local readonly export printf read mapfile readarray getopts unset test [ [['.split(
     ' ',
   ),
 );
-const XARGS = {
-  flags: [
-    '-0',
-    '--null',
-    '-o',
-    '--open-tty',
-    '-p',
-    '--interactive',
-    '-r',
-    '--no-run-if-empty',
-    '-t',
-    '--verbose',
-    '-x',
-    '--exit',
-    '--show-limits',
-  ],
-  values: [
-    '-a',
-    '--arg-file',
-    '-d',
-    '--delimiter',
-    '-E',
-    '-I',
-    '-L',
-    '--max-lines',
-    '-n',
-    '--max-args',
-    '-P',
-    '--max-procs',
-    '-s',
-    '--max-chars',
-    '--process-slot-var',
-  ],
-  optional: ['-e', '--eof', '-i', '--replace', '-l'],
-};
-const PARALLEL = {
-  flags: (
-    '-0 --null -k --keep-order -u --ungroup --group --line-buffer --lb -q --quote -r ' +
-    '--no-run-if-empty -X -m --dry-run --dryrun -v -t --verbose --will-cite --shuf --link ' +
-    '--plus --fg --bg --eta --bar --progress --tag --pipe --cleanup --transfer --compress -g --halt-on-error'
-  ).split(' '),
-  values: (
-    '-j --jobs -P --max-procs -S --sshlogin --sshloginfile -a --arg-file -d --delimiter -I -E ' +
-    '-n --max-args -N -L --max-lines --colsep -C --halt --joblog --results --res --tmpdir ' +
-    '--timeout --delay --retries --env --workdir --wd --tagstring -s --max-chars --memfree ' +
-    '--load --nice --block --recstart --recend --header --sshdelay --basefile --bf --return --id'
-  ).split(' '),
-};
-const ARG_SEPARATORS = new Set([':::', '::::', ':::+', '::::+']);
-
 const ask = (reason: string): OpaquePart => ({ reason });
 const hide = (reason: string): OpaquePart => ({ reason, hidesCommand: true });
-
-/** What a shell's arguments say it runs: `-c` code, a script, or its input. */
-const readShellArgs = (
-  args: readonly ShellWord[],
-): { code?: ShellWord; script?: ShellWord; problem?: string } => {
-  let inline = false;
-  for (let i = 0; i < args.length; i += 1) {
-    const word = args[i] as ShellWord;
-    const text = word.value;
-    if (text === undefined) return { problem: `${word.opaque} stands among its options` };
-    if (text === '--' || text === '-') {
-      const next = args[i + 1];
-      if (next === undefined || text === '-') return {};
-      return inline ? { code: next } : { script: next };
-    }
-    if (text.startsWith('--')) {
-      if (text === '--rcfile' || text === '--init-file') i += 1;
-    } else if (/^[-+][A-Za-z]+$/.test(text)) {
-      if (text.startsWith('-') && text.includes('c')) inline = true;
-      if (text.startsWith('-') && text.includes('s')) return {};
-      if (text.endsWith('o') || text.endsWith('O')) i += 1;
-    } else {
-      return inline ? { code: word } : { script: word };
-    }
-  }
-  return {};
-};
 
 class Expander {
   readonly commands: ExpandedCommand[] = [];
@@ -513,16 +398,13 @@ class Expander {
     place: Place,
     ctx: RunContext,
   ): 'done' | { words: readonly ShellWord[]; ctx: RunContext } {
-    const scan = scanOptions(args, XARGS);
-    if (scan.problem !== undefined) {
-      this.opaque.push(hide(`cannot tell what xargs runs: ${scan.problem}`));
+    const read = readXargs(args);
+    if ('problem' in read) {
+      this.opaque.push(hide(`cannot tell what xargs runs: ${read.problem}`));
       this.#emit(place, ctx, { program: 'xargs', args });
       return 'done';
     }
-    const replace = scan.options.find((o) => ['-I', '-i', '--replace'].includes(o.name));
-    const token = replace === undefined ? undefined : (replace.value?.value ?? '{}');
-    const target = args.slice(scan.next);
-    const words = target.length === 0 ? [{ source: 'echo', value: 'echo' }] : target;
+    const { words, token } = read;
     this.opaque.push(
       ask(`xargs runs ${excerpt(words[0]?.source ?? '')} with arguments it reads from its input`),
     );
@@ -532,7 +414,7 @@ class Expander {
         ...ctx,
         prefix: [...ctx.prefix, 'xargs'],
         argsFrom: 'xargs',
-        ...(token === undefined || token === ''
+        ...(token === undefined
           ? {}
           : {
               placeholder: {
@@ -546,14 +428,12 @@ class Expander {
 
   #parallel(args: readonly ShellWord[], place: Place, ctx: RunContext): 'done' {
     this.#emit(place, ctx, { program: 'parallel', args });
-    const scan = scanOptions(args, PARALLEL);
-    if (scan.problem !== undefined) {
-      this.opaque.push(hide(`cannot tell what parallel runs: ${scan.problem}`));
+    const read = readParallel(args);
+    if ('problem' in read) {
+      this.opaque.push(hide(`cannot tell what parallel runs: ${read.problem}`));
       return 'done';
     }
-    const rest = args.slice(scan.next);
-    const end = rest.findIndex((word) => ARG_SEPARATORS.has(word.value ?? ''));
-    const words = end === -1 ? rest : rest.slice(0, end);
+    const { words } = read;
     if (words.length === 0) {
       this.opaque.push(hide('parallel runs commands it reads from its input'));
       return 'done';
@@ -578,45 +458,6 @@ class Expander {
     return 'done';
   }
 }
-
-type ExecGroup = { flag: string; words: readonly ShellWord[] } | string;
-
-/** Commands `find` runs per file: the words after `-exec` up to `;` or `+`. */
-const findExecs = (args: readonly ShellWord[]): ExecGroup[] => {
-  const groups: ExecGroup[] = [];
-  for (let i = 0; i < args.length; i += 1) {
-    const flag = args[i]?.value ?? '';
-    if (!FIND_EXEC.has(flag)) continue;
-    let end = i + 1;
-    while (end < args.length && args[end]?.value !== ';' && args[end]?.value !== '+') end += 1;
-    groups.push({ flag, words: args.slice(i + 1, end) });
-    i = end;
-  }
-  return groups;
-};
-
-/** The command of `fd -x`/`--exec`/`-X`/`--exec-batch`: the words after it up to `;`. */
-const fdExecs = (args: readonly ShellWord[]): ExecGroup[] => {
-  for (let i = 0; i < args.length; i += 1) {
-    const text = args[i]?.value ?? '';
-    let flag: string | undefined;
-    let first: ShellWord[] = [];
-    if (['-x', '--exec', '-X', '--exec-batch'].includes(text)) flag = text;
-    else if (text.startsWith('--exec=') || text.startsWith('--exec-batch=')) {
-      flag = text.slice(0, text.indexOf('='));
-      const value = text.slice(text.indexOf('=') + 1);
-      first = [{ source: value, value }];
-    } else if (/^-[A-Za-z]+$/.test(text) && /[xX]/.test(text)) {
-      if (!/[xX]$/.test(text)) return [`cannot tell what fd ${text} runs`];
-      flag = `-${text.at(-1)}`;
-    }
-    if (flag === undefined) continue;
-    let end = i + 1;
-    while (end < args.length && args[end]?.value !== ';') end += 1;
-    return [{ flag, words: [...first, ...args.slice(i + 1, end)] }];
-  }
-  return [];
-};
 
 /**
  * Every command a command line runs, as far as it can be told without running it: the

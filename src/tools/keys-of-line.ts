@@ -1,10 +1,9 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import type { OpaquePart } from '../tool/approval-keys.js';
-import type { ExpandedCommand, ExpandedLine } from './expand-commands.js';
-import type { Redirect, ShellWord } from './parse-shell-command.js';
 import { baseName, programKey } from './program-key.js';
 import { isWithin, resolveLoosely } from './resolve-in-workspace.js';
+import type { ExpandedCommand, ExpandedLine, Redirect, ShellWord } from './shell-syntax.js';
 
 /** Keys of a command line, with the parts of it that are not fully understood. */
 export interface CommandKeys {

@@ -1,238 +1,31 @@
 import type { Node } from 'web-tree-sitter';
 import type { OpaquePart } from '../tool/approval-keys.js';
 import type { BashGrammar } from './load-bash-grammar.js';
+import { ShellWordReader, type WordHost } from './read-shell-words.js';
 import { excerpt } from './shell-excerpt.js';
+import {
+  type Assignment,
+  CONTAINERS,
+  type FunctionDefinition,
+  PATTERN_WORDS,
+  type ParsedShellLine,
+  REDIRECTS,
+  type Redirect,
+  type ShellWord,
+  type SimpleCommand,
+  STATEMENTS,
+  type WalkContext,
+} from './shell-syntax.js';
+import { joinWords } from './shell-word-text.js';
 
-/** One word of a command line, as written and as the program receives it. */
-export interface ShellWord {
-  /** The word as written, quotes included. */
-  readonly source: string;
-  /**
-   * What the program receives, after quote removal; absent when the shell decides it at
-   * run time (an expansion, a substitution, a glob, `~`), and then `opaque` says why.
-   */
-  readonly value?: string;
-  /** Why `value` is unknown: `command substitution $(date)`, `pathname expansion (glob) *.ts`. */
-  readonly opaque?: string;
-  /** Ids of the command and process substitutions inside it (see `SimpleCommand.within`). */
-  readonly substitutions?: readonly number[];
-}
-
-/** A redirection: `> file`, `2>&1`, `< in`, a here-document or a here-string. */
-export interface Redirect {
-  /** The operator: `>`, `>>`, `>|`, `&>`, `&>>`, `>&`, `<`, `<&`, `<>`, `<<`, `<<-`, `<<<`. */
-  readonly op: string;
-  /** The file descriptor written before the operator (`2` of `2>&1`), if any. */
-  readonly fd?: string;
-  /** The file or descriptor it names; absent for here-documents and here-strings. */
-  readonly target?: ShellWord;
-  /** For a here-document or here-string: the text the command reads. */
-  readonly input?: ShellWord;
-}
-
-/** A variable assignment: `NAME=value`, before a command, alone, or after `export`. */
-export interface Assignment {
-  /** The name as written (`x[1]` for an array element). */
-  readonly name: string;
-  /** The value (an empty literal for `NAME=`). */
-  readonly value: ShellWord;
-}
-
-/** One simple command: assignments, words, redirections. */
-export interface SimpleCommand {
-  /** Assignments before the program (or of `export`, `declare`, ... and of a bare `A=1`). */
-  readonly assignments: readonly Assignment[];
-  /** The program and its arguments; empty for a bare assignment or redirection. */
-  readonly words: readonly ShellWord[];
-  /** Its redirections, in order. */
-  readonly redirects: readonly Redirect[];
-  /** Number of the pipeline it belongs to, unique within the line. */
-  readonly pipeline: number;
-  /** Position in its pipeline, 0 for the first stage. */
-  readonly stage: number;
-  /** True inside a command or process substitution. */
-  readonly nested: boolean;
-  /** The shell function whose body it is in, if any. */
-  readonly inFunction?: string;
-  /** Ids of the substitutions it is inside, outermost first (empty at the top level). */
-  readonly within: readonly number[];
-}
-
-/** A shell function the line defines. */
-export interface FunctionDefinition {
-  readonly name: string;
-  /** True when its body starts processes in the background or in a pipeline. */
-  readonly forks: boolean;
-}
-
-/** A command line read by the bash grammar. */
-export interface ParsedShellLine {
-  /** Every simple command, in the order the text gives them, substitutions included. */
-  readonly commands: readonly SimpleCommand[];
-  /** Redirections of compound commands (`{ a; b; } > out`) and of `$(<file)`. */
-  readonly redirects: readonly Redirect[];
-  /** What the line holds that is not plain commands: syntax errors, functions, loops over expansions. */
-  readonly opaque: readonly OpaquePart[];
-  /** Functions it defines. */
-  readonly functions: readonly FunctionDefinition[];
-}
-
-interface Context {
-  readonly pipeline?: number | undefined;
-  readonly stage: number;
-  readonly nested: boolean;
-  readonly fn?: string;
-  readonly within: readonly number[];
-}
-
-/** Statement nodes: what the walker visits as commands or holders of commands. */
-const STATEMENTS = new Set([
-  'program',
-  'list',
-  'pipeline',
-  'command',
-  'redirected_statement',
-  'compound_statement',
-  'subshell',
-  'do_group',
-  'negated_command',
-  'if_statement',
-  'elif_clause',
-  'else_clause',
-  'while_statement',
-  'for_statement',
-  'c_style_for_statement',
-  'case_statement',
-  'case_item',
-  'function_definition',
-  'declaration_command',
-  'unset_command',
-  'test_command',
-  'variable_assignment',
-  'variable_assignments',
-  'comment',
-  'ERROR',
-]);
-/** Statements that only hold others (and words of their own: `for` lists, `case` patterns). */
-const CONTAINERS = new Set([
-  'program',
-  'list',
-  'compound_statement',
-  'subshell',
-  'do_group',
-  'negated_command',
-  'if_statement',
-  'elif_clause',
-  'else_clause',
-  'while_statement',
-  'for_statement',
-  'case_statement',
-  'case_item',
-]);
-const REDIRECTS = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
-/** Words of `for` and `case` that are names or patterns, not arguments. */
-const PATTERN_WORDS = new Set(['variable_name', 'extglob_pattern', 'word', 'number', 'raw_string']);
-const MAX_WORD_DEPTH = 64;
-
-/** Characters that end an unquoted word: seen inside one, the grammar and the shell disagree. */
-const BREAKS = new Set([' ', '\t', '\n', ';', '&', '|', '<', '>', '(', ')']);
-
-interface WordState {
-  value: string;
-  /** The value with quoted and escaped characters masked, for glob, `~` and brace checks. */
-  shape: string;
-  opaque: string | undefined;
-  /** True when the opaque part is an expansion or substitution (not only a pattern). */
-  expands: boolean;
-  /** Ids of substitutions found inside. */
-  subs: number[];
-}
-
-/** Removes backslash quoting of an unquoted word; `undefined` when the shell would expand it. */
-const unquote = (text: string, state: WordState): string | undefined => {
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text[i] as string;
-    if (c === '\\') {
-      const next = text[i + 1];
-      i += 1;
-      if (next === undefined) {
-        state.value += '\\';
-        state.shape += 'x';
-      } else if (next !== '\n') {
-        state.value += next;
-        state.shape += 'x';
-      }
-    } else if (c === '$' || c === '`') {
-      return `unexpected ${c} in ${excerpt(text)}`;
-    } else if (BREAKS.has(c)) {
-      return `the word ${excerpt(text)} could not be read exactly`;
-    } else {
-      state.value += c;
-      state.shape += c;
-    }
-  }
-  return undefined;
-};
-
-/** Quote removal inside double quotes: `\` escapes only `$`, `` ` ``, `"`, `\` and newline. */
-const unquoteDouble = (text: string, state: WordState): string | undefined => {
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text[i] as string;
-    const next = text[i + 1];
-    if (c === '\\' && next !== undefined && '$`"\\\n'.includes(next)) {
-      if (next !== '\n') state.value += next;
-      i += 1;
-    } else if (c === '$' || c === '`') {
-      return `unexpected ${c} in "${excerpt(text)}"`;
-    } else {
-      state.value += c;
-    }
-  }
-  state.shape += 'x';
-  return undefined;
-};
-
-/** Why a word's unquoted shape expands (glob, `~`, braces), or undefined. */
-const patternReason = (shape: string, source: string): string | undefined => {
-  if (shape.startsWith('~')) return `tilde expansion ${excerpt(source)}`;
-  let open = -1;
-  let list = false;
-  for (let i = 0; i < shape.length; i += 1) {
-    const c = shape[i];
-    if (c === '*' || c === '?' || c === '[') return `pathname expansion (glob) ${excerpt(source)}`;
-    if (c === '{') {
-      open = i;
-      list = false;
-    } else if (open >= 0 && (c === ',' || (c === '.' && shape[i + 1] === '.'))) {
-      list = true;
-    } else if (c === '}' && open >= 0 && list) {
-      return `brace expansion ${excerpt(source)}`;
-    }
-  }
-  return undefined;
-};
-
-/** Two halves of a word the shell joins at a backslash-newline. */
-const joinWords = (first: ShellWord, gap: string, second: ShellWord): ShellWord => {
-  const source = `${first.source}${gap}${second.source}`;
-  const substitutions = [...(first.substitutions ?? []), ...(second.substitutions ?? [])];
-  const subs = substitutions.length === 0 ? {} : { substitutions };
-  if (first.value === undefined || second.value === undefined) {
-    return { source, opaque: first.opaque ?? second.opaque ?? excerpt(source), ...subs };
-  }
-  const value = `${first.value}${second.value}`;
-  // Quoting of the halves is not kept: judge the joined text as if it were all unquoted.
-  const reason = patternReason(value, source);
-  return reason === undefined ? { source, value } : { source, opaque: reason };
-};
-
-class LineReader {
+class LineReader implements WordHost {
   readonly commands: SimpleCommand[] = [];
   readonly redirects: Redirect[] = [];
   readonly opaque: OpaquePart[] = [];
   readonly #functions = new Map<string, { forks: boolean }>();
-  readonly #stack: Array<{ node: Node; ctx: Context }> = [];
+  readonly #stack: Array<{ node: Node; ctx: WalkContext }> = [];
   #pipelines = 0;
+  readonly #words = new ShellWordReader(this);
 
   constructor(
     private readonly source: string,
@@ -263,21 +56,25 @@ class LineReader {
     this.opaque.push({ reason, hidesCommand: true });
   }
 
+  note(part: OpaquePart): void {
+    this.opaque.push(part);
+  }
+
   /** Schedules statements; pushed in reverse so they are read in text order. */
-  #push(nodes: readonly Node[], ctx: Context): void {
+  #push(nodes: readonly Node[], ctx: WalkContext): void {
     for (let i = nodes.length - 1; i >= 0; i -= 1) {
       this.#stack.push({ node: nodes[i] as Node, ctx });
     }
   }
 
-  #forks(ctx: Context): void {
+  #forks(ctx: WalkContext): void {
     if (ctx.fn !== undefined) {
       const fn = this.#functions.get(ctx.fn);
       if (fn !== undefined) fn.forks = true;
     }
   }
 
-  #statement(node: Node, ctx: Context): void {
+  #statement(node: Node, ctx: WalkContext): void {
     switch (node.type) {
       case 'comment':
         return;
@@ -311,7 +108,7 @@ class LineReader {
         return;
       case 'test_command': {
         const bracket = node.child(0)?.type ?? '[';
-        this.#scan(node, ctx, 0, true);
+        this.#words.scan(node, ctx, 0, true);
         this.#emit(
           { assignments: [], words: [{ source: bracket, value: bracket }], redirects: [] },
           ctx,
@@ -343,7 +140,7 @@ class LineReader {
   }
 
   /** Children of a container: statements are scheduled, words checked for expansions. */
-  #container(node: Node, ctx: Context): void {
+  #container(node: Node, ctx: WalkContext): void {
     const statements: Node[] = [];
     for (const child of node.children) {
       if (child === null) continue;
@@ -354,14 +151,14 @@ class LineReader {
       if (STATEMENTS.has(child.type)) statements.push(child);
       else if (REDIRECTS.has(child.type)) this.#looseRedirect(child, ctx);
       else if (!PATTERN_WORDS.has(child.type)) {
-        const word = this.#word(child, ctx);
+        const word = this.#words.word(child, ctx);
         if (word.opaque !== undefined && word.expands) this.opaque.push({ reason: word.opaque });
       }
     }
     this.#push(statements, ctx);
   }
 
-  #emit(parts: Pick<SimpleCommand, 'assignments' | 'words' | 'redirects'>, ctx: Context): void {
+  #emit(parts: Pick<SimpleCommand, 'assignments' | 'words' | 'redirects'>, ctx: WalkContext): void {
     this.commands.push({
       ...parts,
       pipeline: ctx.pipeline ?? this.#pipelines++,
@@ -372,7 +169,7 @@ class LineReader {
     });
   }
 
-  #redirected(node: Node, ctx: Context): void {
+  #redirected(node: Node, ctx: WalkContext): void {
     const body = node.childForFieldName('body');
     const redirects = node.children.filter(
       (child): child is Node => child !== null && REDIRECTS.has(child.type),
@@ -388,7 +185,7 @@ class LineReader {
   }
 
   /** A redirection not attached to a simple command. */
-  #looseRedirect(node: Node, ctx: Context): void {
+  #looseRedirect(node: Node, ctx: WalkContext): void {
     const { redirect, extra } = this.#redirect(node, ctx);
     this.redirects.push(redirect);
     if (extra.length > 0) {
@@ -396,7 +193,7 @@ class LineReader {
     }
   }
 
-  #command(node: Node, ctx: Context, outer: readonly Node[]): void {
+  #command(node: Node, ctx: WalkContext, outer: readonly Node[]): void {
     const pipeline = ctx.pipeline ?? this.#pipelines++;
     const here = { ...ctx, pipeline };
     const assignments: Assignment[] = [];
@@ -439,38 +236,38 @@ class LineReader {
         addRedirect(child);
       } else if (child.type === 'command_name') {
         const inner = child.namedChild(0);
-        addWord(child, inner === null ? { source: '', value: '' } : this.#word(inner, here));
+        addWord(child, inner === null ? { source: '', value: '' } : this.#words.word(inner, here));
       } else {
-        addWord(child, this.#word(child, here));
+        addWord(child, this.#words.word(child, here));
       }
     }
     for (const child of outer) addRedirect(child);
     this.#emit({ assignments, words, redirects }, here);
   }
 
-  #declaration(node: Node, ctx: Context): void {
+  #declaration(node: Node, ctx: WalkContext): void {
     const assignments: Assignment[] = [];
     const words: ShellWord[] = [];
     for (const child of node.children) {
       if (child === null) continue;
       if (!child.isNamed) words.push({ source: child.text, value: child.text });
       else if (child.type === 'variable_assignment') assignments.push(this.#assignment(child, ctx));
-      else words.push(this.#word(child, ctx));
+      else words.push(this.#words.word(child, ctx));
     }
     this.#emit({ assignments, words, redirects: [] }, ctx);
   }
 
-  #assignment(node: Node, ctx: Context): Assignment {
+  #assignment(node: Node, ctx: WalkContext): Assignment {
     const name = node.childForFieldName('name');
     const value = node.childForFieldName('value');
-    if (name !== null && name.type !== 'variable_name') this.#scan(name, ctx, 0, true);
+    if (name !== null && name.type !== 'variable_name') this.#words.scan(name, ctx, 0, true);
     const operator = node.children.find((child) => child !== null && !child.isNamed)?.type ?? '=';
     const word =
       value === null
         ? { source: '', value: '' }
         : value.type === 'array'
-          ? this.#opaqueWord(value, ctx, `array ${excerpt(value.text)}`)
-          : this.#word(value, ctx, true);
+          ? this.#words.opaqueWord(value, ctx, `array ${excerpt(value.text)}`)
+          : this.#words.word(value, ctx, true);
     return {
       name: `${name?.text ?? ''}${operator === '+=' ? '+' : ''}`,
       value: word,
@@ -479,7 +276,7 @@ class LineReader {
 
   #redirect(
     node: Node,
-    ctx: Context,
+    ctx: WalkContext,
   ): { redirect: Redirect; extra: ShellWord[]; extraNodes: Node[] } {
     let op = '';
     let fd: string | undefined;
@@ -495,7 +292,7 @@ class LineReader {
       } else if (child.type === 'heredoc_start') {
         quoted = /['"\\]/.test(child.text);
       } else if (child.type === 'heredoc_body') {
-        input = this.#heredoc(child, ctx, quoted);
+        input = this.#words.heredoc(child, ctx, quoted);
       } else if (child.type === 'heredoc_end') {
         // The delimiter line.
       } else if (node.type === 'heredoc_redirect' && child.type === 'pipeline') {
@@ -508,7 +305,7 @@ class LineReader {
       } else if (node.type === 'heredoc_redirect' && STATEMENTS.has(child.type)) {
         this.#push([child], { ...ctx, stage: 0, pipeline: undefined });
       } else if (node.type === 'herestring_redirect') {
-        const word = this.#word(child, ctx);
+        const word = this.#words.word(child, ctx);
         input = word.value === undefined ? word : { ...word, value: `${word.value}\n` };
       } else {
         targets.push(child);
@@ -520,7 +317,7 @@ class LineReader {
     const words: ShellWord[] = [];
     const nodes: Node[] = [];
     for (const target of targets) {
-      const word = this.#word(target, ctx);
+      const word = this.#words.word(target, ctx);
       const last = nodes.at(-1);
       if (last !== undefined && this.#continued(last.endIndex, target.startIndex)) {
         const gap = this.source.slice(last.endIndex, target.startIndex);
@@ -544,141 +341,10 @@ class LineReader {
     };
   }
 
-  #heredoc(node: Node, ctx: Context, quoted: boolean): ShellWord {
-    const source = node.text;
-    if (quoted) return { source, value: source };
-    let reason: string | undefined;
-    for (const child of node.namedChildren) {
-      if (child === null || child.type === 'heredoc_content') continue;
-      const word = this.#word(child, ctx);
-      reason ??= word.opaque ?? `${child.type} ${excerpt(child.text)}`;
-    }
-    if (reason !== undefined) return { source, opaque: `here-document with ${reason}` };
-    let value = '';
-    for (let i = 0; i < source.length; i += 1) {
-      const c = source[i] as string;
-      const next = source[i + 1];
-      if (c === '\\' && next !== undefined && '$`\\\n'.includes(next)) {
-        if (next !== '\n') value += next;
-        i += 1;
-      } else if (c === '$' || c === '`') {
-        return { source, opaque: `here-document with an expansion: ${excerpt(source)}` };
-      } else {
-        value += c;
-      }
-    }
-    return { source, value };
-  }
-
-  #opaqueWord(node: Node, ctx: Context, reason: string): ShellWord {
-    this.#scan(node, ctx, 0, false);
-    return { source: node.text, opaque: reason };
-  }
-
-  /** Reads one word; substitutions inside it are scheduled as nested commands. */
-  #word(node: Node, ctx: Context, assignment = false): ShellWord & { expands?: boolean } {
-    const state: WordState = { value: '', shape: '', opaque: undefined, expands: false, subs: [] };
-    this.#part(node, ctx, state, 0);
-    const source = node.text;
-    const subs = state.subs.length === 0 ? {} : { substitutions: state.subs };
-    if (state.opaque === undefined) {
-      let shape = state.shape;
-      // In an assignment `~` also expands after `:` (PATH=~/bin:~/x).
-      if (assignment && shape.includes(':~')) shape = `~${shape}`;
-      state.opaque = patternReason(shape, source);
-    }
-    return state.opaque === undefined
-      ? { source, value: state.value }
-      : { source, opaque: state.opaque, expands: state.expands, ...subs };
-  }
-
-  #part(node: Node, ctx: Context, state: WordState, depth: number): void {
-    const fail = (reason: string, expands = true): void => {
-      state.opaque ??= reason;
-      if (expands) state.expands = true;
-    };
-    if (depth > MAX_WORD_DEPTH) {
-      fail(`a word nested too deeply: ${excerpt(node.text)}`);
-      this.#hide(`a word nested too deeply to read: ${excerpt(node.text)}`);
-      return;
-    }
-    const text = node.text;
-    switch (node.type) {
-      case 'word':
-      case 'number': {
-        const reason = unquote(text, state);
-        if (reason !== undefined) {
-          fail(reason);
-          this.#hide(reason);
-        }
-        return;
-      }
-      case 'raw_string':
-        if (text.length < 2 || !text.endsWith("'")) fail(`unterminated quote ${excerpt(text)}`);
-        state.value += text.slice(1, -1);
-        state.shape += 'x';
-        return;
-      case 'string': {
-        let plain = text.length >= 2 && text.endsWith('"');
-        for (const child of node.children) {
-          if (child === null || child.type === '"' || child.type === 'string_content') continue;
-          plain = false;
-          if (child.isNamed) this.#part(child, ctx, state, depth + 1);
-          else fail(`unexpected ${excerpt(child.text)} in ${excerpt(text)}`);
-        }
-        if (!plain) {
-          fail(`string ${excerpt(text)}`);
-          return;
-        }
-        const reason = unquoteDouble(text.slice(1, -1), state);
-        if (reason !== undefined) fail(reason);
-        return;
-      }
-      case 'concatenation':
-        for (const child of node.children) {
-          if (child === null) continue;
-          if (child.isNamed) this.#part(child, ctx, state, depth + 1);
-          else fail(`unexpected ${excerpt(child.text)} in ${excerpt(text)}`);
-        }
-        return;
-      case 'simple_expansion':
-        fail(`variable ${excerpt(text)}`);
-        return;
-      case 'expansion':
-        fail(`parameter expansion ${excerpt(text)}`);
-        this.#scan(node, ctx, depth + 1, false, state.subs);
-        return;
-      case 'arithmetic_expansion':
-        fail(`arithmetic expansion ${excerpt(text)}`);
-        this.#scan(node, ctx, depth + 1, false, state.subs);
-        return;
-      case 'command_substitution':
-        fail(`command substitution ${excerpt(text)}`);
-        state.subs.push(this.#substitution(node, ctx));
-        return;
-      case 'process_substitution':
-        fail(`process substitution ${excerpt(text)}`);
-        state.subs.push(this.#substitution(node, ctx));
-        return;
-      case 'ansi_c_string':
-        fail(`$'…' quoting, which sh and bash read differently: ${excerpt(text)}`);
-        return;
-      case 'translated_string':
-        fail(`$"…" quoting: ${excerpt(text)}`);
-        return;
-      case 'brace_expression':
-        fail(`brace expansion ${excerpt(text)}`);
-        return;
-      default:
-        fail(`${node.type.replaceAll('_', ' ')} ${excerpt(text)}`);
-        this.#scan(node, ctx, depth + 1, false, state.subs);
-    }
-  }
-
   /** The commands of `$(…)`, backquotes and `<(…)`, read as nested statements; returns its id. */
-  #substitution(node: Node, ctx: Context): number {
+  substitution(node: Node, ctx: WalkContext): number {
     const id = this.ids.next++;
-    const inner: Context = {
+    const inner: WalkContext = {
       stage: 0,
       nested: true,
       within: [...ctx.within, id],
@@ -689,51 +355,10 @@ class LineReader {
       if (child === null) continue;
       if (REDIRECTS.has(child.type)) this.#looseRedirect(child, inner);
       else if (STATEMENTS.has(child.type)) statements.push(child);
-      else this.#scan(child, inner, 0, false);
+      else this.#words.scan(child, inner, 0, false);
     }
     this.#push(statements, inner);
     return id;
-  }
-
-  /**
-   * Finds the substitutions (and, when `report`, the expansions) anywhere under `node`, for
-   * parts of the line that are not arguments: `[ … ]`, arithmetic, array subscripts.
-   */
-  #scan(node: Node, ctx: Context, depth: number, report: boolean, subs?: number[]): void {
-    if (depth > MAX_WORD_DEPTH) {
-      this.#hide(`syntax nested too deeply to read: ${excerpt(node.text)}`);
-      return;
-    }
-    for (const child of node.namedChildren) {
-      if (child === null) continue;
-      switch (child.type) {
-        case 'command_substitution':
-        case 'process_substitution': {
-          if (subs === undefined) {
-            this.opaque.push({ reason: `${child.type.replace('_', ' ')} ${excerpt(child.text)}` });
-          }
-          const id = this.#substitution(child, ctx);
-          subs?.push(id);
-          break;
-        }
-        case 'simple_expansion':
-        case 'expansion':
-        case 'arithmetic_expansion':
-          if (report) this.opaque.push({ reason: `expansion ${excerpt(child.text)}` });
-          this.#scan(child, ctx, depth + 1, false, subs);
-          break;
-        case 'raw_string':
-        case 'string_content':
-        case 'word':
-          // Bash evaluates array subscripts in names and arithmetic: `[[ -v 'a[$(cmd)]' ]]`.
-          if (report && (child.text.includes('$(') || child.text.includes('`'))) {
-            this.#hide(`bash may run the substitution inside ${excerpt(child.text)}`);
-          }
-          break;
-        default:
-          this.#scan(child, ctx, depth + 1, report, subs);
-      }
-    }
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ShellWord } from './parse-shell-command.js';
+import type { ShellWord } from './shell-syntax.js';
 
 /** Programs whose first argument is an operand (a file, a pattern), not a subcommand. */
 const OPERAND_PROGRAMS = new Set(

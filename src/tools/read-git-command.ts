@@ -1,6 +1,6 @@
 import type { OpaquePart } from '../tool/approval-keys.js';
-import type { ShellWord } from './parse-shell-command.js';
 import { excerpt } from './shell-excerpt.js';
+import type { ShellWord } from './shell-syntax.js';
 import type { SplitWords } from './unwrap-command.js';
 
 /** What a git command runs, as {@link readGitCommand} reads it. */

@@ -1,4 +1,4 @@
-import type { ShellWord } from './parse-shell-command.js';
+import type { ShellWord } from './shell-syntax.js';
 
 /** The options a program takes, for {@link scanOptions}. */
 export interface OptionSpec {

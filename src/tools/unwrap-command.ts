@@ -1,6 +1,6 @@
-import type { Assignment, ShellWord } from './parse-shell-command.js';
 import { scanOptions } from './scan-options.js';
 import type { RunnerSpec } from './shell-runners.js';
+import type { Assignment, ShellWord } from './shell-syntax.js';
 
 /** What a runner (`sudo`, `env`, `timeout 10`, `su -c`, ...) runs, as {@link unwrapCommand} reads it. */
 export type RunnerStep =
