@@ -32,6 +32,16 @@ class LineReader implements WordHost {
     private readonly ids: { next: number },
   ) {}
 
+  /** True when only spaces, tabs, newlines and backslash-newlines stand between `from` and `to`. */
+  #blank(from: number, to: number): boolean {
+    for (let i = from; i < to; i += 1) {
+      const c = this.source[i];
+      if (c === '\\' && this.source[i + 1] === '\n') i += 1;
+      else if (c !== ' ' && c !== '\t' && c !== '\n') return false;
+    }
+    return true;
+  }
+
   /** True when only backslash-newlines stand between `from` and `to`: the shell joins the words. */
   #continued(from: number, to: number): boolean {
     if (from < 0 || to <= from || (to - from) % 2 !== 0) return false;
@@ -226,8 +236,16 @@ class LineReader implements WordHost {
         previousEnd = (extraNodes[index] as Node).endIndex;
       });
     };
+    let lastEnd = -1;
     for (const child of node.children) {
       if (child === null) continue;
+      if (lastEnd >= 0 && !this.#blank(lastEnd, child.startIndex)) {
+        // The grammar skips \r, \v and \f between words; the shell keeps them in the word.
+        this.#hide(
+          `${excerpt(node.text)} holds characters between its words that the shell does not take as blanks`,
+        );
+      }
+      lastEnd = child.endIndex;
       if (!child.isNamed) {
         this.#hide(`unexpected ${excerpt(child.text)} in ${excerpt(node.text)}`);
       } else if (child.type === 'variable_assignment') {

@@ -179,6 +179,14 @@ const keyOf = (
   args: readonly ShellWord[],
 ): { tail: string[]; at: number; unknown?: string } => {
   if (OPERAND_PROGRAMS.has(name)) return { tail: [], at: 0 };
+  if (name === 'source' || name === '.') {
+    // The file it runs is what is approved, as for `bash script.sh`.
+    const file = args[0];
+    if (file === undefined) return { tail: [], at: 0 };
+    if (file.value === undefined)
+      return { tail: [], at: 0, unknown: `${file.opaque} stands where the file is` };
+    return { tail: [file.value], at: 0 };
+  }
   if (INTERPRETERS.has(name)) {
     for (let i = 0; i < args.length; i += 1) {
       const word = args[i] as ShellWord;
