@@ -183,7 +183,7 @@ class Expander {
 
   #run(words: readonly ShellWord[], place: Place, start: RunContext): void {
     let ctx = start;
-    let current = words;
+    let current = this.#placeholders(words, ctx);
     for (let step = 0; step < MAX_UNWRAP; step += 1) {
       const first = current[0];
       if (first === undefined) return;
@@ -195,6 +195,14 @@ class Expander {
       }
       const program = programName(first.value);
       const base = baseName(first.value);
+      if (step > 0 && first.value.startsWith('-')) {
+        // An option where a runner's command should be: the runner was not read right.
+        this.opaque.push(
+          hide(`cannot tell what runs: ${excerpt(first.source)} stands where a program should`),
+        );
+        this.#emit(place, ctx, { program, args });
+        return;
+      }
       const emit = (extra: Partial<ExpandedCommand> = {}): void =>
         this.#emit(place, ctx, { program, args, ...extra });
       if (OPAQUE_RUNNERS.has(base)) {
@@ -216,6 +224,7 @@ class Expander {
           return;
         }
         if (next.kind === 'code') {
+          if (next.code.value === undefined) emit();
           this.#code(next.code, place, { ...ctx, prefix, chdir: ctx.chdir || next.chdir }, base);
           return;
         }
@@ -356,11 +365,6 @@ class Expander {
     const read = readShellArgs(args);
     const emit = (key?: string): void =>
       this.#emit(place, ctx, { program, args, ...(key === undefined ? {} : { key }) });
-    if (read.problem !== undefined) {
-      this.opaque.push(hide(`cannot tell what ${base} runs: ${read.problem}`));
-      emit();
-      return 'done';
-    }
     if (read.code !== undefined) {
       emit(`${program} -c`);
       // Code for another shell is read as sh's for what it can show, but not trusted.

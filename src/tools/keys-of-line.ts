@@ -3,6 +3,7 @@ import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import type { OpaquePart } from '../tool/approval-keys.js';
 import { baseName, programKey } from './program-key.js';
 import { isWithin, resolveLoosely } from './resolve-in-workspace.js';
+import { OPAQUE_RUNNERS, OTHER_SHELLS, READ_SHELLS, RUNNERS } from './shell-runners.js';
 import type { ExpandedCommand, ExpandedLine, Redirect, ShellWord } from './shell-syntax.js';
 
 /** Keys of a command line, with the parts of it that are not fully understood. */
@@ -22,6 +23,23 @@ const NO_SUBCOMMAND = new Set(
     ' ',
   ),
 );
+
+/** Programs whose arguments the expansion reads itself (and reports on): runners and shells. */
+const READ_ELSEWHERE = new Set([
+  ...RUNNERS.keys(),
+  ...OPAQUE_RUNNERS,
+  ...READ_SHELLS,
+  ...OTHER_SHELLS,
+  'xargs',
+  'parallel',
+  'find',
+  'fd',
+  'fdfind',
+  'eval',
+  'source',
+  '.',
+  'trap',
+]);
 
 /** True when a redirection writes a file (`> f`, `>> f`, `&> f`, `>& f`, `<> f`). */
 const writes = (redirect: Redirect): boolean => {
@@ -80,11 +98,16 @@ const commandKeys = (command: ExpandedCommand, keys: Set<string>, opaque: Opaque
   }
   if (/^git-[a-z][a-z-]*$/.test(name)) keys.add(['git', name.slice(4), ...tail].join(' '));
   if (name === 'find' && args.some((word) => word.value === '-delete')) keys.add('find -delete');
-  if (command.key === undefined && key.unknown !== undefined) {
+  if (command.key === undefined && key.unknown !== undefined && !READ_ELSEWHERE.has(name)) {
     opaque.push({ reason: `cannot tell what ${name} runs: ${key.unknown}`, hidesCommand: true });
   }
   for (const reason of key.risky) opaque.push({ reason });
-  if (command.argsFrom !== undefined && tail.length === 0 && !NO_SUBCOMMAND.has(name)) {
+  if (
+    command.argsFrom !== undefined &&
+    command.key === undefined &&
+    tail.length === 0 &&
+    !NO_SUBCOMMAND.has(name)
+  ) {
     opaque.push({
       reason: `${command.argsFrom} adds arguments to ${name}, so what it runs cannot be named`,
       hidesCommand: true,

@@ -268,9 +268,11 @@ class LineReader implements WordHost {
     const words: ShellWord[] = [];
     for (const child of node.children) {
       if (child === null) continue;
-      if (!child.isNamed) words.push({ source: child.text, value: child.text });
-      else if (child.type === 'variable_assignment') assignments.push(this.#assignment(child, ctx));
-      else words.push(this.#words.word(child, ctx));
+      if (!child.isNamed || child.type === 'variable_name') {
+        words.push({ source: child.text, value: child.text });
+      } else if (child.type === 'variable_assignment') {
+        assignments.push(this.#assignment(child, ctx));
+      } else words.push(this.#words.word(child, ctx));
     }
     this.#emit({ assignments, words, redirects: [] }, ctx);
   }

@@ -76,7 +76,8 @@ const RISKY_WORDS = new Set(
     'root chdir file path hook hooks plugin plugins require import loader preload script template ' +
     'upload receive ext textconv kubeconfig context host server registry userconfig globalconfig ' +
     'node options eval toolexec manifest modfile overlay rcfile init open namespace repo env socket ' +
-    'proxy helper program tool interpreter launcher wrapper'
+    'proxy helper program tool interpreter launcher wrapper confcutdir rootdir basetemp ' +
+    'cachedir workdir outdir outfile logfile'
   ).split(' '),
 );
 
@@ -129,10 +130,29 @@ export interface ProgramKey {
   readonly risky: readonly string[];
 }
 
+/** The words of an option name: split at `-` and `_` and where a capital starts a word. */
+const nameWords = (name: string): string[] => {
+  const words: string[] = [];
+  let word = '';
+  for (const c of name) {
+    if (c === '-' || c === '_' || c === '.') {
+      words.push(word);
+      word = '';
+    } else if (c >= 'A' && c <= 'Z' && word !== '') {
+      words.push(word);
+      word = c.toLowerCase();
+    } else word += c.toLowerCase();
+  }
+  words.push(word);
+  return words;
+};
+
 const riskyLong = (text: string): boolean => {
   const equals = text.indexOf('=');
   const name = (equals === -1 ? text : text.slice(0, equals)).replace(/^-+/, '');
-  return name.split('-').some((part) => RISKY_WORDS.has(part.toLowerCase()));
+  return (
+    RISKY_WORDS.has(name.toLowerCase()) || nameWords(name).some((part) => RISKY_WORDS.has(part))
+  );
 };
 
 /** Options of `args` that may change what a keyed program runs or writes. */

@@ -56,12 +56,13 @@ const ARG_SEPARATORS = new Set([':::', '::::', ':::+', '::::+']);
 /** What a shell's arguments say it runs: `-c` code, a script, or its input. */
 export const readShellArgs = (
   args: readonly ShellWord[],
-): { code?: ShellWord; script?: ShellWord; problem?: string } => {
+): { code?: ShellWord; script?: ShellWord } => {
   let inline = false;
   for (let i = 0; i < args.length; i += 1) {
     const word = args[i] as ShellWord;
     const text = word.value;
-    if (text === undefined) return { problem: `${word.opaque} stands among its options` };
+    // An expanded word is taken as the code or script it stands where: either way unread.
+    if (text === undefined) return inline ? { code: word } : { script: word };
     if (text === '--' || text === '-') {
       const next = args[i + 1];
       if (next === undefined || text === '-') return {};

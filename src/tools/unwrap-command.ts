@@ -65,13 +65,34 @@ export function unwrapCommand(
   if (scan.problem !== undefined) {
     return { kind: 'hidden', reason: `cannot tell what ${name} runs: ${scan.problem}` };
   }
+  const options = [...scan.options];
+  let next = scan.next;
+  if (name === 'su' || name === 'runuser' || name === 'flock') {
+    // These read options after their operand too: `su root -c CODE`, `flock FILE -c CODE`.
+    while (next < args.length && !(name === 'runuser' && options.some((o) => o.name === '-u'))) {
+      const more = scanOptions(args, spec, next + 1);
+      if (more.problem !== undefined) {
+        return { kind: 'hidden', reason: `cannot tell what ${name} runs: ${more.problem}` };
+      }
+      if (more.options.length === 0) break;
+      options.push(...more.options);
+      next = more.next;
+    }
+  }
   const has = (list: readonly string[] | undefined): boolean =>
-    list !== undefined && scan.options.some((option) => list.includes(option.name));
+    list !== undefined && options.some((option) => list.includes(option.name));
   if (has(spec.none)) return { kind: 'none' };
   const chdir = has(spec.chdir);
-  const code = scan.options.find((option) => spec.code?.includes(option.name));
+  const code = options.find((option) => spec.code?.includes(option.name));
   if (code?.value !== undefined) return { kind: 'code', code: code.value, chdir };
-  const splitString = scan.options.find(
+  if (name === 'script') {
+    // Its operand is the file it records to; without -c it starts a shell.
+    return {
+      kind: 'hidden',
+      reason: 'script without -c starts a shell that reads commands from its input',
+    };
+  }
+  const splitString = options.find(
     (option) => option.name === '-S' || option.name === '--split-string',
   );
   if (name === 'env' && splitString?.value !== undefined) {
@@ -94,7 +115,7 @@ export function unwrapCommand(
       asks: `env -S splits the string ${splitString.value.source} into a command`,
     };
   }
-  let i = scan.next;
+  let i = next;
   const assignments: Assignment[] = [];
   if (spec.assigns === true) {
     for (; i < args.length; i += 1) {
@@ -113,7 +134,7 @@ export function unwrapCommand(
   }
   if (name === 'su' || name === 'runuser') {
     // `su [user] [args]` without -c starts the user's shell; `runuser -u user cmd` runs cmd.
-    const user = scan.options.some((option) => option.name === '-u' || option.name === '--user');
+    const user = options.some((option) => option.name === '-u' || option.name === '--user');
     if (name === 'runuser' && user && i < args.length) {
       return { kind: 'target', words: args.slice(i), assignments, chdir };
     }
