@@ -3,19 +3,25 @@ import type { ApprovalKeys } from '../tool/approval-keys.js';
 import { defineTool } from '../tool/define-tool.js';
 import type { Tool } from '../tool/tool.js';
 import type { CallToolResult } from '../tool/tool-result.js';
-import { checkCommandSafetyWith } from './check-command-safety.js';
+import { judgeCommandLine } from './check-command-safety.js';
 import { approvalKeysWith } from './command-approval-keys.js';
+import { expandCommands } from './expand-commands.js';
+import { keysOfLine } from './keys-of-line.js';
 import { type BashGrammar, loadBashGrammar, loadedBashGrammar } from './load-bash-grammar.js';
 import { commandTooLong, MAX_COMMAND_LENGTH } from './max-command-length.js';
 import { resolveInWorkspace } from './resolve-in-workspace.js';
 import { runShellCommand, type ShellCommandOutcome } from './run-shell-command.js';
 import { READ_SHELLS } from './shell-runners.js';
+import type { ExpandedLine } from './shell-syntax.js';
 import {
   resolveWorkspaceToolsOptions,
   type WorkspaceToolsOptions,
 } from './workspace-tools-options.js';
 
 type RunCommandArgs = { command: string; timeout_ms?: number };
+
+/** Command lines whose reading a tool keeps, for the safety gate of the same call. */
+const RECENT_LINES = 8;
 
 /** Longest timeout a call may ask for, in milliseconds. */
 export const MAX_COMMAND_TIMEOUT_MS = 600_000;
@@ -85,8 +91,23 @@ export function createRunCommandTool(options: WorkspaceToolsOptions): Tool {
   // Load the grammar now, so that the first call rarely waits for it; a failure shows there.
   void loadBashGrammar().catch(() => {});
   const shellName = basename(shell);
+  // The line read for a call's keys is read again by the safety gate when it runs: keep the
+  // last few so that one call reads its line once.
+  const recent = new Map<string, ExpandedLine>();
+  const expand = (grammar: BashGrammar, command: string): ExpandedLine => {
+    let line = recent.get(command);
+    if (line === undefined) {
+      line = expandCommands(grammar, command);
+      recent.set(command, line);
+      if (recent.size > RECENT_LINES) recent.delete(recent.keys().next().value as string);
+    }
+    return line;
+  };
   const keysOf = (grammar: BashGrammar, command: string): ApprovalKeys => {
-    const read = approvalKeysWith(grammar, command, workspace);
+    const read =
+      commandTooLong(command) === undefined
+        ? keysOfLine(expand(grammar, command), workspace)
+        : approvalKeysWith(grammar, command, workspace);
     if (READ_SHELLS.has(shellName)) return read;
     // The grammar reads sh and bash; another shell may give the same text another meaning.
     const other = {
@@ -128,7 +149,7 @@ export function createRunCommandTool(options: WorkspaceToolsOptions): Tool {
       if (tooLong !== undefined) {
         throw new Error(`Refused to run the command: ${tooLong}. Nothing was run.`);
       }
-      const danger = checkCommandSafetyWith(await loadBashGrammar(), command, {
+      const danger = judgeCommandLine(expand(await loadBashGrammar(), command), {
         workspace: cwd,
         ...(home !== undefined && isAbsolute(home) ? { home } : {}),
       });

@@ -1,13 +1,14 @@
 import { createRequire } from 'node:module';
-import { Language, Parser, type Tree } from 'web-tree-sitter';
+import { Language, Parser } from 'web-tree-sitter';
+import { copySyntaxTree, type SyntaxTree } from './syntax-tree.js';
 
 /** The bash grammar, loaded: parses command lines into syntax trees. */
 export interface BashGrammar {
   /**
-   * Parses `text` with tree-sitter-bash. The caller must `delete()` the tree when done
-   * (it lives in WebAssembly memory). Linear in the length of `text`.
+   * Parses `text` with tree-sitter-bash and copies the tree out of WebAssembly memory
+   * (at most `MAX_TREE_DEPTH` levels deep). Linear in the length of `text`.
    */
-  parse(text: string): Tree;
+  parse(text: string): SyntaxTree;
 }
 
 let loading: Promise<BashGrammar> | undefined;
@@ -25,7 +26,7 @@ const load = async (): Promise<BashGrammar> => {
       parser.reset();
       const tree = parser.parse(text);
       if (tree === null) throw new Error('tree-sitter-bash returned no tree');
-      return tree;
+      return copySyntaxTree(tree, text);
     },
   };
   loaded = grammar;

@@ -1,4 +1,3 @@
-import type { Node } from 'web-tree-sitter';
 import type { OpaquePart } from '../tool/approval-keys.js';
 import type { BashGrammar } from './load-bash-grammar.js';
 import { ShellWordReader, type WordHost } from './read-shell-words.js';
@@ -17,13 +16,19 @@ import {
   type WalkContext,
 } from './shell-syntax.js';
 import { joinWords } from './shell-word-text.js';
+import { MAX_TREE_DEPTH, type SyntaxNode } from './syntax-tree.js';
+
+/** How deep substitutions inside substitutions are read. */
+const MAX_SUBSTITUTION_DEPTH = 64;
 
 class LineReader implements WordHost {
   readonly commands: SimpleCommand[] = [];
   readonly redirects: Redirect[] = [];
   readonly opaque: OpaquePart[] = [];
   readonly #functions = new Map<string, { forks: boolean }>();
-  readonly #stack: Array<{ node: Node; ctx: WalkContext }> = [];
+  readonly #stack: Array<{ node: SyntaxNode; ctx: WalkContext }> = [];
+  /** Statements of the substitutions met in the statement being read. */
+  readonly #pending: Array<{ nodes: SyntaxNode[]; ctx: WalkContext }> = [];
   #pipelines = 0;
   readonly #words = new ShellWordReader(this);
 
@@ -55,10 +60,12 @@ class LineReader implements WordHost {
     return [...this.#functions].map(([name, { forks }]) => ({ name, forks }));
   }
 
-  read(root: Node): void {
+  read(root: SyntaxNode): void {
     this.#stack.push({ node: root, ctx: { stage: 0, nested: false, within: [] } });
     for (let next = this.#stack.pop(); next !== undefined; next = this.#stack.pop()) {
       this.#statement(next.node, next.ctx);
+      // The substitutions met in that statement are read next, in text order.
+      for (const group of this.#pending.splice(0).reverse()) this.#push(group.nodes, group.ctx);
     }
   }
 
@@ -71,9 +78,9 @@ class LineReader implements WordHost {
   }
 
   /** Schedules statements; pushed in reverse so they are read in text order. */
-  #push(nodes: readonly Node[], ctx: WalkContext): void {
+  #push(nodes: readonly SyntaxNode[], ctx: WalkContext): void {
     for (let i = nodes.length - 1; i >= 0; i -= 1) {
-      this.#stack.push({ node: nodes[i] as Node, ctx });
+      this.#stack.push({ node: nodes[i] as SyntaxNode, ctx });
     }
   }
 
@@ -84,7 +91,7 @@ class LineReader implements WordHost {
     }
   }
 
-  #statement(node: Node, ctx: WalkContext): void {
+  #statement(node: SyntaxNode, ctx: WalkContext): void {
     switch (node.type) {
       case 'comment':
         return;
@@ -99,7 +106,7 @@ class LineReader implements WordHost {
         const pipeline = this.#pipelines++;
         const stages = node.namedChildren.filter((child) => child !== null);
         for (let i = stages.length - 1; i >= 0; i -= 1) {
-          this.#stack.push({ node: stages[i] as Node, ctx: { ...ctx, pipeline, stage: i } });
+          this.#stack.push({ node: stages[i] as SyntaxNode, ctx: { ...ctx, pipeline, stage: i } });
         }
         return;
       }
@@ -108,7 +115,7 @@ class LineReader implements WordHost {
         const nodes = node.type === 'variable_assignment' ? [node] : node.namedChildren;
         const assignments = nodes
           .filter((child) => child?.type === 'variable_assignment')
-          .map((child) => this.#assignment(child as Node, ctx));
+          .map((child) => this.#assignment(child as SyntaxNode, ctx));
         this.#emit({ assignments, words: [], redirects: [] }, ctx);
         return;
       }
@@ -150,8 +157,8 @@ class LineReader implements WordHost {
   }
 
   /** Children of a container: statements are scheduled, words checked for expansions. */
-  #container(node: Node, ctx: WalkContext): void {
-    const statements: Node[] = [];
+  #container(node: SyntaxNode, ctx: WalkContext): void {
+    const statements: SyntaxNode[] = [];
     for (const child of node.children) {
       if (child === null) continue;
       if (!child.isNamed) {
@@ -179,10 +186,10 @@ class LineReader implements WordHost {
     });
   }
 
-  #redirected(node: Node, ctx: WalkContext): void {
+  #redirected(node: SyntaxNode, ctx: WalkContext): void {
     const body = node.childForFieldName('body');
     const redirects = node.children.filter(
-      (child): child is Node => child !== null && REDIRECTS.has(child.type),
+      (child): child is SyntaxNode => child !== null && REDIRECTS.has(child.type),
     );
     if (body?.type === 'command') {
       this.#command(body, ctx, redirects);
@@ -195,7 +202,7 @@ class LineReader implements WordHost {
   }
 
   /** A redirection not attached to a simple command. */
-  #looseRedirect(node: Node, ctx: WalkContext): void {
+  #looseRedirect(node: SyntaxNode, ctx: WalkContext): void {
     const { redirect, extra } = this.#redirect(node, ctx);
     this.redirects.push(redirect);
     if (extra.length > 0) {
@@ -203,14 +210,14 @@ class LineReader implements WordHost {
     }
   }
 
-  #command(node: Node, ctx: WalkContext, outer: readonly Node[]): void {
+  #command(node: SyntaxNode, ctx: WalkContext, outer: readonly SyntaxNode[]): void {
     const pipeline = ctx.pipeline ?? this.#pipelines++;
     const here = { ...ctx, pipeline };
     const assignments: Assignment[] = [];
     const words: ShellWord[] = [];
     const redirects: Redirect[] = [];
     let previousEnd = -1;
-    const addWord = (child: Node, word: ShellWord): void => {
+    const addWord = (child: SyntaxNode, word: ShellWord): void => {
       const last = words.at(-1);
       if (last !== undefined && this.#continued(previousEnd, child.startIndex)) {
         // The grammar breaks a word at a backslash-newline; the shell joins its halves.
@@ -227,13 +234,13 @@ class LineReader implements WordHost {
       }
       previousEnd = child.endIndex;
     };
-    const addRedirect = (child: Node): void => {
+    const addRedirect = (child: SyntaxNode): void => {
       const { redirect, extra, extraNodes } = this.#redirect(child, here);
       redirects.push(redirect);
       // The grammar reads the words after `> file` as more targets; the shell, as arguments.
       extra.forEach((word, index) => {
         words.push(word);
-        previousEnd = (extraNodes[index] as Node).endIndex;
+        previousEnd = (extraNodes[index] as SyntaxNode).endIndex;
       });
     };
     let lastEnd = -1;
@@ -263,7 +270,7 @@ class LineReader implements WordHost {
     this.#emit({ assignments, words, redirects }, here);
   }
 
-  #declaration(node: Node, ctx: WalkContext): void {
+  #declaration(node: SyntaxNode, ctx: WalkContext): void {
     const assignments: Assignment[] = [];
     const words: ShellWord[] = [];
     for (const child of node.children) {
@@ -277,7 +284,7 @@ class LineReader implements WordHost {
     this.#emit({ assignments, words, redirects: [] }, ctx);
   }
 
-  #assignment(node: Node, ctx: WalkContext): Assignment {
+  #assignment(node: SyntaxNode, ctx: WalkContext): Assignment {
     const name = node.childForFieldName('name');
     const value = node.childForFieldName('value');
     if (name !== null && name.type !== 'variable_name') this.#words.scan(name, ctx, 0, true);
@@ -295,12 +302,12 @@ class LineReader implements WordHost {
   }
 
   #redirect(
-    node: Node,
+    node: SyntaxNode,
     ctx: WalkContext,
-  ): { redirect: Redirect; extra: ShellWord[]; extraNodes: Node[] } {
+  ): { redirect: Redirect; extra: ShellWord[]; extraNodes: SyntaxNode[] } {
     let op = '';
     let fd: string | undefined;
-    const targets: Node[] = [];
+    const targets: SyntaxNode[] = [];
     let input: ShellWord | undefined;
     let quoted = false;
     for (const child of node.children) {
@@ -319,7 +326,7 @@ class LineReader implements WordHost {
         // `cat <<EOF | sh`: the grammar hangs the rest of the line on the here-document;
         // what follows the `|` reads from this command (all of it, to err on the safe side).
         this.#push(
-          child.namedChildren.filter((stage): stage is Node => stage !== null),
+          child.namedChildren.filter((stage): stage is SyntaxNode => stage !== null),
           { ...ctx, stage: ctx.stage + 1 },
         );
       } else if (node.type === 'heredoc_redirect' && STATEMENTS.has(child.type)) {
@@ -335,7 +342,7 @@ class LineReader implements WordHost {
       input = { source: '', value: '' };
     }
     const words: ShellWord[] = [];
-    const nodes: Node[] = [];
+    const nodes: SyntaxNode[] = [];
     for (const target of targets) {
       const word = this.#words.word(target, ctx);
       const last = nodes.at(-1);
@@ -362,42 +369,40 @@ class LineReader implements WordHost {
   }
 
   /** The commands of `$(…)`, backquotes and `<(…)`, read as nested statements; returns its id. */
-  substitution(node: Node, ctx: WalkContext): number {
+  substitution(node: SyntaxNode, ctx: WalkContext): number {
     const id = this.ids.next++;
+    if (ctx.within.length >= MAX_SUBSTITUTION_DEPTH) {
+      this.#hide(`substitutions nested more than ${MAX_SUBSTITUTION_DEPTH} deep are not read`);
+      return id;
+    }
     const inner: WalkContext = {
       stage: 0,
       nested: true,
       within: [...ctx.within, id],
       ...(ctx.fn === undefined ? {} : { fn: ctx.fn }),
     };
-    const statements: Node[] = [];
+    const statements: SyntaxNode[] = [];
     for (const child of node.namedChildren) {
       if (child === null) continue;
       if (REDIRECTS.has(child.type)) this.#looseRedirect(child, inner);
       else if (STATEMENTS.has(child.type)) statements.push(child);
       else this.#words.scan(child, inner, 0, false);
     }
-    this.#push(statements, inner);
+    this.#pending.push({ nodes: statements, ctx: inner });
     return id;
   }
 }
 
 /** The first syntax error or missing token under `root`, for a reason. */
-const syntaxError = (root: Node): string => {
-  const cursor = root.walk();
-  try {
-    for (;;) {
-      const node = cursor.currentNode;
-      if (node.isMissing) return `incomplete: ${JSON.stringify(node.type)} is missing`;
-      if (node.isError) return `it could not be parsed as shell syntax near ${excerpt(node.text)}`;
-      if (node.hasError && cursor.gotoFirstChild()) continue;
-      while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return 'it could not be parsed as shell syntax';
-      }
-    }
-  } finally {
-    cursor.delete();
+const syntaxError = (root: SyntaxNode): string => {
+  const stack = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (node.isMissing) return `incomplete: ${JSON.stringify(node.type)} is missing`;
+    if (node.isError) return `it could not be parsed as shell syntax near ${excerpt(node.text)}`;
+    for (let i = node.children.length - 1; i >= 0; i -= 1)
+      stack.push(node.children[i] as SyntaxNode);
   }
+  return 'it could not be parsed as shell syntax';
 };
 
 /**
@@ -415,18 +420,19 @@ export function parseShellCommand(
   ids: { next: number } = { next: 0 },
 ): ParsedShellLine {
   const tree = grammar.parse(command);
-  try {
-    const reader = new LineReader(command, ids);
-    if (tree.rootNode.hasError)
-      reader.opaque.push({ reason: syntaxError(tree.rootNode), hidesCommand: true });
-    reader.read(tree.rootNode);
-    return {
-      commands: reader.commands,
-      redirects: reader.redirects,
-      opaque: reader.opaque,
-      functions: reader.functions,
-    };
-  } finally {
-    tree.delete();
+  const reader = new LineReader(command, ids);
+  if (tree.hasError) reader.opaque.push({ reason: syntaxError(tree.root), hidesCommand: true });
+  if (tree.truncated) {
+    reader.opaque.push({
+      reason: `it is nested more than ${MAX_TREE_DEPTH} levels deep, past what is read`,
+      hidesCommand: true,
+    });
   }
+  reader.read(tree.root);
+  return {
+    commands: reader.commands,
+    redirects: reader.redirects,
+    opaque: reader.opaque,
+    functions: reader.functions,
+  };
 }

@@ -1,4 +1,3 @@
-import type { Node } from 'web-tree-sitter';
 import type { OpaquePart } from '../tool/approval-keys.js';
 import { excerpt } from './shell-excerpt.js';
 import type { ShellWord, WalkContext } from './shell-syntax.js';
@@ -9,13 +8,14 @@ import {
   unquoteHeredoc,
   type WordState,
 } from './shell-word-text.js';
+import type { SyntaxNode } from './syntax-tree.js';
 
 /** What reading words needs from the walk of its line. */
 export interface WordHost {
   /** Reports a part of the line that is not understood. */
   note(part: OpaquePart): void;
   /** Reads the commands of a `$(…)`, backquotes or `<(…)` as nested statements; returns its id. */
-  substitution(node: Node, ctx: WalkContext): number;
+  substitution(node: SyntaxNode, ctx: WalkContext): number;
 }
 
 const MAX_WORD_DEPTH = 64;
@@ -34,7 +34,7 @@ export class ShellWordReader {
   }
 
   /** Reads one word; substitutions inside it are read as nested commands. */
-  word(node: Node, ctx: WalkContext, assignment = false): ShellWord & { expands?: boolean } {
+  word(node: SyntaxNode, ctx: WalkContext, assignment = false): ShellWord & { expands?: boolean } {
     const state: WordState = { value: '', shape: '', opaque: undefined, expands: false, subs: [] };
     this.#part(node, ctx, state, 0);
     const source = node.text;
@@ -51,13 +51,13 @@ export class ShellWordReader {
   }
 
   /** A word known to be decided by the shell (an array value), its substitutions read. */
-  opaqueWord(node: Node, ctx: WalkContext, reason: string): ShellWord {
+  opaqueWord(node: SyntaxNode, ctx: WalkContext, reason: string): ShellWord {
     this.scan(node, ctx, 0, false);
     return { source: node.text, opaque: reason };
   }
 
   /** The text of a here-document: as written when its delimiter is quoted, else expanded. */
-  heredoc(node: Node, ctx: WalkContext, quoted: boolean): ShellWord {
+  heredoc(node: SyntaxNode, ctx: WalkContext, quoted: boolean): ShellWord {
     const source = node.text;
     if (quoted) return { source, value: source };
     let reason: string | undefined;
@@ -73,7 +73,7 @@ export class ShellWordReader {
       : { source, value };
   }
 
-  #part(node: Node, ctx: WalkContext, state: WordState, depth: number): void {
+  #part(node: SyntaxNode, ctx: WalkContext, state: WordState, depth: number): void {
     const fail = (reason: string): void => {
       state.opaque ??= reason;
       state.expands = true;
@@ -161,7 +161,7 @@ export class ShellWordReader {
    * parts of the line that are not arguments: `[ … ]`, arithmetic, array subscripts. The ids
    * of the substitutions go to `subs` when given (they are then part of a word).
    */
-  scan(node: Node, ctx: WalkContext, depth: number, report: boolean, subs?: number[]): void {
+  scan(node: SyntaxNode, ctx: WalkContext, depth: number, report: boolean, subs?: number[]): void {
     if (depth > MAX_WORD_DEPTH) {
       this.#hide(`syntax nested too deeply to read: ${excerpt(node.text)}`);
       return;
