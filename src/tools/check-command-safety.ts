@@ -209,9 +209,16 @@ const changeDirectory = (command: ExpandedCommand, context: PlaceContext): void 
 /** Why the line runs code it downloads, or undefined. */
 const runsDownload = (line: ExpandedLine): string | undefined => {
   const downloads = new Set<number>();
+  /** Per pipeline, its first stage that downloads, and the downloader. */
+  const firstDownload = new Map<number, { stage: number; name: string }>();
   for (const command of line.commands) {
-    if (DOWNLOADERS.has(baseName(command.program)))
-      for (const id of command.within) downloads.add(id);
+    const name = baseName(command.program);
+    if (!DOWNLOADERS.has(name)) continue;
+    for (const id of command.within) downloads.add(id);
+    const known = firstDownload.get(command.pipeline);
+    if (known === undefined || command.stage < known.stage) {
+      firstDownload.set(command.pipeline, { stage: command.stage, name });
+    }
   }
   for (const runner of line.commands) {
     const name = baseName(runner.program);
@@ -223,15 +230,9 @@ const runsDownload = (line: ExpandedLine): string | undefined => {
     if (words.some((word) => word.substitutions?.some((id) => downloads.has(id)))) {
       return `it runs code downloaded from the network (${name} runs the output of a download)`;
     }
-    if (runner.stage === 0) continue;
-    const source = line.commands.find(
-      (c) =>
-        c.pipeline === runner.pipeline &&
-        c.stage < runner.stage &&
-        DOWNLOADERS.has(baseName(c.program)),
-    );
-    if (source !== undefined) {
-      return `it pipes a download (${baseName(source.program)}) into ${name}, running code from the network`;
+    const source = firstDownload.get(runner.pipeline);
+    if (source !== undefined && source.stage < runner.stage) {
+      return `it pipes a download (${source.name}) into ${name}, running code from the network`;
     }
   }
   return undefined;

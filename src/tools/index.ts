@@ -14,11 +14,14 @@ export {
 } from './create-workspace-tools.js';
 export { createWriteFileTool } from './create-write-file-tool.js';
 export { type HtmlText, htmlToText } from './html-to-text.js';
+export type { CommandKeys } from './keys-of-line.js';
+export { MAX_COMMAND_LENGTH } from './max-command-length.js';
 export {
   resolveInWorkspace,
   type WorkspacePath,
   workspaceFileKey,
 } from './resolve-in-workspace.js';
+export { SAFE_VARIABLES } from './safe-variables.js';
 export {
   WORKSPACE_TOOL_DEFAULTS,
   type WorkspaceToolsOptions,
