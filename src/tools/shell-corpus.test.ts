@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileRules } from '../policy/compiled-rule.js';
+import { decideCall } from '../policy/decide-call.js';
+import { parsePolicyText } from '../policy/load-policy.js';
 import type { PolicyRule } from '../policy/policy-types.js';
+import { defineTool } from '../tool/define-tool.js';
+import { DESTRUCTIVE } from '../tool/presets.js';
 import { checkCommandSafetyWith } from './check-command-safety.js';
 import { approvalKeysWith } from './command-approval-keys.js';
 import { type BashGrammar, loadBashGrammar } from './load-bash-grammar.js';
@@ -97,4 +101,75 @@ describe('the shell corpus', () => {
       }
     },
   );
+});
+
+describe("docs/policy.md's first example, on run_command lines read by the grammar", () => {
+  const docs = readFileSync(new URL('../../docs/policy.md', import.meta.url), 'utf8');
+  const yaml = docs.match(/```yaml\n([\s\S]*?)```/)?.[1] ?? '';
+  const policy = parsePolicyText(yaml, 'example-1.yaml');
+  const compiled = compileRules(policy.rules ?? []);
+  const tool = defineTool({
+    name: 'run_command',
+    description: 'runs',
+    inputSchema: { type: 'object' },
+    annotations: DESTRUCTIVE,
+    execute: () => '',
+  });
+  const decide = (line: string, mode: 'auto' | 'yolo') => {
+    const { keys, opaque } = approvalKeysWith(grammar, line);
+    return decideCall(
+      {
+        ...subject(keys, opaque),
+        id: 'c',
+        tool,
+        trusted: true,
+        claimed: DESTRUCTIVE,
+        class: 'destructive',
+        arguments: { command: line },
+        resourceKeys: ['file:'],
+      },
+      mode,
+      compiled,
+    ).decision;
+  };
+
+  it.each([
+    'npm test',
+    'git status --short && npm test -- --run',
+    'CI=1 timeout 60 npm test',
+    'env LANG=C git status > /dev/null',
+  ])('allows %j in auto', (line) => {
+    expect(decide(line, 'auto')).toBe('allow');
+  });
+
+  it.each([
+    'git status; rm x',
+    'npm test > out.log',
+    'git status $(id)',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell line, not a template.
+    'git status ${x:-$(id)}',
+    'npm test -- *.ts',
+    'git -C /elsewhere status',
+    'git diff --output=/x',
+    'npm test $(id)',
+  ])('asks about %j in auto', (line) => {
+    expect(decide(line, 'auto')).toBe('ask');
+  });
+
+  it.each([
+    'git push',
+    'sudo git push',
+    "env -S 'git push'",
+    'git -c alias.p=push p',
+    'echo main | xargs git push origin',
+    '$(echo git) push',
+    'x=1 git status',
+    'NODE_OPTIONS=--require=/tmp/x npm test',
+    'GIT_EXTERNAL_DIFF=x git diff',
+    'PAGER=x git diff',
+    'git -c core.fsmonitor=x status',
+  ])('denies %j, even in yolo', (line) => {
+    expect(decide(line, 'yolo')).toBe('deny');
+    expect(decide(line, 'auto')).toBe('deny');
+  });
 });
