@@ -1,4 +1,5 @@
 import type { OpaquePart } from '../tool/approval-keys.js';
+import { assignmentOf, DECLARATIONS } from './assignment-word.js';
 import type { BashGrammar } from './load-bash-grammar.js';
 import { parseShellCommand } from './parse-shell-command.js';
 import { baseName, programName } from './program-key.js';
@@ -47,22 +48,6 @@ interface RunContext {
 const MAX_DEPTH = 8;
 /** How many runners one command may be wrapped in (`sudo env nice timeout 5 …`). */
 const MAX_UNWRAP = 32;
-/** A word the shell takes as an assignment when it comes before the program. */
-const ASSIGNMENT_WORD = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
-const DECLARATIONS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
-
-/** The assignment a `NAME=value` word makes. */
-const assignmentOf = (word: ShellWord): Assignment => {
-  const name = word.source.slice(0, word.source.indexOf('='));
-  const value = word.value?.slice(word.value.indexOf('=') + 1);
-  return {
-    name,
-    value:
-      value === undefined
-        ? { source: word.source, opaque: word.opaque ?? word.source }
-        : { source: word.source, value },
-  };
-};
 /** Builtins that take variable names, whose subscripts bash evaluates: `declare 'a[$(cmd)]'`. */
 const NAME_BUILTINS = new Set(
   'declare typeset local readonly export printf read mapfile readarray getopts unset test [ [['.split(
@@ -143,17 +128,18 @@ class Expander {
     let words = this.#placeholders(command.words, ctx);
     // The grammar reads `_=1 cmd` as the program `_=1`; to the shell it is an assignment.
     for (
-      let first = words[0];
-      first !== undefined && ASSIGNMENT_WORD.test(first.source);
-      first = words[0]
+      let first = words[0] && assignmentOf(words[0], 'source');
+      first !== undefined;
+      first = words[0] && assignmentOf(words[0], 'source')
     ) {
-      assignments.push(assignmentOf(first));
+      assignments.push(first);
       words = words.slice(1);
     }
     if (DECLARATIONS.has(words[0]?.value ?? '')) {
       // `export _=1`: what the grammar leaves as a word is an assignment to the shell.
       for (const word of words.slice(1)) {
-        if (ASSIGNMENT_WORD.test(word.source)) assignments.push(assignmentOf(word));
+        const assignment = assignmentOf(word, 'source');
+        if (assignment !== undefined) assignments.push(assignment);
       }
     }
     for (const assignment of assignments) this.#assignment(assignment, '');

@@ -1,3 +1,4 @@
+import { assignmentOf } from './assignment-word.js';
 import { scanOptions } from './scan-options.js';
 import type { RunnerSpec } from './shell-runners.js';
 import type { Assignment, ShellWord } from './shell-syntax.js';
@@ -26,7 +27,6 @@ export type RunnerStep =
   /** It runs something that cannot be named; `reason` says why. */
   | { readonly kind: 'hidden'; readonly reason: string };
 
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const MAX_SPLIT_WORDS = 10_000;
 
 /** The words of `rest` joined with spaces, as a shell gets them from `watch` or `sudo -s`. */
@@ -119,17 +119,9 @@ export function unwrapCommand(
   const assignments: Assignment[] = [];
   if (spec.assigns === true) {
     for (; i < args.length; i += 1) {
-      const word = args[i] as ShellWord;
-      const text = word.value ?? word.source;
-      if (!ASSIGNMENT.test(text)) break;
-      const equals = text.indexOf('=');
-      assignments.push({
-        name: text.slice(0, equals),
-        value:
-          word.value === undefined
-            ? { source: word.source, opaque: word.opaque ?? word.source }
-            : { source: word.source, value: text.slice(equals + 1) },
-      });
+      const assignment = assignmentOf(args[i] as ShellWord, 'value');
+      if (assignment === undefined) break;
+      assignments.push(assignment);
     }
   }
   if (name === 'su' || name === 'runuser') {
