@@ -77,7 +77,8 @@ const RISKY_WORDS = new Set(
     'upload receive ext textconv kubeconfig context host server registry userconfig globalconfig ' +
     'node options eval toolexec manifest modfile overlay rcfile init open namespace repo env socket ' +
     'proxy helper program tool interpreter launcher wrapper confcutdir rootdir basetemp ' +
-    'cachedir workdir outdir outfile logfile'
+    'cachedir workdir outdir outfile logfile reporter reporters setup environment transform ' +
+    'transformer resolver runner preset dotenv'
   ).split(' '),
 );
 
