@@ -17,6 +17,7 @@ export { HINTGATE_ERROR_CODES, HintgateError, type HintgateErrorCode } from './e
 export {
   type ApprovalAnswer,
   type ApprovalAsk,
+  type ApprovalKeyNote,
   type ApprovalOutcome,
   type ApprovalRecord,
   type ApprovalRequest,
@@ -30,7 +31,9 @@ export {
   createPolicy,
   DEFAULT_MODE,
   type Decision,
+  type DerivedApprovalKeys,
   deriveApprovalKeys,
+  deriveCallApprovalKeys,
   loadPolicy,
   MODES,
   type Mode,
@@ -78,6 +81,8 @@ export {
 } from './runtime/index.js';
 export { type Clock, type LockMode, normalizeResourceKey } from './schedule/index.js';
 export {
+  type ApprovalKeyResult,
+  type ApprovalKeys,
   type CallErrorCode,
   type CallResult,
   type CallStatus,
@@ -91,6 +96,7 @@ export {
   type EffectiveHints,
   effectiveAnnotations,
   type JsonSchemaObject,
+  type OpaquePart,
   type RateLimit,
   READ_ONLY,
   type RetryOptions,
