@@ -59,4 +59,4 @@ export const loadNow = (): number => loadavg()[0] ?? 0;
  * bench` keeps that section when it rewrites the rest of the file.
  */
 export const BUILD_COMPARISON_HEADING =
-  '## 5. Before/after: per-call overhead of execute, two builds in one run';
+  '## 6. Before/after: per-call overhead of execute, two builds in one run';

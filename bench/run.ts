@@ -38,6 +38,7 @@ import {
   table,
   yesNo,
 } from './report.js';
+import { SHELL_HEADING, shellReading } from './shell.js';
 import { noopReadTool, noopWriteTool, sleepingTools } from './tools.js';
 
 /** Measurements per (batch, strategy); the median is reported. */
@@ -433,6 +434,10 @@ async function main(): Promise<void> {
   const gateway = await gatewayOverhead((line) => process.stdout.write(`${line}\n`));
   process.stdout.write(`${gateway.markdown}\n\n`);
 
+  process.stdout.write('part 5: reading shell command lines\n');
+  const shell = await shellReading();
+  process.stdout.write(`${shell.markdown}\n\n`);
+
   const mixed = strategies.filter((row) =>
     row.batch.calls.some((c) => c.kind !== 'READ' && c.kind !== 'SEARCH'),
   );
@@ -441,6 +446,7 @@ async function main(): Promise<void> {
     `- Read-only batches within ${READ_ONLY_FACTOR}x of the slowest call + ${READ_ONLY_SLACK_MS} ms: ${scaling.filter((r) => r.hintgate <= READ_ONLY_FACTOR * r.max + READ_ONLY_SLACK_MS).length}/${scaling.length}.`,
     `- Pipeline overhead under ${OVERHEAD_GOAL_US} µs per call: ${overhead.filter((r) => r.judged && r.medianUs < OVERHEAD_GOAL_US).length}/${overhead.filter((r) => r.judged).length} scenarios.`,
     ...gateway.summary,
+    ...shell.summary,
     `- Whole run: ${fixed((performance.now() - started) / 1000)} s.`,
   ].join('\n');
   process.stdout.write(`${summary}\n`);
@@ -490,6 +496,10 @@ the per-call time goes.
 Goals: hintgate over stdio adds less than ${P50_OVERHEAD_GOAL_MS} ms at p50 over direct stdio; hintgate's throughput is no less than mcp-proxy's on the same path. ${GATEWAY_CALLS} calls per path at each of ${GATEWAY_CONCURRENCY.join(', ')} concurrent requests (bench/gateway.ts).
 
 ${gateway.markdown}
+
+${SHELL_HEADING}
+
+${shell.markdown}
 `;
   // The build comparison comes from bench/compare-builds.ts, run apart: keep it.
   const previous = existsSync(RESULTS_PATH) ? readFileSync(RESULTS_PATH, 'utf8') : '';

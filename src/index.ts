@@ -19,6 +19,7 @@ export {
   type ApprovalAnswer,
   type ApprovalAnswerer,
   type ApprovalAsk,
+  type ApprovalKeyNote,
   type ApprovalOutcome,
   type ApprovalRecord,
   type ApprovalRequest,
@@ -32,7 +33,9 @@ export {
   createPolicy,
   DEFAULT_MODE,
   type Decision,
+  type DerivedApprovalKeys,
   deriveApprovalKeys,
+  deriveCallApprovalKeys,
   loadPolicy,
   MODES,
   type Mode,
@@ -84,6 +87,8 @@ export {
 } from './runtime/index.js';
 export { type Clock, type LockMode, normalizeResourceKey } from './schedule/index.js';
 export {
+  type ApprovalKeyResult,
+  type ApprovalKeys,
   type CallErrorCode,
   type CallResult,
   type CallStatus,
@@ -97,6 +102,7 @@ export {
   type EffectiveHints,
   effectiveAnnotations,
   type JsonSchemaObject,
+  type OpaquePart,
   type RateLimit,
   READ_ONLY,
   type RetryOptions,

@@ -147,7 +147,7 @@ describe('hintgate pin', () => {
     expect(again.stdout).toContain('fixture: 2 tools (2 changed)');
     expect(again.stdout).toContain('Wrote hintgate.lock');
     expect((await cli(['pin'], dir)).stdout).toContain('Up to date: hintgate.lock');
-  });
+  }, 60_000); // seven pin runs, each starting both servers
 
   it('fails with exit 1 and a clear line when a server cannot start, writing nothing', async () => {
     const dir = await setup();

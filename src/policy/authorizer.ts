@@ -1,5 +1,6 @@
 import type { RequiredApproval } from '../registry/tool-config.js';
 import type { EffectiveHints, ToolAnnotations } from '../tool/annotations.js';
+import type { OpaquePart } from '../tool/approval-keys.js';
 import type { ToolClass } from '../tool/classify.js';
 import type { ToolArguments } from '../tool/resource-template.js';
 import type { Tool } from '../tool/tool.js';
@@ -23,6 +24,12 @@ export interface CallRequest {
   readonly resourceKeys: readonly string[];
   /** Identity of an approval for this call; pre-approved only if every key is. */
   readonly approvalKeys: readonly string[];
+  /**
+   * Parts of the call its tool could not understand (a shell substitution, an unknown
+   * runner): with any, no allow rule on keys and no remembered approval covers the call, and
+   * one that `hidesCommand` is matched by every deny and ask rule on keys.
+   */
+  readonly opaque?: readonly OpaquePart[];
   /**
    * Set when every call of the tool needs a person's approval whatever the mode and allow
    * rules say (say, a gateway tool that is not pinned yet): such a call asks, unless denied.

@@ -1,5 +1,6 @@
 import { qualifiedToolName } from '../registry/qualified-tool-name.js';
 import type { EffectiveHints } from '../tool/annotations.js';
+import type { OpaquePart } from '../tool/approval-keys.js';
 import type { Tool } from '../tool/tool.js';
 import { compileGlob, globBase } from './compile-glob.js';
 import { nameOnOrigin } from './name-on-origin.js';
@@ -25,6 +26,8 @@ export interface RuleSubject {
   readonly tool?: Pick<Tool, 'nameOnOrigin'>;
   readonly effective: EffectiveHints;
   readonly approvalKeys: readonly string[];
+  /** Parts of the call its tool could not understand (see `CallRequest.opaque`). */
+  readonly opaque?: readonly OpaquePart[];
 }
 
 const ALWAYS = (): boolean => true;
@@ -43,10 +46,15 @@ const toolGlob = (glob: string): ((subject: RuleSubject) => boolean) => {
   };
 };
 
-/** An allow covers a call only if it matches every key, `*` staying within one segment. */
-const allowKeys = (glob: string): ((keys: readonly string[]) => boolean) => {
+type KeyMatcher = (keys: readonly string[], opaque: readonly OpaquePart[] | undefined) => boolean;
+
+/**
+ * An allow covers a call only if it matches every key, `*` staying within one segment, and
+ * the call is fully understood: keys cannot speak for a part its tool could not read.
+ */
+const allowKeys = (glob: string): KeyMatcher => {
   const matches = compileGlob(glob);
-  return (keys) => keys.length > 0 && keys.every(matches);
+  return (keys, opaque) => (opaque?.length ?? 0) === 0 && keys.length > 0 && keys.every(matches);
 };
 
 /** True when `key` is the resource `base` names or one of its ancestors (`file:` of `file:a/b`). */
@@ -59,14 +67,16 @@ const isAncestorOrSelf = (key: string, base: string): boolean => {
 
 /**
  * An ask or a deny needs one matching key, errs wide: `*` crosses `/` (so `git push*`
- * catches `git push origin feat/x`), and a key naming a directory above the protected
+ * catches `git push origin feat/x`), a key naming a directory above the protected
  * resources (`file:` or `file:secrets` for `file:secrets/**`) matches too, since the call
- * covers them.
+ * covers them, and so does a call with a part that may run a command its keys do not name.
  */
-const restrictKeys = (glob: string): ((keys: readonly string[]) => boolean) => {
+const restrictKeys = (glob: string): KeyMatcher => {
   const matches = compileGlob(glob, { starCrossesSlash: true });
   const base = globBase(glob);
-  return (keys) => keys.some((key) => matches(key) || isAncestorOrSelf(key, base));
+  return (keys, opaque) =>
+    (opaque?.some((part) => part.hidesCommand === true) ?? false) ||
+    keys.some((key) => matches(key) || isAncestorOrSelf(key, base));
 };
 
 /** Compiles checked rules (see `checkPolicy`) into matchers. */
@@ -93,7 +103,7 @@ export function compileRules(rules: readonly PolicyRule[]): CompiledRule[] {
           tool(call) &&
           origin(call.origin) &&
           hints.every(([hint, value]) => call.effective[hint] === value) &&
-          keysMatch(call.approvalKeys)
+          keysMatch(call.approvalKeys, call.opaque)
         );
       },
     };

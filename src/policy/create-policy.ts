@@ -7,10 +7,16 @@ import type {
   Decision,
 } from './authorizer.js';
 import { checkPolicy } from './check-policy.js';
-import { type CompiledRule, compileRules } from './compiled-rule.js';
+import { type CompiledRule, compileRules, describeRule } from './compiled-rule.js';
 import { decideCall } from './decide-call.js';
 import { type NamedSubject, nameOnOrigin } from './name-on-origin.js';
-import { type Approver, DEFAULT_MODE, type Mode, type PolicyRule } from './policy-types.js';
+import {
+  type ApprovalKeyNote,
+  type Approver,
+  DEFAULT_MODE,
+  type Mode,
+  type PolicyRule,
+} from './policy-types.js';
 import { SessionApprovals } from './session-approvals.js';
 
 /** Approvals remembered across runs (`remember: 'always'`), e.g. an approvals file. */
@@ -41,6 +47,9 @@ const sessionIdentity = (call: CallRequest): string => {
   if (required === undefined) return qualified(call);
   return `${qualified(call)}\u0000required\u0000${required.version ?? ''}`;
 };
+
+/** True when the call has parts its tool could not understand. */
+const isOpaque = (call: CallRequest): boolean => (call.opaque?.length ?? 0) > 0;
 
 /** What one session keeps: its remembered approvals and its queue of prompts. */
 interface SessionState {
@@ -114,6 +123,8 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
     call: CallRequest,
     state: SessionState | undefined,
   ): Promise<string | undefined> => {
+    // Keys cannot speak for what the tool could not read: such a call is asked every time.
+    if (isOpaque(call)) return undefined;
     if (state?.approvals.hasAll(sessionIdentity(call), call.approvalKeys)) {
       return 'approved earlier in this session';
     }
@@ -134,6 +145,7 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
     state: SessionState | undefined,
   ): Promise<string> => {
     if (scope !== 'session' && scope !== 'always') return why;
+    if (isOpaque(call)) return `${why}; not remembered: the call is not fully understood`;
     state?.approvals.add(sessionIdentity(call), call.approvalKeys);
     const sessionNote =
       state === undefined
@@ -150,6 +162,36 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
     } catch (error) {
       return `${why}; ${sessionNote}: could not write ${approvals.path} (${(error as Error).message})`;
     }
+  };
+
+  /** Per key, what covers it already: an allow rule, the session, the project. */
+  const keyNotes = async (
+    call: CallRequest,
+    state: SessionState | undefined,
+  ): Promise<ApprovalKeyNote[]> => {
+    const notes: ApprovalKeyNote[] = [];
+    for (const key of call.approvalKeys) {
+      const alone = { ...call, approvalKeys: [key], opaque: [] };
+      const rule = rules.find(
+        (candidate) =>
+          candidate.decision === 'allow' &&
+          candidate.rule.key !== undefined &&
+          candidate.matches(alone, mode),
+      );
+      let covered: string | undefined;
+      if (rule !== undefined) covered = `allowed by ${describeRule(rule)}`;
+      else if (state?.approvals.hasAll(sessionIdentity(call), [key])) {
+        covered = 'approved earlier in this session';
+      } else if (
+        approvals !== undefined &&
+        call.requireApproval === undefined &&
+        (await approvals.hasAll(qualified(call), [key]))
+      ) {
+        covered = 'approved always for this project';
+      }
+      notes.push(covered === undefined ? { key } : { key, covered });
+    }
+    return notes;
   };
 
   const answerOne = async (
@@ -184,16 +226,20 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
         claimed: call.claimed,
         effective: call.effective,
         approvalKeys: call.approvalKeys,
+        keyNotes: await keyNotes(call, state),
+        opaque: call.opaque ?? [],
         reason: decision.reason,
         position,
         total,
-        remember: [
-          'once',
-          ...(state === undefined ? [] : (['session'] as const)),
-          ...(approvals === undefined || call.requireApproval !== undefined
-            ? []
-            : (['always'] as const)),
-        ],
+        remember: isOpaque(call)
+          ? ['once']
+          : [
+              'once',
+              ...(state === undefined ? [] : (['session'] as const)),
+              ...(approvals === undefined || call.requireApproval !== undefined
+                ? []
+                : (['always'] as const)),
+            ],
       },
       { timeoutMs, ...(signal === undefined ? {} : { signal }) },
     );
@@ -241,6 +287,7 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
         reason: `${decision.reason}; ${earlier}`,
       });
       const state = sessionState(context.session);
+      if (isOpaque(call)) return decision;
       if (state?.approvals.hasAll(sessionIdentity(call), call.approvalKeys)) {
         return allowed('approved earlier in this session');
       }

@@ -15,6 +15,38 @@ export function classReason(call: Pick<CallRequest, 'class' | 'trusted' | 'claim
     : 'a destructive call (destructiveHint absent: the spec default is true)';
 }
 
+const MAX_PARTS_IN_REASON = 5;
+
+/** The reasons of `parts`, at most five, for a decision's reason. */
+const listParts = (parts: readonly { readonly reason: string }[]): string => {
+  const shown = parts.slice(0, MAX_PARTS_IN_REASON).map((part) => part.reason);
+  const more = parts.length - shown.length;
+  return `${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
+};
+
+/**
+ * What a decision's reason adds for a call that is not fully understood: why no allow rule
+ * on keys or remembered approval covers it, and, for a rule on keys that matched because a
+ * part may run a command the keys do not name, that this is why.
+ */
+export function opaqueNote(
+  call: Pick<CallRequest, 'opaque'>,
+  rule?: Pick<CompiledRule, 'decision' | 'rule'>,
+): string {
+  const parts = call.opaque ?? [];
+  if (parts.length === 0) return '';
+  const hiding = parts.filter((part) => part.hidesCommand === true);
+  if (
+    rule !== undefined &&
+    rule.decision !== 'allow' &&
+    rule.rule.key !== undefined &&
+    hiding.length > 0
+  ) {
+    return `; it may run commands its keys do not name (${listParts(hiding)}), so a rule on keys matches it`;
+  }
+  return `; not fully understood (${listParts(parts)}), so no allow rule on keys and no remembered approval covers it`;
+}
+
 /** True when a tool of this class is offered in this mode: `plan` offers reads only. */
 export function visibleInMode(toolClass: CallRequest['class'], mode: Mode): boolean {
   return mode !== 'plan' || toolClass === 'read';
@@ -58,9 +90,16 @@ const decideByPolicy = (
   const winner = winningRule(rules.filter((rule) => rule.matches(call, mode)));
   if (winner !== undefined && !(winner.decision === 'ask' && mode === 'yolo')) {
     // An explicit rule is the user's word: it holds for ungated tools too.
-    return { decision: winner.decision, reason: `${describeRule(winner)}; ${why}` };
+    return {
+      decision: winner.decision,
+      reason: `${describeRule(winner)}; ${why}${winner.decision === 'allow' ? '' : opaqueNote(call, winner)}`,
+    };
   }
-  const decision = modeDefault(call, mode, why);
+  const fallback = modeDefault(call, mode, why);
+  const decision =
+    fallback.decision === 'ask'
+      ? { ...fallback, reason: `${fallback.reason}${opaqueNote(call)}` }
+      : fallback;
   if (decision.decision === 'ask' && !call.tool.gated) {
     return {
       decision: 'allow',

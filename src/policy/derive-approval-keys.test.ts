@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { deriveApprovalKeys } from './derive-approval-keys.js';
+import { deriveApprovalKeys, deriveCallApprovalKeys } from './derive-approval-keys.js';
 
 describe('deriveApprovalKeys', () => {
   it('uses a string approvalKey as the only key, over the resource keys', () => {
@@ -49,5 +49,49 @@ describe('deriveApprovalKeys', () => {
   it('drops non-string keys an untyped approvalKey returns', () => {
     const tool = { approvalKey: () => ['ok', 3, null] as unknown as string[] };
     expect(deriveApprovalKeys(tool, {}, [])).toEqual(['ok']);
+  });
+});
+
+describe('deriveCallApprovalKeys', () => {
+  it('passes on the parts a tool could not understand, with its keys', () => {
+    const tool = {
+      approvalKey: () => ({
+        keys: ['b', 'a'],
+        opaque: [
+          { reason: 'command substitution $(id)' },
+          { reason: 'sets PATH', hidesCommand: true },
+        ],
+      }),
+    };
+    expect(deriveCallApprovalKeys(tool, {}, [])).toEqual({
+      keys: ['a', 'b'],
+      opaque: [
+        { reason: 'command substitution $(id)' },
+        { reason: 'sets PATH', hidesCommand: true },
+      ],
+    });
+  });
+
+  it('counts a malformed part as a part not understood, never as none', () => {
+    const tool = {
+      approvalKey: () => ({ keys: ['k'], opaque: [null, { reason: 3 }, 'x'] }) as never,
+    };
+    const { opaque } = deriveCallApprovalKeys(tool, {}, []) as { opaque: unknown[] };
+    expect(opaque).toHaveLength(3);
+    expect(opaque).toContainEqual({ reason: 'a part of the call its tool could not understand' });
+  });
+
+  it('waits for an asynchronous approvalKey, and keeps the fallbacks', async () => {
+    const tool = { approvalKey: async () => ({ keys: [], opaque: [{ reason: 'r' }] }) };
+    const derived = deriveCallApprovalKeys(tool, {}, ['file:b', 'file:a']);
+    expect(derived).toBeInstanceOf(Promise);
+    expect(await derived).toEqual({ keys: ['file:a', 'file:b'], opaque: [{ reason: 'r' }] });
+  });
+
+  it('is refused by deriveApprovalKeys, which cannot wait', () => {
+    const tool = { approvalKey: async () => ['k'] };
+    expect(() => deriveApprovalKeys(tool, {}, [])).toThrow(
+      expect.objectContaining({ code: 'invalid_tool' }),
+    );
   });
 });

@@ -1,3 +1,4 @@
+export { approvalKeyLines, opaqueLines, showBlankRuns } from './approval-details.js';
 export {
   type ApprovalRecord,
   type ApprovalStore,
@@ -22,11 +23,16 @@ export {
   type PolicyOptions,
 } from './create-policy.js';
 export { decideCall, visibleInMode } from './decide-call.js';
-export { deriveApprovalKeys } from './derive-approval-keys.js';
+export {
+  type DerivedApprovalKeys,
+  deriveApprovalKeys,
+  deriveCallApprovalKeys,
+} from './derive-approval-keys.js';
 export { type LoadPolicyOptions, loadPolicy, parsePolicyText } from './load-policy.js';
 export {
   type ApprovalAnswer,
   type ApprovalAnswerer,
+  type ApprovalKeyNote,
   type ApprovalRequest,
   type Approver,
   DEFAULT_MODE,

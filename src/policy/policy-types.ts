@@ -1,4 +1,5 @@
 import type { EffectiveHints, ToolAnnotations } from '../tool/annotations.js';
+import type { OpaquePart } from '../tool/approval-keys.js';
 import type { ToolClass } from '../tool/classify.js';
 import type { ToolArguments } from '../tool/resource-template.js';
 
@@ -82,6 +83,18 @@ export interface ApprovalRequest {
   readonly effective: EffectiveHints;
   /** What an approval would cover; remembering it covers these keys for this tool. */
   readonly approvalKeys: readonly string[];
+  /**
+   * Per approval key (for a shell command: per command it runs), what already covers it, so
+   * that a person sees which part is new: an allow rule, an approval remembered for the
+   * session or the project; absent `covered` means nothing does.
+   */
+  readonly keyNotes?: readonly ApprovalKeyNote[];
+  /**
+   * Parts of the call its tool could not understand (substitutions, expansions, unknown
+   * runners, ...), each with why; empty when it understood all. Such a call is never covered
+   * by an allow rule on keys or a remembered approval, and `remember` offers `once` only.
+   */
+  readonly opaque?: readonly OpaquePart[];
   /** Why approval is needed: the mode, the rule, or the annotation that asked. */
   readonly reason: string;
   /** Position of this request among the approvals of its batch (1-based), and their count. */
@@ -107,6 +120,13 @@ export interface ApprovalAnswerer {
   readonly channel: 'elicitation' | 'input_required' | 'approver' | 'remembered' | 'none';
   /** Who answered, when known: the MCP client's name and version. */
   readonly who?: string;
+}
+
+/** What covers one approval key of a request already. */
+export interface ApprovalKeyNote {
+  readonly key: string;
+  /** `allowed by rule #2 (...)`, `approved earlier in this session`, ...; absent: nothing. */
+  readonly covered?: string;
 }
 
 /** A person's answer. */

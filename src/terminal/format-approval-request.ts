@@ -1,11 +1,21 @@
-import type { ApprovalRequest } from '../policy/policy-types.js';
+import { argumentDigest } from '../audit/index.js';
+import {
+  type ApprovalRequest,
+  approvalKeyLines,
+  opaqueLines,
+  showBlankRuns,
+} from '../policy/index.js';
 import { neutralizeTerminalText } from './neutralize-terminal-text.js';
 
 /** Options of {@link formatApprovalRequest}. */
 export interface FormatApprovalRequestOptions {
   /** Use ANSI colours and bold. Default false. */
   readonly color?: boolean;
-  /** Longest string (argument value, key, reason) shown whole, in characters. Default 200. */
+  /**
+   * Longest string (argument value, key, reason) shown whole, in characters (after runs of
+   * blanks are shown as `⟨N blanks⟩`). Default 200. A longer one is cut with a note, and the
+   * note on the arguments then gives their digest, the one the audit log records.
+   */
   readonly maxStringLength?: number;
   /** Most lines of pretty-printed arguments shown. Default 40. */
   readonly maxArgumentLines?: number;
@@ -15,7 +25,8 @@ const DEFAULT_MAX_STRING = 200;
 const DEFAULT_MAX_ARGUMENT_LINES = 40;
 const MAX_ITEMS = 20;
 const MAX_DEPTH = 6;
-const MAX_KEYS_SHOWN = 10;
+/** Keys already covered (by a rule or a remembered approval) listed before a count. */
+const MAX_COVERED_SHOWN = 10;
 
 /** ANSI SGR codes used by the prompt. */
 const STYLE = {
@@ -48,7 +59,7 @@ function shorten(value: unknown, maxString: number): { value: unknown; cut: bool
   const seen = new Set<object>();
   const visit = (item: unknown, depth: number): unknown => {
     if (typeof item === 'string') {
-      const result = cutString(item, maxString);
+      const result = cutString(showBlankRuns(item), maxString);
       cut ||= result.cut;
       return result.text;
     }
@@ -110,7 +121,15 @@ function formatArguments(
     notes.push(`… ${lines.length - maxLines} more lines`);
     lines.length = maxLines;
   }
-  if (cut || notes.length > 0) notes.push('arguments shortened for display');
+  if (cut || notes.length > 0) {
+    let digest: string;
+    try {
+      digest = argumentDigest(args);
+    } catch {
+      digest = 'unavailable';
+    }
+    notes.push(`arguments shortened for display; their digest is ${digest}`);
+  }
   if (notes.length > 0) lines.push(paint(color, `    (${notes.join('; ')})`, 'dim'));
   return lines;
 }
@@ -163,10 +182,22 @@ export function formatApprovalRequest(
   }
   lines.push(`  Origin:    ${safe(request.origin)} (${trust})`);
   lines.push(`  Why:       ${safe(request.reason)}`);
-  lines.push(`  Keys:${request.approvalKeys.length === 0 ? '      (none)' : ''}`);
-  for (const key of request.approvalKeys.slice(0, MAX_KEYS_SHOWN)) lines.push(`    - ${safe(key)}`);
-  if (request.approvalKeys.length > MAX_KEYS_SHOWN) {
-    lines.push(`    … and ${request.approvalKeys.length - MAX_KEYS_SHOWN} more`);
+  // Every key nothing covers is shown: those are what the person approves.
+  const keyLines = approvalKeyLines(request);
+  const open = keyLines.filter((line) => line.endsWith(' — needs approval'));
+  const covered = keyLines.filter((line) => !line.endsWith(' — needs approval'));
+  lines.push(`  Keys:${keyLines.length === 0 ? '      (none)' : ''}`);
+  for (const line of open) lines.push(`    - ${safe(line)}`);
+  for (const line of covered.slice(0, MAX_COVERED_SHOWN)) lines.push(`    - ${safe(line)}`);
+  if (covered.length > MAX_COVERED_SHOWN) {
+    lines.push(`    … and ${covered.length - MAX_COVERED_SHOWN} more already covered`);
+  }
+  const parts = opaqueLines(request);
+  if (parts.length > 0) {
+    lines.push(
+      paint(color, '  Not fully understood, so it can be allowed once only:', 'bold', 'yellow'),
+    );
+    for (const part of parts) lines.push(`    - ${safe(part)}`);
   }
   lines.push('  Arguments:');
   lines.push(...formatArguments(request.arguments, maxString, maxLines, color));

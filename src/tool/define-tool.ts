@@ -1,6 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { HintgateError } from '../errors/hintgate-error.js';
 import { HINT_NAMES, type ToolAnnotations } from './annotations.js';
+import type { ApprovalKeyResult } from './approval-keys.js';
 import { effectiveAnnotations } from './effective-annotations.js';
 import { isPlainObject, schemaPropertyNames } from './json-schema.js';
 import { isTimerMs, MAX_TIMER_MS } from './max-timer-ms.js';
@@ -37,8 +38,14 @@ export interface DefineToolOptions<S extends SchemaInput> {
   readonly annotations?: ToolAnnotations;
   /** Resource keys of a call: templates like `"file:{path}"`, or a function of the arguments. */
   readonly resources?: ResourcesOption<InferArguments<S>>;
-  /** Identity of an approval (deterministic, no per-call noise, no secrets). */
-  readonly approvalKey?: (args: InferArguments<S>) => string | readonly string[];
+  /**
+   * Identity of an approval (deterministic, no per-call noise, no secrets): keys, or
+   * `{ keys, opaque }` with the parts of the call it could not understand, or a promise of
+   * either.
+   */
+  readonly approvalKey?: (
+    args: InferArguments<S>,
+  ) => ApprovalKeyResult | Promise<ApprovalKeyResult>;
   /** Default timeout of a call in milliseconds (the runtime's default otherwise). */
   readonly timeoutMs?: number;
   /** At most `max` successful calls per `windowMs`. */

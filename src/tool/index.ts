@@ -5,6 +5,7 @@ export {
   SPEC_DEFAULT_HINTS,
   type ToolAnnotations,
 } from './annotations.js';
+export type { ApprovalKeyResult, ApprovalKeys, OpaquePart } from './approval-keys.js';
 export { classify, type ToolClass } from './classify.js';
 export {
   type DefineToolOptions,

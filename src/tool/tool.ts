@@ -1,4 +1,5 @@
 import type { ToolAnnotations } from './annotations.js';
+import type { ApprovalKeyResult } from './approval-keys.js';
 import type { JsonSchemaObject } from './json-schema.js';
 import type { ToolArguments } from './resource-template.js';
 import type { ToolSchema } from './tool-schema.js';
@@ -76,8 +77,12 @@ export interface Tool<Args = ToolArguments> {
   // runtime validates arguments against `inputSchema` before calling either.
   /** Resource keys of a call, for the lock manager. */
   resources?(args: Args): string[];
-  /** Identity of an approval, for the policy engine. */
-  approvalKey?(args: Args): string | readonly string[];
+  /**
+   * Identity of an approval, for the policy engine: keys, or keys with the parts of the call
+   * the tool could not understand ({@link ApprovalKeys}); may be a promise (the runtime
+   * waits for it before it decides the call).
+   */
+  approvalKey?(args: Args): ApprovalKeyResult | Promise<ApprovalKeyResult>;
   /** Default timeout of a call in milliseconds. */
   readonly timeoutMs?: number;
   /** Rate limit shared by all calls of this tool in one runtime. */

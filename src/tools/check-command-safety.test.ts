@@ -41,8 +41,8 @@ describe('checkCommandSafety', () => {
     'echo "$(rm -rf ~)"',
     'kill -9 -1',
     'mv ~ /dev/null',
-  ])('refuses %s', (command) => {
-    expect(checkCommandSafety(command)).toEqual(expect.any(String));
+  ])('refuses %s', async (command) => {
+    expect(await checkCommandSafety(command)).toEqual(expect.any(String));
   });
 
   it.each([
@@ -61,8 +61,8 @@ describe('checkCommandSafety', () => {
     'find build -delete',
     'kill -9 1234',
     'echo "rm -rf /"',
-  ])('lets %s through', (command) => {
-    expect(checkCommandSafety(command)).toBeUndefined();
+  ])('lets %s through', async (command) => {
+    expect(await checkCommandSafety(command)).toBeUndefined();
   });
 
   it.each([
@@ -100,8 +100,8 @@ describe('checkCommandSafety', () => {
     'r\\\nm -rf /',
     'rm -rf \\\n/',
     'sudo r\\\nm -r\\\nf ~',
-  ])('refuses %j', (command) => {
-    expect(checkCommandSafety(command)).toEqual(expect.any(String));
+  ])('refuses %j', async (command) => {
+    expect(await checkCommandSafety(command)).toEqual(expect.any(String));
   });
 
   describe('with the workspace and home directory known', () => {
@@ -124,8 +124,8 @@ describe('checkCommandSafety', () => {
       'find . -delete',
       'chmod -R 777 ../shared',
       "sh -c 'cd / && rm -rf usr'",
-    ])('refuses %j', (command) => {
-      expect(checkCommandSafety(command, options)).toEqual(expect.any(String));
+    ])('refuses %j', async (command) => {
+      expect(await checkCommandSafety(command, options)).toEqual(expect.any(String));
     });
 
     it.each([
@@ -142,21 +142,21 @@ describe('checkCommandSafety', () => {
       'find build -delete',
       "bash script.sh -c 'rm -rf /'",
       "sh -c 'echo hi'",
-    ])('lets %j through', (command) => {
-      expect(checkCommandSafety(command, options)).toBeUndefined();
+    ])('lets %j through', async (command) => {
+      expect(await checkCommandSafety(command, options)).toBeUndefined();
     });
 
-    it('says which place it refuses and why', () => {
-      expect(checkCommandSafety('rm -rf ..', options)).toBe(
+    it('says which place it refuses and why', async () => {
+      expect(await checkCommandSafety('rm -rf ..', options)).toBe(
         'it recursively deletes ".." (the home directory or a directory above it)',
       );
-      expect(checkCommandSafety('rm -rf ../..', options)).toBe(
+      expect(await checkCommandSafety('rm -rf ../..', options)).toBe(
         'it recursively deletes "../.." (a system directory)',
       );
-      expect(checkCommandSafety('rm -rf "$PWD"', options)).toBe(
+      expect(await checkCommandSafety('rm -rf "$PWD"', options)).toBe(
         'it recursively deletes "$PWD" (the workspace or a directory above it)',
       );
-      expect(checkCommandSafety('rm -rf ../other', options)).toBe(
+      expect(await checkCommandSafety('rm -rf ../other', options)).toBe(
         'it recursively deletes "../other" (a place outside the workspace)',
       );
     });

@@ -1,28 +1,49 @@
-import { realpathSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { posix, resolve } from 'node:path';
+import { posix } from 'node:path';
 import { HintgateError } from '../errors/hintgate-error.js';
-import { type ExpandedCommand, expandCommands, SHELLS } from './expand-commands.js';
+import {
+  dangerOf,
+  isRooted,
+  type PlaceContext,
+  placeContext,
+  placeOf,
+  within,
+} from './dangerous-places.js';
+import { expandCommands } from './expand-commands.js';
+import { type BashGrammar, loadBashGrammar } from './load-bash-grammar.js';
+import { commandTooLong } from './max-command-length.js';
+import { baseName } from './program-key.js';
+import { OTHER_SHELLS, READ_SHELLS } from './shell-runners.js';
+import type { ExpandedCommand, ExpandedLine, ShellWord } from './shell-syntax.js';
 
-/** Top-level directories of a system whose recursive deletion or chmod ruins it. */
-const SYSTEM_DIRS = new Set(
-  (
-    '/ /bin /boot /dev /etc /home /lib /lib32 /lib64 /opt /proc /root /sbin /srv /sys /usr /var ' +
-    '/Applications /Library /System /Users /Volumes /private'
-  ).split(' '),
-);
 const DISK_DEVICE =
   /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|mapper\/|md|dm-|mem$|kmem$|port$)/;
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
-const RUNS_STDIN = new Set([...SHELLS, 'python', 'python3', 'perl', 'ruby', 'node', 'php']);
-const DOWNLOADERS = new Set(['curl', 'wget', 'fetch']);
+/** Programs that run code they are given: from a file, a substitution or their input. */
+const RUNS_CODE = new Set([
+  ...READ_SHELLS,
+  ...OTHER_SHELLS,
+  'python',
+  'python2',
+  'python3',
+  'perl',
+  'ruby',
+  'node',
+  'php',
+  'deno',
+  'bun',
+  'tsx',
+  'source',
+  '.',
+  'eval',
+]);
+const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'aria2c', 'http', 'https', 'xh']);
+const DELETERS = new Set(['rm', 'unlink', 'shred', 'rmdir']);
 const POWER = new Set(['shutdown', 'reboot', 'halt', 'poweroff']);
-const FORK_BOMB = /([\w:.]+)\s*\(\s*\)\s*\{[^}]*\1\s*\|\s*&?\s*\1\s*&/;
-const RUN_DOWNLOAD =
-  /\b(sh|bash|zsh|dash|ksh|source|eval|python3?|perl|ruby|node)\b[^;&|]*(\$\(|`|<\()\s*(curl|wget)\b/;
-const GLOB = /[*?[]/;
-const HOME_PREFIX = /^(~|\$HOME|\$\{HOME\})(?=\/|$)/;
-const PWD_PREFIX = /^(\$PWD|\$\{PWD\}|\$\(pwd\)|`pwd`|~\+)(?=\/|$)/;
+/** `find` options that select nothing: with only these, `-delete` deletes everything. */
+const FIND_NEUTRAL = new Set(['-delete', '-depth', '-xdev', '-mount', '-P', '-H', '-L']);
+const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
+/** fd patterns that match every name. */
+const MATCH_ALL = new Set(['', '.', '^', '.*', '$']);
 
 /** Options of {@link checkCommandSafety}. */
 export interface CommandSafetyOptions {
@@ -36,113 +57,9 @@ export interface CommandSafetyOptions {
   readonly home?: string;
 }
 
-interface Context {
-  /** The workspace as given and as its real path, when known. */
-  readonly workspaces: readonly string[];
-  readonly home: string;
-  readonly temps: readonly string[];
-  /** Directories the command may be in: the start and each `cd` target. */
-  readonly cwds: Directory[];
-}
-
-/** A directory a command may run in. */
-interface Directory {
-  /** Absolute path; undefined when unknown (`cd "$X"`, `cd -`, `env -C`). */
-  readonly dir: string | undefined;
-  /** True for the workspace and places reached from it by relative `cd`s (`cd ..`). */
-  readonly start: boolean;
-}
-
-/** Where a target word leads, or undefined when the shell decides (variables, odd globs). */
-interface Place {
-  /** Absolute, normalized; or relative and normalized when the directory is unknown. */
-  readonly path: string;
-  /** How it was written: from `/`, from `~`, or relative to the current directory. */
-  readonly from: 'root' | 'home' | 'cwd';
-  /** For `from: 'cwd'`: whether that directory was reached from the workspace by relative steps. */
-  readonly start: boolean;
-}
-
-const within = (root: string, path: string): boolean => {
-  const rel = posix.relative(root, path);
-  return rel === '' || (rel !== '..' && !rel.startsWith('../') && !posix.isAbsolute(rel));
-};
-
-/**
- * The place a target word names, the current directory being `cwd`: `~`, `$HOME`, `$PWD`,
- * `` `pwd` `` expanded; `/./etc`, `//etc`, `/etc/.`, `/tmp/../home` normalized; a trailing
- * `/*` (or a bare `*`) standing for the directory itself and a glob in the last part for
- * some entry of its directory. Undefined when the shell decides where it is.
- */
-const placeOf = (word: string, cwd: Directory | undefined, context: Context): Place | undefined => {
-  let text = word;
-  let from: Place['from'] = 'cwd';
-  if (HOME_PREFIX.test(text)) {
-    text = text.replace(HOME_PREFIX, context.home);
-    from = 'home';
-  } else if (PWD_PREFIX.test(text)) {
-    text = text.replace(PWD_PREFIX, '.');
-  } else if (/^~[^/]/.test(text)) {
-    // Another user's home directory: ~alice is as much a home as ~.
-    return /^~[\w.-]+\/?$/.test(text)
-      ? { path: context.home, from: 'home', start: false }
-      : undefined;
-  }
-  if (/[$`]/.test(text)) return undefined;
-  if (text.length > 1) text = text.replace(/(.)\/+$/, '$1');
-  // "Everything in it" is the directory itself: *, .*, dir/*, dir/.*, /*.
-  text = text.replace(/(^|\/)\.?\*+$/, '$1.');
-  const parts = text.split('/');
-  const last = parts.length - 1;
-  if (parts.some((part, index) => GLOB.test(part) && index !== last)) return undefined;
-  if (GLOB.test(parts[last] as string)) parts[last] = 'entry';
-  text = parts.join('/');
-  if (text.startsWith('/')) from = from === 'home' ? 'home' : 'root';
-  let path: string;
-  if (posix.isAbsolute(text)) path = posix.normalize(text);
-  else if (cwd?.dir !== undefined) path = posix.resolve(cwd.dir, text);
-  else path = posix.normalize(text);
-  if (path.length > 1) path = path.replace(/\/+$/, '') || '/';
-  return { path, from, start: from === 'cwd' && cwd?.dir !== undefined && cwd.start };
-};
-
-/** Why deleting (or chmod-ing) `place` and all under it is dangerous, or undefined. */
-const dangerOfPlace = (place: Place, context: Context): string | undefined => {
-  const { path } = place;
-  if (!posix.isAbsolute(path)) {
-    // The directory is unknown: only what is plainly "here" or "above" can be told.
-    if (path === '.') return 'everything in the current directory';
-    if (path === '..' || path.startsWith('../')) return 'a place above the current directory';
-    return undefined;
-  }
-  if (path === '/') return 'the whole file system';
-  if (SYSTEM_DIRS.has(path)) return 'a system directory';
-  if (within(path, context.home)) return 'the home directory or a directory above it';
-  const workspaces = context.workspaces;
-  if (workspaces.some((workspace) => within(path, workspace))) {
-    return 'the workspace or a directory above it';
-  }
-  if (workspaces.length === 0 || workspaces.some((workspace) => within(workspace, path))) {
-    return undefined;
-  }
-  // Outside the workspace: allowed under a temporary directory, when written as such.
-  const deliberate = !(place.from === 'cwd' && place.start);
-  if (deliberate && context.temps.some((temp) => path !== temp && within(temp, path))) {
-    return undefined;
-  }
-  return 'a place outside the workspace';
-};
-
-/** The danger of a target word wherever the command may be, or undefined. */
-const dangerOf = (word: string, context: Context): string | undefined => {
-  const cwds = word.startsWith('/') || HOME_PREFIX.test(word) ? [undefined] : context.cwds;
-  for (const cwd of cwds) {
-    const place = placeOf(word, cwd, context);
-    const danger = place === undefined ? undefined : dangerOfPlace(place, context);
-    if (danger !== undefined) return danger;
-  }
-  return undefined;
-};
+/** A word as the gate judges it: its value, or as written without quotes when the shell decides. */
+const text = (word: ShellWord | undefined): string =>
+  word === undefined ? '' : (word.value ?? word.source.replaceAll('"', '').replaceAll("'", ''));
 
 const hasShortFlag = (args: readonly string[], letters: string): boolean =>
   args.some((a) => /^-[A-Za-z]+$/.test(a) && [...letters].some((l) => a.includes(l)));
@@ -154,24 +71,45 @@ const operands = (args: readonly string[]): string[] => {
   return end === -1 ? before : [...before, ...args.slice(end + 1)];
 };
 
-/** `find PLACE -delete` with no test that picks files, PLACE being dangerous. */
-const deletesAll = (args: readonly string[], context: Context): string | undefined => {
+/**
+ * `find PLACE ACTION` where nothing selects files and ACTION deletes (`-delete`, or `-exec`
+ * of `rm`, `shred`, ...), PLACE being dangerous: it deletes everything under PLACE.
+ */
+const findDeletesAll = (args: readonly string[], context: PlaceContext): string | undefined => {
   const start = args[0] === undefined || args[0].startsWith('-') ? '.' : args[0];
   const danger = dangerOf(start, context);
   if (danger === undefined) return undefined;
   const rest = args.slice(start === args[0] ? 1 : 0);
+  let deletes = false;
   for (let i = 0; i < rest.length; i += 1) {
     const arg = rest[i] as string;
     if (arg === '-maxdepth' || arg === '-mindepth') i += 1;
-    else if (!['-delete', '-depth', '-xdev', '-mount', '-P', '-H', '-L'].includes(arg))
-      return undefined;
+    else if (arg === '-delete') deletes = true;
+    else if (FIND_EXEC.has(arg)) {
+      if (DELETERS.has(baseName(rest[i + 1] ?? ''))) deletes = true;
+      while (i < rest.length && rest[i] !== ';' && rest[i] !== '+') i += 1;
+    } else if (!FIND_NEUTRAL.has(arg)) return undefined;
   }
-  return danger;
+  return deletes ? danger : undefined;
+};
+
+/** `fd MATCH-ALL PLACE -x rm ...`: deletes everything under PLACE. */
+const fdDeletesAll = (args: readonly string[], context: PlaceContext): string | undefined => {
+  const exec = args.findIndex((a) => ['-x', '--exec', '-X', '--exec-batch'].includes(a));
+  if (exec === -1 || !DELETERS.has(baseName(args[exec + 1] ?? ''))) return undefined;
+  const [pattern, ...paths] = operands(args.slice(0, exec));
+  if (pattern !== undefined && !MATCH_ALL.has(pattern)) return undefined;
+  for (const path of paths.length === 0 ? ['.'] : paths) {
+    const danger = dangerOf(path, context);
+    if (danger !== undefined) return danger;
+  }
+  return undefined;
 };
 
 /** Why one command is plainly dangerous, or undefined. */
-const judge = (command: ExpandedCommand, context: Context): string | undefined => {
-  const { program, args } = command;
+const judge = (command: ExpandedCommand, context: PlaceContext): string | undefined => {
+  const program = baseName(command.program);
+  const args = command.args.map(text);
   const recursive = hasShortFlag(args, 'rR') || args.includes('--recursive');
   if (program === 'rm') {
     if (args.includes('--no-preserve-root')) return 'it deletes the whole file system';
@@ -198,7 +136,9 @@ const judge = (command: ExpandedCommand, context: Context): string | undefined =
   }
   if (
     program === 'systemctl' &&
-    /^(poweroff|reboot|halt|kexec|suspend|hibernate)$/.test(operands(args)[0] ?? '')
+    ['poweroff', 'reboot', 'halt', 'kexec', 'suspend', 'hibernate'].includes(
+      operands(args)[0] ?? '',
+    )
   ) {
     return 'it would stop or restart the machine';
   }
@@ -220,101 +160,156 @@ const judge = (command: ExpandedCommand, context: Context): string | undefined =
       }
     }
   }
-  if (program === 'find' && args.includes('-delete')) {
-    const danger = deletesAll(args, context);
+  if (program === 'find') {
+    const danger = findDeletesAll(args, context);
     if (danger !== undefined) return `it deletes everything under "${args[0] ?? '.'}" (${danger})`;
+  }
+  if (program === 'fd' || program === 'fdfind') {
+    const danger = fdDeletesAll(args, context);
+    if (danger !== undefined) return `it deletes everything it finds (${danger})`;
   }
   if (program === 'kill' && args.length >= 2 && args.at(-1) === '-1') {
     return 'it kills every process of the user';
   }
   for (const redirect of command.redirects) {
-    if (WRITE_REDIRECTS.has(redirect.op) && DISK_DEVICE.test(redirect.target)) {
-      return `it writes to the device ${redirect.target}`;
+    const target = text(redirect.target);
+    if (WRITE_REDIRECTS.has(redirect.op) && DISK_DEVICE.test(target)) {
+      return `it writes to the device ${target}`;
     }
   }
   return undefined;
 };
 
 /** Follows `cd`, `pushd` and `popd`: adds the directories the rest may run in. */
-const changeDirectory = (command: ExpandedCommand, context: Context): void => {
+const changeDirectory = (command: ExpandedCommand, context: PlaceContext): void => {
   const add = (dir: string | undefined, start = false): void => {
     if (!context.cwds.some((c) => c.dir === dir && c.start === start)) {
       context.cwds.push({ dir, start });
     }
   };
-  if (command.chdir || command.program === 'popd') add(undefined);
-  if (command.program !== 'cd' && command.program !== 'pushd') return;
-  const target = operands(command.args)[0];
+  const program = baseName(command.program);
+  if (command.chdir || program === 'popd') add(undefined);
+  if (program !== 'cd' && program !== 'pushd') return;
+  const target = operands(command.args.map(text))[0];
   if (target === undefined) {
-    add(command.program === 'cd' ? context.home : undefined);
+    add(program === 'cd' ? context.home : undefined);
     return;
   }
   if (target === '-') {
     add(undefined);
     return;
   }
-  const absolute = target.startsWith('/') || HOME_PREFIX.test(target);
-  for (const cwd of absolute ? [undefined] : [...context.cwds]) {
+  for (const cwd of isRooted(target) ? [undefined] : [...context.cwds]) {
     const place = placeOf(target, cwd, context);
     if (place === undefined || !posix.isAbsolute(place.path)) add(undefined);
     else add(place.path, cwd?.start === true);
   }
 };
 
-const realOrSame = (path: string): string => {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return path;
+/** Why the line runs code it downloads, or undefined. */
+const runsDownload = (line: ExpandedLine): string | undefined => {
+  const downloads = new Set<number>();
+  /** Per pipeline, its first stage that downloads, and the downloader. */
+  const firstDownload = new Map<number, { stage: number; name: string }>();
+  for (const command of line.commands) {
+    const name = baseName(command.program);
+    if (!DOWNLOADERS.has(name)) continue;
+    for (const id of command.within) downloads.add(id);
+    const known = firstDownload.get(command.pipeline);
+    if (known === undefined || command.stage < known.stage) {
+      firstDownload.set(command.pipeline, { stage: command.stage, name });
+    }
   }
+  for (const runner of line.commands) {
+    const name = baseName(runner.program);
+    if (!RUNS_CODE.has(name)) continue;
+    const words = [
+      ...runner.args,
+      ...runner.redirects.flatMap((r) => [r.target, r.input]).filter((w) => w !== undefined),
+    ];
+    if (words.some((word) => word.substitutions?.some((id) => downloads.has(id)))) {
+      return `it runs code downloaded from the network (${name} runs the output of a download)`;
+    }
+    const source = firstDownload.get(runner.pipeline);
+    if (source !== undefined && source.stage < runner.stage) {
+      return `it pipes a download (${source.name}) into ${name}, running code from the network`;
+    }
+  }
+  return undefined;
 };
 
-const makeContext = (options: CommandSafetyOptions): Context => {
-  const workspace = options.workspace === undefined ? undefined : resolve(options.workspace);
-  const workspaces =
-    workspace === undefined ? [] : [...new Set([workspace, realOrSame(workspace)])];
-  const home = posix.normalize(options.home ?? process.env.HOME ?? homedir());
-  const temps = ['/tmp', '/var/tmp', '/private/tmp', '/private/var/tmp', tmpdir()];
-  if (process.env.TMPDIR !== undefined && posix.isAbsolute(process.env.TMPDIR)) {
-    temps.push(process.env.TMPDIR);
+/** Why a line read by the grammar is plainly dangerous, or undefined (see {@link checkCommandSafety}). */
+export function judgeCommandLine(
+  line: ExpandedLine,
+  options: CommandSafetyOptions = {},
+): string | undefined {
+  for (const fn of line.functions) {
+    const recursive = line.commands.some(
+      (c) => c.inFunction === fn.name && baseName(c.program) === fn.name,
+    );
+    if (fn.forks && recursive) return 'it is a fork bomb';
   }
-  return {
-    workspaces,
-    home: home.length > 1 ? home.replace(/\/+$/, '') : home,
-    temps: [...new Set(temps.map((t) => posix.normalize(t).replace(/(.)\/+$/, '$1')))],
-    cwds: [{ dir: workspaces.at(-1), start: workspaces.length > 0 }],
-  };
-};
+  const download = runsDownload(line);
+  if (download !== undefined) return download;
+  const context = placeContext(options);
+  for (const redirect of line.redirects) {
+    const target = text(redirect.target);
+    if (WRITE_REDIRECTS.has(redirect.op) && DISK_DEVICE.test(target)) {
+      return `it writes to the device ${target}`;
+    }
+  }
+  for (const command of line.commands) {
+    if (command.chdir) changeDirectory(command, context);
+    const reason = judge(command, context);
+    if (reason !== undefined) return reason;
+    changeDirectory(command, context);
+  }
+  return undefined;
+}
 
 const invalid = (message: string): never => {
   throw new HintgateError('invalid_option', `checkCommandSafety: ${message}`);
 };
 
+/** {@link checkCommandSafety} with the grammar at hand, synchronous. */
+export function checkCommandSafetyWith(
+  grammar: BashGrammar,
+  command: string,
+  options: CommandSafetyOptions = {},
+): string | undefined {
+  const tooLong = commandTooLong(command);
+  if (tooLong !== undefined) return tooLong;
+  return judgeCommandLine(expandCommands(grammar, command), options);
+}
+
 /**
  * The command safety gate of `run_command`: says why a command is plainly dangerous, or
- * returns undefined. It refuses recursive deletion (`rm -r`, `find -delete` with no test,
- * recursive `chmod`/`chown`/`chgrp`) of a dangerous place: `/`, a top-level system
- * directory, the home directory or one above it, the workspace or one above it, everything in
- * the current directory (`.`, `*`, `$PWD`) or a place above it (`..`), and, when the
- * workspace is given, anything outside it but under a temporary directory (targets are
- * normalized first: `/./etc`, `//etc`, `/tmp/../home`, `~/.`). It also refuses formatting
- * disks (`mkfs`, `wipefs`), raw writes to devices (`dd of=/dev/sda`, `> /dev/sda`), shutdown
- * and reboot, moving `/` or `~` away, fork bombs, downloads piped or substituted into a shell
- * (`curl ... | sh`, `bash -c "$(wget ...)"`), and `kill -9 -1`, wherever they appear in the
- * command line: after `&&` or `;`, in a pipeline, a substitution, `sh -c` (also `sh -ec`,
- * `bash -lc`, `bash -c --`), `eval`, `find -exec`, behind `sudo`, `env` or `xargs`, and after
- * `cd` (a relative target is judged from every directory the line may be in). A deny list is
- * not a sandbox: it catches plain accidents, and policy rules and approvals do the rest.
+ * resolves to undefined. It refuses recursive deletion (`rm -r`, `find -delete` or `find
+ * -exec rm` with no test, `fd . DIR -x rm`, recursive `chmod`/`chown`/`chgrp`) of a dangerous
+ * place: `/`, a top-level system directory, the home directory or one above it, the workspace
+ * or one above it, everything in the current directory (`.`, `*`, `$PWD`) or a place above
+ * it (`..`), and, when the workspace is given, anything outside it but under a temporary
+ * directory (targets are normalized first: `/./etc`, `//etc`, `/tmp/../home`, `~/.`). It
+ * also refuses formatting disks (`mkfs`, `wipefs`), raw writes to devices (`dd of=/dev/sda`,
+ * `> /dev/sda`), shutdown and reboot, moving `/` or `~` away, fork bombs (a function that
+ * calls itself in a pipeline or in the background), code downloaded and run (`curl ... | sh`,
+ * `bash -c "$(wget ...)"`, `. <(curl ...)`, `python <(curl ...)`), and `kill -9 -1`,
+ * wherever they are in the line, as the bash grammar reads it: after `&&` or `;`, in a
+ * pipeline, a substitution, `sh -c`, `eval`, `env -S`, `find -exec`, behind `sudo`, `env`,
+ * `xargs` and the other runners `run_command` sees through, and after `cd` (a relative target
+ * is judged from every directory the line may be in). A line over `MAX_COMMAND_LENGTH` is
+ * refused unread. A deny list is not a sandbox: it catches plain accidents, and policy rules
+ * and approvals do the rest.
  *
  * @param command The command line.
  * @param options The workspace the command starts in and the home directory.
- * @throws HintgateError `invalid_option` when `command` is not a string or an option is not
- * a path.
+ * @throws HintgateError `invalid_option` (at once, not as a rejection) when `command` is not
+ * a string or an option is not a path.
  */
 export function checkCommandSafety(
   command: string,
   options: CommandSafetyOptions = {},
-): string | undefined {
+): Promise<string | undefined> {
   if (typeof command !== 'string') invalid('command must be a string.');
   if (typeof options !== 'object' || options === null) {
     invalid('options must be an object such as { workspace: "/path/to/workspace" }.');
@@ -325,24 +320,5 @@ export function checkCommandSafety(
       invalid(`${key} must be an absolute path when given.`);
     }
   }
-  if (FORK_BOMB.test(command)) return 'it is a fork bomb';
-  if (RUN_DOWNLOAD.test(command)) return 'it runs code downloaded from the network';
-  const commands = expandCommands(command);
-  const context = makeContext(options);
-  for (const one of commands) {
-    if (one.chdir) changeDirectory(one, context);
-    const reason = judge(one, context);
-    if (reason !== undefined) return reason;
-    changeDirectory(one, context);
-  }
-  for (const sink of commands) {
-    if (!RUNS_STDIN.has(sink.program) || sink.stage === 0) continue;
-    const source = commands.find(
-      (c) => c.pipeline === sink.pipeline && c.stage < sink.stage && DOWNLOADERS.has(c.program),
-    );
-    if (source !== undefined) {
-      return `it pipes a download (${source.program}) into ${sink.program}, running code from the network`;
-    }
-  }
-  return undefined;
+  return loadBashGrammar().then((grammar) => checkCommandSafetyWith(grammar, command, options));
 }

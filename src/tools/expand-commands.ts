@@ -1,120 +1,501 @@
-import { parseShellCommand, type Redirect } from './parse-shell-command.js';
-import { programName, unwrapCommand } from './unwrap-command.js';
+import type { OpaquePart } from '../tool/approval-keys.js';
+import { assignmentOf, DECLARATIONS } from './assignment-word.js';
+import type { BashGrammar } from './load-bash-grammar.js';
+import { parseShellCommand } from './parse-shell-command.js';
+import { baseName, programName } from './program-key.js';
+import { readGitCommand } from './read-git-command.js';
+import { fdExecs, findExecs, readParallel, readShellArgs, readXargs } from './runner-arguments.js';
+import { isSafeVariable } from './safe-variables.js';
+import { excerpt } from './shell-excerpt.js';
+import {
+  OPAQUE_RUNNERS,
+  OTHER_SHELLS,
+  READ_SHELLS,
+  RUNNERS,
+  SUBCOMMAND_RUNNERS,
+} from './shell-runners.js';
+import type {
+  Assignment,
+  ExpandedCommand,
+  ExpandedLine,
+  FunctionDefinition,
+  Redirect,
+  ShellWord,
+  SimpleCommand,
+} from './shell-syntax.js';
+import { type SplitWords, unwrapCommand } from './unwrap-command.js';
 
-/** One command a shell command line runs, wrappers taken apart. */
-export interface ExpandedCommand {
-  /** Wrappers kept because they change what runs: `sudo`, `doas`, `xargs`. */
-  readonly prefix: readonly string[];
-  /** The program, a standard system path reduced to its name; '' for a bare redirection. */
-  readonly program: string;
-  /** Its arguments after quote removal. */
-  readonly args: readonly string[];
-  /** Its redirections (none for the commands of `find -exec`). */
-  readonly redirects: readonly Redirect[];
-  /** Pipeline number, unique across the whole command line. */
+/** Where a simple command stands in its line. */
+interface Place {
   readonly pipeline: number;
-  /** Position in the pipeline, 0 for the first stage. */
   readonly stage: number;
-  /** True when a wrapper runs it in another directory (`env -C dir`, `sudo -D dir`). */
+  readonly within: readonly number[];
+  readonly inFunction?: string;
+  readonly redirects: readonly Redirect[];
+}
+
+/** What a runner passes on to the command it starts. */
+interface RunContext {
+  readonly prefix: readonly string[];
+  readonly depth: number;
   readonly chdir: boolean;
+  readonly argsFrom?: string;
+  /** Words it replaces with what it reads (`{}` of `find -exec`, xargs `-I`). */
+  readonly placeholder?: { readonly test: (value: string) => boolean; readonly reason: string };
 }
 
-/** Shells that run `-c CODE`. */
-export const SHELLS: ReadonlySet<string> = new Set([
-  'sh',
-  'bash',
-  'zsh',
-  'dash',
-  'ksh',
-  'mksh',
-  'ash',
-  'yash',
-  'fish',
-  'csh',
-  'tcsh',
-]);
-/** Shell options that take a value: `-o pipefail`, `+O extglob`, `--rcfile FILE`. */
-const SHELL_VALUE_OPTIONS = new Set(['--rcfile', '--init-file']);
-const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
-const MAX_DEPTH = 4;
+/** How deep shell code inside shell code (`sh -c "sh -c '…'"`) is read. */
+const MAX_DEPTH = 8;
+/** How many runners one command may be wrapped in (`sudo env nice timeout 5 …`). */
+const MAX_UNWRAP = 32;
+/** Builtins that take variable names, whose subscripts bash evaluates: `declare 'a[$(cmd)]'`. */
+const NAME_BUILTINS = new Set(
+  'declare typeset local readonly export printf read mapfile readarray getopts unset test [ [['.split(
+    ' ',
+  ),
+);
+const ask = (reason: string): OpaquePart => ({ reason });
+const hide = (reason: string): OpaquePart => ({ reason, hidesCommand: true });
 
-/**
- * The code a shell runs with `-c`: the first operand after the options when one of them
- * is `-c`, alone or combined (`-ec`, `-lc`, `-euxc`), `--` and `-` ending the options and
- * `-o`/`+o`/`-O`/`+O` (also at the end of a group, `-eo`) and `--rcfile` taking a value.
- * Undefined for a shell that runs a script file or reads stdin.
- */
-export function shellInlineCode(args: readonly string[]): string | undefined {
-  let inline = false;
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i] as string;
-    if (arg === '--' || arg === '-') return inline ? args[i + 1] : undefined;
-    if (arg.startsWith('--')) {
-      if (SHELL_VALUE_OPTIONS.has(arg)) i += 1;
-    } else if (/^[-+][A-Za-z]+$/.test(arg)) {
-      if (arg.startsWith('-') && arg.includes('c')) inline = true;
-      if (/[oO]$/.test(arg)) i += 1;
-    } else {
-      return inline ? arg : undefined;
+class Expander {
+  readonly commands: ExpandedCommand[] = [];
+  readonly redirects: Redirect[] = [];
+  readonly opaque: OpaquePart[] = [];
+  readonly functions: FunctionDefinition[] = [];
+  readonly #ids = { next: 0 };
+  readonly #aliases = new Map<string, string>();
+  #pipelines = 0;
+
+  constructor(private readonly grammar: BashGrammar) {}
+
+  /** Plain words of `text` (env -S, git aliases), or why it is more than that. */
+  readonly split: SplitWords = (text) => {
+    const parsed = parseShellCommand(this.grammar, text, this.#ids);
+    const [only, ...more] = parsed.commands;
+    if (
+      only === undefined ||
+      more.length > 0 ||
+      parsed.opaque.length > 0 ||
+      parsed.redirects.length > 0 ||
+      only.redirects.length > 0
+    ) {
+      return `${excerpt(text)} is more than plain words`;
     }
-  }
-  return undefined;
-}
-
-/** Shell code a command runs itself: `sh -c CODE` (any spelling of `-c`), `eval CODE`. */
-const innerCode = (program: string, args: readonly string[]): string | undefined => {
-  if (program === 'eval') return args.join(' ');
-  return SHELLS.has(program) ? shellInlineCode(args) : undefined;
-};
-
-/** Commands `find` runs per file: the words after `-exec` up to `;` or `+`. */
-const findExecs = (args: readonly string[]): string[][] => {
-  const runs: string[][] = [];
-  for (let i = 0; i < args.length; i += 1) {
-    if (!FIND_EXEC.has(args[i] as string)) continue;
-    let end = i + 1;
-    while (end < args.length && args[end] !== ';' && args[end] !== '+') end += 1;
-    runs.push(args.slice(i + 1, end));
-    i = end;
-  }
-  return runs;
-};
-
-/**
- * Every command a shell command line runs, as far as can be told without running it: the
- * simple commands of {@link parseShellCommand} (substitutions included), unwrapped
- * (`sudo env A=1 rm x` is `rm` with prefix `sudo`), plus the code of `sh -c`, `bash -c`
- * and `eval` and the commands of `find -exec`, read the same way (four levels deep).
- */
-export function expandCommands(command: string): ExpandedCommand[] {
-  const out: ExpandedCommand[] = [];
-  let offset = 0;
-  const visit = (line: string, depth: number): void => {
-    const base = offset;
-    const commands = parseShellCommand(line);
-    offset += commands.reduce((most, c) => Math.max(most, c.pipeline + 1), 0);
-    for (const command of commands) {
-      const place = { pipeline: base + command.pipeline, stage: command.stage };
-      const add = (words: readonly string[], redirects: readonly Redirect[], level: number) => {
-        const unwrapped = unwrapCommand(words);
-        const program = programName(unwrapped.words[0] ?? '');
-        const args = unwrapped.words.slice(1);
-        out.push({
-          prefix: unwrapped.prefix,
-          program,
-          args,
-          redirects,
-          ...place,
-          chdir: unwrapped.chdir,
-        });
-        if (level >= MAX_DEPTH) return;
-        const code = innerCode(program, args);
-        if (code !== undefined) visit(code, level + 1);
-        if (program === 'find') for (const run of findExecs(args)) add(run, [], level + 1);
-      };
-      add(command.words, command.redirects, depth);
-    }
+    const words: ShellWord[] = [
+      ...only.assignments.map((a) => ({
+        source: `${a.name}=${a.value.source}`,
+        ...(a.value.value === undefined
+          ? { opaque: a.value.opaque ?? a.value.source }
+          : { value: `${a.name}=${a.value.value}` }),
+      })),
+      ...only.words,
+    ];
+    const hidden = words.find((word) => word.value === undefined);
+    return hidden === undefined
+      ? words
+      : `${hidden.opaque ?? hidden.source} is decided by the shell`;
   };
-  visit(command, 0);
-  return out;
+
+  readonly #splitEnv: SplitWords = (text) =>
+    text.includes('\\')
+      ? 'it holds backslash escapes, which env reads its own way'
+      : this.split(text);
+
+  line(text: string, ctx: RunContext, outer?: Place): void {
+    if (ctx.depth > MAX_DEPTH) {
+      this.opaque.push(hide(`shell code nested more than ${MAX_DEPTH} levels deep is not read`));
+      return;
+    }
+    const parsed = parseShellCommand(this.grammar, text, this.#ids);
+    const base = this.#pipelines;
+    this.#pipelines += parsed.commands.reduce((most, c) => Math.max(most, c.pipeline + 1), 0);
+    this.redirects.push(...parsed.redirects);
+    this.opaque.push(...parsed.opaque);
+    this.functions.push(...parsed.functions);
+    for (const command of parsed.commands) this.#simple(command, base, ctx, outer);
+  }
+
+  #simple(command: SimpleCommand, base: number, ctx: RunContext, outer: Place | undefined): void {
+    const inFunction = command.inFunction ?? outer?.inFunction;
+    const place: Place = {
+      pipeline: base + command.pipeline,
+      stage: command.stage,
+      within: [...(outer?.within ?? []), ...command.within],
+      redirects: command.redirects,
+      ...(inFunction === undefined ? {} : { inFunction }),
+    };
+    const assignments = [...command.assignments];
+    let words = this.#placeholders(command.words, ctx);
+    // The grammar reads `_=1 cmd` as the program `_=1`; to the shell it is an assignment.
+    for (
+      let first = words[0] && assignmentOf(words[0], 'source');
+      first !== undefined;
+      first = words[0] && assignmentOf(words[0], 'source')
+    ) {
+      assignments.push(first);
+      words = words.slice(1);
+    }
+    if (DECLARATIONS.has(words[0]?.value ?? '')) {
+      // `export _=1`: what the grammar leaves as a word is an assignment to the shell.
+      for (const word of words.slice(1)) {
+        const assignment = assignmentOf(word, 'source');
+        if (assignment !== undefined) assignments.push(assignment);
+      }
+    }
+    for (const assignment of assignments) this.#assignment(assignment, '');
+    if (words.length === 0) {
+      this.#emit(place, ctx, { program: '', args: [], assignments });
+      return;
+    }
+    this.#run(words, place, ctx);
+  }
+
+  #placeholders(words: readonly ShellWord[], ctx: RunContext): readonly ShellWord[] {
+    const placeholder = ctx.placeholder;
+    if (placeholder === undefined) return words;
+    return words.map((word) =>
+      word.value !== undefined && placeholder.test(word.value)
+        ? { source: word.source, opaque: `${word.source}, ${placeholder.reason}` }
+        : word,
+    );
+  }
+
+  #assignment(assignment: Assignment, via: string): void {
+    if (!isSafeVariable(assignment.name)) {
+      this.opaque.push(hide(`${via}sets ${assignment.name}, which may change what programs run`));
+    }
+    if (assignment.value.value === undefined) {
+      this.opaque.push(
+        ask(`the value of ${assignment.name} is decided by the shell: ${assignment.value.opaque}`),
+      );
+    }
+  }
+
+  #emit(
+    place: Place,
+    ctx: RunContext,
+    parts: Pick<ExpandedCommand, 'program' | 'args'> & Partial<ExpandedCommand>,
+  ): void {
+    this.commands.push({
+      prefix: ctx.prefix,
+      assignments: [],
+      redirects: place.redirects,
+      pipeline: place.pipeline,
+      stage: place.stage,
+      chdir: ctx.chdir,
+      within: place.within,
+      ...(place.inFunction === undefined ? {} : { inFunction: place.inFunction }),
+      ...(ctx.argsFrom === undefined ? {} : { argsFrom: ctx.argsFrom }),
+      ...parts,
+    });
+  }
+
+  /** Runs shell code a runner was given, or says why it cannot be read. */
+  #code(code: ShellWord, place: Place, ctx: RunContext, runner: string): void {
+    if (code.value === undefined) {
+      this.opaque.push(hide(`${runner} runs shell code the shell decides: ${code.opaque}`));
+      return;
+    }
+    this.line(code.value, { ...ctx, depth: ctx.depth + 1 }, { ...place, redirects: [] });
+  }
+
+  #run(words: readonly ShellWord[], place: Place, start: RunContext): void {
+    let ctx = start;
+    let current = this.#placeholders(words, ctx);
+    for (let step = 0; step < MAX_UNWRAP; step += 1) {
+      const first = current[0];
+      if (first === undefined) return;
+      const args = current.slice(1);
+      if (first.value === undefined) {
+        this.opaque.push(hide(`the program is decided by the shell: ${first.opaque}`));
+        this.#emit(place, ctx, { program: first.source, args });
+        return;
+      }
+      const program = programName(first.value);
+      const base = baseName(first.value);
+      if (step > 0 && first.value.startsWith('-')) {
+        // An option where a runner's command should be: the runner was not read right.
+        this.opaque.push(
+          hide(`cannot tell what runs: ${excerpt(first.source)} stands where a program should`),
+        );
+        this.#emit(place, ctx, { program, args });
+        return;
+      }
+      const emit = (extra: Partial<ExpandedCommand> = {}): void =>
+        this.#emit(place, ctx, { program, args, ...extra });
+      if (OPAQUE_RUNNERS.has(base)) {
+        this.opaque.push(hide(`${base} runs commands in a way hintgate does not read`));
+        emit();
+        return;
+      }
+      const spec = RUNNERS.get(base);
+      if (spec !== undefined) {
+        const next = unwrapCommand(base, spec, args, base === 'env' ? this.#splitEnv : this.split);
+        const prefix = spec.kept === true ? [...ctx.prefix, base] : ctx.prefix;
+        if (next.kind === 'none') {
+          emit();
+          return;
+        }
+        if (next.kind === 'hidden') {
+          this.opaque.push(hide(next.reason));
+          emit();
+          return;
+        }
+        if (next.kind === 'code') {
+          if (next.code.value === undefined) emit();
+          this.#code(next.code, place, { ...ctx, prefix, chdir: ctx.chdir || next.chdir }, base);
+          return;
+        }
+        for (const assignment of next.assignments) this.#assignment(assignment, `${base} `);
+        if (next.asks !== undefined) this.opaque.push(ask(next.asks));
+        ctx = { ...ctx, prefix, chdir: ctx.chdir || next.chdir };
+        current = this.#placeholders(next.words, ctx);
+        continue;
+      }
+      const special = this.#special(base, program, args, place, ctx);
+      if (special === 'done') return;
+      if (special !== undefined) {
+        ctx = special.ctx;
+        current = this.#placeholders(special.words, ctx);
+        continue;
+      }
+      if (NAME_BUILTINS.has(base) && args.some((word) => /\$\(|`/.test(word.value ?? ''))) {
+        this.opaque.push(hide(`bash may run the substitution in an argument of ${base}`));
+      }
+      emit();
+      return;
+    }
+    this.opaque.push(hide(`more than ${MAX_UNWRAP} runners around one command`));
+  }
+
+  /** Programs that run commands in their own way; 'done' when handled, else what runs next. */
+  #special(
+    base: string,
+    program: string,
+    args: readonly ShellWord[],
+    place: Place,
+    ctx: RunContext,
+  ): 'done' | { words: readonly ShellWord[]; ctx: RunContext } | undefined {
+    const emit = (extra: Partial<ExpandedCommand> = {}): 'done' => {
+      this.#emit(place, ctx, { program, args, ...extra });
+      return 'done';
+    };
+    const inner = { ...place, redirects: [] };
+    if (READ_SHELLS.has(base) || OTHER_SHELLS.has(base))
+      return this.#shell(base, program, args, place, ctx);
+    switch (base) {
+      case 'eval': {
+        emit({ key: 'eval' });
+        this.opaque.push(ask('eval runs its arguments as shell code'));
+        const hidden = args.find((word) => word.value === undefined);
+        const code = hidden ?? { source: '', value: args.map((word) => word.value).join(' ') };
+        this.#code(code, place, ctx, 'eval');
+        return 'done';
+      }
+      case 'source':
+      case '.': {
+        const file = args[0];
+        if (file !== undefined && file.value === undefined) {
+          this.opaque.push(hide(`${base} runs shell code from ${file.opaque}`));
+        }
+        return emit();
+      }
+      case 'trap': {
+        const [action, ...signals] = args[0]?.value === '--' ? args.slice(1) : args;
+        if (
+          action === undefined ||
+          signals.length === 0 ||
+          ['-l', '-p'].includes(action.value ?? '')
+        ) {
+          return emit();
+        }
+        emit();
+        if (action.value === '' || action.value === '-') return 'done';
+        this.opaque.push(ask(`trap runs ${excerpt(action.source)} when the shell gets a signal`));
+        this.#code(action, place, ctx, 'trap');
+        return 'done';
+      }
+      case 'git': {
+        const reading = readGitCommand(args, this.#aliases, this.split);
+        this.opaque.push(...reading.opaque);
+        this.#emit(place, ctx, { program, args: reading.args });
+        for (const code of reading.code) {
+          this.opaque.push(ask(`git runs the command ${excerpt(code.source)}`));
+          this.#code(code, inner, ctx, 'git');
+        }
+        for (const target of reading.targets) this.#run(target, inner, ctx);
+        return 'done';
+      }
+      case 'xargs':
+        return this.#xargs(args, place, ctx);
+      case 'parallel':
+        return this.#parallel(args, place, ctx);
+      case 'find':
+      case 'fd':
+      case 'fdfind':
+        emit();
+        for (const group of base === 'find' ? findExecs(args) : fdExecs(args)) {
+          if (typeof group === 'string') {
+            this.opaque.push(hide(group));
+            continue;
+          }
+          const runner = `${base} ${group.flag}`;
+          this.opaque.push(
+            ask(
+              `${runner} runs ${excerpt(group.words[0]?.source ?? '')} with the names of the files it finds`,
+            ),
+          );
+          this.#run(group.words, inner, {
+            ...ctx,
+            argsFrom: runner,
+            placeholder: {
+              test: (value) => value.includes('{') && value.includes('}'),
+              reason: `which ${base} replaces with a file name`,
+            },
+          });
+        }
+        return 'done';
+      default:
+        break;
+    }
+    const subcommands = SUBCOMMAND_RUNNERS.get(base);
+    const sub = args[0]?.value;
+    if (subcommands !== undefined && sub !== undefined && subcommands.includes(sub)) {
+      let rest = args.slice(1);
+      if (rest[0]?.value === '--') rest = rest.slice(1);
+      else if (rest[0] !== undefined && (rest[0].value ?? '-').startsWith('-')) {
+        this.opaque.push(hide(`cannot tell what ${base} ${sub} runs past ${rest[0].source}`));
+        return emit();
+      }
+      if (rest.length > 0)
+        return { words: rest, ctx: { ...ctx, prefix: [...ctx.prefix, `${base} ${sub}`] } };
+    }
+    return undefined;
+  }
+
+  #shell(
+    base: string,
+    program: string,
+    args: readonly ShellWord[],
+    place: Place,
+    ctx: RunContext,
+  ): 'done' {
+    const read = readShellArgs(args);
+    const emit = (key?: string): void =>
+      this.#emit(place, ctx, { program, args, ...(key === undefined ? {} : { key }) });
+    if (read.code !== undefined) {
+      emit(`${program} -c`);
+      // Code for another shell is read as sh's for what it can show, but not trusted.
+      if (OTHER_SHELLS.has(base)) {
+        this.opaque.push(
+          hide(
+            `code for ${base} is read as sh's, which it may not be: ${excerpt(read.code.source)}`,
+          ),
+        );
+      }
+      this.#code(read.code, place, ctx, `${base} -c`);
+      return 'done';
+    }
+    emit();
+    if (read.script !== undefined) {
+      if (read.script.value === undefined) {
+        this.opaque.push(hide(`${base} runs the script ${read.script.opaque}`));
+      }
+      return 'done';
+    }
+    const inputs = place.redirects.filter(
+      (r) => r.input !== undefined || r.op === '<' || r.op === '<&',
+    );
+    const input = inputs.length === 1 ? inputs[0]?.input : undefined;
+    if (input?.value !== undefined && READ_SHELLS.has(base)) {
+      this.line(input.value, { ...ctx, depth: ctx.depth + 1 }, { ...place, redirects: [] });
+    } else {
+      this.opaque.push(hide(`${base} reads commands from its input`));
+    }
+    return 'done';
+  }
+
+  #xargs(
+    args: readonly ShellWord[],
+    place: Place,
+    ctx: RunContext,
+  ): 'done' | { words: readonly ShellWord[]; ctx: RunContext } {
+    const read = readXargs(args);
+    if ('problem' in read) {
+      this.opaque.push(hide(`cannot tell what xargs runs: ${read.problem}`));
+      this.#emit(place, ctx, { program: 'xargs', args });
+      return 'done';
+    }
+    const { words, token } = read;
+    this.opaque.push(
+      ask(`xargs runs ${excerpt(words[0]?.source ?? '')} with arguments it reads from its input`),
+    );
+    return {
+      words,
+      ctx: {
+        ...ctx,
+        prefix: [...ctx.prefix, 'xargs'],
+        argsFrom: 'xargs',
+        ...(token === undefined
+          ? {}
+          : {
+              placeholder: {
+                test: (value: string) => value.includes(token),
+                reason: 'which xargs replaces with what it reads',
+              },
+            }),
+      },
+    };
+  }
+
+  #parallel(args: readonly ShellWord[], place: Place, ctx: RunContext): 'done' {
+    this.#emit(place, ctx, { program: 'parallel', args });
+    const read = readParallel(args);
+    if ('problem' in read) {
+      this.opaque.push(hide(`cannot tell what parallel runs: ${read.problem}`));
+      return 'done';
+    }
+    const { words } = read;
+    if (words.length === 0) {
+      this.opaque.push(hide('parallel runs commands it reads from its input'));
+      return 'done';
+    }
+    this.opaque.push(ask('parallel runs a command for each input it reads'));
+    const hidden = words.find((word) => word.value === undefined);
+    const code = hidden ?? { source: '', value: words.map((word) => word.value).join(' ') };
+    this.#code(
+      code,
+      place,
+      {
+        ...ctx,
+        prefix: [...ctx.prefix, 'parallel'],
+        argsFrom: 'parallel',
+        placeholder: {
+          test: (value) => value.includes('{') && value.includes('}'),
+          reason: 'which parallel replaces with what it reads',
+        },
+      },
+      'parallel',
+    );
+    return 'done';
+  }
+}
+
+/**
+ * Every command a command line runs, as far as it can be told without running it: the
+ * simple commands the bash grammar finds (substitutions included), with runners and
+ * wrappers taken apart (`sudo env A=1 nice rm x` is `rm` with prefix `sudo`; see `RUNNERS`),
+ * and the code they run read the same way: `sh -c`, `bash -c`, `eval`, `su -c`, `watch`,
+ * `env -S`, `trap`, git aliases and `rebase --exec`, and the commands of `find -exec`,
+ * `fd -x`, `xargs` and `parallel`, eight levels deep. What cannot be read is in `opaque`.
+ */
+export function expandCommands(grammar: BashGrammar, command: string): ExpandedLine {
+  const expander = new Expander(grammar);
+  expander.line(command, { prefix: [], depth: 0, chdir: false });
+  return {
+    commands: expander.commands,
+    redirects: expander.redirects,
+    opaque: expander.opaque,
+    functions: expander.functions,
+  };
 }

@@ -16,11 +16,14 @@ export { createWriteFileTool } from './create-write-file-tool.js';
 export { createFetchAllowList, type FetchAllowList } from './fetch-allow-list.js';
 export type { ResolvedAddress, ResolveHost } from './guarded-get.js';
 export { type HtmlText, htmlToText } from './html-to-text.js';
+export type { CommandKeys } from './keys-of-line.js';
+export { MAX_COMMAND_LENGTH } from './max-command-length.js';
 export {
   resolveInWorkspace,
   type WorkspacePath,
   workspaceFileKey,
 } from './resolve-in-workspace.js';
+export { SAFE_VARIABLES } from './safe-variables.js';
 export {
   WORKSPACE_TOOL_DEFAULTS,
   type WorkspaceToolsOptions,

@@ -1,275 +1,438 @@
-/** A redirection of a simple command: `>`, `>>`, `2>`, `&>`, `<`, `<<` and so on. */
-export interface Redirect {
-  /** The operator without its file descriptor: `>`, `>>`, `>&`, `&>`, `<`, `<<`, ... */
-  readonly op: string;
-  /** The target word after quote removal (for `<<`, the here-document delimiter). */
-  readonly target: string;
-}
+import type { OpaquePart } from '../tool/approval-keys.js';
+import type { BashGrammar } from './load-bash-grammar.js';
+import { ShellWordReader, type WordHost } from './read-shell-words.js';
+import { excerpt } from './shell-excerpt.js';
+import {
+  type Assignment,
+  CONTAINERS,
+  type FunctionDefinition,
+  PATTERN_WORDS,
+  type ParsedShellLine,
+  REDIRECTS,
+  type Redirect,
+  type ShellWord,
+  type SimpleCommand,
+  STATEMENTS,
+  type WalkContext,
+} from './shell-syntax.js';
+import { joinWords } from './shell-word-text.js';
+import { MAX_TREE_DEPTH, type SyntaxNode } from './syntax-tree.js';
 
-/** One simple command of a shell command line. */
-export interface SimpleCommand {
-  /** Words after quote removal: `git -C "a b" status` gives `git`, `-C`, `a b`, `status`. */
-  readonly words: readonly string[];
-  /** Its redirections, in order. */
-  readonly redirects: readonly Redirect[];
-  /** Number of the pipeline it belongs to, unique across the whole command line. */
-  readonly pipeline: number;
-  /** Position in its pipeline, 0 for the first stage. */
-  readonly stage: number;
-  /** True for commands inside `$(...)`, backquotes, `<(...)` or a here-document. */
-  readonly nested: boolean;
-}
+/** How deep substitutions inside substitutions are read. */
+const MAX_SUBSTITUTION_DEPTH = 64;
 
-type Token =
-  | { readonly kind: 'word'; readonly text: string }
-  | { readonly kind: 'op'; readonly op: string }
-  | { readonly kind: 'redir'; readonly op: string };
-
-const OPERATORS = ['&&', '||', ';;', '|&', '|', ';', '&', '(', ')'] as const;
-const REDIRECTS = [
-  '&>>',
-  '&>',
-  '<<<',
-  '<<-',
-  '<<',
-  '>>',
-  '>&',
-  '<&',
-  '>|',
-  '<>',
-  '>',
-  '<',
-] as const;
-const WORD_END = new Set([' ', '\t', '\n', '|', '&', ';', '(', ')', '<', '>']);
-const MAX_DEPTH = 16;
-
-/** Index just past the `)` closing a `(` opened before `start`, skipping quotes. */
-const closingParen = (s: string, start: number): number => {
-  let depth = 1;
-  for (let i = start; i < s.length; i += 1) {
-    const c = s[i];
-    if (c === '\\') i += 1;
-    else if (c === "'") i = s.indexOf("'", i + 1) === -1 ? s.length : s.indexOf("'", i + 1);
-    else if (c === '"') {
-      for (i += 1; i < s.length && s[i] !== '"'; i += 1) if (s[i] === '\\') i += 1;
-    } else if (c === '(') depth += 1;
-    else if (c === ')') {
-      depth -= 1;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return s.length;
-};
-
-/** Index of the backquote closing one opened before `start`. */
-const closingBackquote = (s: string, start: number): number => {
-  for (let i = start; i < s.length; i += 1) {
-    if (s[i] === '\\') i += 1;
-    else if (s[i] === '`') return i;
-  }
-  return s.length;
-};
-
-class Parser {
-  /** Simple commands found so far, nested ones after their line's own. */
+class LineReader implements WordHost {
   readonly commands: SimpleCommand[] = [];
+  readonly redirects: Redirect[] = [];
+  readonly opaque: OpaquePart[] = [];
+  readonly #functions = new Map<string, { forks: boolean }>();
+  readonly #stack: Array<{ node: SyntaxNode; ctx: WalkContext }> = [];
+  /** Statements of the substitutions met in the statement being read. */
+  readonly #pending: Array<{ nodes: SyntaxNode[]; ctx: WalkContext }> = [];
   #pipelines = 0;
+  readonly #words = new ShellWordReader(this);
 
-  parse(source: string, nested: boolean, depth: number): void {
-    if (depth > MAX_DEPTH) return;
-    const nestedSources: string[] = [];
-    const tokens = this.#lex(source, nestedSources);
-    let words: string[] = [];
-    let redirects: Redirect[] = [];
-    let pipeline = this.#pipelines++;
-    let stage = 0;
-    const flush = () => {
-      if (words.length > 0 || redirects.length > 0) {
-        this.commands.push({ words, redirects, pipeline, stage, nested });
-      }
-      words = [];
-      redirects = [];
-    };
-    for (let i = 0; i < tokens.length; i += 1) {
-      const token = tokens[i] as Token;
-      if (token.kind === 'word') {
-        words.push(token.text);
-      } else if (token.kind === 'redir') {
-        const next = tokens[i + 1];
-        const target = next?.kind === 'word' ? next.text : '';
-        if (next?.kind === 'word') i += 1;
-        redirects.push({ op: token.op, target });
-      } else if (token.op === '|' || token.op === '|&') {
-        flush();
-        stage += 1;
-      } else {
-        flush();
-        pipeline = this.#pipelines++;
-        stage = 0;
-      }
+  constructor(
+    private readonly source: string,
+    private readonly ids: { next: number },
+  ) {}
+
+  /** True when only spaces, tabs, newlines and backslash-newlines stand between `from` and `to`. */
+  #blank(from: number, to: number): boolean {
+    for (let i = from; i < to; i += 1) {
+      const c = this.source[i];
+      if (c === '\\' && this.source[i + 1] === '\n') i += 1;
+      else if (c !== ' ' && c !== '\t' && c !== '\n') return false;
     }
-    flush();
-    for (const inner of nestedSources) this.parse(inner, true, depth + 1);
+    return true;
   }
 
-  #lex(s: string, nested: string[]): Token[] {
-    const tokens: Token[] = [];
-    const heredocs: { delimiter: string; strip: boolean; expands: boolean }[] = [];
-    let i = 0;
-    while (i < s.length) {
-      const c = s[i] as string;
-      if (c === ' ' || c === '\t') {
-        i += 1;
-      } else if (c === '\\' && s[i + 1] === '\n') {
-        i += 2;
-      } else if (c === '#') {
-        while (i < s.length && s[i] !== '\n') i += 1;
-      } else if (c === '\n') {
-        tokens.push({ kind: 'op', op: ';' });
-        i += 1;
-        for (const doc of heredocs.splice(0)) i = this.#skipHeredoc(s, i, doc, nested);
-      } else if ((c === '<' || c === '>') && s[i + 1] === '(') {
-        const end = closingParen(s, i + 2);
-        nested.push(s.slice(i + 2, end - 1));
-        tokens.push({ kind: 'word', text: s.slice(i, end) });
-        i = end;
-      } else {
-        const fd = /^\d*/.exec(s.slice(i, i + 4))?.[0] ?? '';
-        const redirect = REDIRECTS.find((op) => s.startsWith(op, i + fd.length));
-        if (redirect !== undefined && (fd === '' || /[<>]/.test(s[i + fd.length] ?? ''))) {
-          tokens.push({ kind: 'redir', op: redirect });
-          i += fd.length + redirect.length;
-          if (redirect === '<<' || redirect === '<<-') {
-            while (s[i] === ' ' || s[i] === '\t') i += 1;
-            const start = i;
-            const word = this.#word(s, i, []);
-            heredocs.push({
-              delimiter: word.text,
-              strip: redirect === '<<-',
-              expands: !/['"\\]/.test(s.slice(start, word.end)),
-            });
-          }
-          continue;
-        }
-        const op = OPERATORS.find((candidate) => s.startsWith(candidate, i));
-        if (op !== undefined) {
-          tokens.push({ kind: 'op', op });
-          i += op.length;
-          continue;
-        }
-        const word = this.#word(s, i, nested);
-        tokens.push({ kind: 'word', text: word.text });
-        i = word.end;
-      }
+  /** True when only backslash-newlines stand between `from` and `to`: the shell joins the words. */
+  #continued(from: number, to: number): boolean {
+    if (from < 0 || to <= from || (to - from) % 2 !== 0) return false;
+    for (let i = from; i < to; i += 2) {
+      if (this.source[i] !== '\\' || this.source[i + 1] !== '\n') return false;
     }
-    return tokens;
+    return true;
   }
 
-  /** Reads one word from `start`; substitutions it holds go to `nested`. */
-  #word(s: string, start: number, nested: string[]): { text: string; end: number } {
-    let text = '';
-    let i = start;
-    const dollar = (inQuotes: boolean): void => {
-      const next = s[i + 1];
-      if (s.startsWith('$((', i)) {
-        const end = closingParen(s, i + 2);
-        text += s.slice(i, end);
-        i = end;
-      } else if (next === '(') {
-        const end = closingParen(s, i + 2);
-        nested.push(s.slice(i + 2, end - 1));
-        text += s.slice(i, end);
-        i = end;
-      } else if (next === '{') {
-        const end = s.indexOf('}', i) === -1 ? s.length : s.indexOf('}', i) + 1;
-        text += s.slice(i, end);
-        i = end;
-      } else if (next !== undefined && /[\w@*#?$!-]/.test(next)) {
-        const name = /^[A-Za-z_]\w*|^./.exec(s.slice(i + 1))?.[0] ?? '';
-        text += `$${name}`;
-        i += 1 + name.length;
-      } else if (next === "'" && !inQuotes) {
-        let end = i + 2;
-        while (end < s.length && s[end] !== "'") end += s[end] === '\\' ? 2 : 1;
-        text += s.slice(i + 2, end);
-        i = end + 1;
-      } else {
-        text += '$';
-        i += 1;
-      }
-    };
-    const backquote = (): void => {
-      const end = closingBackquote(s, i + 1);
-      nested.push(s.slice(i + 1, end).replaceAll('\\`', '`'));
-      text += s.slice(i, end + 1);
-      i = end + 1;
-    };
-    while (i < s.length && !WORD_END.has(s[i] as string)) {
-      const c = s[i] as string;
-      if (c === "'") {
-        const end = s.indexOf("'", i + 1) === -1 ? s.length : s.indexOf("'", i + 1);
-        text += s.slice(i + 1, end);
-        i = end + 1;
-      } else if (c === '"') {
-        i += 1;
-        while (i < s.length && s[i] !== '"') {
-          const q = s[i] as string;
-          if (q === '\\' && '$`"\\\n'.includes(s[i + 1] ?? '')) {
-            text += s[i + 1] === '\n' ? '' : s[i + 1];
-            i += 2;
-          } else if (q === '$') dollar(true);
-          else if (q === '`') backquote();
-          else {
-            text += q;
-            i += 1;
-          }
-        }
-        i += 1;
-      } else if (c === '\\') {
-        // A backslash-newline is a line continuation and vanishes, even inside a word.
-        if (s[i + 1] !== '\n') text += s[i + 1] ?? '';
-        i += 2;
-      } else if (c === '$') {
-        dollar(false);
-      } else if (c === '`') {
-        backquote();
-      } else {
-        text += c;
-        i += 1;
-      }
-    }
-    return { text, end: Math.min(i, s.length) };
+  get functions(): FunctionDefinition[] {
+    return [...this.#functions].map(([name, { forks }]) => ({ name, forks }));
   }
 
-  /** Skips a here-document body from `start`; an unquoted one may run substitutions. */
-  #skipHeredoc(
-    s: string,
-    start: number,
-    doc: { delimiter: string; strip: boolean; expands: boolean },
-    nested: string[],
-  ): number {
-    let i = start;
-    while (i < s.length) {
-      const eol = s.indexOf('\n', i) === -1 ? s.length : s.indexOf('\n', i);
-      const line = s.slice(i, eol);
-      if ((doc.strip ? line.replace(/^\t+/, '') : line) === doc.delimiter) return eol + 1;
-      if (doc.expands && /\$\(|`/.test(line))
-        this.#word(`"${line.replaceAll('"', '\\"')}"`, 0, nested);
-      i = eol + 1;
+  read(root: SyntaxNode): void {
+    this.#stack.push({ node: root, ctx: { stage: 0, nested: false, within: [] } });
+    for (let next = this.#stack.pop(); next !== undefined; next = this.#stack.pop()) {
+      this.#statement(next.node, next.ctx);
+      // The substitutions met in that statement are read next, in text order.
+      for (const group of this.#pending.splice(0).reverse()) this.#push(group.nodes, group.ctx);
     }
-    return s.length;
+  }
+
+  #hide(reason: string): void {
+    this.opaque.push({ reason, hidesCommand: true });
+  }
+
+  note(part: OpaquePart): void {
+    this.opaque.push(part);
+  }
+
+  /** Schedules statements; pushed in reverse so they are read in text order. */
+  #push(nodes: readonly SyntaxNode[], ctx: WalkContext): void {
+    for (let i = nodes.length - 1; i >= 0; i -= 1) {
+      this.#stack.push({ node: nodes[i] as SyntaxNode, ctx });
+    }
+  }
+
+  #forks(ctx: WalkContext): void {
+    if (ctx.fn !== undefined) {
+      const fn = this.#functions.get(ctx.fn);
+      if (fn !== undefined) fn.forks = true;
+    }
+  }
+
+  #statement(node: SyntaxNode, ctx: WalkContext): void {
+    switch (node.type) {
+      case 'comment':
+        return;
+      case 'command':
+        this.#command(node, ctx, []);
+        return;
+      case 'redirected_statement':
+        this.#redirected(node, ctx);
+        return;
+      case 'pipeline': {
+        this.#forks(ctx);
+        const pipeline = this.#pipelines++;
+        const stages = node.namedChildren.filter((child) => child !== null);
+        for (let i = stages.length - 1; i >= 0; i -= 1) {
+          this.#stack.push({ node: stages[i] as SyntaxNode, ctx: { ...ctx, pipeline, stage: i } });
+        }
+        return;
+      }
+      case 'variable_assignment':
+      case 'variable_assignments': {
+        const nodes = node.type === 'variable_assignment' ? [node] : node.namedChildren;
+        const assignments = nodes
+          .filter((child) => child?.type === 'variable_assignment')
+          .map((child) => this.#assignment(child as SyntaxNode, ctx));
+        this.#emit({ assignments, words: [], redirects: [] }, ctx);
+        return;
+      }
+      case 'declaration_command':
+      case 'unset_command':
+        this.#declaration(node, ctx);
+        return;
+      case 'test_command': {
+        const bracket = node.child(0)?.type ?? '[';
+        this.#words.scan(node, ctx, 0, true);
+        this.#emit(
+          { assignments: [], words: [{ source: bracket, value: bracket }], redirects: [] },
+          ctx,
+        );
+        return;
+      }
+      case 'function_definition': {
+        const name = node.childForFieldName('name')?.text ?? '';
+        this.opaque.push({
+          reason: `defines the shell function ${excerpt(name)}, which runs instead of any program of that name`,
+        });
+        this.#functions.set(name, { forks: false });
+        const body = node.childForFieldName('body');
+        if (body !== null) this.#push([body], { ...ctx, fn: name });
+        return;
+      }
+      case 'c_style_for_statement':
+        this.opaque.push({ reason: `arithmetic for loop ${excerpt(node.text)}` });
+        this.#container(node, ctx);
+        return;
+      default:
+        if (CONTAINERS.has(node.type) || node.type === 'ERROR') {
+          this.#container(node, ctx);
+          return;
+        }
+        this.#hide(`unsupported shell syntax (${node.type}) ${excerpt(node.text)}`);
+        this.#container(node, ctx);
+    }
+  }
+
+  /** Children of a container: statements are scheduled, words checked for expansions. */
+  #container(node: SyntaxNode, ctx: WalkContext): void {
+    const statements: SyntaxNode[] = [];
+    for (const child of node.children) {
+      if (child === null) continue;
+      if (!child.isNamed) {
+        if (child.type === '&') this.#forks(ctx);
+        continue;
+      }
+      if (STATEMENTS.has(child.type)) statements.push(child);
+      else if (REDIRECTS.has(child.type)) this.#looseRedirect(child, ctx);
+      else if (!PATTERN_WORDS.has(child.type)) {
+        const word = this.#words.word(child, ctx);
+        if (word.opaque !== undefined && word.expands) this.opaque.push({ reason: word.opaque });
+      }
+    }
+    this.#push(statements, ctx);
+  }
+
+  #emit(parts: Pick<SimpleCommand, 'assignments' | 'words' | 'redirects'>, ctx: WalkContext): void {
+    this.commands.push({
+      ...parts,
+      pipeline: ctx.pipeline ?? this.#pipelines++,
+      stage: ctx.stage,
+      nested: ctx.nested,
+      ...(ctx.fn === undefined ? {} : { inFunction: ctx.fn }),
+      within: ctx.within,
+    });
+  }
+
+  #redirected(node: SyntaxNode, ctx: WalkContext): void {
+    const body = node.childForFieldName('body');
+    const redirects = node.children.filter(
+      (child): child is SyntaxNode => child !== null && REDIRECTS.has(child.type),
+    );
+    if (body?.type === 'command') {
+      this.#command(body, ctx, redirects);
+      return;
+    }
+    const pipeline = ctx.pipeline ?? this.#pipelines++;
+    const inner = { ...ctx, pipeline };
+    for (const redirect of redirects) this.#looseRedirect(redirect, inner);
+    if (body !== null) this.#push([body], inner);
+  }
+
+  /** A redirection not attached to a simple command. */
+  #looseRedirect(node: SyntaxNode, ctx: WalkContext): void {
+    const { redirect, extra } = this.#redirect(node, ctx);
+    this.redirects.push(redirect);
+    if (extra.length > 0) {
+      this.#hide(`words after a redirection of a compound command: ${excerpt(node.text)}`);
+    }
+  }
+
+  #command(node: SyntaxNode, ctx: WalkContext, outer: readonly SyntaxNode[]): void {
+    const pipeline = ctx.pipeline ?? this.#pipelines++;
+    const here = { ...ctx, pipeline };
+    const assignments: Assignment[] = [];
+    const words: ShellWord[] = [];
+    const redirects: Redirect[] = [];
+    let previousEnd = -1;
+    const addWord = (child: SyntaxNode, word: ShellWord): void => {
+      const last = words.at(-1);
+      if (last !== undefined && this.#continued(previousEnd, child.startIndex)) {
+        // The grammar breaks a word at a backslash-newline; the shell joins its halves.
+        words[words.length - 1] = joinWords(
+          last,
+          this.source.slice(previousEnd, child.startIndex),
+          word,
+        );
+      } else {
+        if (child.startIndex === previousEnd) {
+          this.#hide(`the words of ${excerpt(node.text)} could not be told apart exactly`);
+        }
+        words.push(word);
+      }
+      previousEnd = child.endIndex;
+    };
+    const addRedirect = (child: SyntaxNode): void => {
+      const { redirect, extra, extraNodes } = this.#redirect(child, here);
+      redirects.push(redirect);
+      // The grammar reads the words after `> file` as more targets; the shell, as arguments.
+      extra.forEach((word, index) => {
+        words.push(word);
+        previousEnd = (extraNodes[index] as SyntaxNode).endIndex;
+      });
+    };
+    let lastEnd = -1;
+    for (const child of node.children) {
+      if (child === null) continue;
+      if (lastEnd >= 0 && !this.#blank(lastEnd, child.startIndex)) {
+        // The grammar skips \r, \v and \f between words; the shell keeps them in the word.
+        this.#hide(
+          `${excerpt(node.text)} holds characters between its words that the shell does not take as blanks`,
+        );
+      }
+      lastEnd = child.endIndex;
+      if (!child.isNamed) {
+        this.#hide(`unexpected ${excerpt(child.text)} in ${excerpt(node.text)}`);
+      } else if (child.type === 'variable_assignment') {
+        assignments.push(this.#assignment(child, here));
+      } else if (REDIRECTS.has(child.type)) {
+        addRedirect(child);
+      } else if (child.type === 'command_name') {
+        const inner = child.namedChild(0);
+        addWord(child, inner === null ? { source: '', value: '' } : this.#words.word(inner, here));
+      } else {
+        addWord(child, this.#words.word(child, here));
+      }
+    }
+    for (const child of outer) addRedirect(child);
+    this.#emit({ assignments, words, redirects }, here);
+  }
+
+  #declaration(node: SyntaxNode, ctx: WalkContext): void {
+    const assignments: Assignment[] = [];
+    const words: ShellWord[] = [];
+    for (const child of node.children) {
+      if (child === null) continue;
+      if (!child.isNamed || child.type === 'variable_name') {
+        words.push({ source: child.text, value: child.text });
+      } else if (child.type === 'variable_assignment') {
+        assignments.push(this.#assignment(child, ctx));
+      } else words.push(this.#words.word(child, ctx));
+    }
+    this.#emit({ assignments, words, redirects: [] }, ctx);
+  }
+
+  #assignment(node: SyntaxNode, ctx: WalkContext): Assignment {
+    const name = node.childForFieldName('name');
+    const value = node.childForFieldName('value');
+    if (name !== null && name.type !== 'variable_name') this.#words.scan(name, ctx, 0, true);
+    const operator = node.children.find((child) => child !== null && !child.isNamed)?.type ?? '=';
+    const word =
+      value === null
+        ? { source: '', value: '' }
+        : value.type === 'array'
+          ? this.#words.opaqueWord(value, ctx, `array ${excerpt(value.text)}`)
+          : this.#words.word(value, ctx, true);
+    return {
+      name: `${name?.text ?? ''}${operator === '+=' ? '+' : ''}`,
+      value: word,
+    };
+  }
+
+  #redirect(
+    node: SyntaxNode,
+    ctx: WalkContext,
+  ): { redirect: Redirect; extra: ShellWord[]; extraNodes: SyntaxNode[] } {
+    let op = '';
+    let fd: string | undefined;
+    const targets: SyntaxNode[] = [];
+    let input: ShellWord | undefined;
+    let quoted = false;
+    for (const child of node.children) {
+      if (child === null) continue;
+      if (!child.isNamed) {
+        op += child.type;
+      } else if (child.type === 'file_descriptor') {
+        fd = child.text;
+      } else if (child.type === 'heredoc_start') {
+        quoted = /['"\\]/.test(child.text);
+      } else if (child.type === 'heredoc_body') {
+        input = this.#words.heredoc(child, ctx, quoted);
+      } else if (child.type === 'heredoc_end') {
+        // The delimiter line.
+      } else if (node.type === 'heredoc_redirect' && child.type === 'pipeline') {
+        // `cat <<EOF | sh`: the grammar hangs the rest of the line on the here-document;
+        // what follows the `|` reads from this command (all of it, to err on the safe side).
+        this.#push(
+          child.namedChildren.filter((stage): stage is SyntaxNode => stage !== null),
+          { ...ctx, stage: ctx.stage + 1 },
+        );
+      } else if (node.type === 'heredoc_redirect' && STATEMENTS.has(child.type)) {
+        this.#push([child], { ...ctx, stage: 0, pipeline: undefined });
+      } else if (node.type === 'herestring_redirect') {
+        const word = this.#words.word(child, ctx);
+        input = word.value === undefined ? word : { ...word, value: `${word.value}\n` };
+      } else {
+        targets.push(child);
+      }
+    }
+    if (node.type === 'heredoc_redirect' && input === undefined) {
+      input = { source: '', value: '' };
+    }
+    const words: ShellWord[] = [];
+    const nodes: SyntaxNode[] = [];
+    for (const target of targets) {
+      const word = this.#words.word(target, ctx);
+      const last = nodes.at(-1);
+      if (last !== undefined && this.#continued(last.endIndex, target.startIndex)) {
+        const gap = this.source.slice(last.endIndex, target.startIndex);
+        words[words.length - 1] = joinWords(words.at(-1) as ShellWord, gap, word);
+        nodes[nodes.length - 1] = target;
+      } else {
+        words.push(word);
+        nodes.push(target);
+      }
+    }
+    const [target, ...extra] = words;
+    return {
+      redirect: {
+        op,
+        ...(fd === undefined ? {} : { fd }),
+        ...(target === undefined ? {} : { target }),
+        ...(input === undefined ? {} : { input }),
+      },
+      extra,
+      extraNodes: nodes.slice(1),
+    };
+  }
+
+  /** The commands of `$(…)`, backquotes and `<(…)`, read as nested statements; returns its id. */
+  substitution(node: SyntaxNode, ctx: WalkContext): number {
+    const id = this.ids.next++;
+    if (ctx.within.length >= MAX_SUBSTITUTION_DEPTH) {
+      this.#hide(`substitutions nested more than ${MAX_SUBSTITUTION_DEPTH} deep are not read`);
+      return id;
+    }
+    const inner: WalkContext = {
+      stage: 0,
+      nested: true,
+      within: [...ctx.within, id],
+      ...(ctx.fn === undefined ? {} : { fn: ctx.fn }),
+    };
+    const statements: SyntaxNode[] = [];
+    for (const child of node.namedChildren) {
+      if (child === null) continue;
+      if (REDIRECTS.has(child.type)) this.#looseRedirect(child, inner);
+      else if (STATEMENTS.has(child.type)) statements.push(child);
+      else this.#words.scan(child, inner, 0, false);
+    }
+    this.#pending.push({ nodes: statements, ctx: inner });
+    return id;
   }
 }
+
+/** The first syntax error or missing token under `root`, for a reason. */
+const syntaxError = (root: SyntaxNode): string => {
+  const stack = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (node.isMissing) return `incomplete: ${JSON.stringify(node.type)} is missing`;
+    if (node.isError) return `it could not be parsed as shell syntax near ${excerpt(node.text)}`;
+    for (let i = node.children.length - 1; i >= 0; i -= 1)
+      stack.push(node.children[i] as SyntaxNode);
+  }
+  return 'it could not be parsed as shell syntax';
+};
 
 /**
- * Splits a POSIX shell command line into its simple commands, in order, with quotes
- * removed, redirections set apart, pipelines numbered, and the commands inside command and
- * process substitutions and expanding here-documents appended (marked `nested`). A best-
- * effort reading for approval keys and the safety gate, not a full shell grammar: keywords
- * (`if`, `do`, ...) stay words, and an unterminated quote runs to the end.
+ * Reads a command line with the bash grammar (tree-sitter-bash): its simple commands in
+ * text order, with quotes removed where the value is fixed and the reason where the shell
+ * decides it (expansions, substitutions, globs), redirections apart, pipelines numbered, and
+ * the commands of `$(…)`, backquotes, `<(…)` and expanding here-documents included (marked
+ * `nested`). Syntax errors, unsupported syntax and words the grammar and the shell would read
+ * differently are reported in `opaque` with `hidesCommand`, so nothing is taken on trust.
+ * Linear in the length of the line; the caller caps that length.
  */
-export function parseShellCommand(command: string): SimpleCommand[] {
-  const parser = new Parser();
-  parser.parse(command, false, 0);
-  return parser.commands;
+export function parseShellCommand(
+  grammar: BashGrammar,
+  command: string,
+  ids: { next: number } = { next: 0 },
+): ParsedShellLine {
+  const tree = grammar.parse(command);
+  const reader = new LineReader(command, ids);
+  if (tree.hasError) reader.opaque.push({ reason: syntaxError(tree.root), hidesCommand: true });
+  if (tree.truncated) {
+    reader.opaque.push({
+      reason: `it is nested more than ${MAX_TREE_DEPTH} levels deep, past what is read`,
+      hidesCommand: true,
+    });
+  }
+  reader.read(tree.root);
+  return {
+    commands: reader.commands,
+    redirects: reader.redirects,
+    opaque: reader.opaque,
+    functions: reader.functions,
+  };
 }

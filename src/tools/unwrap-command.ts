@@ -1,155 +1,158 @@
-import { ownValue } from '../tool/own-value.js';
+import { assignmentOf } from './assignment-word.js';
+import { scanOptions } from './scan-options.js';
+import type { RunnerSpec } from './shell-runners.js';
+import type { Assignment, ShellWord } from './shell-syntax.js';
 
-/** A simple command with its wrappers (`sudo`, `env`, `timeout 10`, ...) taken apart. */
-export interface UnwrappedCommand {
-  /** Wrappers that change what runs and so stay in approval keys: `sudo`, `doas`, `xargs`. */
-  readonly prefix: readonly string[];
-  /** The wrapped program and its arguments (empty for a bare assignment or keyword). */
-  readonly words: readonly string[];
-  /** True when a wrapper runs it in another directory (`env -C dir`, `sudo -D dir`). */
-  readonly chdir: boolean;
-}
-
-/** Options of wrappers that change the directory the wrapped command runs in. */
-const CHDIR_FLAGS: Readonly<Record<string, readonly string[]>> = {
-  env: ['-C', '--chdir'],
-  sudo: ['-D', '--chdir'],
-  doas: ['-C'],
-};
-
-const KEYWORDS = new Set([
-  '!',
-  '{',
-  '}',
-  'then',
-  'do',
-  'else',
-  'elif',
-  'if',
-  'while',
-  'until',
-  'fi',
-  'done',
-  'esac',
-]);
-const ASSIGNMENT = /^[A-Za-z_]\w*(\[[^\]]*\])?\+?=/;
-const SYSTEM_BIN = /^\/(usr\/(local\/)?)?s?bin\/|^\/opt\/homebrew\/bin\//;
-
-/** Wrappers that run their argument as a command, with options that take a value. */
-const TRANSPARENT: Readonly<Record<string, readonly string[]>> = {
-  nohup: [],
-  time: ['-f', '--format', '-o', '--output'],
-  command: [],
-  exec: ['-a'],
-  builtin: [],
-  nice: ['-n', '--adjustment'],
-  env: ['-u', '--unset', '-C', '--chdir', '-S', '--split-string'],
-  timeout: ['-s', '--signal', '-k', '--kill-after'],
-  stdbuf: ['-i', '-o', '-e', '--input', '--output', '--error'],
-  ionice: ['-c', '-n', '-p', '--class', '--classdata'],
-};
-
-/** Wrappers that keep their name in the key because they change who or how often. */
-const PREFIXES: Readonly<Record<string, readonly string[]>> = {
-  sudo: [
-    '-u',
-    '--user',
-    '-g',
-    '--group',
-    '-C',
-    '-D',
-    '--chdir',
-    '-h',
-    '--host',
-    '-p',
-    '--prompt',
-    '-r',
-    '-t',
-    '-U',
-  ],
-  doas: ['-u', '-C'],
-  xargs: [
-    '-I',
-    '-i',
-    '-n',
-    '-P',
-    '-L',
-    '-l',
-    '-d',
-    '-E',
-    '-e',
-    '-s',
-    '-a',
-    '--max-args',
-    '--max-procs',
-    '--delimiter',
-    '--arg-file',
-  ],
-};
-
-/**
- * The program as a key spells it: a standard system location (`/usr/bin/git`) is reduced
- * to the name, so rules about `git` also cover it; any other path stays as written.
- */
-export function programName(word: string): string {
-  return SYSTEM_BIN.test(word) ? word.slice(word.lastIndexOf('/') + 1) : word;
-}
-
-/**
- * Index of the first operand after the options from `start`: words starting with `-` are
- * options, those in `valueFlags` also take the next word, and `--` ends the options.
- */
-export function skipOptions(
-  words: readonly string[],
-  start: number,
-  valueFlags: readonly string[],
-): number {
-  let i = start;
-  while (i < words.length) {
-    const word = words[i] as string;
-    if (word === '--') return i + 1;
-    if (!word.startsWith('-') || word === '-') return i;
-    i += valueFlags.includes(word) ? 2 : 1;
-  }
-  return i;
-}
-
-/**
- * Strips leading variable assignments and shell keywords (`FOO=1`, `then`, `!`) and
- * unwraps wrappers: `env`, `nohup`, `nice`, `time`, `timeout 10` and the like disappear,
- * `sudo` and `xargs` are kept as a prefix. `sudo -u root env A=1 rm -rf x` gives prefix
- * `sudo` and words `rm -rf x`.
- */
-export function unwrapCommand(words: readonly string[]): UnwrappedCommand {
-  const prefix: string[] = [];
-  let chdir = false;
-  let i = 0;
-  for (;;) {
-    while (
-      i < words.length &&
-      (KEYWORDS.has(words[i] as string) || ASSIGNMENT.test(words[i] as string))
-    ) {
-      i += 1;
+/** What a runner (`sudo`, `env`, `timeout 10`, `su -c`, ...) runs, as {@link unwrapCommand} reads it. */
+export type RunnerStep =
+  | {
+      /** It runs `words` as a command (the program first). */
+      readonly kind: 'target';
+      readonly words: readonly ShellWord[];
+      /** Variables it sets for the command (`env A=1 cmd`, `sudo A=1 cmd`). */
+      readonly assignments: readonly Assignment[];
+      /** True when the command runs in another directory (`env -C dir`). */
+      readonly chdir: boolean;
+      /** Set when the way it takes the command always needs a person (`env -S`). */
+      readonly asks?: string;
     }
-    const name = programName(words[i] ?? '');
-    // Own entries only: a program named `constructor` or `toString` is no wrapper.
-    const transparent = ownValue(TRANSPARENT, name);
-    const kept = ownValue(PREFIXES, name);
-    const chdirFlags = ownValue(CHDIR_FLAGS, name);
-    if (chdirFlags !== undefined) {
-      const end = skipOptions(words, i + 1, transparent ?? kept ?? []);
-      for (const word of words.slice(i + 1, end)) {
-        if (chdirFlags.some((flag) => word === flag || word.startsWith(`${flag}=`))) chdir = true;
+  | {
+      /** It runs `code` with a shell (`su -c CODE`, `watch 'a | b'`, `sudo -s cmd`). */
+      readonly kind: 'code';
+      readonly code: ShellWord;
+      readonly chdir: boolean;
+    }
+  /** It runs no command (`command -v git`, `sudo -l`, `exec 3>file`). */
+  | { readonly kind: 'none' }
+  /** It runs something that cannot be named; `reason` says why. */
+  | { readonly kind: 'hidden'; readonly reason: string };
+
+const MAX_SPLIT_WORDS = 10_000;
+
+/** The words of `rest` joined with spaces, as a shell gets them from `watch` or `sudo -s`. */
+const joined = (name: string, rest: readonly ShellWord[]): RunnerStep => {
+  const hidden = rest.find((word) => word.value === undefined);
+  if (hidden !== undefined) {
+    return {
+      kind: 'hidden',
+      reason: `${name} runs its arguments as shell code, and ${hidden.opaque ?? hidden.source} is decided by the shell`,
+    };
+  }
+  const source = rest.map((word) => word.source).join(' ');
+  return {
+    kind: 'code',
+    code: { source, value: rest.map((word) => word.value).join(' ') },
+    chdir: false,
+  };
+};
+
+/** Splits the string of `env -S` into words; undefined when it holds anything but plain words. */
+export type SplitWords = (text: string) => readonly ShellWord[] | string;
+
+/**
+ * Reads what the runner `name` (with its `spec` from `RUNNERS`) runs from its arguments:
+ * its options (each one known: an option it does not know could take the next word as a
+ * value, so the command cannot be told), `NAME=VALUE` words, operands before the command
+ * (timeout's duration), code options (`su -c`), and `env -S`, whose string `split` reads.
+ */
+export function unwrapCommand(
+  name: string,
+  spec: RunnerSpec,
+  args: readonly ShellWord[],
+  split: SplitWords,
+): RunnerStep {
+  const scan = scanOptions(args, spec);
+  if (scan.problem !== undefined) {
+    return { kind: 'hidden', reason: `cannot tell what ${name} runs: ${scan.problem}` };
+  }
+  const options = [...scan.options];
+  let next = scan.next;
+  if (name === 'su' || name === 'runuser' || name === 'flock') {
+    // These read options after their operand too: `su root -c CODE`, `flock FILE -c CODE`.
+    while (next < args.length && !(name === 'runuser' && options.some((o) => o.name === '-u'))) {
+      const more = scanOptions(args, spec, next + 1);
+      if (more.problem !== undefined) {
+        return { kind: 'hidden', reason: `cannot tell what ${name} runs: ${more.problem}` };
       }
-    }
-    if (transparent !== undefined) {
-      i = skipOptions(words, i + 1, transparent);
-      if (name === 'timeout' && i < words.length) i += 1; // the duration
-    } else if (kept !== undefined) {
-      prefix.push(name);
-      i = skipOptions(words, i + 1, kept);
-    } else {
-      return { prefix, words: words.slice(i), chdir };
+      if (more.options.length === 0) break;
+      options.push(...more.options);
+      next = more.next;
     }
   }
+  const has = (list: readonly string[] | undefined): boolean =>
+    list !== undefined && options.some((option) => list.includes(option.name));
+  if (has(spec.none)) return { kind: 'none' };
+  const chdir = has(spec.chdir);
+  const code = options.find((option) => spec.code?.includes(option.name));
+  if (code?.value !== undefined) return { kind: 'code', code: code.value, chdir };
+  if (name === 'script') {
+    // Its operand is the file it records to; without -c it starts a shell.
+    return {
+      kind: 'hidden',
+      reason: 'script without -c starts a shell that reads commands from its input',
+    };
+  }
+  const splitString = options.find(
+    (option) => option.name === '-S' || option.name === '--split-string',
+  );
+  if (name === 'env' && splitString?.value !== undefined) {
+    const text = splitString.value.value;
+    const words = text === undefined ? (splitString.value.opaque ?? 'an expansion') : split(text);
+    if (typeof words === 'string') {
+      return {
+        kind: 'hidden',
+        reason: `env -S runs the string ${splitString.value.source}, and ${words}`,
+      };
+    }
+    if (words.length > MAX_SPLIT_WORDS) return { kind: 'hidden', reason: 'env -S string too long' };
+    // The split words stand where -S was; env reads them like its own arguments again.
+    const rest = args.slice(scan.next);
+    return {
+      kind: 'target',
+      words: [{ source: 'env', value: 'env' }, ...words, ...rest],
+      assignments: [],
+      chdir,
+      asks: `env -S splits the string ${splitString.value.source} into a command`,
+    };
+  }
+  let i = next;
+  const assignments: Assignment[] = [];
+  if (spec.assigns === true) {
+    for (; i < args.length; i += 1) {
+      const assignment = assignmentOf(args[i] as ShellWord, 'value');
+      if (assignment === undefined) break;
+      assignments.push(assignment);
+    }
+  }
+  if (name === 'su' || name === 'runuser') {
+    // `su [user] [args]` without -c starts the user's shell; `runuser -u user cmd` runs cmd.
+    const user = options.some((option) => option.name === '-u' || option.name === '--user');
+    if (name === 'runuser' && user && i < args.length) {
+      return { kind: 'target', words: args.slice(i), assignments, chdir };
+    }
+    return {
+      kind: 'hidden',
+      reason: `${name} without -c starts a shell that reads commands from its input`,
+    };
+  }
+  const operands = spec.operands ?? 0;
+  if (args.length - i < operands) return { kind: 'none' };
+  i += operands;
+  const rest = args.slice(i);
+  if (rest.length === 0 && has(spec.shell)) {
+    return { kind: 'hidden', reason: `${name} starts a shell that reads commands from its input` };
+  }
+  if (rest.length === 0) {
+    return spec.shellWithout === true
+      ? { kind: 'hidden', reason: `${name} starts a shell that reads commands from its input` }
+      : { kind: 'none' };
+  }
+  if (name === 'coproc' && rest.some((word) => ['{', '}', '(', ')'].includes(word.value ?? ''))) {
+    return { kind: 'hidden', reason: 'coproc with a compound command is not read' };
+  }
+  if (has(spec.shell) || (spec.joins === true && !has(spec.argv))) {
+    const step = joined(name, rest);
+    return step.kind === 'code' ? { ...step, chdir } : step;
+  }
+  return { kind: 'target', words: rest, assignments, chdir };
 }

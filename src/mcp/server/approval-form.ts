@@ -1,5 +1,12 @@
 import type { ClientCapabilities, ElicitRequestFormParams } from '@modelcontextprotocol/server';
-import type { ApprovalAnswer, ApprovalRequest } from '../../policy/policy-types.js';
+import { argumentDigest } from '../../audit/index.js';
+import {
+  type ApprovalAnswer,
+  type ApprovalRequest,
+  approvalKeyLines,
+  opaqueLines,
+  showBlankRuns,
+} from '../../policy/index.js';
 
 /** The choices of the approval form, in the order a client shows them. */
 export const APPROVAL_CHOICES = [
@@ -18,17 +25,30 @@ export interface ElicitationAnswer {
   readonly content?: Readonly<Record<string, unknown>> | undefined;
 }
 
-/** Longest argument text shown in the form; the rest is cut with a note. */
-const MAX_ARGUMENTS_CHARS = 4_000;
+/**
+ * Longest argument text shown whole in the form (more than the longest command line): past
+ * it, the start and the end are shown with a note of what is left out and the digest of the
+ * arguments (the one the audit log records), never a silent cut.
+ */
+const MAX_ARGUMENTS_CHARS = 48_000;
+/** Characters shown from the end of arguments too long to show whole. */
+const TAIL_CHARS = 8_000;
 
-/** Code point ranges of C0/C1 controls (tab and newline aside), zero-width and bidi marks. */
+/**
+ * Code point ranges of C0/C1 controls (tab and newline aside), zero-width and bidi marks, and
+ * blanks other than the space, which look like one but are not one to a shell.
+ */
 const HIDDEN_RANGES: ReadonlyArray<readonly [number, number]> = [
   [0x00, 0x08],
   [0x0b, 0x1f],
   [0x7f, 0x9f],
-  [0x200b, 0x200f],
-  [0x2028, 0x202e],
-  [0x2066, 0x2069],
+  [0xa0, 0xa0],
+  [0xad, 0xad],
+  [0x1680, 0x1680],
+  [0x2000, 0x200f],
+  [0x2028, 0x202f],
+  [0x205f, 0x2069],
+  [0x3000, 0x3000],
   [0xfeff, 0xfeff],
 ];
 
@@ -47,6 +67,14 @@ const neutralize = (text: string): string => {
   return out;
 };
 
+const digestOf = (args: unknown): string => {
+  try {
+    return argumentDigest(args);
+  } catch {
+    return 'unavailable';
+  }
+};
+
 const argumentsText = (args: unknown): string => {
   let text: string;
   try {
@@ -54,11 +82,16 @@ const argumentsText = (args: unknown): string => {
   } catch {
     text = String(args);
   }
-  text = neutralize(text);
-  return text.length > MAX_ARGUMENTS_CHARS
-    ? `${text.slice(0, MAX_ARGUMENTS_CHARS)}\n... (${text.length - MAX_ARGUMENTS_CHARS} more characters not shown)`
-    : text;
+  text = neutralize(showBlankRuns(text));
+  if (text.length <= MAX_ARGUMENTS_CHARS) return text;
+  const head = MAX_ARGUMENTS_CHARS - TAIL_CHARS;
+  const left = text.length - MAX_ARGUMENTS_CHARS;
+  return `${text.slice(0, head)}\n... [${left} characters not shown here; the arguments' digest is ${digestOf(args)}] ...\n${text.slice(-TAIL_CHARS)}`;
 };
+
+/** Indented list lines under a heading, or nothing when the list is empty. */
+const section = (heading: string, items: readonly string[]): string[] =>
+  items.length === 0 ? [] : [heading, ...items.map((item) => `  - ${neutralize(item)}`)];
 
 /** The message of the approval form: everything a person needs to judge the call. */
 export function approvalMessage(request: ApprovalRequest): string {
@@ -70,7 +103,11 @@ export function approvalMessage(request: ApprovalRequest): string {
     `What it does: ${neutralize(request.tool.description)}`,
     `Class: ${request.class}${request.class === 'destructive' ? ' (may delete or overwrite; it cannot be undone)' : ''}`,
     `Why it asks: ${neutralize(request.reason)}`,
-    `Covers: ${request.approvalKeys.map(neutralize).join(', ')}`,
+    ...section('Covers (each approval key and what already allows it):', approvalKeyLines(request)),
+    ...section(
+      'Not fully understood, so it can be allowed once only (read the arguments):',
+      opaqueLines(request),
+    ),
     'Arguments:',
     argumentsText(request.arguments),
   ];
