@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   connectClient,
   type ElicitationScript,
@@ -22,7 +22,9 @@ import {
 // client, over stdio and Streamable HTTP, on both protocol eras.
 
 // The tests run concurrently: each spawns its own server process(es) and workspace, and
-// cleans up after itself.
+// cleans up after itself. Up to five `hintgate serve` processes start at once through tsx,
+// which on 2 busy cores takes longer than the default 20 s per test.
+vi.setConfig({ testTimeout: 60_000 });
 
 let root: string;
 beforeAll(async () => {
