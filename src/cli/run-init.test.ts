@@ -33,6 +33,8 @@ beforeAll(async () => {
   data = join(root, 'data');
   for (const dir of [home, project, data]) await mkdir(dir, { recursive: true });
   await writeFile(join(data, 'notes.txt'), 'hello from the notes\n');
+  // An empty file is an empty SQLite database.
+  await writeFile(join(root, 'notes.db'), '');
   const [path] = clientConfigPaths('claude', {
     platform: process.platform,
     home,
@@ -88,12 +90,16 @@ describe('hintgate init --from claude', () => {
         args: [join(modules, '@cyanheads', 'git-mcp-server', 'dist', 'index.js')],
         env: { MCP_TRANSPORT_TYPE: 'stdio', MCP_LOG_LEVEL: 'error' },
       },
+      sqlite: {
+        command: process.execPath,
+        args: [join(modules, 'mcp-server-sqlite-npx', 'dist', 'index.js'), join(root, 'notes.db')],
+      },
     });
     const first = await init(['--from', 'claude']);
     expect(first.stderr).not.toContain('could not');
     expect(first.code).toBe(0);
     expect(first.stdout).toContain(
-      `Wrote hintgate.yaml with 3 servers of ${claudeFile}: filesystem, memory, git.`,
+      `Wrote hintgate.yaml with 4 servers of ${claudeFile}: filesystem, memory, git, sqlite.`,
     );
     expect(first.stdout).toContain('Pinned the tools with their verdicts in hintgate.lock.');
     expect(line(first.stdout, 'runs', 'read_text_file')).toContain(
@@ -107,13 +113,32 @@ describe('hintgate init --from claude', () => {
     expect(line(first.stdout, 'asks', 'git_status')).toContain(
       'claims read-only, but the probe could not verify it',
     );
+    // The sqlite server's tools carry no annotations: by the spec's defaults they may
+    // change anything, the probe calls none of them, and even its SELECT-only read_query
+    // asks.
+    expect(first.stdout).toContain('sqlite (5 tools): 5 ask\n');
+    for (const tool of ['read_query', 'list_tables', 'describe_table', 'write_query']) {
+      expect(line(first.stdout, 'asks', tool)).toContain(
+        'not verified, so it counts as destructive',
+      );
+    }
     expect(first.stdout).toContain('"args": ["gateway", "--config", ');
     expect(first.stdout).toContain('"command": "npx", "args": ["-y", "hintgate", "gateway"');
 
     const configFile = join(project, 'hintgate.yaml');
     const lock = await readLockFile(join(project, 'hintgate.lock'));
-    expect(Object.keys(lock.servers).sort()).toEqual(['filesystem', 'git', 'memory']);
+    expect(Object.keys(lock.servers).sort()).toEqual(['filesystem', 'git', 'memory', 'sqlite']);
     expect(lock.servers.filesystem?.tools.read_text_file?.verdict).toBe('verified');
+    // Pinned as listed; the probe calls only tools that claim to be read-only, so none of
+    // these was called and each is inconclusive.
+    expect(Object.keys(lock.servers.sqlite?.tools ?? {}).sort()).toEqual([
+      'create_table',
+      'describe_table',
+      'list_tables',
+      'read_query',
+      'write_query',
+    ]);
+    expect(lock.servers.sqlite?.tools.read_query?.verdict).toBe('inconclusive');
 
     // The gateway of that configuration, with a client that approves what it is asked.
     const config = await loadGatewayConfig(configFile);
@@ -145,6 +170,23 @@ describe('hintgate init --from claude', () => {
       expect(write.isError).toBeFalsy();
       expect(client.forms).toHaveLength(1);
       expect(await readFile(join(data, 'new.txt'), 'utf8')).toBe('written through the gateway');
+
+      // Each sqlite call asks, the read as much as the writes, and then runs on the database.
+      const sql = async (name: string, query: string) =>
+        (await client.client.callTool({ name, arguments: { query } })) as {
+          content: { text?: string }[];
+          isError?: boolean;
+        };
+      const created = await sql('create_table', 'CREATE TABLE notes (body TEXT)');
+      expect(created.isError).toBeFalsy();
+      expect(client.forms).toHaveLength(2);
+      const inserted = await sql('write_query', "INSERT INTO notes VALUES ('kept in sqlite')");
+      expect(inserted.isError).toBeFalsy();
+      expect(client.forms).toHaveLength(3);
+      const selected = await sql('read_query', 'SELECT body FROM notes');
+      expect(selected.isError).toBeFalsy();
+      expect(selected.content[0]?.text).toContain('kept in sqlite');
+      expect(client.forms).toHaveLength(4);
       await client.close();
     } finally {
       await gateway.close();
@@ -164,7 +206,8 @@ describe('hintgate init --from claude', () => {
       memory: server('server-memory'),
       'sequential thinking': server('server-sequential-thinking'),
     });
-    // git left the client's configuration; hintgate.yaml keeps it (the person decides).
+    // git and sqlite left the client's configuration; hintgate.yaml keeps them (the person
+    // decides).
     // Checking again is what the first run showed; here only the configuration is merged.
     const second = await init(['--from', claudeFile, '--no-check']);
     expect(second.code).toBe(0);
@@ -185,6 +228,7 @@ describe('hintgate init --from claude', () => {
       'filesystem',
       'memory',
       'git',
+      'sqlite',
       'sequential-thinking',
     ]);
     expect(second.stdout).toContain(
