@@ -19,8 +19,10 @@ export interface CheckedCall {
   admit: (() => void) | undefined;
 }
 
-/** The calls the SDK checked together: the function calls of one model response. */
+/** The calls of one run the SDK checked together: the function calls of one model response. */
 interface Step {
+  /** The SDK's run context of the calls. */
+  readonly context: object;
   readonly calls: CheckedCall[];
   /** Calls before this index are admitted or dropped. */
   settled: number;
@@ -42,16 +44,16 @@ export type StartCall = (turn: Turn) => Promise<CallResult>;
  * once every call checked before it was admitted or is not coming. Calls that conflict
  * then run in the model's order, whatever order the SDK reaches `execute` in.
  *
- * A step is the calls checked within one synchronous stretch of the SDK (it ends at the
- * next microtask). A call waits only for earlier calls of its own step and run, and stops
+ * A step is the calls of one run checked within one synchronous stretch of the SDK (it
+ * ends at the next microtask). A call waits only for earlier calls of its own step, and stops
  * waiting when its signal aborts (the SDK then cancels the whole step). A call that reaches
  * `execute` without a check (the SDK skips `needsApproval` for a tool approved with
  * `alwaysApprove`) is admitted at once.
  */
 export class CallOrder {
   readonly #openTurn: () => Turn;
-  /** The step of the current synchronous stretch of checks. */
-  #open: Step | undefined;
+  /** The steps of the current synchronous stretch of checks, one per run. */
+  #open: Step[] = [];
   /** The turn of calls that came without a check, in the current synchronous stretch. */
   #loose: Step | undefined;
   /** Checked calls whose `execute` has not come yet, by call id. */
@@ -63,7 +65,7 @@ export class CallOrder {
 
   /** Records a call whose approval the SDK starts to check, in the order of the checks. */
   check(callId: string, context: object): CheckedCall {
-    const step = this.#open ?? this.#openStep(context);
+    const step = this.#open.find((open) => open.context === context) ?? this.#openStep(context);
     const call: CheckedCall = { callId, context, step, state: 'checking', admit: undefined };
     step.calls.push(call);
     const same = this.#waiting.get(callId);
@@ -148,17 +150,19 @@ export class CallOrder {
       .flat()
       .filter((call) => call.context === context && call.state === 'coming');
     for (const call of stale) this.drop(call);
-    const step: Step = { calls: [], settled: 0, turn: undefined, ids: new Set() };
-    this.#open = step;
-    queueMicrotask(() => {
-      if (this.#open === step) this.#open = undefined;
-    });
+    const step: Step = { context, calls: [], settled: 0, turn: undefined, ids: new Set() };
+    if (this.#open.length === 0) {
+      queueMicrotask(() => {
+        this.#open = [];
+      });
+    }
+    this.#open.push(step);
     return step;
   }
 
   #looseStep(): Step {
     if (this.#loose !== undefined) return this.#loose;
-    const step: Step = { calls: [], settled: 0, turn: undefined, ids: new Set() };
+    const step: Step = { context: this, calls: [], settled: 0, turn: undefined, ids: new Set() };
     this.#loose = step;
     queueMicrotask(() => {
       if (this.#loose === step) this.#loose = undefined;

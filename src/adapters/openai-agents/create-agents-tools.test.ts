@@ -5,6 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createMemoryAuditSink } from '../../audit/index.js';
 import { HintgateError } from '../../errors/index.js';
+import { stdioFixture } from '../../mcp/client/fixtures/fixtures.test-helpers.js';
+import { connectMcpServer } from '../../mcp/client/index.js';
+import { createRegistry } from '../../registry/index.js';
 import { createRuntime, type Runtime } from '../../runtime/index.js';
 import { DESTRUCTIVE, defineTool, READ_ONLY, type Tool, WRITE } from '../../tool/index.js';
 import { createAgentsTools } from './create-agents-tools.js';
@@ -367,5 +370,143 @@ describe('createAgentsTools: what the model reads', () => {
     ]);
     expect((seen.c3 as { text: string }).text).toMatch(/^Error \(tool_error\): .*disk on fire/);
     expect((seen.c4 as { text: string }).text).toMatch(/^Error \(invalid_arguments\): .*n/);
+  });
+});
+
+describe('createAgentsTools: schemas and names', () => {
+  const search = defineTool({
+    name: 'search',
+    description: 'Search the project.',
+    annotations: READ_ONLY,
+    inputSchema: z.object({ query: z.string(), limit: z.number().optional() }),
+    execute: ({ query, limit }) => `${query}:${limit ?? 'all'}`,
+  });
+
+  it('offers zod tools in strict mode, with plain JSON Schema parameters, and also without it', () => {
+    runtime = createRuntime({ tools: [search], mode: 'yolo' });
+    const [strict] = createAgentsTools({ runtime });
+    expect(strict?.strict).toBe(true);
+    expect(strict?.parameters).toMatchObject({
+      type: 'object',
+      required: ['query', 'limit'],
+      additionalProperties: false,
+    });
+    expect('~standard' in (strict?.parameters ?? {})).toBe(false);
+    // The SDK refused this while the listed schema carried zod's hidden ~standard key.
+    const [loose] = createAgentsTools({ runtime, strict: false });
+    expect(loose?.strict).toBe(false);
+    expect(loose?.parameters).toMatchObject({ required: ['query'] });
+    // The runtime's own listing is left as it was.
+    expect(runtime.listTools()[0]?.inputSchema).not.toHaveProperty('additionalProperties');
+  });
+
+  it('runs a strict call whose optional argument the model sent as null without it', async () => {
+    runtime = createRuntime({ tools: [search], mode: 'yolo' });
+    const model = new ScriptedModel([
+      [functionCall('search', { query: 'todo', limit: null }, { callId: 'c1' })],
+      [assistantMessage('done')],
+    ]);
+    await run(new Agent({ name: 'a', model, tools: createAgentsTools({ runtime }) }), 'go');
+    expect(outputsSeen(model, 1)).toEqual({ c1: text('todo:all') });
+  });
+
+  it('offers a schema strict mode cannot take without strict mode, or refuses it with strict: true', () => {
+    const either = defineTool({
+      name: 'either',
+      description: 'Takes a string or a number.',
+      annotations: READ_ONLY,
+      inputSchema: {
+        type: 'object',
+        properties: { v: { oneOf: [{ type: 'string' }, { type: 'number' }] } },
+        required: ['v'],
+      },
+      execute: () => 'ok',
+    });
+    runtime = createRuntime({ tools: [either, search], mode: 'yolo' });
+    expect(createAgentsTools({ runtime }).map((t) => [t.name, t.strict])).toEqual([
+      ['either', false],
+      ['search', true],
+    ]);
+    const error = (() => {
+      try {
+        createAgentsTools({ runtime, strict: true });
+      } catch (thrown) {
+        return thrown;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(HintgateError);
+    expect(error).toMatchObject({ code: 'invalid_schema' });
+    expect((error as Error).message).toContain('"either"');
+    expect((error as Error).message).toContain("strict: 'auto'");
+  });
+
+  it('refuses two tools whose names become the same function name', () => {
+    const named = (name: string) =>
+      defineTool({
+        name,
+        description: name,
+        annotations: READ_ONLY,
+        inputSchema: z.object({}),
+        execute: () => name,
+      });
+    runtime = createRuntime({ tools: [named('notes.read'), named('notes_read')], mode: 'yolo' });
+    expect(() => createAgentsTools({ runtime: runtime as Runtime })).toThrow(
+      expect.objectContaining({
+        code: 'duplicate_tool',
+        message: expect.stringContaining('"notes_read"'),
+      }),
+    );
+  });
+
+  it('refuses bad options with a message naming the option', () => {
+    runtime = createRuntime({ tools: [search] });
+    const bad = (options: unknown) => () =>
+      createAgentsTools(options as Parameters<typeof createAgentsTools>[0]);
+    expect(bad(undefined)).toThrow(/expects one options object/);
+    expect(bad({})).toThrow(/runtime must be a runtime made by createRuntime/);
+    expect(bad({ runtime, strict: 'yes' })).toThrow(
+      /strict must be true, false or 'auto', not "yes"/,
+    );
+    expect(bad({ runtime, scopes: 'read' })).toThrow(/scopes must be a list/);
+    expect(bad({ runtime, session: 3 })).toThrow(/session must be a string/);
+    expect(bad({ runtime, alwaysApprove: 'forever' })).toThrow(
+      /alwaysApprove must be 'session' or 'always'/,
+    );
+    expect(bad({ runtime, mode: 'yolo' })).toThrow(/unknown option "mode"/);
+    expect(bad({})).toThrow(expect.objectContaining({ code: 'invalid_option' }));
+  });
+
+  it('lists only the tools the scopes and the mode allow', () => {
+    const write = fileTools(new Map(), [])[1] as Tool;
+    runtime = createRuntime({ tools: [search, write], mode: 'plan' });
+    expect(createAgentsTools({ runtime }).map((t) => t.name)).toEqual(['search']);
+  });
+});
+
+describe('createAgentsTools: remote MCP tools', () => {
+  it('offers the tools of a connected MCP server, whatever their schemas, and runs their calls', async () => {
+    const registry = createRegistry();
+    const connection = await connectMcpServer({ name: 'fixture', registry, ...stdioFixture() });
+    try {
+      runtime = createRuntime({ registry, mode: 'yolo', trust: { origins: { fixture: true } } });
+      const tools = createAgentsTools({ runtime });
+      expect(tools.map((t) => t.name)).toEqual(runtime.listTools().map((t) => t.name));
+      expect(tools.find((t) => t.name === 'lookup')?.strict).toBe(true);
+      const model = new ScriptedModel([
+        [
+          functionCall('lookup', { key: 'k1' }, { callId: 'c1' }),
+          functionCall('fails', {}, { callId: 'c2' }),
+        ],
+        [assistantMessage('done')],
+      ]);
+      await run(new Agent({ name: 'a', model, tools }), 'go');
+      expect(outputsSeen(model, 1)).toEqual({
+        c1: text('{"found":true,"key":"k1"}'),
+        c2: text('Error (tool_error): lookup failed: no such record'),
+      });
+    } finally {
+      await connection.close();
+    }
   });
 });
