@@ -1,22 +1,35 @@
-import type { Turn } from '../../runtime/index.js';
+import type { ToolCall, Turn } from '../../runtime/index.js';
 import type { CallResult } from '../../tool/index.js';
 
 /**
  * Where a call stands between the SDK's approval check (`needsApproval`) and its run
- * (`execute`): being checked, checked and on its way to `execute`, admitted into hintgate,
- * or not coming (it waits for a person, or the check failed).
+ * (`execute`): being checked; checked and on its way to `execute`; held back (`execute`
+ * comes, but the call must not run now); admitted into hintgate; or not coming (it waits
+ * for a person, or its check failed).
  */
-type CallState = 'checking' | 'coming' | 'admitted' | 'dropped';
+type CallState = 'checking' | 'coming' | 'held' | 'admitted' | 'dropped';
 
 /** One call of a step, from its approval check on. */
 export interface CheckedCall {
-  readonly callId: string;
+  /** The call as hintgate takes it; its id is the SDK's call id. */
+  readonly call: ToolCall;
   /** The SDK's run context of the call: calls of one run are ordered among themselves. */
   readonly context: object;
   readonly step: Step;
+  /** Its place among the step's calls. */
+  readonly index: number;
   state: CallState;
+  /**
+   * Why later calls that conflict with it must not run now: it waits for a person
+   * (`asks`), or it was held back itself (`held`).
+   */
+  blocking: 'asks' | 'held' | undefined;
+  /** For a held call: the earlier call it must not run before. */
+  heldBehind: CheckedCall | undefined;
   /** Set while its `execute` waits for earlier calls of the step: admits it. */
   admit: (() => void) | undefined;
+  /** Woken when its check is done. */
+  onChecked: Array<() => void> | undefined;
 }
 
 /** The calls of one run the SDK checked together: the function calls of one model response. */
@@ -24,7 +37,7 @@ interface Step {
   /** The SDK's run context of the calls. */
   readonly context: object;
   readonly calls: CheckedCall[];
-  /** Calls before this index are admitted or dropped. */
+  /** Calls before this index are admitted, held or dropped. */
   settled: number;
   /** The step's hintgate turn, opened when its first call is admitted. */
   turn: Turn | undefined;
@@ -34,6 +47,9 @@ interface Step {
 
 /** Starts a call in the given turn. */
 export type StartCall = (turn: Turn) => Promise<CallResult>;
+
+const isSettled = (call: CheckedCall): boolean =>
+  call.state === 'admitted' || call.state === 'dropped' || call.state === 'held';
 
 /**
  * Keeps the model's order of a step's calls on their way into hintgate. The OpenAI Agents
@@ -45,9 +61,9 @@ export type StartCall = (turn: Turn) => Promise<CallResult>;
  * then run in the model's order, whatever order the SDK reaches `execute` in.
  *
  * A step is the calls of one run checked within one synchronous stretch of the SDK (it
- * ends at the next microtask). A call waits only for earlier calls of its own step, and stops
- * waiting when its signal aborts (the SDK then cancels the whole step). A call that reaches
- * `execute` without a check (the SDK skips `needsApproval` for a tool approved with
+ * ends at the next microtask). A call waits only for earlier calls of its own step, and
+ * stops waiting when its signal aborts (the SDK then cancels the whole step). A call that
+ * reaches `execute` without a check (the SDK skips `needsApproval` for a tool approved with
  * `alwaysApprove`) is admitted at once.
  */
 export class CallOrder {
@@ -64,68 +80,141 @@ export class CallOrder {
   }
 
   /** Records a call whose approval the SDK starts to check, in the order of the checks. */
-  check(callId: string, context: object): CheckedCall {
+  check(call: ToolCall, context: object): CheckedCall {
     const step = this.#open.find((open) => open.context === context) ?? this.#openStep(context);
-    const call: CheckedCall = { callId, context, step, state: 'checking', admit: undefined };
-    step.calls.push(call);
-    const same = this.#waiting.get(callId);
-    if (same === undefined) this.#waiting.set(callId, [call]);
-    else same.push(call);
-    return call;
+    const checked: CheckedCall = {
+      call,
+      context,
+      step,
+      index: step.calls.length,
+      state: 'checking',
+      blocking: undefined,
+      heldBehind: undefined,
+      admit: undefined,
+      onChecked: undefined,
+    };
+    step.calls.push(checked);
+    const same = this.#waiting.get(call.id);
+    if (same === undefined) this.#waiting.set(call.id, [checked]);
+    else same.push(checked);
+    return checked;
   }
 
   /** The check found the call may run (or the person had approved it): `execute` comes. */
-  expect(call: CheckedCall): void {
-    if (call.state === 'checking') call.state = 'coming';
+  expect(checked: CheckedCall): void {
+    if (checked.state !== 'checking') return;
+    checked.state = 'coming';
+    this.#checked(checked);
+  }
+
+  /** The call waits for a person: it is not coming now, and later conflicting calls must wait. */
+  ask(checked: CheckedCall): void {
+    if (checked.state !== 'checking') return;
+    checked.blocking = 'asks';
+    this.drop(checked);
+  }
+
+  /**
+   * The call must not run before `behind`, which does not run now: `execute` comes, and
+   * reports that instead of running it. Later calls that conflict with it are held too.
+   */
+  hold(checked: CheckedCall, behind: CheckedCall): void {
+    if (checked.state !== 'checking') return;
+    checked.state = 'held';
+    checked.blocking = 'held';
+    checked.heldBehind = behind;
+    this.#checked(checked);
+    this.#advance(checked.step);
   }
 
   /** The call will not run now (it waits for a person, or its check failed). */
-  drop(call: CheckedCall): void {
-    if (call.state !== 'checking' && call.state !== 'coming') return;
-    call.state = 'dropped';
-    this.#forget(call);
-    this.#advance(call.step);
+  drop(checked: CheckedCall): void {
+    if (checked.state !== 'checking' && checked.state !== 'coming') return;
+    checked.state = 'dropped';
+    this.#forget(checked);
+    this.#checked(checked);
+    this.#advance(checked.step);
+  }
+
+  /**
+   * Once every earlier call of the step has been checked: those that do not run now (they
+   * wait for a person, or were held), which a conflicting call must not overtake.
+   */
+  async blockersBefore(checked: CheckedCall): Promise<readonly CheckedCall[]> {
+    const earlier = checked.step.calls.slice(0, checked.index);
+    const checking = earlier.filter((call) => call.state === 'checking');
+    if (checking.length > 0) {
+      await Promise.all(
+        checking.map(
+          (call) =>
+            new Promise<void>((resolve) => {
+              call.onChecked ??= [];
+              call.onChecked.push(resolve);
+            }),
+        ),
+      );
+    }
+    return earlier.filter((call) => call.blocking !== undefined);
+  }
+
+  /** The checked call of this run with this id whose `execute` has come, if any. */
+  take(callId: string, context: object): CheckedCall | undefined {
+    const checked = this.#waiting
+      .get(callId)
+      ?.find(
+        (candidate) =>
+          candidate.context === context &&
+          (candidate.state === 'coming' || candidate.state === 'held'),
+      );
+    if (checked !== undefined) this.#forget(checked);
+    return checked;
   }
 
   /**
    * Admits a call whose `execute` has come, once the calls checked before it in its step
-   * were admitted or are not coming, and resolves with its result.
+   * were admitted or are not coming, and resolves with its result. A call that was not
+   * checked (`undefined`) is admitted at once.
    */
   admit(
+    checked: CheckedCall | undefined,
     callId: string,
-    context: object,
     signal: AbortSignal | undefined,
     start: StartCall,
   ): Promise<CallResult> {
-    const call = this.#take(callId, context);
-    if (call === undefined) return start(this.#turnOf(this.#looseStep(), callId));
-    const { step } = call;
-    if (step.calls[step.settled] === call || signal?.aborted === true) {
-      const result = this.#start(call, start);
+    if (checked === undefined) return start(this.#turnOf(this.#looseStep(), callId));
+    const { step } = checked;
+    if (step.calls[step.settled] === checked || signal?.aborted === true) {
+      const result = this.#start(checked, start);
       this.#advance(step);
       return result;
     }
     return new Promise<CallResult>((resolve, reject) => {
       const go = (): void => {
         signal?.removeEventListener('abort', onAbort);
-        this.#start(call, start).then(resolve, reject);
+        this.#start(checked, start).then(resolve, reject);
       };
       // Cancelled: the call ends `cancelled` in hintgate without running, so it may go first.
       const onAbort = (): void => {
-        if (call.admit !== go) return;
-        call.admit = undefined;
+        if (checked.admit !== go) return;
+        checked.admit = undefined;
         go();
         this.#advance(step);
       };
-      call.admit = go;
+      checked.admit = go;
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
-  #start(call: CheckedCall, start: StartCall): Promise<CallResult> {
-    call.state = 'admitted';
-    call.admit = undefined;
-    return start(this.#turnOf(call.step, call.callId));
+  #start(checked: CheckedCall, start: StartCall): Promise<CallResult> {
+    checked.state = 'admitted';
+    checked.admit = undefined;
+    return start(this.#turnOf(checked.step, checked.call.id));
+  }
+
+  #checked(checked: CheckedCall): void {
+    const wake = checked.onChecked;
+    checked.onChecked = undefined;
+    if (wake !== undefined) for (const resolve of wake) resolve();
   }
 
   /** Moves past the settled calls at the head of the step, admitting those that wait. */
@@ -133,7 +222,7 @@ export class CallOrder {
     for (;;) {
       const head = step.calls[step.settled];
       if (head === undefined) return;
-      if (head.state === 'admitted' || head.state === 'dropped') {
+      if (isSettled(head)) {
         step.settled += 1;
       } else if (head.admit !== undefined) {
         head.admit();
@@ -148,8 +237,15 @@ export class CallOrder {
     // a call of this run still expected now was cancelled before it ran, and never comes.
     const stale = [...this.#waiting.values()]
       .flat()
-      .filter((call) => call.context === context && call.state === 'coming');
-    for (const call of stale) this.drop(call);
+      .filter(
+        (checked) =>
+          checked.context === context && (checked.state === 'coming' || checked.state === 'held'),
+      );
+    for (const checked of stale) {
+      checked.state = 'dropped';
+      this.#forget(checked);
+      this.#advance(checked.step);
+    }
     const step: Step = { context, calls: [], settled: 0, turn: undefined, ids: new Set() };
     if (this.#open.length === 0) {
       queueMicrotask(() => {
@@ -178,20 +274,11 @@ export class CallOrder {
     return step.turn;
   }
 
-  /** The checked call of this run with this id that is on its way to `execute`. */
-  #take(callId: string, context: object): CheckedCall | undefined {
-    const call = this.#waiting
-      .get(callId)
-      ?.find((candidate) => candidate.context === context && candidate.state === 'coming');
-    if (call !== undefined) this.#forget(call);
-    return call;
-  }
-
-  #forget(call: CheckedCall): void {
-    const same = this.#waiting.get(call.callId);
+  #forget(checked: CheckedCall): void {
+    const same = this.#waiting.get(checked.call.id);
     if (same === undefined) return;
-    const rest = same.filter((candidate) => candidate !== call);
-    if (rest.length === 0) this.#waiting.delete(call.callId);
-    else this.#waiting.set(call.callId, rest);
+    const rest = same.filter((candidate) => candidate !== checked);
+    if (rest.length === 0) this.#waiting.delete(checked.call.id);
+    else this.#waiting.set(checked.call.id, rest);
   }
 }

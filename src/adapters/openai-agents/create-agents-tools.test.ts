@@ -238,6 +238,42 @@ describe('createAgentsTools: approvals through the SDK', () => {
     expect((await runtime.decide(again)).decision).toBe('ask');
   });
 
+  it('holds back [WRITE(a) waiting for approval, READ(a)]: READ(a) does not run before the write, READ(b) runs', async () => {
+    const files = new Map([
+      ['a', 'old a'],
+      ['b', 'bee'],
+    ]);
+    const timeline: string[] = [];
+    runtime = createRuntime({ tools: fileTools(files, timeline), mode: 'ask' });
+    const model = new ScriptedModel([
+      [
+        functionCall('write_file', { path: 'a', text: 'new a' }, { callId: 'c1' }),
+        functionCall('read_file', { path: 'a' }, { callId: 'c2' }),
+        functionCall('read_file', { path: 'b' }, { callId: 'c3' }),
+      ],
+      // The model makes the held call again, as its result tells it to.
+      [functionCall('read_file', { path: 'a' }, { callId: 'c4' })],
+      [assistantMessage('done')],
+    ]);
+    const agent = new Agent({ name: 'files', model, tools: createAgentsTools({ runtime }) });
+
+    const first = await run(agent, 'go');
+    expect(first.interruptions.map((item) => item.rawItem)).toMatchObject([{ callId: 'c1' }]);
+    expect(timeline).toEqual(['start read b', 'end read b']);
+    const [item] = first.interruptions;
+    if (item === undefined) throw new Error('expected an interruption');
+    first.state.approve(item);
+    await run(agent, first.state);
+
+    const seen = outputsSeen(model, 1);
+    expect(seen.c1).toEqual(text('{"written":"a"}'));
+    expect(seen.c3).toEqual(text('bee'));
+    expect((seen.c2 as { text: string }).text).toBe(
+      'Error (deferred): "read_file" was not run. It must run after call c1 ("write_file"), an earlier call of this response that it conflicts with, which waits for the user\'s approval. Make this call again once c1 has its result.',
+    );
+    expect(outputsSeen(model, 2).c4).toEqual(text('new a'));
+  });
+
   it('remembers alwaysApprove for the session in hintgate', async () => {
     const files = new Map([['b', 'bee']]);
     runtime = createRuntime({ tools: fileTools(files, []), mode: 'ask' });
