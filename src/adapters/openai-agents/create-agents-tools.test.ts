@@ -409,6 +409,36 @@ describe('createAgentsTools: what the model reads', () => {
   });
 });
 
+describe('createAgentsTools: calls that never reach the tool', () => {
+  it('never runs a call whose arguments are not JSON, approved or not', async () => {
+    const timeline: string[] = [];
+    runtime = createRuntime({ tools: fileTools(new Map(), timeline), mode: 'yolo' });
+    const model = new ScriptedModel([
+      [functionCall('read_file', '{"path": "a"', { callId: 'c1' })],
+      [assistantMessage('done')],
+    ]);
+    const agent = new Agent({ name: 'a', model, tools: createAgentsTools({ runtime }) });
+
+    const first = await run(agent, 'go');
+    const [item] = first.interruptions;
+    if (item === undefined) throw new Error('the SDK asks about a call it cannot parse');
+    first.state.approve(item);
+    await run(agent, first.state);
+
+    expect(timeline).toEqual([]);
+    expect((outputsSeen(model, 1).c1 as { text: string }).text).toMatch(/parsing tool arguments/);
+  });
+
+  it('stops the run when the runtime was closed', async () => {
+    runtime = createRuntime({ tools: fileTools(new Map(), []), mode: 'yolo' });
+    const model = new ScriptedModel([[functionCall('read_file', { path: 'a' }, { callId: 'c1' })]]);
+    const agent = new Agent({ name: 'a', model, tools: createAgentsTools({ runtime }) });
+    await runtime.close();
+
+    await expect(run(agent, 'go')).rejects.toThrow(/runtime is shutting down or closed/);
+  });
+});
+
 describe('createAgentsTools: schemas and names', () => {
   const search = defineTool({
     name: 'search',
