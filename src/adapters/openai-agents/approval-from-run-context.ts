@@ -1,5 +1,6 @@
 import type { RunContext } from '@openai/agents';
 import type { ApprovalAnswer, RememberScope } from '../../policy/index.js';
+import { sdkApproval } from './sdk-approval.js';
 
 /**
  * The person's answer to a call, as the OpenAI Agents SDK holds it in the run's context,
@@ -17,9 +18,9 @@ export function approvalFromRunContext(
   callId: string,
   alwaysRemember: Exclude<RememberScope, 'once'>,
 ): ApprovalAnswer | undefined {
-  if (runContext.isToolApproved({ toolName, callId }) !== true) return undefined;
-  const always = runContext.toJSON().approvals[toolName]?.approved === true;
-  return always
+  const approval = sdkApproval(runContext, toolName, callId);
+  if (approval === undefined) return undefined;
+  return approval === 'tool'
     ? {
         decision: 'allow',
         remember: alwaysRemember,

@@ -142,7 +142,7 @@ describe('CallOrder', () => {
       throw new Error('unreachable');
     }
     let blockers: readonly string[] | undefined;
-    void order.blockersBefore(c4).then((found) => {
+    void Promise.resolve(order.blockersBefore(c4)).then((found) => {
       blockers = found.map((call) => call.call.id);
     });
     order.ask(c1);

@@ -28,8 +28,6 @@ export interface CheckedCall {
   heldBehind: CheckedCall | undefined;
   /** Set while its `execute` waits for earlier calls of the step: admits it. */
   admit: (() => void) | undefined;
-  /** Woken when its check is done. */
-  onChecked: Array<() => void> | undefined;
 }
 
 /** The calls of one run the SDK checked together: the function calls of one model response. */
@@ -39,6 +37,12 @@ interface Step {
   readonly calls: CheckedCall[];
   /** Calls before this index are admitted, held or dropped. */
   settled: number;
+  /** Calls before this index have been checked. */
+  checked: number;
+  /** The calls that do not run now (they wait for a person, or were held), in order. */
+  readonly blockers: CheckedCall[];
+  /** Checks waiting for every call before `index` to be checked. */
+  readonly waiters: Array<{ readonly index: number; readonly wake: () => void }>;
   /** The step's hintgate turn, opened when its first call is admitted. */
   turn: Turn | undefined;
   /** Call ids given to `turn`, which must be unique within it. */
@@ -47,6 +51,17 @@ interface Step {
 
 /** Starts a call in the given turn. */
 export type StartCall = (turn: Turn) => Promise<CallResult>;
+
+const newStep = (context: object): Step => ({
+  context,
+  calls: [],
+  settled: 0,
+  checked: 0,
+  blockers: [],
+  waiters: [],
+  turn: undefined,
+  ids: new Set(),
+});
 
 const isSettled = (call: CheckedCall): boolean =>
   call.state === 'admitted' || call.state === 'dropped' || call.state === 'held';
@@ -91,7 +106,6 @@ export class CallOrder {
       blocking: undefined,
       heldBehind: undefined,
       admit: undefined,
-      onChecked: undefined,
     };
     step.calls.push(checked);
     const same = this.#waiting.get(call.id);
@@ -111,6 +125,7 @@ export class CallOrder {
   ask(checked: CheckedCall): void {
     if (checked.state !== 'checking') return;
     checked.blocking = 'asks';
+    checked.step.blockers.push(checked);
     this.drop(checked);
   }
 
@@ -123,6 +138,7 @@ export class CallOrder {
     checked.state = 'held';
     checked.blocking = 'held';
     checked.heldBehind = behind;
+    checked.step.blockers.push(checked);
     this.#checked(checked);
     this.#advance(checked.step);
   }
@@ -140,21 +156,14 @@ export class CallOrder {
    * Once every earlier call of the step has been checked: those that do not run now (they
    * wait for a person, or were held), which a conflicting call must not overtake.
    */
-  async blockersBefore(checked: CheckedCall): Promise<readonly CheckedCall[]> {
-    const earlier = checked.step.calls.slice(0, checked.index);
-    const checking = earlier.filter((call) => call.state === 'checking');
-    if (checking.length > 0) {
-      await Promise.all(
-        checking.map(
-          (call) =>
-            new Promise<void>((resolve) => {
-              call.onChecked ??= [];
-              call.onChecked.push(resolve);
-            }),
-        ),
-      );
-    }
-    return earlier.filter((call) => call.blocking !== undefined);
+  blockersBefore(checked: CheckedCall): readonly CheckedCall[] | Promise<readonly CheckedCall[]> {
+    const { step, index } = checked;
+    const before = (): readonly CheckedCall[] =>
+      step.blockers.length === 0 ? [] : step.blockers.filter((call) => call.index < index);
+    if (step.checked >= index) return before();
+    return new Promise((resolve) => {
+      step.waiters.push({ index, wake: () => resolve(before()) });
+    });
   }
 
   /** The checked call of this run with this id whose `execute` has come, if any. */
@@ -211,10 +220,20 @@ export class CallOrder {
     return start(this.#turnOf(checked.step, checked.call.id));
   }
 
-  #checked(checked: CheckedCall): void {
-    const wake = checked.onChecked;
-    checked.onChecked = undefined;
-    if (wake !== undefined) for (const resolve of wake) resolve();
+  /** Moves past the checked calls at the head of the step, waking the checks that wait. */
+  #checked({ step }: CheckedCall): void {
+    while (step.checked < step.calls.length && step.calls[step.checked]?.state !== 'checking') {
+      step.checked += 1;
+    }
+    if (step.waiters.length === 0) return;
+    const ready = step.waiters.filter((waiter) => waiter.index <= step.checked);
+    if (ready.length === 0) return;
+    step.waiters.splice(
+      0,
+      step.waiters.length,
+      ...step.waiters.filter((w) => w.index > step.checked),
+    );
+    for (const waiter of ready) waiter.wake();
   }
 
   /** Moves past the settled calls at the head of the step, admitting those that wait. */
@@ -246,7 +265,7 @@ export class CallOrder {
       this.#forget(checked);
       this.#advance(checked.step);
     }
-    const step: Step = { context, calls: [], settled: 0, turn: undefined, ids: new Set() };
+    const step = newStep(context);
     if (this.#open.length === 0) {
       queueMicrotask(() => {
         this.#open = [];
@@ -258,7 +277,7 @@ export class CallOrder {
 
   #looseStep(): Step {
     if (this.#loose !== undefined) return this.#loose;
-    const step: Step = { context: this, calls: [], settled: 0, turn: undefined, ids: new Set() };
+    const step = newStep(this);
     this.#loose = step;
     queueMicrotask(() => {
       if (this.#loose === step) this.#loose = undefined;

@@ -2,6 +2,7 @@ import type { RunContext } from '@openai/agents';
 import type { ToolCall } from '../../runtime/index.js';
 import type { AdapterContext } from './adapter-context.js';
 import type { CheckedCall } from './call-order.js';
+import { sdkApproval } from './sdk-approval.js';
 
 /** The earlier call of `blockers` that `call` conflicts with (waits for, in hintgate's plan). */
 const conflictingBlocker = async (
@@ -36,7 +37,7 @@ export async function checkCall(
   const { order, runtime } = context;
   const checked = order.check(call, runContext);
   try {
-    if (runContext.isToolApproved({ toolName: sdkName, callId: call.id }) === true) {
+    if (sdkApproval(runContext, sdkName, call.id) !== undefined) {
       order.expect(checked);
       return true;
     }
@@ -47,7 +48,8 @@ export async function checkCall(
     }
     // A call hintgate denies runs too (it never reaches the tool): its result is the denial.
     if (decision === 'allow') {
-      const blockers = await order.blockersBefore(checked);
+      const found = order.blockersBefore(checked);
+      const blockers = found instanceof Promise ? await found : found;
       const blocker =
         blockers.length === 0 ? undefined : await conflictingBlocker(context, blockers, call);
       if (blocker !== undefined) {
