@@ -296,6 +296,10 @@ export class CallOrder {
   #forget(checked: CheckedCall): void {
     const same = this.#waiting.get(checked.call.id);
     if (same === undefined) return;
+    if (same.length === 1) {
+      if (same[0] === checked) this.#waiting.delete(checked.call.id);
+      return;
+    }
     const rest = same.filter((candidate) => candidate !== checked);
     if (rest.length === 0) this.#waiting.delete(checked.call.id);
     else this.#waiting.set(checked.call.id, rest);
