@@ -11,12 +11,16 @@ const conflictingBlocker = async (
   call: ToolCall,
 ): Promise<CheckedCall | undefined> => {
   const scopes = context.callerOptions.scopes;
+  // Ids of the plan's own: a model may give two calls of a response the same id.
   const plan = await context.runtime.plan(
-    [...blockers.map((blocker) => blocker.call), call],
+    [
+      ...blockers.map((blocker, index) => ({ ...blocker.call, id: String(index) })),
+      { ...call, id: 'call' },
+    ],
     scopes === undefined ? {} : { scopes },
   );
   const waitsFor = plan.at(-1)?.waitsFor ?? [];
-  return blockers.find((blocker) => waitsFor.includes(blocker.call.id));
+  return blockers.find((_, index) => waitsFor.includes(String(index)));
 };
 
 /**
