@@ -10,7 +10,7 @@
  * turns, in alternating order), and prints µs per call of each and their ratio. The same
  * batch handed over call by call through `runtime.turn()` is measured for this build only
  * (the baseline may not have it). With `--write`, the table replaces the section "5." of
- * bench/RESULTS.md.
+ * bench/RESULTS.md (and keeps the sections after it).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -24,6 +24,7 @@ import {
   loadNow,
   machine,
   median,
+  replaceSection,
   BUILD_COMPARISON_HEADING as SECTION,
   table,
 } from './report.js';
@@ -238,10 +239,7 @@ The same ${BATCH} reads handed over one at a time through \`runtime.turn()\` (ea
   process.stdout.write(`\n${body}`);
   if (values.write === true) {
     const path = join(ROOT, 'bench', 'RESULTS.md');
-    const text = readFileSync(path, 'utf8');
-    const at = text.indexOf(SECTION);
-    const kept = at < 0 ? `${text.trimEnd()}\n` : text.slice(0, at);
-    writeFileSync(path, `${kept}\n${body}`);
+    writeFileSync(path, replaceSection(readFileSync(path, 'utf8'), SECTION, body));
   }
 }
 

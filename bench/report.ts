@@ -60,3 +60,16 @@ export const loadNow = (): number => loadavg()[0] ?? 0;
  */
 export const BUILD_COMPARISON_HEADING =
   '## 6. Before/after: per-call overhead of execute, two builds in one run';
+
+/**
+ * `text` with the section under `heading` (up to the next `## ` heading, or the end)
+ * replaced by `body`, or with `body` appended when there is no such section. For the
+ * sections of bench/RESULTS.md that scripts run apart from `npm run bench` write.
+ */
+export function replaceSection(text: string, heading: string, body: string): string {
+  const at = text.indexOf(heading);
+  if (at < 0) return `${text.trimEnd()}\n\n${body.trimEnd()}\n`;
+  const next = text.indexOf('\n## ', at + heading.length);
+  const rest = next < 0 ? '' : `\n${text.slice(next + 1)}`;
+  return `${text.slice(0, at)}${body.trimEnd()}\n${rest}`;
+}

@@ -52,6 +52,17 @@ describe('toolSchema with a zod schema', () => {
     expect(Object.keys(schema.jsonSchema.properties as object)).toStrictEqual(['path', 'limit']);
   });
 
+  it('renders plain JSON Schema, without the hidden ~standard key zod attaches', () => {
+    for (const role of ['input', 'output'] as const) {
+      const { jsonSchema } = toolSchema(input, role, 'schema of tool "t"');
+      expect(Reflect.ownKeys(jsonSchema)).not.toContain('~standard');
+      expect('~standard' in jsonSchema).toBe(false);
+      expect(Object.getPrototypeOf(jsonSchema)).toBe(Object.prototype);
+    }
+    // What zod renders by itself does carry the key: the copy above is what removes it.
+    expect('~standard' in z.toJSONSchema(input)).toBe(true);
+  });
+
   it('strips unknown fields from output (zod default strip)', async () => {
     const schema = toolSchema(z.object({ id: z.string() }), 'output', 'outputSchema of tool "t"');
     expect(schema.jsonSchema.type).toBe('object');

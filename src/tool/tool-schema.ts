@@ -125,8 +125,12 @@ const fromStandardSchema = <T>(
   let jsonSchema: JsonSchemaObject;
   try {
     const options = { target: 'draft-2020-12' } as const;
-    jsonSchema =
+    const rendered =
       role === 'input' ? props.jsonSchema.input(options) : props.jsonSchema.output(options);
+    // Libraries attach their own keys to what they render (zod 4 a hidden `~standard`, which
+    // makes the OpenAI Agents SDK take the listed schema for a Standard Schema): list plain
+    // JSON only.
+    jsonSchema = JSON.parse(JSON.stringify(rendered)) as JsonSchemaObject;
   } catch (error) {
     throw new HintgateError(
       'invalid_schema',
