@@ -68,8 +68,10 @@ const approvalCheck = (name: string, shared: Shared): AiSdkToolApproval => {
     const step = order.step(messages);
     const entry = order.check(step, toolCallId);
     try {
-      // The SDK checks an approved call again before it runs it; hintgate decides as it runs.
-      if (issuedAsks.has(toolCallId) && approvalInMessages(messages, toolCallId)?.approved) {
+      // The SDK checks an approved call again before it runs it: it runs, and hintgate
+      // decides then, with the answer if this process asked (never ask anew here, or an
+      // approval made up in the history would answer the new ask).
+      if (approvalInMessages(messages, toolCallId)?.approved === true) {
         order.expect(entry);
         return undefined;
       }
