@@ -12,4 +12,9 @@ export {
   type AiSdkTools,
   createAiSdkTools,
 } from './create-ai-sdk-tools.js';
+export {
+  type AiSdkToolConfig,
+  type FromAiSdkToolsOptions,
+  fromAiSdkTools,
+} from './from-ai-sdk-tools.js';
 export { type AiSdkModelOutput, toModelOutput } from './to-model-output.js';
