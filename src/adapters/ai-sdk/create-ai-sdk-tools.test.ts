@@ -5,6 +5,10 @@ import { generateText, isStepCount, type ModelMessage, streamText, ToolLoopAgent
 import { MockLanguageModelV4 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryAuditSink } from '../../audit/index.js';
+import { HintgateError } from '../../errors/index.js';
+import { connectMcpServer } from '../../mcp/client/connect-mcp-server.js';
+import { stdioFixture } from '../../mcp/client/fixtures/fixtures.test-helpers.js';
+import { createRegistry } from '../../registry/index.js';
 import { createRuntime, type RuntimeOptions } from '../../runtime/index.js';
 import {
   fileTools,
@@ -468,5 +472,74 @@ describe('createAiSdkTools: approvals through the AI SDK', () => {
         output: { type: 'text', value: 'new a' },
       },
     ]);
+  });
+});
+
+describe('createAiSdkTools: the tools of a runtime', () => {
+  it("offers remote MCP tools of the runtime's registry; their errors read as tool errors", async () => {
+    const registry = createRegistry();
+    const connection = await connectMcpServer({
+      name: 'fixture',
+      registry,
+      trusted: true,
+      ...stdioFixture(),
+    });
+    try {
+      const runtime = createRuntime({ registry, mode: 'yolo' });
+      const { tools } = createAiSdkTools({ runtime });
+      expect(Object.keys(tools)).toEqual(runtime.listTools().map((listing) => listing.name));
+      expect(tools.lookup).toMatchObject({
+        type: 'dynamic',
+        description: 'Reads one record; changes nothing.',
+        metadata: { annotations: { readOnlyHint: true, title: 'Lookup' } },
+      });
+      const model = new MockLanguageModelV4({
+        doGenerate: [
+          toolCalls([
+            ['m1', 'lookup', { key: 'k1' }],
+            ['m2', 'fails', {}],
+          ]),
+          text('ok'),
+        ],
+      });
+      const result = await generateText({
+        model,
+        prompt: 'x',
+        stopWhen: isStepCount(2),
+        ...createAiSdkTools({ runtime }),
+      });
+      expect(
+        result.steps[0]?.content
+          .filter((part) => part.type === 'tool-result')
+          .map((part) => [part.toolCallId, part.output.isError, part.output.error?.code]),
+      ).toEqual([
+        ['m1', false, undefined],
+        ['m2', true, 'tool_error'],
+      ]);
+      expect(
+        toolMessageSeen(model, 1)?.[0]?.content.map((part) =>
+          'output' in part ? part.output : part,
+        ),
+      ).toEqual([
+        { type: 'text', value: '{"found":true,"key":"k1"}' },
+        { type: 'error-text', value: 'lookup failed: no such record' },
+      ]);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('lists only what the scopes and mode allow, and checks its options', () => {
+    const { runtime } = setUp({ mode: 'plan' });
+    expect(Object.keys(createAiSdkTools({ runtime }).tools)).toEqual(['read_file']);
+    expect(() => createAiSdkTools({} as never)).toThrow(
+      /createAiSdkTools: runtime must be a runtime made by createRuntime/,
+    );
+    expect(() => createAiSdkTools({ runtime, remember: 'forever' as never })).toThrow(
+      HintgateError,
+    );
+    expect(() => createAiSdkTools({ runtime, sesion: 'x' } as never)).toThrow(
+      /unknown option "sesion"/,
+    );
   });
 });
