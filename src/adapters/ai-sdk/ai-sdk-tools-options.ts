@@ -34,6 +34,9 @@ export interface AiSdkToolsOptions {
   readonly orderGraceMs?: number;
 }
 
+/** The longest delay a Node timer takes. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 const KNOWN = new Set(['runtime', 'scopes', 'session', 'remember', 'orderGraceMs']);
 
 const invalid = (message: string): never => {
@@ -75,8 +78,8 @@ export function checkAiSdkToolsOptions(options: unknown): asserts options is AiS
   }
   if (
     orderGraceMs !== undefined &&
-    !(typeof orderGraceMs === 'number' && Number.isFinite(orderGraceMs) && orderGraceMs >= 0)
+    !(typeof orderGraceMs === 'number' && orderGraceMs >= 0 && orderGraceMs <= MAX_TIMER_MS)
   ) {
-    invalid('orderGraceMs must be a number of milliseconds >= 0.');
+    invalid(`orderGraceMs must be a number of milliseconds in [0, ${MAX_TIMER_MS}].`);
   }
 }
