@@ -241,7 +241,9 @@ The same ${BATCH} reads handed over one at a time through \`runtime.turn()\` (ea
     const text = readFileSync(path, 'utf8');
     const at = text.indexOf(SECTION);
     const kept = at < 0 ? `${text.trimEnd()}\n` : text.slice(0, at);
-    writeFileSync(path, `${kept}\n${body}`);
+    // Sections after this one (written by other scripts) stay.
+    const next = at < 0 ? -1 : text.indexOf('\n## ', at + SECTION.length);
+    writeFileSync(path, `${kept}\n${body}${next < 0 ? '' : `\n${text.slice(next + 1)}`}`);
   }
 }
 

@@ -157,7 +157,7 @@ export class StepOrder {
       else if (head.go !== undefined) head.go();
       else break;
     }
-    if (step.entries.slice(step.settled).every((entry) => entry.go === undefined)) {
+    if (step.timer !== undefined && !step.entries.some((entry) => entry.go !== undefined)) {
       clearTimeout(step.timer);
       step.timer = undefined;
     }
