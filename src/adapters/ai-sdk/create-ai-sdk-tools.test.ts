@@ -10,6 +10,7 @@ import { connectMcpServer } from '../../mcp/client/connect-mcp-server.js';
 import { stdioFixture } from '../../mcp/client/fixtures/fixtures.test-helpers.js';
 import { createRegistry } from '../../registry/index.js';
 import { createRuntime, type RuntimeOptions } from '../../runtime/index.js';
+import { defineTool, WRITE } from '../../tool/index.js';
 import {
   fileTools,
   latch,
@@ -541,5 +542,56 @@ describe('createAiSdkTools: the tools of a runtime', () => {
     expect(() => createAiSdkTools({ runtime, sesion: 'x' } as never)).toThrow(
       /unknown option "sesion"/,
     );
+  });
+});
+
+describe('createAiSdkTools: cancellation', () => {
+  it("aborting generateText aborts the running call's tool and cancels the queued one behind it", async () => {
+    const started = latch();
+    const seen: string[] = [];
+    const audit = createMemoryAuditSink();
+    const hang = defineTool({
+      name: 'hang',
+      description: 'Writes slowly, until aborted.',
+      annotations: WRITE,
+      inputSchema: { type: 'object', properties: {} },
+      resources: ['file:x'],
+      execute: (_args, { signal }) =>
+        new Promise((_resolve, reject) => {
+          started.open();
+          signal.addEventListener('abort', () => {
+            seen.push(String(signal.reason?.name));
+            reject(signal.reason);
+          });
+        }),
+    });
+    const runtime = createRuntime({ tools: [hang], mode: 'yolo', auditSinks: [audit] });
+    const model = new MockLanguageModelV4({
+      doGenerate: [
+        toolCalls([
+          ['h1', 'hang', {}],
+          ['h2', 'hang', {}],
+        ]),
+        text('never'),
+      ],
+    });
+    const controller = new AbortController();
+    const run = generateText({
+      model,
+      prompt: 'x',
+      stopWhen: isStepCount(2),
+      abortSignal: controller.signal,
+      ...createAiSdkTools({ runtime }),
+    });
+    await started.opened;
+    controller.abort();
+    await expect(run).rejects.toThrow();
+    await runtime.close({ graceMs: 5_000 });
+    expect(seen).toEqual(['AbortError']);
+    const ends = audit.events.filter((e) => e.type === 'call.failed');
+    expect(ends.map((e) => [e.callId, e.status]).sort()).toEqual([
+      ['h1', 'cancelled'],
+      ['h2', 'cancelled'],
+    ]);
   });
 });
