@@ -1,7 +1,11 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MockLanguageModelV4 } from 'ai/test';
+import { afterEach, beforeEach } from 'vitest';
 import { z } from 'zod';
+import { createMemoryAuditSink } from '../../audit/index.js';
+import { createRuntime, type RuntimeOptions } from '../../runtime/index.js';
 import { defineTool, READ_ONLY, WRITE } from '../../tool/index.js';
 
 type MockOptions = NonNullable<ConstructorParameters<typeof MockLanguageModelV4>[0]>;
@@ -160,3 +164,45 @@ export function fileTools(
   });
   return [read, write];
 }
+
+/**
+ * A fresh temp directory per test holding `a.txt` ("old a") and `b.txt` ("bee"), removed
+ * after it: call at the top of a test file, and read the directory with the returned getter.
+ */
+export function useFileDir(): () => string {
+  let dir = '';
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'hintgate-ai-sdk-'));
+    await writeFile(join(dir, 'a.txt'), 'old a');
+    await writeFile(join(dir, 'b.txt'), 'bee');
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+  return () => dir;
+}
+
+/** A runtime over the {@link fileTools} of `dir`, with a memory audit sink. */
+export function fileRuntime(
+  dir: string,
+  options: Partial<RuntimeOptions> = {},
+  toolOptions: Parameters<typeof fileTools>[2] = {},
+) {
+  const events: string[] = [];
+  const audit = createMemoryAuditSink();
+  const runtime = createRuntime({
+    tools: fileTools(dir, events, toolOptions),
+    auditSinks: [audit],
+    ...options,
+  });
+  return { events, audit, runtime };
+}
+
+/** The tool messages the model was given on its `n`th call (0-based). */
+export const toolMessageSeen = (model: MockLanguageModelV4, n: number) =>
+  model.doGenerateCalls[n]?.prompt.filter((message) => message.role === 'tool');
+
+/** The calls of the test step `[READ(a), WRITE(a), READ(b)]`. */
+export const READ_A = ['c1', 'read_file', { path: 'a.txt' }] as const;
+export const WRITE_A = ['c2', 'write_file', { path: 'a.txt', text: 'new a' }] as const;
+export const READ_B = ['c3', 'read_file', { path: 'b.txt' }] as const;
