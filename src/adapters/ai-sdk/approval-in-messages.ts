@@ -4,6 +4,7 @@ import type { RememberScope } from '../../policy/index.js';
 export interface GivenApproval {
   /** The id of the SDK's approval request. */
   readonly approvalId: string;
+  /** The person's answer: true for an approval. */
   readonly approved: boolean;
   /** The reason given with the answer, at most {@link MAX_REASON_CHARS} characters. */
   readonly reason?: string;

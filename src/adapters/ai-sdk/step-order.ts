@@ -9,7 +9,9 @@ type EntryState = 'checking' | 'coming' | 'admitted' | 'dropped';
 
 /** One call of a step, from its approval check on. */
 export interface StepEntry {
+  /** The model's id for the call. */
   readonly callId: string;
+  /** Where the call stands. */
   state: EntryState;
   /** Set while its `execute` waits for earlier calls of the step: admits it. */
   go: (() => void) | undefined;
