@@ -8,6 +8,7 @@ export default defineConfig({
       'hintgate/openai-agents': fileURLToPath(
         new URL('./src/adapters/openai-agents/index.ts', import.meta.url),
       ),
+      'hintgate/ai-sdk': fileURLToPath(new URL('./src/adapters/ai-sdk/index.ts', import.meta.url)),
       hintgate: fileURLToPath(new URL('./src/index.ts', import.meta.url)),
     },
   },

@@ -86,6 +86,7 @@ describe('buildSystemPrompt', () => {
         '## Safety rules',
         '',
         '- Read-only tools: use them whenever they help, without asking. If a call fails, you may call it again.',
+        "- When you need several calls whose arguments do not depend on each other's results, make them all in one turn instead of one per turn: they run at the same time, and calls that touch the same thing still run in the order you list them.",
         '- Before you call a write tool, tell the user in plain words what will change.',
         '- Never call a destructive tool unless the user has explicitly confirmed that exact action in this conversation. First say precisely what will be deleted or changed, then stop and wait for the answer.',
         '- If the user hesitates, says no or gives an unclear answer, do not call the tool.',
@@ -226,6 +227,19 @@ describe('buildSystemPrompt', () => {
     expect(prompt).toContain('present the changes you would make as a plan');
     expect(prompt).not.toContain('Never call a destructive tool');
     expect(prompt).toContain('When a call is denied, do not repeat it unchanged.');
+    expect(prompt).toContain('make them all in one turn instead of one per turn');
+  });
+
+  it('tells the model in every mode to make independent calls together in one turn', () => {
+    for (const mode of MODES) {
+      const rules = buildSystemPrompt({ tools: TOOLS, mode })
+        .split('## Safety rules\n\n')[1]
+        ?.split('\n\n')[0]
+        ?.split('\n');
+      expect(rules?.[1]).toBe(
+        "- When you need several calls whose arguments do not depend on each other's results, make them all in one turn instead of one per turn: they run at the same time, and calls that touch the same thing still run in the order you list them.",
+      );
+    }
   });
 
   it('states the safety rules outside plan mode', () => {

@@ -51,6 +51,9 @@ const GROUPS: readonly { readonly class: ToolClass; readonly heading: string }[]
 const READ_RULE =
   '- Read-only tools: use them whenever they help, without asking. If a call fails, you may call it again.';
 
+const BATCH_RULE =
+  "- When you need several calls whose arguments do not depend on each other's results, make them all in one turn instead of one per turn: they run at the same time, and calls that touch the same thing still run in the order you list them.";
+
 const CHANGE_RULES = [
   '- Before you call a write tool, tell the user in plain words what will change.',
   '- Never call a destructive tool unless the user has explicitly confirmed that exact action in this conversation. First say precisely what will be deleted or changed, then stop and wait for the answer.',
@@ -71,8 +74,9 @@ const MODE_RULES: Readonly<Record<Mode, string>> = {
 
 /**
  * Builds the tool section of a system prompt from the tools' annotations: the tools grouped
- * as Read-only, Write and Destructive, the safety rules for each group, and the rules of
- * the current approval mode.
+ * as Read-only, Write and Destructive, the safety rules for each group (with the rule to
+ * make independent calls together in one turn, which lets them run at once), and the rules
+ * of the current approval mode.
  *
  * The output depends only on the set of tools and the options: tools are sorted by name
  * (UTF-16 code-unit order), it carries no timestamps or counts, and it ends with exactly one
@@ -104,7 +108,9 @@ export function buildSystemPrompt(options: BuildSystemPromptOptions): string {
   );
 
   const rules =
-    mode === 'plan' ? [READ_RULE, DENIED_RULE] : [READ_RULE, ...CHANGE_RULES, DENIED_RULE];
+    mode === 'plan'
+      ? [READ_RULE, BATCH_RULE, DENIED_RULE]
+      : [READ_RULE, BATCH_RULE, ...CHANGE_RULES, DENIED_RULE];
   sections.push(`## Safety rules\n\n${rules.join('\n')}`);
   sections.push(`## Approval mode\n\n${MODE_RULES[mode]}`);
   return `${sections.join('\n\n')}\n`;
