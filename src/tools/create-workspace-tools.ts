@@ -3,6 +3,7 @@ import { createEditFileTool } from './create-edit-file-tool.js';
 import { createGlobTool } from './create-glob-tool.js';
 import { createGrepSearchTool } from './create-grep-search-tool.js';
 import { createListDirectoryTool } from './create-list-directory-tool.js';
+import { createPatchFileTool } from './create-patch-file-tool.js';
 import { createReadFileTool } from './create-read-file-tool.js';
 import { createRunCommandTool } from './create-run-command-tool.js';
 import { createWebFetchTool } from './create-web-fetch-tool.js';
@@ -22,6 +23,7 @@ export const WORKSPACE_TOOL_NAMES = [
   'grep_search',
   'run_command',
   'web_fetch',
+  'patch_file',
 ] as const;
 
 /** One of {@link WORKSPACE_TOOL_NAMES}. */
@@ -36,6 +38,7 @@ const FACTORIES: Readonly<Record<WorkspaceToolName, (options: WorkspaceToolsOpti
   grep_search: createGrepSearchTool,
   run_command: createRunCommandTool,
   web_fetch: createWebFetchTool,
+  patch_file: createPatchFileTool,
 };
 
 /**

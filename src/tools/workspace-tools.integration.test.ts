@@ -61,6 +61,7 @@ describe('createWorkspaceTools', () => {
       grep_search: [true, false, true, false],
       run_command: [false, true, false, true],
       web_fetch: [true, false, true, true],
+      patch_file: [false, true, false, false],
     });
     expect(Object.keys(hints)).toEqual([...WORKSPACE_TOOL_NAMES]);
   });
