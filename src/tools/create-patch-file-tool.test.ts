@@ -20,7 +20,7 @@ beforeEach(async () => {
 afterEach(() => temp.remove());
 
 const numbered = (name: string, count: number): string =>
-  Array.from({ length: count }, (_, i) => `${name} line ${i + 1}`).join('\n') + '\n';
+  `${Array.from({ length: count }, (_, i) => `${name} line ${i + 1}`).join('\n')}\n`;
 
 const ORIGINAL: Record<string, string> = {
   'a.txt': numbered('a', 30),
@@ -196,11 +196,11 @@ describe('patch_file with a unified diff', () => {
 
   it('refuses paths outside the workspace and hintgate state, writing nothing', async () => {
     await temp.write({ 'a.txt': 'one\n' });
-    const escape = await callTool(runtime, 'patch_file', {
+    const outside = await callTool(runtime, 'patch_file', {
       patch:
         '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+two\n--- /dev/null\n+++ b/../evil.txt\n@@ -0,0 +1 @@\n+x\n',
     });
-    expect(textOf(escape)).toContain('Refused: "../evil.txt" leads out of the workspace');
+    expect(textOf(outside)).toContain('Refused: "../evil.txt" leads out of the workspace');
     const state = await callTool(runtime, 'patch_file', {
       patch: '--- /dev/null\n+++ b/.hintgate/approvals.json\n@@ -0,0 +1 @@\n+{}\n',
     });
