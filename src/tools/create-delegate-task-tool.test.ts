@@ -98,6 +98,15 @@ describe('delegate_task with a sub-agent command', () => {
     await vi.waitFor(() => expect(pids.some(alive)).toBe(false), { timeout: 15_000 });
   });
 
+  it('says so when the command cannot be started', async () => {
+    const runtime = runtimeWith({ command: ['/nonexistent/agent-cli', '-p'] });
+    const result = await callTool(runtime, 'delegate_task', { role: 'R', taskPrompt: 'T' });
+    expect(result.status).toBe('error');
+    expect(textOf(result)).toContain(
+      'The sub-agent command "/nonexistent/agent-cli" could not be started (spawn /nonexistent/agent-cli ENOENT).',
+    );
+  });
+
   it('refuses to nest deeper than maxDepth', async () => {
     const runtime = runtimeWith({ command: [process.execPath, SUB_AGENT], maxDepth: 2 });
     vi.stubEnv('HINTGATE_DELEGATE_DEPTH', '2');

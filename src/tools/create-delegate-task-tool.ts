@@ -149,6 +149,12 @@ export function createDelegateTaskTool(options: WorkspaceToolsOptions): Tool {
         maxOutputBytes: delegate.maxOutputBytes,
         signal,
         ...(resolved.spawn === undefined ? {} : { spawn: resolved.spawn }),
+      }).catch((error: unknown) => {
+        if (signal.aborted) throw error;
+        throw new Error(
+          `The sub-agent command ${JSON.stringify(command[0])} could not be started (${(error as Error).message}). Nothing was delegated; tell the user to check the delegate command of the tools.`,
+          { cause: error },
+        );
       });
       const ended =
         outcome.exitCode === null

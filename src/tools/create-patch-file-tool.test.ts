@@ -194,6 +194,14 @@ describe('patch_file with a unified diff', () => {
     expect(await readFile(join(temp.workspace, 'a.txt'), 'utf8')).toBe('one\n');
   });
 
+  it('refuses a patch of more than 1000 files before keying them', async () => {
+    const part = (i: number) => `--- /dev/null\n+++ b/f${i}.txt\n@@ -0,0 +1 @@\n+x\n`;
+    const patch = Array.from({ length: 1001 }, (_, i) => part(i)).join('');
+    const result = await callTool(runtime, 'patch_file', { patch });
+    expect(textOf(result)).toContain('it has 1001 file parts, more than 1000; split it');
+    expect(await readdir(temp.workspace)).toEqual([]);
+  });
+
   it('refuses paths outside the workspace and hintgate state, writing nothing', async () => {
     await temp.write({ 'a.txt': 'one\n' });
     const outside = await callTool(runtime, 'patch_file', {

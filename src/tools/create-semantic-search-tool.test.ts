@@ -140,6 +140,27 @@ describe('semantic_search on this repository’s docs', () => {
     expect((await callTool(runtime, 'semantic_search', { query: 'approvals' })).status).toBe('ok');
   });
 
+  it('does not take a path that leaves the workspace from a stored index', async () => {
+    const runtime = runtimeWith();
+    await mkdir(join(temp.workspace, '.hintgate/index'), { recursive: true });
+    await writeFile(
+      join(temp.workspace, '.hintgate/index/workspace-index.json'),
+      JSON.stringify({
+        format: 'hintgate-workspace-index',
+        version: 1,
+        chunkLines: 30,
+        embedder: null,
+        dimensions: 0,
+        extensions: null,
+        updatedAt: '2026-01-01T00:00:00.000Z',
+        complete: true,
+        files: [{ path: '../outside/x', mtimeMs: 0, size: 1, chunks: [[1, 1, 'approvals']] }],
+      }),
+    );
+    const result = await callTool(runtime, 'semantic_search', { query: 'approvals' });
+    expect(textOf(result)).toContain('cannot be read (a file entry is malformed)');
+  });
+
   it('is read-only and waits for an index update, not for writes of other files', async () => {
     const runtime = runtimeWith();
     const plan = await runtime.plan([

@@ -19,6 +19,8 @@ export interface FilePatch {
 
 /** Longest patch read, in characters: larger ones are refused before parsing. */
 export const MAX_PATCH_CHARS = 4 * 1024 * 1024;
+/** Most file parts of one patch (each is resolved, with a few `lstat`s, to key the call). */
+export const MAX_PATCH_FILES = 1000;
 
 const DEV_NULL = '/dev/null';
 
@@ -89,7 +91,7 @@ const readPart = (part: StructuredPatch, position: number): FilePatch => {
  * their hunks. Resource keys come from here, before anything runs.
  *
  * @throws Error with a message for the model when the patch is empty, longer than
- * {@link MAX_PATCH_CHARS}, malformed (hunk line counts that do not add up, a hunk without
+ * {@link MAX_PATCH_CHARS} or of more than {@link MAX_PATCH_FILES} files, malformed (hunk line counts that do not add up, a hunk without
  * file headers), or a binary or mode-only change.
  */
 export function planPatch(patch: string): FilePatch[] {
@@ -117,6 +119,11 @@ export function planPatch(patch: string): FilePatch[] {
     )
     .map((part, index) => readPart(part, index + 1));
   if (files.length === 0) throw unreadable('it changes no file');
+  if (files.length > MAX_PATCH_FILES) {
+    throw unreadable(
+      `it has ${files.length} file parts, more than ${MAX_PATCH_FILES}; split it into several calls`,
+    );
+  }
   return files;
 }
 

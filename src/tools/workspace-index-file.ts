@@ -79,9 +79,16 @@ const isCount = (value: unknown): value is number =>
 
 class Malformed extends Error {}
 
+/** A workspace-relative path as the walk makes them: no `..`, `.` or empty part, no NUL. */
+const isWorkspacePath = (path: unknown): path is string =>
+  typeof path === 'string' &&
+  path.length <= 4096 &&
+  !path.includes('\0') &&
+  path.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
+
 /** Reads one file entry of the stored index; the index is workspace data, so hostile. */
 function readFileEntry(value: unknown, dimensions: number): IndexedFile {
-  if (!isPlainObject(value) || typeof value.path !== 'string' || !Array.isArray(value.chunks)) {
+  if (!isPlainObject(value) || !isWorkspacePath(value.path) || !Array.isArray(value.chunks)) {
     throw new Malformed('a file entry is malformed');
   }
   const { path, mtimeMs, size } = value;
