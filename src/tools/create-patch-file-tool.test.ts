@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRuntime } from '../runtime/create-runtime.js';
 import type { Runtime } from '../runtime/runtime.js';
+import { createWorkspaceTools } from './create-workspace-tools.js';
 import {
   callTool,
   makeWorkspace,
@@ -180,6 +182,20 @@ describe('patch_file with a unified diff', () => {
       'file:src/new/c.ts',
     ]);
     expect(plan.map((entry) => entry.waitsFor)).toEqual([[], ['p'], [], ['p']]);
+  });
+
+  it('is allowed by a rule on keys only when every file it names matches', async () => {
+    await temp.write({ 'src/a.ts': 'one\n', 'b.txt': 'one\n' });
+    const guarded = createRuntime({
+      tools: createWorkspaceTools({ workspace: temp.workspace }),
+      mode: 'auto',
+      rules: [{ tool: 'patch_file', key: 'file:src/**', decision: 'allow' }],
+    });
+    const hunk = (path: string) => `--- a/${path}\n+++ b/${path}\n@@ -1 +1 @@\n-one\n+two\n`;
+    expect((await callTool(guarded, 'patch_file', { patch: hunk('src/a.ts') })).status).toBe('ok');
+    const both = await callTool(guarded, 'patch_file', { patch: hunk('src/a.ts') + hunk('b.txt') });
+    expect(both.status).toBe('denied');
+    expect(await readFile(join(temp.workspace, 'b.txt'), 'utf8')).toBe('one\n');
   });
 
   it('refuses a malformed patch before running, saying what is wrong', async () => {
