@@ -60,11 +60,17 @@ export type DelegateOption = DelegateFunction | DelegateSettings;
 
 /** The sub-agent, checked, with defaults filled in. */
 export interface ResolvedDelegate {
+  /** The sub-agent function, when it is one. */
   readonly run: DelegateFunction | undefined;
+  /** The sub-agent command, when it is one. */
   readonly command: readonly string[] | undefined;
+  /** Environment of the command, when given. */
   readonly env: Readonly<Record<string, string | undefined>> | undefined;
+  /** Timeout of a call, in milliseconds. */
   readonly timeoutMs: number;
+  /** Bytes of the answer kept. */
   readonly maxOutputBytes: number;
+  /** Deepest nesting of command sub-agents. */
   readonly maxDepth: number;
 }
 

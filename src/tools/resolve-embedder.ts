@@ -20,12 +20,16 @@ export type EmbedFunction = (
  * and `modelId` when present. The `ai` package is not needed.
  */
 export interface EmbeddingModelLike {
+  /** Embeds `values`, one vector each, in order. */
   doEmbed(options: {
     values: string[];
     abortSignal?: AbortSignal;
   }): PromiseLike<{ readonly embeddings: Embeddings }>;
+  /** Values one `doEmbed` call takes at most; the batch size when given. */
   readonly maxEmbeddingsPerCall?: number | PromiseLike<number | undefined> | undefined;
+  /** The provider's name (`openai`), for the embedder's id. */
   readonly provider?: string;
+  /** The model's name (`text-embedding-3-small`), for the embedder's id. */
   readonly modelId?: string;
 }
 
