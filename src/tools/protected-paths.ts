@@ -38,7 +38,7 @@ export function refuseProtectedPath(
     ) {
       const what = shownPath(workspace, place);
       throw new Error(
-        `Refused: "${target.relative}" is hintgate's own state/configuration (the protected path "${what}"${real === place ? '' : `, which is ${real}`}), which write_file and edit_file do not change. If it really must change, ask the user to change it.`,
+        `Refused: "${target.relative}" is hintgate's own state/configuration (the protected path "${what}"${real === place ? '' : `, which is ${real}`}), which write_file, edit_file and patch_file do not change. If it really must change, ask the user to change it.`,
       );
     }
   }

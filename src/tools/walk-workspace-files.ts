@@ -19,6 +19,11 @@ export interface WalkWorkspaceFilesOptions {
   readonly signal?: AbortSignal;
   /** Directory entries examined at most. Default {@link DEFAULT_MAX_WALK_ENTRIES}. */
   readonly maxEntries?: number;
+  /**
+   * Directories not to enter, by workspace-relative path (`/`-separated), besides `.git`
+   * and what the ignore files exclude. Default: none.
+   */
+  readonly skipDirectory?: (path: string) => boolean;
 }
 
 /** A file the walk found. */
@@ -159,6 +164,7 @@ export async function walkWorkspaceFiles(
       const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
       const directory = entry.isDirectory();
       if (isIgnored(scope, path, directory)) continue;
+      if (directory && options.skipDirectory?.(path) === true) continue;
       const child = join(absolute, entry.name);
       if (directory) {
         if (!(await walk(child, path, scope))) return false;

@@ -5,6 +5,8 @@ import { HintgateError } from '../errors/hintgate-error.js';
 import { createFetchAllowList } from './fetch-allow-list.js';
 import type { ResolveHost } from './guarded-get.js';
 import { DEFAULT_PROTECTED_PATHS } from './protected-paths.js';
+import { type DelegateOption, resolveDelegate } from './resolve-delegate.js';
+import { type Embedder, resolveEmbedder } from './resolve-embedder.js';
 
 /** Options shared by the built-in workspace tools and {@link createWorkspaceTools}. */
 export interface WorkspaceToolsOptions {
@@ -74,6 +76,31 @@ export interface WorkspaceToolsOptions {
    * "always" approvals; giving the option replaces the default, so list `.hintgate` too.
    */
   readonly protectedPaths?: readonly string[];
+  /**
+   * Also offer `edit_file` and `run_command` under ak-coder's names, `str_replace` and
+   * `bash`, so prompts written for ak-coder work unchanged; rules and approvals of the
+   * originals apply to them. Default true.
+   */
+  readonly aliases?: boolean;
+  /**
+   * Embeds chunks for `index_workspace` and queries for `semantic_search`, which then ranks
+   * by meaning: a function `(texts, { signal }) => vectors`, an AI SDK embedding model
+   * (`openai.embedding('text-embedding-3-small')`), or `{ embed, id?, local?, batchSize? }`.
+   * Default none: `semantic_search` ranks lexically and says so.
+   */
+  readonly embedder?: Embedder;
+  /** Lines per chunk of the workspace index. Default 30. */
+  readonly indexChunkLines?: number;
+  /** Files larger than this are left out of the workspace index, in bytes. Default 1048576. */
+  readonly indexMaxFileBytes?: number;
+  /** Files the workspace index holds at most. Default 10000. */
+  readonly indexMaxFiles?: number;
+  /**
+   * The sub-agent `delegate_task` hands tasks to: a function of the task, or
+   * `{ command: [program, ...args] }` (another agent CLI, run in the workspace), with
+   * `timeoutMs` and `maxOutputBytes`. Default none: there is no `delegate_task`.
+   */
+  readonly delegate?: DelegateOption;
 }
 
 /** Defaults of the optional fields of {@link WorkspaceToolsOptions}. */
@@ -87,13 +114,17 @@ export const WORKSPACE_TOOL_DEFAULTS = Object.freeze({
   shell: '/bin/sh',
   maxCommandOutputBytes: 10_000,
   fetchTimeoutMs: 30_000,
+  indexChunkLines: 30,
+  indexMaxFileBytes: 1024 * 1024,
+  indexMaxFiles: 10_000,
 } as const);
 
 /** {@link WorkspaceToolsOptions} with defaults filled in and the workspace made absolute. */
-export type ResolvedWorkspaceToolsOptions = Required<
-  Omit<WorkspaceToolsOptions, 'env' | 'resolveHost' | 'spawn'>
-> &
-  Pick<WorkspaceToolsOptions, 'env' | 'resolveHost' | 'spawn'>;
+export type ResolvedWorkspaceToolsOptions = Required<Omit<WorkspaceToolsOptions, OptionalOption>> &
+  Pick<WorkspaceToolsOptions, OptionalOption>;
+
+/** Options that stay optional once resolved. */
+type OptionalOption = 'env' | 'resolveHost' | 'spawn' | 'embedder' | 'delegate';
 
 const invalid = (message: string): never => {
   throw new HintgateError('invalid_option', `createWorkspaceTools: ${message}`);
@@ -103,7 +134,8 @@ const invalid = (message: string): never => {
  * Checks the options of the workspace tools and fills in defaults.
  *
  * @throws HintgateError `invalid_option` when the workspace is not an existing directory,
- * a limit is not a positive integer or an entry of `fetchAllow` is no address, range or name.
+ * a limit is not a positive integer, an entry of `fetchAllow` is no address, range or name,
+ * or `embedder` or `delegate` is malformed.
  */
 export function resolveWorkspaceToolsOptions(
   options: WorkspaceToolsOptions,
@@ -156,8 +188,14 @@ export function resolveWorkspaceToolsOptions(
   ) {
     invalid('protectedPaths must be an array of paths (relative to the workspace, or absolute).');
   }
+  if (options.aliases !== undefined && typeof options.aliases !== 'boolean') {
+    invalid('aliases must be true or false.');
+  }
+  resolveEmbedder(options.embedder);
+  resolveDelegate(options.delegate);
   return {
     ...resolved,
+    aliases: options.aliases ?? true,
     protectedPaths: Object.freeze([...protectedPaths]),
     fetchAllow: Object.freeze([...(options.fetchAllow ?? [])]),
   };

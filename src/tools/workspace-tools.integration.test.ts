@@ -61,6 +61,11 @@ describe('createWorkspaceTools', () => {
       grep_search: [true, false, true, false],
       run_command: [false, true, false, true],
       web_fetch: [true, false, true, true],
+      patch_file: [false, true, false, false],
+      index_workspace: [false, false, true, false],
+      semantic_search: [true, false, true, false],
+      str_replace: [false, true, false, false],
+      bash: [false, true, false, true],
     });
     expect(Object.keys(hints)).toEqual([...WORKSPACE_TOOL_NAMES]);
   });
@@ -75,6 +80,7 @@ describe('createWorkspaceTools', () => {
       'grep_search',
       'list_directory',
       'read_file',
+      'semantic_search',
       'web_fetch',
     ]);
   });
