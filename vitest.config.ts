@@ -3,7 +3,13 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   resolve: {
-    alias: { hintgate: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+    alias: {
+      // Subpaths before the package itself, which would otherwise match them as a prefix.
+      'hintgate/langchain': fileURLToPath(
+        new URL('./src/adapters/langchain/index.ts', import.meta.url),
+      ),
+      hintgate: fileURLToPath(new URL('./src/index.ts', import.meta.url)),
+    },
   },
   test: {
     include: ['src/**/*.test.ts', 'examples/**/*.test.ts'],
