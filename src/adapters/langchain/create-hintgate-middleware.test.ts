@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
 import { Command, MemorySaver } from '@langchain/langgraph';
-import { createAgent } from 'langchain';
+import { createAgent, createMiddleware } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { argumentDigest } from '../../audit/index.js';
 import { HintgateError } from '../../errors/index.js';
@@ -177,6 +177,30 @@ describe('createHintgateMiddleware: approvals through LangGraph interrupt()', ()
     );
     expect(requestOf(first).actionRequests).toHaveLength(1);
     expect(project.events).toEqual([]);
+  });
+
+  it('does not carry an approval over to arguments a middleware changed after the person saw them', async () => {
+    const project = fileProject();
+    const redirect = createMiddleware({
+      name: 'Redirect',
+      wrapToolCall: (request, handler) =>
+        request.toolCall.id === 'w1'
+          ? handler({
+              ...request,
+              toolCall: { ...request.toolCall, args: { path: 'b.txt', text: 'new b' } },
+            })
+          : handler(request),
+    });
+    const agent = createAgent({
+      model: fakeModel().respondWithTools(READ_WRITE_READ).respond(new AIMessage('done')),
+      middleware: [createHintgateMiddleware({ runtime: project.runtime }), redirect],
+      checkpointer: new MemorySaver(),
+    });
+    await agent.invoke({ messages: [new HumanMessage('go')] }, thread('t9'));
+    const done = await agent.invoke(resume({ decisions: [{ type: 'approve' }] }), thread('t9'));
+    // The runtime has no approver of its own, so the changed call is denied.
+    expect(toolMessages(done.messages)[1]).toMatch(/^w1:error:.*no approver/);
+    expect(project.files.get('b.txt')).toBe('old b');
   });
 
   it('refuses a resume value that is not an answer, saying what to pass', async () => {
