@@ -47,6 +47,9 @@ export class MessageTurns {
   readonly #defer: (run: () => void) => void;
   readonly #steps = new Map<string, Step>();
   #loose: Step | undefined;
+  /** Steps not closed yet, all closed at the end of the current turn of the event loop. */
+  readonly #open = new Set<Step>();
+  #sweepDue = false;
 
   /**
    * @param openTurn Opens a hintgate turn.
@@ -114,6 +117,7 @@ export class MessageTurns {
   #close(step: Step): void {
     if (step.closed) return;
     step.closed = true;
+    this.#open.delete(step);
     if (step.key !== undefined && this.#steps.get(step.key) === step) this.#steps.delete(step.key);
     if (this.#loose === step) this.#loose = undefined;
     const waiting = step.order.flatMap((id) => {
@@ -149,7 +153,15 @@ export class MessageTurns {
       turn: undefined,
       closed: false,
     };
-    this.#defer(() => this.#close(step));
+    this.#open.add(step);
+    if (!this.#sweepDue) {
+      // One deferred sweep for all steps of this turn of the event loop, not one per step.
+      this.#sweepDue = true;
+      this.#defer(() => {
+        this.#sweepDue = false;
+        for (const open of [...this.#open]) this.#close(open);
+      });
+    }
     return step;
   }
 
