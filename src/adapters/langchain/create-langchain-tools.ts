@@ -62,7 +62,7 @@ const langChainTool = (listing: ToolListing, shared: Shared): LangChainTool => {
     const place =
       modelId === undefined
         ? undefined
-        : findStepPlace(config.state, config.configurable, modelId, shared.names);
+        : findStepPlace(config.state, config.configurable, shared.names);
     const approval = modelId === undefined ? undefined : approvalFor(config.state, id, name, input);
     const options: TurnCallOptions = {
       ...(config.signal instanceof AbortSignal ? { signal: config.signal } : {}),

@@ -24,8 +24,12 @@ const setup = () => {
     () => runtime.turn(),
     (run) => deferred.push(run),
   );
-  const call = (id: string, place?: { key: string; order: string[] }) =>
-    turns.run(id, place, (turn) => turn.call({ id, name: 'echo' }));
+  const call = (id: string, message?: { key: string; order: string[] }) =>
+    turns.run(
+      id,
+      message === undefined ? undefined : { key: message.key, order: () => message.order },
+      (turn) => turn.call({ id, name: 'echo' }),
+    );
   const endOfTick = () => {
     for (const run of deferred.splice(0)) run();
   };

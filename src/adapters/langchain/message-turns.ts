@@ -5,8 +5,11 @@ import type { CallResult } from '../../tool/index.js';
 export interface StepPlace {
   /** The same for every call of one message, and differs between messages. */
   readonly key: string;
-  /** Ids of the message's calls that come to these tools, in the model's order. */
-  readonly order: readonly string[];
+  /**
+   * Ids of the message's calls that come to these tools, in the model's order; asked once,
+   * when the first call of the message comes.
+   */
+  order(): readonly string[];
 }
 
 /** Starts a call in the given turn. */
@@ -16,6 +19,8 @@ export type StartCall = (turn: Turn) => Promise<CallResult>;
 interface Step {
   readonly key: string | undefined;
   readonly order: readonly string[];
+  /** Where each id is first in `order`. */
+  readonly positions: ReadonlyMap<string, number>;
   /** Index in `order` of the first call neither admitted nor given up. */
   next: number;
   /** Calls that came before an earlier call of the message: they start once it came. */
@@ -68,7 +73,7 @@ export class MessageTurns {
       // The same id twice in one message (or once more after it was admitted): a turn of its own.
       return this.#alone(start);
     }
-    const index = step.order.indexOf(callId);
+    const index = step.positions.get(callId) ?? -1;
     if (index === -1 || index <= step.next) {
       const result = this.#admit(step, callId, start);
       if (index === step.next) this.#advance(step);
@@ -133,7 +138,7 @@ export class MessageTurns {
   #step(place: StepPlace): Step {
     const open = this.#steps.get(place.key);
     if (open !== undefined) return open;
-    const step = this.#newStep(place.key, place.order);
+    const step = this.#newStep(place.key, place.order());
     this.#steps.set(place.key, step);
     return step;
   }
@@ -144,9 +149,14 @@ export class MessageTurns {
   }
 
   #newStep(key: string | undefined, order: readonly string[]): Step {
+    const positions = new Map<string, number>();
+    order.forEach((id, index) => {
+      if (!positions.has(id)) positions.set(id, index);
+    });
     const step: Step = {
       key,
       order,
+      positions,
       next: 0,
       waiting: new Map(),
       admitted: new Set(),
