@@ -2,9 +2,13 @@ import type { CallDecision } from '../../runtime/index.js';
 
 /** A call hintgate's policy asks about, as the model made it. */
 export interface AskedCall {
+  /** The model's id of the call. */
   readonly id: string;
+  /** The tool. */
   readonly name: string;
+  /** The arguments as the model gave them. */
   readonly args: Record<string, unknown>;
+  /** hintgate's decision on the call (`ask`), with its reason, class and approval keys. */
   readonly decision: CallDecision;
 }
 
@@ -25,7 +29,9 @@ export interface HintgateActionRequest {
 
 /** How one call may be answered: approved or rejected (not edited). */
 export interface HintgateReviewConfig {
+  /** The tool of the action request at the same position. */
   readonly actionName: string;
+  /** The decisions the person may give: `approve` or `reject`. */
   readonly allowedDecisions: readonly ['approve', 'reject'];
 }
 

@@ -16,6 +16,7 @@ export interface GivenApproval {
   readonly name: string;
   /** `argumentDigest` of the arguments the person saw. */
   readonly digest: string;
+  /** The person's answer, as hintgate's approver would give it. */
   readonly answer: ApprovalAnswer;
 }
 

@@ -20,35 +20,42 @@ const startedBatches = (project: ReturnType<typeof fileProject>): Map<string, st
   );
 
 describe('createLangChainTools in createAgent (fakeModel)', () => {
-  it('runs one message [READ(a), WRITE(a), READ(b)] as one turn: READ(b) alongside READ(a), WRITE(a) after READ(a)', async () => {
-    const project = fileProject({ mode: 'auto' });
-    const model = fakeModel().respondWithTools(READ_WRITE_READ).respond(new AIMessage('done'));
-    const agent = createAgent({ model, tools: createLangChainTools({ runtime: project.runtime }) });
-    const { messages } = await agent.invoke({ messages: [new HumanMessage('go')] });
+  it.each(['v1', 'v2'] as const)(
+    'runs one message [READ(a), WRITE(a), READ(b)] as one turn: READ(b) alongside READ(a), WRITE(a) after READ(a) (createAgent tools %s)',
+    async (version) => {
+      const project = fileProject({ mode: 'auto' });
+      const model = fakeModel().respondWithTools(READ_WRITE_READ).respond(new AIMessage('done'));
+      const agent = createAgent({
+        model,
+        tools: createLangChainTools({ runtime: project.runtime }),
+        version,
+      });
+      const { messages } = await agent.invoke({ messages: [new HumanMessage('go')] });
 
-    expect(project.overlapped()).toBe(true);
-    const { events } = project;
-    expect(at(events, 'start read b.txt')).toBeLessThan(at(events, 'end read a.txt'));
-    expect(at(events, 'start write a.txt')).toBeGreaterThan(at(events, 'end read a.txt'));
-    // Results come back as ToolMessages, in the model's order; the read saw the old text.
-    expect(toolMessages(messages)).toEqual([
-      'r1:success:old a',
-      'w1:success:wrote a.txt',
-      'r2:success:old b',
-    ]);
-    expect(project.files.get('a.txt')).toBe('new a');
-    const batches = startedBatches(project);
-    expect(new Set(batches.values()).size).toBe(1);
-    expect([...batches.keys()].sort()).toEqual(['r1', 'r2', 'w1']);
-    // The model's next request holds the three results.
-    expect(model.calls[1]?.messages.map((m) => m.getType())).toEqual([
-      'human',
-      'ai',
-      'tool',
-      'tool',
-      'tool',
-    ]);
-  });
+      expect(project.overlapped()).toBe(true);
+      const { events } = project;
+      expect(at(events, 'start read b.txt')).toBeLessThan(at(events, 'end read a.txt'));
+      expect(at(events, 'start write a.txt')).toBeGreaterThan(at(events, 'end read a.txt'));
+      // Results come back as ToolMessages, in the model's order; the read saw the old text.
+      expect(toolMessages(messages)).toEqual([
+        'r1:success:old a',
+        'w1:success:wrote a.txt',
+        'r2:success:old b',
+      ]);
+      expect(project.files.get('a.txt')).toBe('new a');
+      const batches = startedBatches(project);
+      expect(new Set(batches.values()).size).toBe(1);
+      expect([...batches.keys()].sort()).toEqual(['r1', 'r2', 'w1']);
+      // The model's next request holds the three results.
+      expect(model.calls[1]?.messages.map((m) => m.getType())).toEqual([
+        'human',
+        'ai',
+        'tool',
+        'tool',
+        'tool',
+      ]);
+    },
+  );
 
   it('admits the calls of a message in the model order even when a middleware holds back the first', async () => {
     const project = fileProject({ mode: 'auto' });

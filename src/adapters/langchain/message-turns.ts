@@ -92,7 +92,8 @@ export class MessageTurns {
       step.turn ??= this.#openTurn();
       return start(step.turn);
     } catch (error) {
-      // A closed runtime throws when the turn opens: that call fails, not the calls after it.
+      // A closed runtime throws when the turn opens: this call gets the error, and the calls
+      // waiting behind it are still admitted (and get theirs).
       return Promise.reject(error);
     }
   }
