@@ -9,6 +9,9 @@ export default defineConfig({
         new URL('./src/adapters/openai-agents/index.ts', import.meta.url),
       ),
       'hintgate/ai-sdk': fileURLToPath(new URL('./src/adapters/ai-sdk/index.ts', import.meta.url)),
+      'hintgate/langchain': fileURLToPath(
+        new URL('./src/adapters/langchain/index.ts', import.meta.url),
+      ),
       hintgate: fileURLToPath(new URL('./src/index.ts', import.meta.url)),
     },
   },

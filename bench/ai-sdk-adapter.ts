@@ -39,12 +39,13 @@ const RUNS_PER_ROUND = 20;
 const ROUNDS = Number(values.rounds);
 const GOAL_US = 20;
 
-const schema = {
+// Written mutable: the AI SDK's jsonSchema() takes a JSONSchema7, whose arrays are not readonly.
+const schema: { type: 'object'; [key: string]: unknown } = {
   type: 'object',
   properties: { n: { type: 'number' } },
   required: ['n'],
   additionalProperties: false,
-} as const;
+};
 const noop = ({ n }: { n: number }): string => `ok ${n}`;
 
 const usage = {
