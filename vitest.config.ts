@@ -17,6 +17,7 @@ export default defineConfig({
   },
   test: {
     include: ['src/**/*.test.ts', 'examples/**/*.test.ts'],
+    globalSetup: ['./vitest.global-setup.ts'],
     testTimeout: 20_000,
   },
 });
