@@ -1,0 +1,135 @@
+import { propagation } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditEvent } from '../audit/audit-event.js';
+import { createOtelTelemetry } from './create-otel-telemetry.js';
+
+const spans = new InMemorySpanExporter();
+const tracerProvider = new BasicTracerProvider({
+  spanProcessors: [new SimpleSpanProcessor(spans)],
+});
+const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+const reader = new PeriodicExportingMetricReader({
+  exporter: metricExporter,
+  exportIntervalMillis: 3_600_000,
+});
+const meterProvider = new MeterProvider({ readers: [reader] });
+
+beforeAll(() => {
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+});
+afterAll(async () => {
+  propagation.disable();
+  await tracerProvider.shutdown();
+  await meterProvider.shutdown();
+});
+
+const event = (type: AuditEvent['type'], extra: Partial<AuditEvent> = {}): AuditEvent => ({
+  type,
+  time: new Date().toISOString(),
+  tool: 'fs__write_file',
+  origin: 'fs',
+  ...extra,
+});
+
+describe('createOtelTelemetry', () => {
+  const telemetry = createOtelTelemetry({
+    tracer: tracerProvider.getTracer('hintgate'),
+    meter: meterProvider.getMeter('hintgate'),
+  });
+  const clientTrace = '0af7651916cd43dd8448eb211c80319c';
+  const clientSpan = 'b7ad6b7169203331';
+
+  it('makes the call a child of the caller trace and the upstream request a child of the call', async () => {
+    const call = telemetry.startCall({
+      tool: 'fs__write_file',
+      requestId: 7,
+      server: 'fs',
+      transport: 'stdio',
+      meta: { traceparent: `00-${clientTrace}-${clientSpan}-01`, progressToken: 1 },
+    });
+    telemetry.record(
+      call,
+      event('call.started', {
+        class: 'write',
+        decision: 'ask',
+        reason: 'rule #2 asks for write_file',
+      }),
+    );
+    telemetry.record(call, event('approval.requested'));
+    telemetry.record(
+      call,
+      event('approval.granted', { answeredBy: { channel: 'elicitation', who: 'client 1.0' } }),
+    );
+    const upstream = telemetry.upstream(call, 'write_file', 'fs');
+    expect(upstream.meta.traceparent).toMatch(new RegExp(`^00-${clientTrace}-[0-9a-f]{16}-01$`));
+    upstream.end();
+    telemetry.record(
+      call,
+      event('call.succeeded', { status: 'ok', attempts: 1, queuedMs: 520, runMs: 12 }),
+    );
+
+    const finished = spans.getFinishedSpans();
+    const server = finished.find((s) => s.name === 'execute_tool fs__write_file');
+    const client = finished.find((s) => s.name === 'tools/call write_file');
+    expect(server?.spanContext().traceId).toBe(clientTrace);
+    expect(server?.parentSpanContext?.spanId).toBe(clientSpan);
+    expect(client?.parentSpanContext?.spanId).toBe(server?.spanContext().spanId);
+    expect(upstream.meta.traceparent).toContain(client?.spanContext().spanId);
+    expect(server?.attributes).toMatchObject({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'fs__write_file',
+      'gen_ai.tool.call.id': '7',
+      'mcp.method.name': 'tools/call',
+      'hintgate.server': 'fs',
+      'hintgate.class': 'write',
+      'hintgate.decision': 'ask',
+      'hintgate.decision.reason': 'rule #2 asks for write_file',
+      'hintgate.approval.channel': 'elicitation',
+      'hintgate.status': 'ok',
+      'hintgate.attempts': 1,
+      'hintgate.queue_ms': 520,
+    });
+
+    await reader.forceFlush();
+    const exported = metricExporter.getMetrics().flatMap((m) => m.scopeMetrics[0]?.metrics ?? []);
+    const names = exported.map((m) => m.descriptor.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'hintgate.calls',
+        'hintgate.call.queue.duration',
+        'hintgate.call.run.duration',
+        'hintgate.approvals.pending',
+      ]),
+    );
+  });
+
+  it('starts a root span without caller context, ignores junk _meta and marks failures', () => {
+    spans.reset();
+    for (const meta of [undefined, 'x', [1], { traceparent: 42 }, { traceparent: 'garbage' }]) {
+      const call = telemetry.startCall({ tool: 'search', meta });
+      telemetry.record(
+        call,
+        event('call.failed', { tool: 'search', status: 'error', code: 'rate_limited' }),
+      );
+    }
+    const finished = spans.getFinishedSpans();
+    expect(finished).toHaveLength(5);
+    for (const span of finished) {
+      expect(span.parentSpanContext).toBeUndefined();
+      expect(span.status.code).toBe(2);
+      expect(span.attributes['error.type']).toBe('rate_limited');
+    }
+  });
+});
