@@ -53,6 +53,8 @@ const isOpaque = (call: CallRequest): boolean => (call.opaque?.length ?? 0) > 0;
 
 /** What one session keeps: its remembered approvals and its queue of prompts. */
 interface SessionState {
+  /** The session's name (`''` for callers that name none). */
+  readonly id: string;
   readonly approvals: SessionApprovals;
   queue: Promise<unknown>;
 }
@@ -69,6 +71,20 @@ export interface PolicyOptions {
   readonly approvals?: PersistentApprovals;
   /** Time a person has to answer one request, in ms. Default 300000 (5 minutes). */
   readonly approvalTimeoutMs?: number;
+  /**
+   * Session approvals shared with other processes (gateway replicas on one store): a
+   * session's approval given on one is honoured on the others. Each process still keeps
+   * its own, so a call it approved itself never waits for the store.
+   */
+  readonly sharedSessions?: SharedSessionApprovals;
+}
+
+/** Session approvals kept where several processes see them; see {@link PolicyOptions.sharedSessions}. */
+export interface SharedSessionApprovals {
+  /** Where they are kept, for messages. */
+  readonly path: string;
+  hasAll(session: string, tool: string, keys: readonly string[]): Promise<boolean>;
+  add(session: string, tool: string, keys: readonly string[], reason: string): Promise<void>;
 }
 
 /** The policy engine as the runtime's {@link Authorizer}, with its mode and memory. */
@@ -105,7 +121,7 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
   const rules: readonly CompiledRule[] = compileRules(checked.rules ?? []);
   const sessions = new Map<string, SessionState>();
   const timeoutMs = options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
-  const { approver, approvals } = options;
+  const { approver, approvals, sharedSessions } = options;
 
   /** The memory and prompt queue of a session; `null` keeps none. */
   const sessionState = (session: string | null | undefined): SessionState | undefined => {
@@ -113,7 +129,7 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
     const id = session ?? '';
     let state = sessions.get(id);
     if (state === undefined) {
-      state = { approvals: new SessionApprovals(), queue: Promise.resolve() };
+      state = { id, approvals: new SessionApprovals(), queue: Promise.resolve() };
       sessions.set(id, state);
     }
     return state;
@@ -127,6 +143,16 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
     if (isOpaque(call)) return undefined;
     if (state?.approvals.hasAll(sessionIdentity(call), call.approvalKeys)) {
       return 'approved earlier in this session';
+    }
+    if (
+      state !== undefined &&
+      sharedSessions !== undefined &&
+      (await sharedSessions
+        .hasAll(state.id, sessionIdentity(call), call.approvalKeys)
+        // Unreachable: nothing counts as remembered, so a person is asked.
+        .catch(() => false))
+    ) {
+      return `approved earlier in this session (shared in ${sharedSessions.path})`;
     }
     if (
       approvals !== undefined &&
@@ -147,10 +173,17 @@ export function createPolicy(options: PolicyOptions = {}): PolicyAuthorizer {
     if (scope !== 'session' && scope !== 'always') return why;
     if (isOpaque(call)) return `${why}; not remembered: the call is not fully understood`;
     state?.approvals.add(sessionIdentity(call), call.approvalKeys);
-    const sessionNote =
+    let sessionNote =
       state === undefined
         ? 'not remembered: this caller has no session'
         : 'remembered for this session';
+    if (state !== undefined && sharedSessions !== undefined) {
+      try {
+        await sharedSessions.add(state.id, sessionIdentity(call), call.approvalKeys, why);
+      } catch (error) {
+        sessionNote = `remembered for this session here only: could not share it in ${sharedSessions.path} (${(error as Error).message})`;
+      }
+    }
     if (scope === 'session') return `${why}; ${sessionNote}`;
     if (call.requireApproval !== undefined) {
       return `${why}; ${sessionNote} only: this tool requires approval, which is not remembered for the project`;

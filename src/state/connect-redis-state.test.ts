@@ -148,7 +148,9 @@ describe('connectRedisState', () => {
     const failure = await state.reserve('t', { max: 1, windowMs: 1000 }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(SharedStateUnavailableError);
     expect((failure as SharedStateUnavailableError).code).toBe('shared_state_unavailable');
-    expect((failure as Error).message).toMatch(/redis:\/\/127\.0\.0\.1:\d+.*was not run/);
+    expect((failure as Error).message).toMatch(
+      /redis:\/\/127\.0\.0\.1:\d+ is unreachable.*was not run/,
+    );
     await redis.start();
     await until(() => state.status === 'ready', 30_000);
     expect(await state.reserve('t', { max: 1, windowMs: 1000 })).toHaveProperty('reservation');

@@ -103,8 +103,12 @@ export async function connectRedisState(
       return await run();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      const problem =
+        status === 'unavailable'
+          ? `is unreachable (${lastError}), so it could not ${what}`
+          : `could not ${what} (${message})`;
       throw new SharedStateUnavailableError(
-        `Shared state at ${where} could not ${what} (${message}); the call needs it and was not run.`,
+        `Shared state at ${where} ${problem}; the call needs it and was not run.`,
         { cause: error },
       );
     }
