@@ -9,6 +9,7 @@ const STATUS_OF: Readonly<Record<CallErrorCode, CallStatus>> = {
   cancelled: 'cancelled',
   tool_error: 'error',
   upstream_unavailable: 'error',
+  shared_state_unavailable: 'error',
 };
 
 /** Timing and attempts of a call that did not succeed. */

@@ -39,10 +39,17 @@ const messageOf = (error: unknown): string => {
   }
 };
 
-const toolErrorCode = (error: unknown): CallErrorCode =>
-  (error as { code?: unknown } | null)?.code === 'upstream_unavailable'
-    ? 'upstream_unavailable'
-    : 'tool_error';
+/** Codes a tool's error may carry to type the call's failure; any other is `tool_error`. */
+const TYPED_TOOL_ERRORS: ReadonlySet<unknown> = new Set<CallErrorCode>([
+  'upstream_unavailable',
+  'shared_state_unavailable',
+  'rate_limited',
+]);
+
+const toolErrorCode = (error: unknown): CallErrorCode => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return TYPED_TOOL_ERRORS.has(code) ? (code as CallErrorCode) : 'tool_error';
+};
 
 /**
  * Runs a granted call: invokes the tool under a timeout and the batch's cancellation,

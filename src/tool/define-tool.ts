@@ -180,6 +180,16 @@ export function isTool(value: unknown): value is Tool {
 }
 
 /**
+ * A copy of a defined tool whose `execute` is `execute` (which usually calls the tool's
+ * own): the same definition, checks already made, frozen like the original.
+ */
+export function withExecute<Args>(tool: Tool<Args>, execute: Tool<Args>['execute']): Tool<Args> {
+  const copy = { ...tool, execute };
+  Object.defineProperty(copy, TOOL_BRAND, { value: true });
+  return Object.freeze(copy);
+}
+
+/**
  * Defines a tool: checks every field, normalizes schemas and resource templates, and
  * returns a frozen {@link Tool}.
  *

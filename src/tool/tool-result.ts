@@ -35,7 +35,8 @@ export type CallErrorCode =
   | 'timeout'
   | 'cancelled'
   | 'tool_error'
-  | 'upstream_unavailable';
+  | 'upstream_unavailable'
+  | 'shared_state_unavailable';
 
 /** One result per call, in call order. */
 export interface CallResult {

@@ -1,0 +1,97 @@
+import { withExecute } from '../tool/define-tool.js';
+import type { RateLimit, Tool, ToolContext } from '../tool/tool.js';
+import { isCallToolResult } from '../tool/tool-result.js';
+import type { SharedState, SlotLease, WindowReservation } from './shared-state.js';
+
+/** The limits one tool shares with every replica; see {@link withSharedLimits}. */
+export interface SharedLimits {
+  /** The tool's own rate limit, one budget across replicas, under `key`. */
+  readonly tool?: { readonly key: string; readonly limit: RateLimit };
+  /** Its server's quota across its tools, one budget across replicas, under `key`. */
+  readonly server?: { readonly key: string; readonly limit: RateLimit };
+  /** Its server's concurrency cap across replicas, under `key`. */
+  readonly concurrency?: { readonly key: string; readonly max: number };
+}
+
+/** A call the shared limits refused; its `code` types the call's failure. */
+class SharedLimitError extends Error {
+  readonly code = 'rate_limited';
+}
+
+const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    if (signal.aborted) {
+      resolve();
+      return;
+    }
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+
+const failed = (value: unknown): boolean => isCallToolResult(value) && value.isError === true;
+
+/**
+ * The tool with limits kept in shared state, so that replicas of a gateway spend one budget:
+ * before each invocation it takes a concurrency slot (waiting while every slot is taken) and
+ * a unit of each rate limit (waiting up to the limit's `maxWaitMs`, default its window); a
+ * call that fails hands its units back. A limit that cannot be had in time ends the call
+ * `rate_limited`; an unreachable store ends it `shared_state_unavailable` (it never runs on
+ * per-process limits instead). The call's timeout and cancellation cover the waiting.
+ */
+export function withSharedLimits(tool: Tool, state: SharedState, limits: SharedLimits): Tool {
+  const windows = [limits.tool, limits.server].filter(
+    (w): w is { key: string; limit: RateLimit } => w !== undefined,
+  );
+  if (windows.length === 0 && limits.concurrency === undefined) return tool;
+  const execute = async (
+    args: Parameters<Tool['execute']>[0],
+    context: ToolContext,
+  ): Promise<unknown> => {
+    const { signal } = context;
+    let slot: SlotLease | undefined;
+    const taken: WindowReservation[] = [];
+    let succeeded = false;
+    try {
+      if (limits.concurrency !== undefined) {
+        const { key, max } = limits.concurrency;
+        for (;;) {
+          slot = await state.tryAcquireSlot(key, max);
+          if (slot !== undefined || signal.aborted) break;
+          await state.waitForSlot(key, 250);
+        }
+        if (slot === undefined) return undefined;
+      }
+      for (const { key, limit } of windows) {
+        const maxWait = limit.maxWaitMs ?? limit.windowMs;
+        const since = Date.now();
+        for (;;) {
+          const outcome = await state.reserve(key, limit);
+          if ('reservation' in outcome) {
+            taken.push(outcome.reservation);
+            break;
+          }
+          if (Date.now() - since + outcome.retryAfterMs > maxWait || signal.aborted) {
+            throw new SharedLimitError(
+              `rate limit of ${limit.max} call(s) per ${limit.windowMs} ms (shared by every gateway replica) reached; quota frees up in ${Math.ceil(outcome.retryAfterMs)} ms. Wait before calling this tool again, or batch the work into fewer calls.`,
+            );
+          }
+          await sleep(outcome.retryAfterMs, signal);
+        }
+      }
+      const value = await tool.execute(args, context);
+      succeeded = !failed(value);
+      return value;
+    } finally {
+      if (!succeeded) {
+        for (const reservation of taken) await state.rollback(reservation).catch(() => {});
+      }
+      await slot?.release();
+    }
+  };
+  return withExecute(tool, execute);
+}
