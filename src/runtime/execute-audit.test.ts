@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -383,5 +383,97 @@ await runtime.execute([{ id: 'h', name: 'hang', arguments: {} }]);
     ]).flat();
     expect(events.slice(0, 40).sort()).toEqual(reported.sort());
     expect(events.slice(40)).toEqual(['call.started:h']);
+  });
+
+  it('keeps whole lines in every file and every event reported written when killed while rotating under heavy writing', async () => {
+    const path = join(dir, 'audit.jsonl');
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const source = (file: string): string =>
+      JSON.stringify(pathToFileURL(fileURLToPath(new URL(file, import.meta.url))).href);
+    const script = join(dir, 'child.mjs');
+    // Two loops of batches, read and write calls mixed (sync 'auto': both paths), into a log
+    // rotated every 4 KB; each batch's call ids are printed once execute resolved.
+    await writeFile(
+      script,
+      `import { createRuntime } from ${source('./create-runtime.ts')};
+import { createJsonlAuditSink } from ${source('../audit/jsonl-audit-sink.ts')};
+import { defineTool } from ${source('../tool/define-tool.ts')};
+const runtime = createRuntime({
+  mode: 'yolo',
+  auditSinks: [createJsonlAuditSink({
+    path: process.argv[2], sync: 'auto', rotate: { maxBytes: 4096, keep: 1000 },
+  })],
+  tools: [
+    defineTool({
+      name: 'look', description: 'Reads', annotations: { readOnlyHint: true },
+      inputSchema: { type: 'object' }, execute: () => 'seen',
+    }),
+    defineTool({
+      name: 'put', description: 'Writes',
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+      inputSchema: { type: 'object' }, execute: () => 'stored',
+    }),
+  ],
+});
+const loop = async (name) => {
+  for (let batch = 0; ; batch += 1) {
+    const calls = Array.from({ length: 8 }, (_, i) => ({
+      id: name + batch + '-' + i, name: i % 2 === 0 ? 'look' : 'put', arguments: { i },
+    }));
+    await runtime.execute(calls);
+    process.stdout.write('acked ' + calls.map((call) => call.id).join(' ') + '\\n');
+  }
+};
+await Promise.all([loop('a'), loop('b')]);
+`,
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', script, path], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => {
+      child.on('exit', (_code, signal) => resolve(signal));
+    });
+    let acked: string[] = [];
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (acked.length > 0 || !existsSync(`${path}.5`)) return;
+      // Killed in the middle of writing, past several rotations.
+      child.kill('SIGKILL');
+      acked = stdout
+        .split('\n')
+        .filter((line) => line.startsWith('acked '))
+        .flatMap((line) => line.slice('acked '.length).split(' '));
+    });
+    try {
+      expect(await exited, stderr).toBe('SIGKILL');
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+    expect(acked.length).toBeGreaterThan(0);
+    const files = readdirSync(dir)
+      .filter((name) => name.startsWith('audit.jsonl'))
+      .map((name) => join(dir, name));
+    expect(files.length).toBeGreaterThan(5);
+    const seen = new Set<string>();
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      if (text === '') continue;
+      // Whole JSON lines only: a file starts with a whole event and ends with a newline.
+      expect(text.endsWith('\n'), file).toBe(true);
+      for (const line of text.slice(0, -1).split('\n')) {
+        const parsed = JSON.parse(line) as { type: string; callId: string };
+        seen.add(`${parsed.type}:${parsed.callId}`);
+      }
+    }
+    const missing = acked.filter(
+      (id) => !seen.has(`call.started:${id}`) || !seen.has(`call.succeeded:${id}`),
+    );
+    expect(missing).toEqual([]);
   });
 });
