@@ -57,33 +57,6 @@ describe('createAuditEmitter', () => {
     expect(createAuditEmitter([createMemoryAuditSink()]).enabled).toBe(true);
   });
 
-  it('holds read-only starts only when it has sinks and every one of them does', () => {
-    const holding: AuditSink = { holdsReadOnlyStarts: true, write: () => {} };
-    expect(createAuditEmitter([]).holdsReadOnlyStarts).toBe(false);
-    expect(createAuditEmitter([holding, holding]).holdsReadOnlyStarts).toBe(true);
-    expect(createAuditEmitter([holding, createMemoryAuditSink()]).holdsReadOnlyStarts).toBe(false);
-  });
-
-  it('holds an event until it is released, or until another event is emitted, oldest first', async () => {
-    const sink = createMemoryAuditSink();
-    const emitter = createAuditEmitter([sink]);
-    const named = (tool: string): AuditEvent => ({ ...event, tool });
-    const releaseA = emitter.hold(named('a'));
-    expect(sink.events).toEqual([]);
-    releaseA();
-    releaseA();
-    expect(sink.events.map((e) => e.tool)).toEqual(['a']);
-    emitter.hold(named('b'));
-    emitter.emit(named('c'));
-    const releaseD = emitter.hold(named('d'));
-    const releaseE = emitter.hold(named('e'));
-    releaseE();
-    releaseD();
-    emitter.hold(named('f'));
-    await emitter.close();
-    expect(sink.events.map((e) => e.tool)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
-  });
-
   it('writes each event to every sink', () => {
     const a = createMemoryAuditSink();
     const b = createMemoryAuditSink();
@@ -92,17 +65,11 @@ describe('createAuditEmitter', () => {
     expect(b.events).toEqual([event]);
   });
 
-  it('hands write options to every sink', () => {
+  it('hands every sink the event alone: how it stores it is its own business', () => {
     const write = vi.fn();
     const emitter = createAuditEmitter([{ write }, { write }]);
-    emitter.emit(event, [], { deferSync: true });
     emitter.emit(event, []);
-    expect(write.mock.calls).toEqual([
-      [event, { deferSync: true }],
-      [event, { deferSync: true }],
-      [event],
-      [event],
-    ]);
+    expect(write.mock.calls).toEqual([[event], [event]]);
   });
 
   it('adds only asynchronous writes to pending', () => {

@@ -1,23 +1,12 @@
 import { HintgateError } from '../errors/hintgate-error.js';
-import type { AuditEvent, AuditSink, AuditWriteOptions } from './audit-event.js';
+import type { AuditEvent, AuditSink } from './audit-event.js';
 
 /** Fans events out to sinks and keeps track of writes still in flight. */
 export interface AuditEmitter {
   /** False when there are no sinks: callers may skip building events. */
   readonly enabled: boolean;
-  /** True when there are sinks and every one {@link AuditSink.holdsReadOnlyStarts}. */
-  readonly holdsReadOnlyStarts: boolean;
-  /**
-   * Writes an event to every sink; adds pending writes to `pending` when given. `options`
-   * go to each sink's `write` (see {@link AuditWriteOptions}).
-   */
-  emit(event: AuditEvent, pending?: Promise<void>[], options?: AuditWriteOptions): void;
-  /**
-   * Like `emit`, but writes the event only when the returned function is called, or before
-   * any event emitted meanwhile, whichever comes first: a held event never comes after an
-   * event emitted later. Events held earlier are written first.
-   */
-  hold(event: AuditEvent, pending?: Promise<void>[], options?: AuditWriteOptions): () => void;
+  /** Writes an event to every sink; adds pending writes to `pending` when given. */
+  emit(event: AuditEvent, pending?: Promise<void>[]): void;
   /** Waits for `pending` writes; throws HintgateError `audit_write_failed` if one failed. */
   settle(pending: readonly Promise<void>[]): Promise<void>;
   /** Flushes and closes every sink. */
@@ -41,45 +30,17 @@ export function createAuditEmitter(sinks: readonly AuditSink[]): AuditEmitter {
       );
     }
   };
-  const writeAll = (
-    event: AuditEvent,
-    pending: Promise<void>[] | undefined,
-    options: AuditWriteOptions | undefined,
-  ): void => {
-    for (const sink of sinks) {
-      try {
-        const written = options === undefined ? sink.write(event) : sink.write(event, options);
-        if (written instanceof Promise) track(written, pending);
-      } catch (error) {
-        track(Promise.reject(error), pending);
-      }
-    }
-  };
-  /** Writes of held events, oldest first. */
-  const held: (() => void)[] = [];
-  const writeHeld = (): void => {
-    for (let write = held.shift(); write !== undefined; write = held.shift()) write();
-  };
   return {
     enabled: sinks.length > 0,
-    holdsReadOnlyStarts:
-      sinks.length > 0 && sinks.every((sink) => sink.holdsReadOnlyStarts === true),
-    emit(event, pending, options) {
-      if (held.length > 0) writeHeld();
-      writeAll(event, pending, options);
-    },
-    hold(event, pending, options) {
-      let written = false;
-      const write = (): void => {
-        if (written) return;
-        written = true;
-        writeAll(event, pending, options);
-      };
-      held.push(write);
-      return () => {
-        // The events held before this one go first.
-        while (!written) (held.shift() as () => void)();
-      };
+    emit(event, pending) {
+      for (const sink of sinks) {
+        try {
+          const written = sink.write(event);
+          if (written instanceof Promise) track(written, pending);
+        } catch (error) {
+          track(Promise.reject(error), pending);
+        }
+      }
     },
     async settle(pending) {
       if (pending.length === 0) return;
@@ -96,7 +57,6 @@ export function createAuditEmitter(sinks: readonly AuditSink[]): AuditEmitter {
       }
     },
     async close() {
-      writeHeld();
       await Promise.allSettled(background);
       await Promise.all(sinks.map((sink) => sink.close?.() ?? sink.flush?.()));
     },

@@ -67,43 +67,22 @@ export interface AuditEvent {
   readonly answeredBy?: ApprovalAnswerer;
 }
 
-/** Options of {@link AuditSink.write}. */
-export interface AuditWriteOptions {
-  /**
-   * True when the writer waits for this event only together with a later event it also
-   * writes (the runtime waits for a batch's `call.started` and approval events together
-   * with its `call.succeeded` / `call.failed`). A durable sink may then sync this event to
-   * disk with that later one instead of on its own. The promise `write` returns still
-   * resolves only once the event is stored. Default false.
-   */
-  readonly deferSync?: boolean;
-  /**
-   * True when the event belongs to a call that changes nothing, by the annotations the
-   * writer used to run it (the runtime: the call's effective class, `read`, which rests on
-   * trusted annotations only). A durable sink may then report the event written before it
-   * is synced to disk (`createJsonlAuditSink` with `sync: 'auto'`). Default false.
-   */
-  readonly readOnly?: boolean;
-}
-
-/** Where audit events go. */
+/**
+ * Where audit events go. A sink decides for itself how it batches and when an event is
+ * stored, from the event: its `type` (a call's `call.started` and approval events come
+ * before its `call.succeeded` / `call.failed`, which the runtime writes last) and its
+ * `class` (`read` for a call that changes nothing, by the annotations the runtime trusted).
+ */
 export interface AuditSink {
   /**
    * Records an event. A returned promise resolves once the event is stored (on disk for a
-   * durable sink); `execute` waits for it before it resolves.
+   * durable sink); `execute` waits for it before it resolves. The runtime waits for a
+   * call's earlier events only together with its end event, so a sink may store those with
+   * that one.
    */
-  write(event: AuditEvent, options?: AuditWriteOptions): void | Promise<void>;
-  /**
-   * True when the sink keeps a read-only call's `call.started` (written with `readOnly` and
-   * `deferSync`) to itself until its next write, so that nobody can see it before the tool
-   * runs (`createJsonlAuditSink` with `sync: 'auto'`). When every sink says so, the runtime
-   * writes that event right after it invokes the tool instead of right before, which takes
-   * its cost off the call's way; the order of the events stays the same (an event written
-   * meanwhile makes the held start go first).
-   */
-  readonly holdsReadOnlyStarts?: boolean;
-  /** Waits until every written event is stored. */
+  write(event: AuditEvent): void | Promise<void>;
+  /** Waits until every written event is stored. Optional for a sink that stores at once. */
   flush?(): Promise<void>;
-  /** Flushes and frees resources; later writes fail. */
+  /** Flushes and frees resources; later writes fail. Optional like `flush`. */
   close?(): Promise<void>;
 }

@@ -11,9 +11,8 @@ import {
   heldSyncs,
   readLines,
   settled,
+  startedEvent,
 } from './jsonl-audit-sink.test-helpers.js';
-
-const READ_ONLY = { readOnly: true } as const;
 
 describe("createJsonlAuditSink with sync: 'auto'", () => {
   let dir: string;
@@ -27,24 +26,11 @@ describe("createJsonlAuditSink with sync: 'auto'", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('says it holds read-only starts, which no other sync value does', async () => {
-    const sinks = ([true, false, 'batched', 'auto'] as const).map((sync) =>
-      createJsonlAuditSink({ path, sync }),
-    );
-    expect(sinks.map((sink) => sink.holdsReadOnlyStarts === true)).toEqual([
-      false,
-      false,
-      false,
-      true,
-    ]);
-    await Promise.all(sinks.map((sink) => sink.close?.()));
-  });
-
-  it('resolves a readOnly write before any sync, with its line in the file, and another write only once a sync covered it', async () => {
+  it('resolves a read event before any sync, with its line in the file, and another write only once a sync covered it', async () => {
     const { fileSystem, syncs } = heldSyncs(path);
     const sink = createJsonlAuditSink({ path, fileSystem, sync: 'auto', maxSyncDelayMs: 60_000 });
-    const read = sink.write(event('read'), READ_ONLY) as Promise<void>;
-    expect(readFileSync(path, 'utf8')).toBe(`${JSON.stringify(event('read'))}\n`);
+    const read = sink.write(event('read', 'read')) as Promise<void>;
+    expect(readFileSync(path, 'utf8')).toBe(`${JSON.stringify(event('read', 'read'))}\n`);
     expect(await settled(read)).toBe(true);
     expect(syncs).toHaveLength(0);
 
@@ -59,11 +45,11 @@ describe("createJsonlAuditSink with sync: 'auto'", () => {
     await sink.close?.();
   });
 
-  it('resolves a readOnly deferSync write before any sync, and a plain deferSync write only after one', async () => {
+  it("resolves a read call's call.started before any sync, and a write call's only after one", async () => {
     const { fileSystem, syncs } = heldSyncs(path);
     const sink = createJsonlAuditSink({ path, fileSystem, sync: 'auto', maxSyncDelayMs: 60_000 });
-    const read = sink.write(event('read'), { deferSync: true, readOnly: true }) as Promise<void>;
-    const write = sink.write(event('write'), { deferSync: true }) as Promise<void>;
+    const read = sink.write(startedEvent('read', 'read')) as Promise<void>;
+    const write = sink.write(startedEvent('write')) as Promise<void>;
     expect(await readLines(path)).toHaveLength(2);
     expect(await settled(read)).toBe(true);
     expect(await settled(write)).toBe(false);
@@ -73,27 +59,27 @@ describe("createJsonlAuditSink with sync: 'auto'", () => {
     await Promise.all([write, closed]);
   });
 
-  it('keeps the order of writes in the file across [WRITE(1), READ(2), WRITE(3, deferSync), READ(4, deferSync), WRITE(5), READ(6)]', async () => {
+  it('keeps the order of writes in the file across [WRITE(1), READ(2), WRITE-started(3), READ-started(4), WRITE(5), READ(6)]', async () => {
     const sink = createJsonlAuditSink({ path, sync: 'auto' });
     const writes = [sink.write(event('1'))];
     // The read-only line is appended at once, after the line written before it.
-    writes.push(sink.write(event('2'), READ_ONLY) as Promise<void>);
+    writes.push(sink.write(event('2', 'read')) as Promise<void>);
     expect(await callIdsIn(path)).toEqual(['1', '2']);
-    writes.push(sink.write(event('3'), { deferSync: true }) as Promise<void>);
-    writes.push(sink.write(event('4'), { deferSync: true, readOnly: true }) as Promise<void>);
+    writes.push(sink.write(startedEvent('3')) as Promise<void>);
+    writes.push(sink.write(startedEvent('4', 'read')) as Promise<void>);
     writes.push(sink.write(event('5')) as Promise<void>);
-    writes.push(sink.write(event('6'), READ_ONLY) as Promise<void>);
+    writes.push(sink.write(event('6', 'read')) as Promise<void>);
     await Promise.all(writes);
     expect(await callIdsIn(path)).toEqual(['1', '2', '3', '4', '5', '6']);
     await sink.close?.();
   });
 
-  it('syncs lone readOnly lines together in the background after maxSyncDelayMs', async () => {
+  it('syncs lone read lines together in the background after maxSyncDelayMs', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { fileSystem, syncs } = heldSyncs(path);
     const sink = createJsonlAuditSink({ path, fileSystem, sync: 'auto', maxSyncDelayMs: 30 });
-    await sink.write(event('1'), READ_ONLY);
-    await sink.write(event('2'), READ_ONLY);
+    await sink.write(event('1', 'read'));
+    await sink.write(event('2', 'read'));
     await vi.advanceTimersByTimeAsync(29);
     expect(syncs).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(1);
@@ -104,7 +90,7 @@ describe("createJsonlAuditSink with sync: 'auto'", () => {
     expect(syncs).toHaveLength(1);
   });
 
-  it('tells onSyncError of a failed sync of readOnly lines once, rejects the other writes it covered, and goes on', async () => {
+  it('tells onSyncError of a failed sync of read lines once, rejects the other writes it covered, and goes on', async () => {
     const { fileSystem, syncs } = heldSyncs(path);
     const failures: HintgateError[] = [];
     const sink = createJsonlAuditSink({
@@ -114,8 +100,8 @@ describe("createJsonlAuditSink with sync: 'auto'", () => {
       maxSyncDelayMs: 60_000,
       onSyncError: (error) => failures.push(error),
     });
-    await sink.write(event('1'), READ_ONLY);
-    await sink.write(event('2'), READ_ONLY);
+    await sink.write(event('1', 'read'));
+    await sink.write(event('2', 'read'));
     const write = sink.write(event('3')) as Promise<void>;
     await vi.waitFor(() => expect(syncs).toHaveLength(1));
     syncs[0]?.fail(new Error('EIO: i/o error'));
@@ -130,7 +116,7 @@ describe("createJsonlAuditSink with sync: 'auto'", () => {
       }),
     ]);
 
-    await sink.write(event('4'), READ_ONLY);
+    await sink.write(event('4', 'read'));
     const closed = sink.close?.() as Promise<void>;
     await vi.waitFor(() => expect(syncs).toHaveLength(2));
     syncs[1]?.release();
@@ -139,30 +125,30 @@ describe("createJsonlAuditSink with sync: 'auto'", () => {
     expect(await callIdsIn(path)).toEqual(['1', '2', '3', '4']);
   });
 
-  it('syncs readOnly lines on flush and close', async () => {
+  it('syncs read lines on flush and close', async () => {
     const { fileSystem, syncs } = heldSyncs(path);
     const sink = createJsonlAuditSink({ path, fileSystem, sync: 'auto', maxSyncDelayMs: 60_000 });
-    await sink.write(event('1'), READ_ONLY);
+    await sink.write(event('1', 'read'));
     const flushed = sink.flush?.() as Promise<void>;
     expect(syncs).toHaveLength(1);
     expect(await settled(flushed)).toBe(false);
     syncs[0]?.release();
     await flushed;
-    await sink.write(event('2'), READ_ONLY);
+    await sink.write(event('2', 'read'));
     const closed = sink.close?.() as Promise<void>;
     expect(syncs.map((sync) => sync.linesAtStart)).toEqual([1, 2]);
     expect(await settled(closed)).toBe(false);
     syncs[1]?.release();
     await closed;
-    await expect(sink.write(event('3'), READ_ONLY)).rejects.toMatchObject({
+    await expect(sink.write(event('3', 'read'))).rejects.toMatchObject({
       code: 'audit_write_failed',
     });
   });
 
-  it('leaves sync: true (the default) as it was: a readOnly write waits for its sync', async () => {
+  it('leaves sync: true (the default) as it was: a read event waits for its sync', async () => {
     const { fileSystem, syncs } = heldSyncs(path);
     const sink = createJsonlAuditSink({ path, fileSystem });
-    const read = sink.write(event('read'), READ_ONLY) as Promise<void>;
+    const read = sink.write(event('read', 'read')) as Promise<void>;
     await vi.waitFor(() => expect(syncs).toHaveLength(1));
     expect(await settled(read)).toBe(false);
     syncs[0]?.release();
@@ -184,13 +170,10 @@ describe("createJsonlAuditSink with sync: 'auto'", () => {
         },
       },
     });
-    const started = sink.write(event('started'), {
-      deferSync: true,
-      readOnly: true,
-    }) as Promise<void>;
+    const started = sink.write(startedEvent('started', 'read')) as Promise<void>;
     expect(writes).toHaveLength(0);
     expect(await settled(started)).toBe(false);
-    const ended = sink.write(event('ended'), READ_ONLY) as Promise<void>;
+    const ended = sink.write(event('ended', 'read')) as Promise<void>;
     expect(writes).toHaveLength(1);
     expect(await callIdsIn(path)).toEqual(['started', 'ended']);
     expect(await settled(started)).toBe(true);
@@ -204,7 +187,7 @@ describe("createJsonlAuditSink with sync: 'auto'", () => {
 
   it('appends a held call.started by itself within maxSyncDelayMs when nothing else is written', async () => {
     const sink = createJsonlAuditSink({ path, sync: 'auto', maxSyncDelayMs: 20 });
-    const alone = sink.write(event('alone'), { deferSync: true, readOnly: true });
+    const alone = sink.write(startedEvent('alone', 'read'));
     expect(await callIdsIn(path)).toEqual([]);
     await alone;
     expect(await callIdsIn(path)).toEqual(['alone']);

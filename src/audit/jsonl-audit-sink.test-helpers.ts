@@ -1,15 +1,26 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import type { ToolClass } from '../tool/classify.js';
 import type { AuditEvent } from './audit-event.js';
-import { type AuditFileSystem, nodeAuditFileSystem } from './jsonl-audit-sink.js';
+import { type AuditFileSystem, nodeAuditFileSystem } from './audit-file-system.js';
 
-/** A `call.succeeded` event of call `callId`. */
-export const event = (callId: string): AuditEvent => ({
+/** A `call.succeeded` event of call `callId`, of class `class` when given. */
+export const event = (callId: string, callClass?: ToolClass): AuditEvent => ({
   type: 'call.succeeded',
   time: '2025-01-01T00:00:00.000Z',
   callId,
   tool: 'write_file',
+  ...(callClass === undefined ? {} : { class: callClass }),
   attempts: 1,
+});
+
+/** A `call.started` event of call `callId` (a call's progress), of class `class` when given. */
+export const startedEvent = (callId: string, callClass?: ToolClass): AuditEvent => ({
+  type: 'call.started',
+  time: '2025-01-01T00:00:00.000Z',
+  callId,
+  tool: 'write_file',
+  ...(callClass === undefined ? {} : { class: callClass }),
 });
 
 /** A sync held by {@link heldSyncs}: how many lines the file had when it began, and its end. */

@@ -4,8 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuditEvent } from './audit-event.js';
-import { createJsonlAuditSink, nodeAuditFileSystem } from './jsonl-audit-sink.js';
-import { event, heldSyncs, readLines, settled } from './jsonl-audit-sink.test-helpers.js';
+import { nodeAuditFileSystem } from './audit-file-system.js';
+import { createJsonlAuditSink } from './jsonl-audit-sink.js';
+import {
+  event,
+  heldSyncs,
+  readLines,
+  settled,
+  startedEvent,
+} from './jsonl-audit-sink.test-helpers.js';
 
 describe('createJsonlAuditSink', () => {
   let dir: string;
@@ -126,12 +133,12 @@ describe('createJsonlAuditSink', () => {
     await expect(sink.close?.()).resolves.toBeUndefined();
   });
 
-  it('has a deferSync line in the file when write returns, before it resolves', async () => {
+  it('has a call.started line in the file when write returns, before it resolves', async () => {
     const path = join(dir, 'audit.jsonl');
     const { fileSystem, syncs } = heldSyncs(path);
     const sink = createJsonlAuditSink({ path, fileSystem });
-    const written = sink.write(event('1'), { deferSync: true }) as Promise<void>;
-    expect(readFileSync(path, 'utf8')).toBe(`${JSON.stringify(event('1'))}\n`);
+    const written = sink.write(startedEvent('1')) as Promise<void>;
+    expect(readFileSync(path, 'utf8')).toBe(`${JSON.stringify(startedEvent('1'))}\n`);
     expect(await settled(written)).toBe(false);
     const flushed = sink.flush?.();
     await vi.waitFor(() => expect(syncs).toHaveLength(1));
@@ -145,7 +152,7 @@ describe('createJsonlAuditSink', () => {
     const first = sink.write(event('1'));
     const second = sink.write(event('2'));
     expect(readFileSync(path, 'utf8')).toBe('');
-    const third = sink.write(event('3'), { deferSync: true });
+    const third = sink.write(startedEvent('3'));
     expect((await readLines(path)).map((line) => (JSON.parse(line) as AuditEvent).callId)).toEqual([
       '1',
       '2',
@@ -196,11 +203,11 @@ describe('createJsonlAuditSink', () => {
     await sink.close?.();
   });
 
-  it('syncs a deferSync write with the next write that asks for a sync: one sync for both', async () => {
+  it('syncs a call.started with the next write that asks for a sync: one sync for both', async () => {
     const path = join(dir, 'audit.jsonl');
     const { fileSystem, syncs } = heldSyncs(path);
     const sink = createJsonlAuditSink({ path, fileSystem });
-    const started = sink.write(event('started'), { deferSync: true }) as Promise<void>;
+    const started = sink.write(startedEvent('started')) as Promise<void>;
     expect(await settled(started)).toBe(false);
     expect(syncs).toHaveLength(0);
     const ended = sink.write(event('ended')) as Promise<void>;
@@ -212,13 +219,13 @@ describe('createJsonlAuditSink', () => {
     await sink.close?.();
   });
 
-  it('syncs a lone deferSync write after maxSyncDelayMs', async () => {
+  it('syncs a lone call.started after maxSyncDelayMs', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       const path = join(dir, 'audit.jsonl');
       const { fileSystem, syncs } = heldSyncs(path);
       const sink = createJsonlAuditSink({ path, fileSystem, maxSyncDelayMs: 30 });
-      const started = sink.write(event('started'), { deferSync: true }) as Promise<void>;
+      const started = sink.write(startedEvent('started')) as Promise<void>;
       await vi.advanceTimersByTimeAsync(29);
       expect(syncs).toHaveLength(0);
       await vi.advanceTimersByTimeAsync(1);
@@ -231,11 +238,11 @@ describe('createJsonlAuditSink', () => {
     }
   });
 
-  it('syncs deferred writes on flush', async () => {
+  it('syncs call.started lines on flush', async () => {
     const path = join(dir, 'audit.jsonl');
     const { fileSystem, syncs } = heldSyncs(path);
     const sink = createJsonlAuditSink({ path, fileSystem, maxSyncDelayMs: 60_000 });
-    const started = sink.write(event('started'), { deferSync: true }) as Promise<void>;
+    const started = sink.write(startedEvent('started')) as Promise<void>;
     const flushed = sink.flush?.() as Promise<void>;
     expect(syncs).toHaveLength(1);
     syncs[0]?.release();
@@ -271,7 +278,7 @@ describe('createJsonlAuditSink', () => {
     const path = join(dir, 'audit.jsonl');
     const { fileSystem, syncs } = heldSyncs(path);
     const sink = createJsonlAuditSink({ path, fileSystem });
-    const started = sink.write(event('started'), { deferSync: true }) as Promise<void>;
+    const started = sink.write(startedEvent('started')) as Promise<void>;
     const ended = sink.write(event('ended')) as Promise<void>;
     await vi.waitFor(() => expect(syncs).toHaveLength(1));
     syncs[0]?.fail(new Error('EIO: i/o error'));
@@ -317,7 +324,7 @@ describe('createJsonlAuditSink', () => {
       const sink = createJsonlAuditSink({ path, fileSystem, sync: 'batched', maxSyncDelayMs: 30 });
       const first = sink.write(event('1')) as Promise<void>;
       expect(await readLines(path)).toHaveLength(1);
-      const second = sink.write(event('2'), { deferSync: true }) as Promise<void>;
+      const second = sink.write(startedEvent('2')) as Promise<void>;
       expect(await readLines(path)).toHaveLength(2);
       expect(await settled(Promise.all([first, second]))).toBe(true);
       await vi.advanceTimersByTimeAsync(29);

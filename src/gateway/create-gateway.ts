@@ -198,6 +198,9 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     sync: config.audit.sync === 'always' ? true : config.audit.sync,
     maxSyncDelayMs: config.audit.maxSyncDelayMs,
     onSyncError: report,
+    ...(config.audit.rotate === undefined
+      ? {}
+      : { rotate: config.audit.rotate, onRotateError: report }),
   });
   const inner = createRuntime({
     registry,

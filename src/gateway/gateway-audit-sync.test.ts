@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -210,5 +210,33 @@ describe('hintgate gateway: what a call result waits for, by audit.sync', () => 
       waited: false,
       inFile: ['call.started', 'call.succeeded'],
     });
+  }, 60_000);
+
+  it('rotate: the log moves to PATH.1, PATH.2 as it passes maxBytes, every call with both events', async () => {
+    const { gateway, auditPath } = await start({ rotate: { maxBytes: 1024, keep: 50 } });
+    const ids = Array.from({ length: 12 }, (_, index) => `r${index}`);
+    for (const id of ids) {
+      const [result] = await gateway.runtime.execute([{ id, name: 'store', arguments: {} }]);
+      expect(result?.status).toBe('ok');
+    }
+    const files = [auditPath];
+    for (let index = 1; existsSync(`${auditPath}.${index}`); index += 1) {
+      files.unshift(`${auditPath}.${index}`);
+    }
+    expect(files.length).toBeGreaterThan(2);
+    const events = files.flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      expect(text.endsWith('\n')).toBe(true);
+      return text
+        .slice(0, -1)
+        .split('\n')
+        .map((line) => JSON.parse(line) as { type: string; callId?: string });
+    });
+    for (const id of ids) {
+      expect(events.filter((event) => event.callId === id).map((event) => event.type)).toEqual([
+        'call.started',
+        'call.succeeded',
+      ]);
+    }
   }, 60_000);
 });

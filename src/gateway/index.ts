@@ -3,6 +3,7 @@
 
 export {
   type AuditSyncPolicy,
+  type GatewayAuditRotate,
   type GatewayConfig,
   type LoadedGatewayConfig,
   type LoadedGatewayServer,

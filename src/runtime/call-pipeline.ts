@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditEmitter } from '../audit/audit-emitter.js';
-import type {
-  AuditEvent,
-  AuditEventType,
-  AuditWriteOptions,
-  CallerIdentity,
-} from '../audit/audit-event.js';
+import type { AuditEvent, AuditEventType, CallerIdentity } from '../audit/audit-event.js';
 import { HintgateError } from '../errors/hintgate-error.js';
 import type { Authorizer, DecideContext, Decision } from '../policy/authorizer.js';
 import type { ApprovalAnswer, Approver } from '../policy/policy-types.js';
@@ -114,22 +109,7 @@ interface Entry {
   ended: boolean;
 }
 
-const DEFERRED: AuditWriteOptions = Object.freeze({ deferSync: true });
-const DEFERRED_READ_ONLY: AuditWriteOptions = Object.freeze({ deferSync: true, readOnly: true });
-const READ_ONLY: AuditWriteOptions = Object.freeze({ readOnly: true });
 const noop = (): void => {};
-
-/**
- * What the sinks are told of a call's event: whether the runtime waits for it only with the
- * call's last event (`deferSync`), and whether the call changes nothing (`readOnly`): the
- * class the policy and the scheduler used, from trusted annotations only; a call that never
- * resolved to a tool has none and counts as one that may change something.
- */
-const writeOptionsOf = (type: AuditEventType, entry: Entry): AuditWriteOptions | undefined => {
-  const last = type === 'call.succeeded' || type === 'call.failed';
-  if (entry.prepared?.class === 'read') return last ? READ_ONLY : DEFERRED_READ_ONLY;
-  return last ? undefined : DEFERRED;
-};
 
 const closedReason = (signal: AbortScope): string | undefined =>
   signal.reason instanceof HintgateError && signal.reason.code === 'runtime_closed'
@@ -409,14 +389,11 @@ export class CallPipeline {
     }
     const context = this.#context;
     const decision = entry.decision as Decision;
-    // Sinks that hold a read-only call's call.started until their next write show it
-    // after the tool started anyway: it is written once the tool is invoked (or before
-    // any event the tool's start causes), not before.
-    const writeStarted = this.#startEvent(
-      entry,
-      { decision: decision.decision, reason: decision.reason, queuedMs: grant.queuedMs },
-      call.class === 'read' && context.audit.holdsReadOnlyStarts,
-    );
+    this.#record('call.started', entry, {
+      decision: decision.decision,
+      reason: decision.reason,
+      queuedMs: grant.queuedMs,
+    });
     const { lease } = grant;
     const running = runCall(call, lease, {
       clock: context.clock,
@@ -433,7 +410,6 @@ export class CallPipeline {
       lease.release();
       return this.#failedInside(call, error, { attempts: 1, queuedMs: grant.queuedMs });
     });
-    writeStarted();
     return running;
   }
 
@@ -467,29 +443,7 @@ export class CallPipeline {
       this.#withCaller(extra),
       includeArguments,
     );
-    audit.emit(event, entry.pending, writeOptionsOf(type, entry));
-  }
-
-  /**
-   * Writes the call's `call.started` event, or with `late` holds it (see
-   * `AuditEmitter.hold`) and returns what writes it.
-   */
-  #startEvent(entry: Entry, extra: Partial<AuditEvent>, late: boolean): () => void {
-    const { audit, includeArguments } = this.#context;
-    if (!audit.enabled) return noop;
-    // Built now, from the arguments as called, even when it is written after the tool starts.
-    const call = entry.prepared as PreparedCall;
-    const event = callEvent(
-      'call.started',
-      this.id,
-      call,
-      this.#withCaller(extra),
-      includeArguments,
-    );
-    const options = writeOptionsOf('call.started', entry);
-    if (late) return audit.hold(event, entry.pending, options);
-    audit.emit(event, entry.pending, options);
-    return noop;
+    audit.emit(event, entry.pending);
   }
 
   #recordEnd(entry: Entry, result: CallResult): void {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,13 +9,13 @@ import { z } from 'zod';
 import {
   type AuditEventType,
   type AuditFileSystem,
-  type AuditWriteOptions,
   argumentDigest,
   createJsonlAuditSink,
   createMemoryAuditSink,
   nodeAuditFileSystem,
 } from '../audit/index.js';
 import { heldSyncs, settled } from '../audit/jsonl-audit-sink.test-helpers.js';
+import { jsonlSyncPolicy } from '../audit/jsonl-sync-policy.js';
 import { createRegistry } from '../registry/index.js';
 import { defineTool } from '../tool/define-tool.js';
 import { READ_ONLY, WRITE } from '../tool/presets.js';
@@ -128,8 +128,9 @@ describe('execute: audit records of calls', () => {
     await runtime.close();
   });
 
-  it('marks every event of a read call readOnly, by its trusted class: not a write, an untrusted read claim or an unknown tool', async () => {
-    const written: [AuditEventType, string | undefined, AuditWriteOptions | undefined][] = [];
+  it("gives every event of a read call its trusted class, which 'auto' stores without a sync: not a write, an untrusted read claim or an unknown tool", async () => {
+    const modeOf = jsonlSyncPolicy('auto');
+    const written: [AuditEventType, string | undefined, string | undefined, string][] = [];
     const registry = createRegistry({ env: {} });
     registry.addOrigin({ name: 'local', layer: 'project', trusted: true, tools: [lookup, save] });
     const peek = defineTool({
@@ -145,8 +146,8 @@ describe('execute: audit records of calls', () => {
       mode: 'yolo',
       auditSinks: [
         {
-          write: (event, options) => {
-            written.push([event.type, event.callId, options]);
+          write: (event) => {
+            written.push([event.type, event.callId, event.class, modeOf(event)]);
           },
         },
       ],
@@ -159,13 +160,13 @@ describe('execute: audit records of calls', () => {
     ] as const;
     for (const [id, name] of calls) await runtime.execute([{ id, name, arguments: {} }]);
     expect(written).toEqual([
-      ['call.started', 'r', { deferSync: true, readOnly: true }],
-      ['call.succeeded', 'r', { readOnly: true }],
-      ['call.started', 'w', { deferSync: true }],
-      ['call.succeeded', 'w', undefined],
-      ['call.started', 'p', { deferSync: true }],
-      ['call.succeeded', 'p', undefined],
-      ['call.failed', 'u', undefined],
+      ['call.started', 'r', 'read', 'with-next'],
+      ['call.succeeded', 'r', 'read', 'appended'],
+      ['call.started', 'w', 'write', 'synced-later'],
+      ['call.succeeded', 'w', 'write', 'synced'],
+      ['call.started', 'p', 'destructive', 'synced-later'],
+      ['call.succeeded', 'p', 'destructive', 'synced'],
+      ['call.failed', 'u', undefined, 'synced'],
     ]);
     await runtime.close();
   });
@@ -208,7 +209,7 @@ describe('execute: audit records of calls', () => {
     expect(succeeded?.argsDigest).toBe(argumentDigest({ n: 1 }));
   });
 
-  it('writes a read call.started right after its tool starts when every sink holds such starts, and before it otherwise', async () => {
+  it('writes call.started before the tool starts, for a read call as for a write call', async () => {
     const order: string[] = [];
     const logged = (name: string, annotations: typeof READ_ONLY | typeof WRITE) =>
       defineTool({
@@ -221,43 +222,31 @@ describe('execute: audit records of calls', () => {
           return 'done';
         },
       });
-    const sink = (label: string, holdsReadOnlyStarts: boolean) => ({
-      holdsReadOnlyStarts,
-      write: (event: { type: string; callId?: string }) => {
-        order.push(`${label}:${event.type}:${event.callId}`);
-      },
-    });
-    const tools = [logged('look', READ_ONLY), logged('store', WRITE)];
-    const holding = createRuntime({ mode: 'yolo', tools, auditSinks: [sink('held', true)] });
-    await holding.execute([{ id: 'r', name: 'look', arguments: {} }]);
-    await holding.execute([{ id: 'w', name: 'store', arguments: {} }]);
-    expect(order).toEqual([
-      'tool:r',
-      'held:call.started:r',
-      'held:call.succeeded:r',
-      'held:call.started:w',
-      'tool:w',
-      'held:call.succeeded:w',
-    ]);
-    order.length = 0;
-    // One sink that shows every event as it comes is enough to keep the start first.
-    const mixed = createRuntime({
+    const runtime = createRuntime({
       mode: 'yolo',
-      tools,
-      auditSinks: [sink('held', true), sink('shown', false)],
+      tools: [logged('look', READ_ONLY), logged('store', WRITE)],
+      auditSinks: [
+        {
+          write: (event) => {
+            order.push(`${event.type}:${event.callId}`);
+          },
+        },
+      ],
     });
-    await mixed.execute([{ id: 'r', name: 'look', arguments: {} }]);
+    await runtime.execute([{ id: 'r', name: 'look', arguments: {} }]);
+    await runtime.execute([{ id: 'w', name: 'store', arguments: {} }]);
     expect(order).toEqual([
-      'held:call.started:r',
-      'shown:call.started:r',
+      'call.started:r',
       'tool:r',
-      'held:call.succeeded:r',
-      'shown:call.succeeded:r',
+      'call.succeeded:r',
+      'call.started:w',
+      'tool:w',
+      'call.succeeded:w',
     ]);
-    await Promise.all([holding.close(), mixed.close()]);
+    await runtime.close();
   });
 
-  it('writes a held call.started before the tool settles, and before any event its start causes', async () => {
+  it('shows a read call.started held by the auto sink in the file before any event its start causes', async () => {
     const path = join(dir, 'audit.jsonl');
     const registry = createRegistry({ env: {} });
     let release = (): void => {};
@@ -318,13 +307,13 @@ describe('execute: audit records of calls', () => {
     await runtime.close();
   });
 
-  it('records the arguments as called in both events, even when call.started is written after the tool started', async () => {
+  it('records the arguments as called in both events, even when the tool changes them', async () => {
     const events: { type: string; argsDigest?: string; arguments?: unknown }[] = [];
     const runtime = createRuntime({
       mode: 'yolo',
       tools: [mutate],
       auditArguments: true,
-      auditSinks: [{ holdsReadOnlyStarts: true, write: (event) => void events.push(event) }],
+      auditSinks: [{ write: (event) => void events.push(event) }],
     });
     await runtime.execute([{ id: '1', name: 'mutate', arguments: { n: 1 } }]);
     expect(events.map((e) => [e.type, e.argsDigest, e.arguments])).toEqual([
@@ -394,5 +383,97 @@ await runtime.execute([{ id: 'h', name: 'hang', arguments: {} }]);
     ]).flat();
     expect(events.slice(0, 40).sort()).toEqual(reported.sort());
     expect(events.slice(40)).toEqual(['call.started:h']);
+  });
+
+  it('keeps whole lines in every file and every event reported written when killed while rotating under heavy writing', async () => {
+    const path = join(dir, 'audit.jsonl');
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const source = (file: string): string =>
+      JSON.stringify(pathToFileURL(fileURLToPath(new URL(file, import.meta.url))).href);
+    const script = join(dir, 'child.mjs');
+    // Two loops of batches, read and write calls mixed (sync 'auto': both paths), into a log
+    // rotated every 4 KB; each batch's call ids are printed once execute resolved.
+    await writeFile(
+      script,
+      `import { createRuntime } from ${source('./create-runtime.ts')};
+import { createJsonlAuditSink } from ${source('../audit/jsonl-audit-sink.ts')};
+import { defineTool } from ${source('../tool/define-tool.ts')};
+const runtime = createRuntime({
+  mode: 'yolo',
+  auditSinks: [createJsonlAuditSink({
+    path: process.argv[2], sync: 'auto', rotate: { maxBytes: 4096, keep: 1000 },
+  })],
+  tools: [
+    defineTool({
+      name: 'look', description: 'Reads', annotations: { readOnlyHint: true },
+      inputSchema: { type: 'object' }, execute: () => 'seen',
+    }),
+    defineTool({
+      name: 'put', description: 'Writes',
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+      inputSchema: { type: 'object' }, execute: () => 'stored',
+    }),
+  ],
+});
+const loop = async (name) => {
+  for (let batch = 0; ; batch += 1) {
+    const calls = Array.from({ length: 8 }, (_, i) => ({
+      id: name + batch + '-' + i, name: i % 2 === 0 ? 'look' : 'put', arguments: { i },
+    }));
+    await runtime.execute(calls);
+    process.stdout.write('acked ' + calls.map((call) => call.id).join(' ') + '\\n');
+  }
+};
+await Promise.all([loop('a'), loop('b')]);
+`,
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', script, path], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => {
+      child.on('exit', (_code, signal) => resolve(signal));
+    });
+    let acked: string[] = [];
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (acked.length > 0 || !existsSync(`${path}.5`)) return;
+      // Killed in the middle of writing, past several rotations.
+      child.kill('SIGKILL');
+      acked = stdout
+        .split('\n')
+        .filter((line) => line.startsWith('acked '))
+        .flatMap((line) => line.slice('acked '.length).split(' '));
+    });
+    try {
+      expect(await exited, stderr).toBe('SIGKILL');
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+    expect(acked.length).toBeGreaterThan(0);
+    const files = readdirSync(dir)
+      .filter((name) => name.startsWith('audit.jsonl'))
+      .map((name) => join(dir, name));
+    expect(files.length).toBeGreaterThan(5);
+    const seen = new Set<string>();
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      if (text === '') continue;
+      // Whole JSON lines only: a file starts with a whole event and ends with a newline.
+      expect(text.endsWith('\n'), file).toBe(true);
+      for (const line of text.slice(0, -1).split('\n')) {
+        const parsed = JSON.parse(line) as { type: string; callId: string };
+        seen.add(`${parsed.type}:${parsed.callId}`);
+      }
+    }
+    const missing = acked.filter(
+      (id) => !seen.has(`call.started:${id}`) || !seen.has(`call.succeeded:${id}`),
+    );
+    expect(missing).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { dirname, join, resolve } from 'node:path';
+import { MIN_AUDIT_ROTATE_BYTES } from '../../audit/index.js';
 import {
   describe,
   type PolicySource,
@@ -13,6 +14,7 @@ import {
   AUDIT_SYNC_POLICIES,
   DEFAULT_AUDIT_MAX_SYNC_DELAY_MS,
   DEFAULT_STATE_PATHS,
+  type GatewayAuditRotate,
   type LoadedDownstreamHttp,
   type LoadedGatewayConfig,
   NEW_TOOLS_POLICIES,
@@ -142,13 +144,14 @@ function readConfig(
   checkKeys(
     audit,
     ['audit'],
-    { keys: ['path', 'arguments', 'sync', 'maxSyncDelayMs'], what: 'an audit key' },
+    { keys: ['path', 'arguments', 'sync', 'maxSyncDelayMs', 'rotate'], what: 'an audit key' },
     context,
   );
   const auditSync =
     audit.sync === undefined
       ? undefined
       : readChoice(audit.sync, ['audit', 'sync'], AUDIT_SYNC_POLICIES, context.problems);
+  const rotate = readAuditRotate(audit.rotate, context);
   const approvals =
     readMapping(value.approvals, ['approvals'], '{ path: ".hintgate/approvals.json" }', context) ??
     {};
@@ -181,6 +184,7 @@ function readConfig(
           { min: 0, max: 60_000, rule: 'a whole number of milliseconds from 0 to 60000' },
           context,
         ) ?? DEFAULT_AUDIT_MAX_SYNC_DELAY_MS,
+      ...(rotate === undefined ? {} : { rotate }),
     },
     approvals: {
       path:
@@ -194,6 +198,44 @@ function readConfig(
       newTools: newTools ?? 'pending',
     },
     downstream: http === undefined ? {} : { http },
+  };
+}
+
+/** Reads `audit.rotate`: `maxBytes`, `daily` or both, and `keep`. */
+function readAuditRotate(value: unknown, context: ReadContext): GatewayAuditRotate | undefined {
+  const path = ['audit', 'rotate'];
+  const rotate = readMapping(value, path, '{ maxBytes: 10000000, keep: 5 }', context);
+  if (rotate === undefined) return undefined;
+  checkKeys(rotate, path, { keys: ['maxBytes', 'daily', 'keep'], what: 'a rotate key' }, context);
+  const maxBytes = readInteger(
+    rotate.maxBytes,
+    [...path, 'maxBytes'],
+    {
+      min: MIN_AUDIT_ROTATE_BYTES,
+      max: Number.MAX_SAFE_INTEGER,
+      rule: `a whole number of bytes, at least ${MIN_AUDIT_ROTATE_BYTES} (10 MB: 10000000)`,
+    },
+    context,
+  );
+  const daily = readBoolean(rotate.daily, [...path, 'daily'], context);
+  const keep = readInteger(
+    rotate.keep,
+    [...path, 'keep'],
+    { min: 1, max: 1000, rule: 'a whole number of files from 1 to 1000' },
+    context,
+  );
+  if (rotate.maxBytes === undefined && (rotate.daily === undefined || rotate.daily === false)) {
+    report(
+      context,
+      path,
+      'says no time to rotate; add maxBytes (such as 10000000), daily: true, or both.',
+    );
+    return undefined;
+  }
+  return {
+    ...(maxBytes === undefined ? {} : { maxBytes }),
+    ...(daily === undefined ? {} : { daily }),
+    ...(keep === undefined ? {} : { keep }),
   };
 }
 

@@ -28,7 +28,7 @@ const examples = [
 
 describe('docs/gateway-config.md', () => {
   it('has configuration examples that load and match the schema', () => {
-    expect(examples.length).toBe(4);
+    expect(examples.length).toBe(5);
     for (const { block, file } of examples) {
       expect(() => parseGatewayConfigText(block, `/project/${file}`, { env })).not.toThrow();
       expect(validate(file.endsWith('.json') ? JSON.parse(block) : parse(block))).toBe(true);

@@ -17,6 +17,16 @@ export type AuditSyncPolicy = 'auto' | 'always' | 'batched';
 /** The values of `audit.sync`, the default first. */
 export const AUDIT_SYNC_POLICIES: readonly AuditSyncPolicy[] = ['auto', 'always', 'batched'];
 
+/** `audit.rotate` of a gateway configuration (see `AuditRotateOptions` of the JSONL sink). */
+export interface GatewayAuditRotate {
+  /** Rotate before an event that would take the file past this many bytes (at least 1024). */
+  readonly maxBytes?: number;
+  /** Rotate at the first event of each UTC day. Default false. */
+  readonly daily?: boolean;
+  /** Rotated files kept, 1 to 1000. Default 5. */
+  readonly keep?: number;
+}
+
 /** Default of `audit.maxSyncDelayMs`, in milliseconds. */
 export const DEFAULT_AUDIT_MAX_SYNC_DELAY_MS = 50;
 
@@ -144,6 +154,13 @@ export interface GatewayConfig {
      * Default 50.
      */
     readonly maxSyncDelayMs?: number;
+    /**
+     * When to start a new log file: `maxBytes` (before an event that would take the file past
+     * that size), `daily: true` (at the first event of each UTC day), or both; `keep`, how
+     * many old files to keep (`PATH.1` newest ... `PATH.keep`; default 5). A rotation happens
+     * only between whole lines. Default: no rotation.
+     */
+    readonly rotate?: GatewayAuditRotate | null;
   } | null;
   readonly approvals?: {
     /** "Always allow" answers. Default `.hintgate/approvals.json` beside the configuration. */
@@ -249,6 +266,8 @@ export interface LoadedGatewayConfig {
     readonly arguments: boolean;
     readonly sync: AuditSyncPolicy;
     readonly maxSyncDelayMs: number;
+    /** Present when the file asks for rotation. */
+    readonly rotate?: GatewayAuditRotate;
   };
   readonly approvals: { readonly path: string };
   readonly pin: { readonly path: string; readonly newTools: NewToolsPolicy };

@@ -9,6 +9,7 @@ export {
   AUDIT_SYNC_POLICIES,
   type AuditSyncPolicy,
   DEFAULT_STATE_PATHS,
+  type GatewayAuditRotate,
   type GatewayConfig,
   type GatewayHttpServerConfig,
   type GatewayServerConfig,

@@ -139,6 +139,29 @@ describe('loadGatewayConfig', () => {
     );
   });
 
+  it('reads audit.rotate by size, by day or both, absent when not given, and says what to fix', async () => {
+    const servers = 'servers: { a: { command: npx } }\n';
+    const sized = await write(
+      'sized.yaml',
+      `${servers}audit:\n  rotate: { maxBytes: 10000000, keep: 3 }\n`,
+    );
+    expect((await load(sized)).audit.rotate).toEqual({ maxBytes: 10_000_000, keep: 3 });
+    const daily = await write('daily.yaml', `${servers}audit:\n  rotate:\n    daily: true\n`);
+    expect((await load(daily)).audit.rotate).toEqual({ daily: true });
+    const absent = await write('absent.yaml', `${servers}audit: { sync: always }\n`);
+    expect((await load(absent)).audit).not.toHaveProperty('rotate');
+    const small = await write('small.yaml', `${servers}audit:\n  rotate: { maxBytes: "10MB" }\n`);
+    expect(await failure(load(small))).toBe(
+      `${small}:3:13: audit.rotate.maxBytes is "10MB"; use a whole number of bytes, at least 1024 (10 MB: 10000000).`,
+    );
+    const never = await write('never.yaml', `${servers}audit:\n  rotate: { keep: 3 }\n`);
+    expect(await failure(load(never))).toBe(
+      `${never}:3:3: audit.rotate says no time to rotate; add maxBytes (such as 10000000), daily: true, or both.`,
+    );
+    const typo = await write('typo.yaml', `${servers}audit:\n  rotate: { every: day }\n`);
+    expect(await failure(load(typo))).toContain('audit.rotate.every');
+  });
+
   it('keeps absolute paths and the file order of servers whose names are numbers', async () => {
     const file = await write(
       'hintgate.yaml',

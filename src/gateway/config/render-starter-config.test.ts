@@ -75,6 +75,7 @@ describe('renderStarterConfig', () => {
       },
       { name: 'remote', transport: 'http', headers: { Authorization: 'Bearer remote' } },
     ]);
+    expect(config.audit.rotate).toEqual({ maxBytes: 10_000_000, keep: 5 });
     expect(config.approvals.path).toBe(join(dir, '.hintgate', 'approvals.json'));
     expect(config.downstream).toEqual({
       http: { host: '127.0.0.1', port: 3000, token: 'a-long-token' },

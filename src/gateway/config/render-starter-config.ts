@@ -133,6 +133,7 @@ audit:
   path: .hintgate/audit.jsonl
   arguments: false                     # true also records arguments, secrets redacted
   sync: auto                           # read-only calls wait for their events in the file, others on disk (always: all on disk)
+#  rotate: { maxBytes: 10000000, keep: 5 }  # past 10 MB the log moves to audit.jsonl.1 (daily: true for one file a day)
 
 # "Always allow" answers:
 #approvals:
