@@ -7,6 +7,7 @@ import {
   startMcpHttpServer,
 } from '../mcp/server/index.js';
 import { MODES, type Mode } from '../policy/policy-types.js';
+import { discoverCliTools } from './discover-cli-tools.js';
 import { fetchAllowArg } from './fetch-allow-arg.js';
 import { chooseGatewayConfig } from './gateway-config-file.js';
 import { httpTokenCheck } from './http-token-check.js';
@@ -203,6 +204,14 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
           }
         : { config }),
       ...(mode === undefined ? {} : { mode: mode as Mode }),
+      // Over stdio, stdin carries MCP: the project's trust can only be asked with --http.
+      discoverTools: (registry) =>
+        discoverCliTools(io, {
+          registry,
+          project: config?.directory ?? cwd,
+          command: 'gateway',
+          mayAsk: http,
+        }),
       onError: report,
       onNotice: say,
       onUpstreamStderr: (server, text) => {
