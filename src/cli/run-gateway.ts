@@ -56,6 +56,11 @@ prefixed with their names) go to stderr. SIGINT or SIGTERM shuts the gateway dow
 takes no more calls, lets the calls under way finish for up to 5 s (a second signal stops
 at once), cancels the rest, stops the upstream servers and flushes the audit log. On
 stdio, the client closing stdin does the same without the wait.
+Tool modules in ~/.hintgate/tools/ (HINTGATE_HOME moves it) and in .hintgate/tools/ of the
+configuration's directory (or of the current directory) are served beside the servers'
+tools; the project's only once the folder is trusted (asked on a terminal with --http,
+else "hintgate trust DIR"). See "hintgate tools" and docs/discovery.md.
+
 Guide: docs/gateway.md. Configuration reference: docs/gateway-config.md.
 `;
 
