@@ -14,6 +14,20 @@ export {
   type JsonlAuditSinkOptions,
   type MemoryAuditSink,
 } from './audit/index.js';
+export {
+  createToolDiscovery,
+  createTrustStore,
+  type DiscoveryStatus,
+  type HeldBackProject,
+  hintgateHome,
+  ToolDiscovery,
+  type ToolDiscoveryOptions,
+  type ToolModuleApi,
+  type ToolModuleContext,
+  type TrustAnswer,
+  type TrustRequest,
+  type TrustStore,
+} from './discovery/index.js';
 export { HINTGATE_ERROR_CODES, HintgateError, type HintgateErrorCode } from './errors/index.js';
 export {
   type ApprovalAnswer,
@@ -59,6 +73,7 @@ export {
   type OriginInfo,
   type OriginOptions,
   type RegisteredTool,
+  type RegistryLoader,
   type RegistryOptions,
   type RequiredApproval,
   type ToolChange,

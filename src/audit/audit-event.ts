@@ -44,6 +44,8 @@ export interface AuditEvent {
   readonly callId?: string;
   readonly tool?: string;
   readonly origin?: string;
+  /** For call and approval events: the registry layer of the tool's origin. */
+  readonly layer?: 'bundled' | 'global' | 'project';
   readonly class?: ToolClass;
   readonly approvalKeys?: readonly string[];
   /** `sha256:` digest of the canonical JSON of the arguments. */

@@ -40,6 +40,11 @@ keep their order, and calls that need approval are put to the connected client's
 (elicitation on 2025-11-25 connections, input_required on 2026-07-28 requests). A client
 that can do neither gets such calls denied. Both protocol eras are served.
 
+Tool modules in ~/.hintgate/tools/ (HINTGATE_HOME moves it) and DIR/.hintgate/tools/ are
+served too, shadowing built-in tools of the same name; the project's are loaded only once
+the folder is trusted (asked on a terminal with --http, else "hintgate trust DIR"). See
+"hintgate tools" and docs/discovery.md.
+
 Options:
   --workspace DIR   Directory the tools work in; paths are confined to it.
                     Default: the current directory. "Always allow" answers are kept in

@@ -23,7 +23,7 @@ export interface CliIo {
 }
 
 /** The commands, for suggestions when a word is misspelled. */
-const COMMANDS = ['gateway', 'pin', 'check', 'init', 'serve'] as const;
+const COMMANDS = ['gateway', 'pin', 'check', 'init', 'serve', 'tools', 'trust'] as const;
 
 const USAGE = `Usage: hintgate <command> [options]
        hintgate [--help] [--version]
@@ -42,6 +42,10 @@ Commands:
                   with --from claude|cursor|vscode|FILE make a gateway of a client's
                   servers: check, probe and pin them, and tell what runs and what asks.
   serve           Serve the built-in workspace tools over MCP (stdio or Streamable HTTP).
+  tools           List what is bound to each tool name and from where: built-in, global
+                  (~/.hintgate/tools/) and project (.hintgate/tools/) tool modules.
+  trust           Trust a project folder's tool modules (.hintgate/tools/), so that
+                  serve and gateway load them; a changed file asks again.
 
 Run "hintgate <command> --help" for a command's options.
 
@@ -99,6 +103,14 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
   if (first === 'init') {
     const { runInit } = await import('./run-init.js');
     return runInit(rest, io);
+  }
+  if (first === 'tools') {
+    const { runTools } = await import('./run-tools.js');
+    return runTools(rest, io);
+  }
+  if (first === 'trust') {
+    const { runTrust } = await import('./run-trust.js');
+    return runTrust(rest, io);
   }
   const what = first.startsWith('-') ? `unknown option "${first}"` : `unknown command "${first}"`;
   const near = first.startsWith('-') ? undefined : closest(first, COMMANDS);

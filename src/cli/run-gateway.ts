@@ -7,6 +7,7 @@ import {
   startMcpHttpServer,
 } from '../mcp/server/index.js';
 import { MODES, type Mode } from '../policy/policy-types.js';
+import { discoverCliTools } from './discover-cli-tools.js';
 import { fetchAllowArg } from './fetch-allow-arg.js';
 import { chooseGatewayConfig } from './gateway-config-file.js';
 import { httpTokenCheck } from './http-token-check.js';
@@ -55,6 +56,11 @@ prefixed with their names) go to stderr. SIGINT or SIGTERM shuts the gateway dow
 takes no more calls, lets the calls under way finish for up to 5 s (a second signal stops
 at once), cancels the rest, stops the upstream servers and flushes the audit log. On
 stdio, the client closing stdin does the same without the wait.
+Tool modules in ~/.hintgate/tools/ (HINTGATE_HOME moves it) and in .hintgate/tools/ of the
+configuration's directory (or of the current directory) are served beside the servers'
+tools; the project's only once the folder is trusted (asked on a terminal with --http,
+else "hintgate trust DIR"). See "hintgate tools" and docs/discovery.md.
+
 Guide: docs/gateway.md. Configuration reference: docs/gateway-config.md.
 `;
 
@@ -203,6 +209,14 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
           }
         : { config }),
       ...(mode === undefined ? {} : { mode: mode as Mode }),
+      // Over stdio, stdin carries MCP: the project's trust can only be asked with --http.
+      discoverTools: (registry) =>
+        discoverCliTools(io, {
+          registry,
+          project: config?.directory ?? cwd,
+          command: 'gateway',
+          mayAsk: http,
+        }),
       onError: report,
       onNotice: say,
       onUpstreamStderr: (server, text) => {

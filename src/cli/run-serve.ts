@@ -11,8 +11,10 @@ import {
 } from '../mcp/server/index.js';
 import { loadPolicy } from '../policy/load-policy.js';
 import { DEFAULT_MODE, type Policy } from '../policy/policy-types.js';
+import { createRegistry } from '../registry/index.js';
 import { createRuntime } from '../runtime/create-runtime.js';
 import { createWorkspaceTools } from '../tools/index.js';
+import { discoverCliTools } from './discover-cli-tools.js';
 import { nextSignal, SHUTDOWN_GRACE_MS, shutdownNotice } from './next-signal.js';
 import { parseServeArgs, SERVE_USAGE } from './parse-serve-args.js';
 import type { CliIo } from './run-cli.js';
@@ -76,12 +78,30 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
   }
 
   const mode = args.mode ?? policy.mode ?? DEFAULT_MODE;
-  const runtime = createRuntime({
+  const registry = createRegistry({ env: io.env ?? process.env });
+  registry.addOrigin({
+    name: 'local',
+    layer: 'bundled',
     tools: createWorkspaceTools({
       workspace,
       protectedPaths: ['.hintgate', ...(args.policy === undefined ? [] : [resolve(args.policy)])],
       ...(args.fetchAllow === undefined ? {} : { fetchAllow: args.fetchAllow }),
     }),
+  });
+  try {
+    // Over stdio, stdin carries MCP: the project's trust can only be asked with --http.
+    await discoverCliTools(io, {
+      registry,
+      project: workspace,
+      command: 'serve',
+      mayAsk: args.http,
+    });
+  } catch (error) {
+    io.stderr(`hintgate serve: ${oneLine(messageOf(error))}\n`);
+    return 2;
+  }
+  const runtime = createRuntime({
+    registry,
     workspace,
     mode,
     ...(policy.rules === undefined ? {} : { rules: policy.rules }),

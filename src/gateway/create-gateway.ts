@@ -73,6 +73,14 @@ export interface CreateGatewayOptions
    * `createGateway` rejects with the signal's reason. Once started, use `close()`.
    */
   readonly signal?: AbortSignal;
+  /**
+   * Loads more tools into the gateway's registry before its runtime is made, beside the
+   * gateway's own (the upstream servers', or the built-in workspace tools, in the
+   * `bundled` layer): the CLI loads the global and project tool layers with
+   * `createToolDiscovery`, behind the project's trust. Loaders it attaches are closed with
+   * the runtime.
+   */
+  readonly discoverTools?: (registry: ToolRegistry) => Promise<unknown>;
 }
 
 /** A running gateway: upstream connections, one runtime over all their tools, and its MCP server. */
@@ -110,14 +118,27 @@ const stderrLine = (text: string): void => {
 };
 
 /** The embedded default: the built-in workspace tools, like `hintgate serve`. */
-function workspaceGateway(options: CreateGatewayOptions, report: (error: Error) => void): Gateway {
+async function workspaceGateway(
+  options: CreateGatewayOptions,
+  report: (error: Error) => void,
+): Promise<Gateway> {
   const workspace = resolve(options.workspace ?? process.cwd());
-  const runtime = createRuntime({
+  const registry = createRegistry({
+    ...(options.env === undefined ? {} : { env: options.env }),
+    onListenerError: (error) => report(asError(error)),
+  });
+  registry.addOrigin({
+    name: 'local',
+    layer: 'bundled',
     tools: createWorkspaceTools({
       workspace,
       protectedPaths: ['.hintgate'],
       ...(options.fetchAllow === undefined ? {} : { fetchAllow: options.fetchAllow }),
     }),
+  });
+  await options.discoverTools?.(registry);
+  const runtime = createRuntime({
+    registry,
     workspace,
     mode: options.mode ?? DEFAULT_MODE,
     approvalsFile: join(workspace, '.hintgate', 'approvals.json'),
@@ -188,11 +209,12 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
   for (const server of config.servers) {
     registry.addOrigin({
       name: server.name,
-      layer: 'project',
+      layer: 'bundled',
       trusted: server.trusted,
       ...(server.concurrency === undefined ? {} : { concurrency: server.concurrency }),
     });
   }
+  await options.discoverTools?.(registry);
   const sink = createJsonlAuditSink({
     path: config.audit.path,
     sync: config.audit.sync === 'always' ? true : config.audit.sync,

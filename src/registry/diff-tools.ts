@@ -28,7 +28,9 @@ export function sameWinner(a: RegisteredTool, b: RegisteredTool): boolean {
     sameAnnotations(a.claimed, b.claimed) &&
     sameHints(a, b) &&
     a.requireApproval?.reason === b.requireApproval?.reason &&
-    a.requireApproval?.version === b.requireApproval?.version
+    a.requireApproval?.version === b.requireApproval?.version &&
+    a.file === b.file &&
+    a.timeoutMs === b.timeoutMs
   );
 }
 
@@ -37,7 +39,12 @@ export function sameRegistered(a: RegisteredTool, b: RegisteredTool): boolean {
   return (
     sameWinner(a, b) &&
     a.shadows.length === b.shadows.length &&
-    a.shadows.every((s, i) => s.origin === b.shadows[i]?.origin && s.layer === b.shadows[i]?.layer)
+    a.shadows.every(
+      (s, i) =>
+        s.origin === b.shadows[i]?.origin &&
+        s.layer === b.shadows[i]?.layer &&
+        s.file === b.shadows[i]?.file,
+    )
   );
 }
 

@@ -12,6 +12,7 @@ export type { RequiredApproval, ToolConfig } from './tool-config.js';
 export { TOOL_LAYERS, type ToolLayer } from './tool-layer.js';
 export {
   createRegistry,
+  type RegistryLoader,
   type RegistryOptions,
   type ToolChangeListener,
   ToolRegistry,

@@ -22,6 +22,12 @@ export interface OriginOptions {
   readonly concurrency?: number;
   /** Tools made by `defineTool`. Default none; replace them later with `setTools`. */
   readonly tools?: readonly Tool[];
+  /**
+   * Absolute path of the file the tools were loaded from (a tool module found in a
+   * `tools/` folder), reported by `describe()` and `hintgate tools`. Absent for tools
+   * defined in code or offered by a server.
+   */
+  readonly file?: string;
 }
 
 /** What `ToolRegistry.origins` reports about one origin. */
@@ -36,6 +42,8 @@ export interface OriginInfo {
   readonly concurrency?: number;
   /** How many tools the origin currently provides (visible or not). */
   readonly toolCount: number;
+  /** The file the origin's tools were loaded from, when they come from one. */
+  readonly file?: string;
 }
 
 /** An origin after its options were checked: tools frozen in a new array. */
@@ -45,9 +53,10 @@ export interface CheckedOrigin {
   readonly trusted: boolean;
   readonly concurrency?: number;
   readonly tools: readonly Tool[];
+  readonly file?: string;
 }
 
-const KEYS = new Set(['name', 'layer', 'trusted', 'concurrency', 'tools']);
+const KEYS = new Set(['name', 'layer', 'trusted', 'concurrency', 'tools', 'file']);
 
 const invalid = (message: string): never => {
   throw new HintgateError('invalid_option', message);
@@ -82,7 +91,7 @@ export function checkTools(value: unknown, where: string): readonly Tool[] {
 export function checkOriginOptions(value: unknown): CheckedOrigin {
   if (!isPlainObject(value)) return invalid('addOrigin expects one options object.');
   const options = value as Partial<Record<keyof OriginOptions, unknown>>;
-  const { name, layer, trusted, concurrency, tools } = options;
+  const { name, layer, trusted, concurrency, tools, file } = options;
   if (typeof name !== 'string' || name.trim() === '') {
     invalid(`Origin name ${JSON.stringify(name)} is invalid: use a non-empty string.`);
   }
@@ -105,11 +114,15 @@ export function checkOriginOptions(value: unknown): CheckedOrigin {
   ) {
     invalid(`${where}: concurrency must be a positive integer or Infinity.`);
   }
+  if (file !== undefined && (typeof file !== 'string' || file === '')) {
+    invalid(`${where}: file must be the path of the module the tools come from.`);
+  }
   return {
     name: name as string,
     layer: layer as ToolLayer,
     trusted: (trusted as boolean | undefined) ?? true,
     ...(concurrency === undefined ? {} : { concurrency: concurrency as number }),
     tools: tools === undefined ? Object.freeze([]) : checkTools(tools, where),
+    ...(file === undefined ? {} : { file: file as string }),
   };
 }

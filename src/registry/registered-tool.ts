@@ -8,6 +8,8 @@ export interface ShadowedTool {
   readonly origin: string;
   /** Layer of the hidden definition. */
   readonly layer: ToolLayer;
+  /** File the hidden definition was loaded from, when it comes from a tool module. */
+  readonly file?: string;
 }
 
 /** A tool as the registry resolved it: the winner of its name, with origin and trust. */
@@ -23,6 +25,8 @@ export interface RegisteredTool {
   readonly origin: string;
   /** Layer of that origin. */
   readonly layer: ToolLayer;
+  /** File the tool was loaded from, when it comes from a tool module of a `tools/` folder. */
+  readonly file?: string;
   /** Definitions of the same name in earlier layers that this one hides, nearest first. */
   readonly shadows: readonly ShadowedTool[];
   /**
@@ -40,6 +44,11 @@ export interface RegisteredTool {
   readonly scopes: readonly string[];
   /** Set when the configuration requires a person's approval of every call. */
   readonly requireApproval?: RequiredApproval;
+  /**
+   * Timeout of a call in milliseconds set by the configuration; it wins over the tool's own
+   * `timeoutMs`, a call's own timeout wins over it.
+   */
+  readonly timeoutMs?: number;
 }
 
 /** Where a disabled name was disabled: `enabled: false` in config, or `TOOL_<NAME>_DISABLED`. */

@@ -66,8 +66,15 @@ const register = (
     name: tool.name,
     origin: origin.name,
     layer: origin.layer,
+    ...(origin.file === undefined ? {} : { file: origin.file }),
     shadows: Object.freeze(
-      shadowed.map((d) => Object.freeze({ origin: d.origin.name, layer: d.origin.layer })),
+      shadowed.map((d) =>
+        Object.freeze({
+          origin: d.origin.name,
+          layer: d.origin.layer,
+          ...(d.origin.file === undefined ? {} : { file: d.origin.file }),
+        }),
+      ),
     ),
     trusted,
     claimed: Object.freeze(claimed),
@@ -75,6 +82,7 @@ const register = (
     class: classify(effective),
     scopes: config?.scopes ?? tool.scopes,
     ...(config?.requireApproval === undefined ? {} : { requireApproval: config.requireApproval }),
+    ...(config?.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
   });
 };
 

@@ -5,6 +5,7 @@ import {
   TOOL_NAME_PATTERN,
   type ToolAnnotations,
 } from '../tool/index.js';
+import { isTimerMs, MAX_TIMER_MS } from '../tool/max-timer-ms.js';
 
 /**
  * A person's approval that every call of a tool needs, whatever the mode, the rules that
@@ -50,9 +51,21 @@ export interface ToolConfig {
    * remembered for the project do not count.
    */
   readonly requireApproval?: RequiredApproval;
+  /**
+   * Default timeout of a call in milliseconds, in (0, 2147483647]: wins over the tool's own
+   * `timeoutMs`; a timeout given with the call wins over it.
+   */
+  readonly timeoutMs?: number;
 }
 
-const KEYS = new Set(['enabled', 'scopes', 'annotations', 'trusted', 'requireApproval']);
+const KEYS = new Set([
+  'enabled',
+  'scopes',
+  'annotations',
+  'trusted',
+  'requireApproval',
+  'timeoutMs',
+]);
 
 const checkRequiredApproval = (value: unknown, where: string): RequiredApproval => {
   if (!isPlainObject(value)) {
@@ -117,7 +130,7 @@ export function checkToolConfig(name: unknown, value: unknown): ToolConfig {
       invalid(`${where}: unknown option "${key}". Known options: ${[...KEYS].join(', ')}.`);
     }
   }
-  const { enabled, scopes, annotations, trusted, requireApproval } = value as Record<
+  const { enabled, scopes, annotations, trusted, requireApproval, timeoutMs } = value as Record<
     keyof ToolConfig,
     unknown
   >;
@@ -126,6 +139,11 @@ export function checkToolConfig(name: unknown, value: unknown): ToolConfig {
   }
   if (trusted !== undefined && typeof trusted !== 'boolean') {
     invalid(`${where}: trusted must be true or false.`);
+  }
+  if (timeoutMs !== undefined && !isTimerMs(timeoutMs)) {
+    invalid(
+      `${where}: timeoutMs must be milliseconds, a number in (0, ${MAX_TIMER_MS}], such as 30000.`,
+    );
   }
   if (
     scopes !== undefined &&
@@ -141,5 +159,6 @@ export function checkToolConfig(name: unknown, value: unknown): ToolConfig {
     ...(requireApproval === undefined
       ? {}
       : { requireApproval: checkRequiredApproval(requireApproval, where) }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs: timeoutMs as number }),
   });
 }

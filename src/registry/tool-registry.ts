@@ -14,6 +14,19 @@ import type { RegisteredTool, ToolChange, ToolDescription } from './registered-t
 import { type ResolvedTools, resolveTools } from './resolve-tools.js';
 import { checkToolConfig, type ToolConfig } from './tool-config.js';
 import { TOOL_LAYERS } from './tool-layer.js';
+import { TurnGate } from './turn-gate.js';
+
+/**
+ * Fills origins of a registry from outside the program, such as the tool modules of
+ * `tools/` folders (`createToolDiscovery`): attached with {@link ToolRegistry.attach}, it is
+ * reloaded by {@link ToolRegistry.reload} and closed by {@link ToolRegistry.close}.
+ */
+export interface RegistryLoader {
+  /** Reads its sources again and applies the changes to the registry between turns. */
+  reload(): Promise<void>;
+  /** Releases what it holds (a module's `dispose`); called once. */
+  close(): Promise<void>;
+}
 
 /** Options of {@link createRegistry}. */
 export interface RegistryOptions {
@@ -82,6 +95,7 @@ const originInfo = (o: CheckedOrigin): OriginInfo => ({
   trusted: o.trusted,
   ...(o.concurrency === undefined ? {} : { concurrency: o.concurrency }),
   toolCount: o.tools.length,
+  ...(o.file === undefined ? {} : { file: o.file }),
 });
 
 /**
@@ -98,6 +112,9 @@ export class ToolRegistry {
   #env: Env;
   #envDisabled: ReadonlySet<string>;
   #state: ResolvedTools;
+  readonly #turns = new TurnGate();
+  readonly #loaders = new Set<RegistryLoader>();
+  #closing: Promise<void> | undefined;
 
   /** Prefer {@link createRegistry}. */
   constructor(options: RegistryOptions = {}) {
@@ -235,6 +252,87 @@ export class ToolRegistry {
     const source = env ?? this.#env;
     this.#commit(this.#origins, this.#configs, readDisabledEnv(source));
     this.#env = source;
+  }
+
+  /**
+   * Marks a turn as under way until the returned function is called; the runtime does so
+   * for every `execute` batch and every `turn()` until its `end()`. Loaders apply reloads
+   * only when no turn is under way ({@link ToolRegistry.whenIdle}), so a turn keeps the
+   * tools it started with and the new set applies to the next turn.
+   */
+  holdTurn(): () => void {
+    return this.#turns.enter();
+  }
+
+  /** Number of turns under way (see {@link ToolRegistry.holdTurn}). */
+  get turnsUnderWay(): number {
+    return this.#turns.active;
+  }
+
+  /** Resolves once no turn is under way (see {@link ToolRegistry.holdTurn}). */
+  whenIdle(): Promise<void> {
+    return this.#turns.whenIdle();
+  }
+
+  /**
+   * Attaches a loader: {@link ToolRegistry.reload} reloads it, {@link ToolRegistry.close}
+   * closes it. Returns a function that detaches it (without closing it).
+   *
+   * @throws HintgateError `invalid_option` for something that is not a loader, or
+   * `registry_closed` once the registry is closed.
+   */
+  attach(loader: RegistryLoader): () => void {
+    if (
+      typeof loader !== 'object' ||
+      loader === null ||
+      typeof loader.reload !== 'function' ||
+      typeof loader.close !== 'function'
+    ) {
+      throw new HintgateError(
+        'invalid_option',
+        'attach expects a loader { reload(): Promise<void>; close(): Promise<void> }, such as createToolDiscovery() makes.',
+      );
+    }
+    if (this.#closing !== undefined) {
+      throw new HintgateError(
+        'registry_closed',
+        'attach: this registry is closed; attach loaders to a new one.',
+      );
+    }
+    this.#loaders.add(loader);
+    return () => {
+      this.#loaders.delete(loader);
+    };
+  }
+
+  /**
+   * Reads `TOOL_<NAME>_DISABLED` again and reloads every attached loader (tool modules whose
+   * files changed are loaded anew). Tool modules are swapped between turns only: a turn
+   * under way keeps its tools, the next turn gets the new set.
+   */
+  async reload(): Promise<void> {
+    this.reloadEnv();
+    for (const loader of [...this.#loaders]) await loader.reload();
+  }
+
+  /**
+   * Closes every attached loader once (tool modules' `dispose`); `createRuntime`'s `close`
+   * calls it. Later calls return the same promise.
+   */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      const failures: unknown[] = [];
+      for (const loader of [...this.#loaders]) {
+        try {
+          await loader.close();
+        } catch (error) {
+          failures.push(error);
+        }
+      }
+      this.#loaders.clear();
+      for (const failure of failures) this.#report(failure);
+    })();
+    return this.#closing;
   }
 
   /**

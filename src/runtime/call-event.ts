@@ -54,6 +54,7 @@ export function callEvent(
   };
   if (prepared !== undefined) {
     event.origin = prepared.origin;
+    event.layer = prepared.registered.layer;
     event.class = prepared.class;
     event.approvalKeys = prepared.approvalKeys;
   }

@@ -399,7 +399,11 @@ export class CallPipeline {
       clock: context.clock,
       random: context.random,
       signal: entry.signal,
-      timeoutMs: call.call.timeoutMs ?? call.tool.timeoutMs ?? context.defaultTimeoutMs,
+      timeoutMs:
+        call.call.timeoutMs ??
+        call.registered.timeoutMs ??
+        call.tool.timeoutMs ??
+        context.defaultTimeoutMs,
       maxOutputChars: context.maxOutputChars,
       retry: resolveRetry(call.tool.retry, context.retry),
       releaseGraceMs: context.releaseGraceMs,

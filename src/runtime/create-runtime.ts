@@ -217,16 +217,20 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       signal: stop,
       eachCall: false,
     });
+    // The batch keeps the tools it started with: reloads of tool modules wait for it.
+    const leave = registry.holdTurn();
     const results = calls.map((call) => pipeline.arrive(call));
     // then rather than finally: one turn of the microtask queue less for every batch.
     const finish = (settled: CallResult[]): CallResult[] => {
       running.delete(batch);
       unlink?.();
+      leave();
       return settled;
     };
     const fail = (error: unknown): never => {
       running.delete(batch);
       unlink?.();
+      leave();
       throw error;
     };
     const batch = Promise.all(results)
@@ -287,6 +291,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         defaultScopes,
         closing: () => closing !== undefined,
         track,
+        hold: () => registry.holdTurn(),
       });
     },
     decide,
@@ -353,6 +358,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         );
         for (const stop of running.values()) stop.abort(reason);
         await settled();
+        // Tool modules' dispose, once no call of theirs is under way.
+        await registry.close();
         await audit.close();
       })();
       return closing;

@@ -17,6 +17,11 @@ export interface TurnHooks {
   closing(): boolean;
   /** Tracks a call under way until it settles, with the scope that cancels it on close. */
   track(call: Promise<unknown>, scope: AbortScope): void;
+  /**
+   * Marks the turn as under way until the returned function is called (at `end`), so that
+   * reloads of tool modules wait for it. Default: nothing is held.
+   */
+  hold?(): () => void;
 }
 
 const noop = (): void => {};
@@ -64,6 +69,7 @@ const arriveOptions = (
 export function createTurn(context: TurnContext, options: ExecuteOptions, hooks: TurnHooks): Turn {
   const scope = new AbortScope();
   const unlinkCaller = options.signal === undefined ? noop : scope.follow(options.signal);
+  const leave = hooks.hold?.() ?? noop;
   const pipeline = new CallPipeline(context, {
     scopes: options.scopes ?? hooks.defaultScopes,
     approver: options.approver,
@@ -128,6 +134,7 @@ export function createTurn(context: TurnContext, options: ExecuteOptions, hooks:
   const end = (): Promise<CallResult[]> => {
     ended ??= Promise.allSettled(calls).then((outcomes) => {
       unlinkCaller();
+      leave();
       let failure: AuditWriteError | undefined;
       const results = outcomes.map((outcome): CallResult => {
         if (outcome.status === 'fulfilled') return outcome.value;

@@ -172,6 +172,23 @@ describe('loadGatewayConfig', () => {
     expect(config.audit.path).toBe('/var/log/hg.jsonl');
   });
 
+  it('reads enabled in a tool override as the inverse of disabled, and refuses the two disagreeing', async () => {
+    const file = await write(
+      'hintgate.yaml',
+      'servers:\n  a:\n    command: npx\n    tools:\n      off: { enabled: false, timeoutMs: 500 }\n      on: { enabled: true }\n',
+    );
+    const config = await load(file);
+    expect(config.servers[0]?.tools).toEqual({
+      off: { disabled: true, timeoutMs: 500 },
+      on: { disabled: false },
+    });
+    const both = await write(
+      'both.yaml',
+      'servers:\n  a:\n    command: npx\n    tools:\n      x: { enabled: true, disabled: true }\n',
+    );
+    expect(await failure(load(both))).toContain('keep one of them');
+  });
+
   it('accepts a Claude Desktop, a Cursor and a VS Code configuration as they are', async () => {
     for (const name of ['claude-desktop.json', 'cursor.json', 'vscode-mcp.json']) {
       const file = join(dir, name);

@@ -17,12 +17,10 @@ import {
 } from './read-config-value.js';
 
 const OVERRIDE_KEYS: KeySet = {
-  keys: ['annotations', 'resources', 'rateLimit', 'timeoutMs', 'disabled'],
+  keys: ['annotations', 'resources', 'rateLimit', 'timeoutMs', 'disabled', 'enabled'],
   what: 'a tool override key',
   synonyms: { hints: 'annotations', timeout: 'timeoutMs', limit: 'rateLimit', keys: 'resources' },
   advice: {
-    enabled:
-      'is not a tool override key; a tool is enabled unless "disabled: true" says otherwise.',
     ...Object.fromEntries(
       HINT_NAMES.map((hint) => [
         hint,
@@ -91,7 +89,19 @@ function readOverride(
         `is ${describe(map.timeoutMs)}; use ${MS_RULE}, such as 30000.`,
       );
   }
-  const disabled = readBoolean(map.disabled, [...path, 'disabled'], context);
+  let disabled = readBoolean(map.disabled, [...path, 'disabled'], context);
+  // `enabled` is the name every tool configuration takes; `disabled` says the same inverted.
+  const enabled = readBoolean(map.enabled, [...path, 'enabled'], context);
+  if (enabled !== undefined) {
+    if (disabled !== undefined && disabled === enabled) {
+      report(
+        context,
+        [...path, 'enabled'],
+        `is ${enabled} while disabled is ${disabled}; keep one of them.`,
+      );
+    }
+    disabled ??= !enabled;
+  }
   return {
     ...(annotations === undefined ? {} : { annotations }),
     ...(resources === undefined ? {} : { resources }),
