@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { closest } from '../policy/check-policy.js';
+import { closest } from '../config-problems/index.js';
 
 /** Where the CLI writes, and what it reads from its environment; injectable for tests. */
 export interface CliIo {

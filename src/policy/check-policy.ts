@@ -1,5 +1,14 @@
-import { HintgateError, type HintgateErrorCode } from '../errors/hintgate-error.js';
+import {
+  type ConfigPath,
+  type ConfigProblem,
+  type ConfigSource,
+  closest,
+  describe,
+  listOf,
+  throwProblems,
+} from '../config-problems/index.js';
 import { HINT_NAMES, type HintName } from '../tool/annotations.js';
+import { isPlainObject } from '../tool/json-schema.js';
 import { ownValue } from '../tool/own-value.js';
 import { checkGlob } from './compile-glob.js';
 import {
@@ -10,29 +19,11 @@ import {
   type RuleDecision,
 } from './policy-types.js';
 
-/** Path of a value inside a policy: keys of mappings and indexes of lists, e.g. `['rules', 2, 'decision']`. */
-export type PolicyPath = (string | number)[];
-
-/** A 1-based line and column in a policy file. */
-export interface PolicyPosition {
-  readonly line: number;
-  readonly column: number;
-}
-
 /** Where a policy came from, so that each problem can say where to fix it. */
-export interface PolicySource {
-  /**
-   * Name of the file, put at the start of every problem (`hintgate.yaml:12:5: ...`). Leave
-   * it out for a policy given in code: problems then start with the path (`rules[2]...`).
-   */
-  readonly file?: string | undefined;
-  /**
-   * Finds the position of the value at `path` (of its key, for a value in a mapping).
-   * Returning `undefined` makes the problem fall back to the nearest enclosing value that
-   * has a position. Default: no positions.
-   */
-  readonly locate?: ((path: PolicyPath) => PolicyPosition | undefined) | undefined;
-}
+export type PolicySource = ConfigSource;
+
+type PolicyPath = ConfigPath;
+type Problem = ConfigProblem;
 
 /** The decisions a rule may state, in order of increasing strictness. */
 const DECISIONS: readonly RuleDecision[] = ['allow', 'ask', 'deny'];
@@ -74,13 +65,6 @@ const GLOB_EXAMPLES: Readonly<Record<'tool' | 'origin' | 'key', string>> = {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** One mistake found in a policy or configuration file, before it is given a position. */
-export interface Problem {
-  readonly path: PolicyPath;
-  /** The rest of the sentence after the path, with its final punctuation. */
-  readonly text: string;
-}
-
 /**
  * Checks a policy given as plain data (parsed from a file, or written in code) and returns
  * it frozen and normalized: only the keys it states, rules' keys in a fixed order, duplicate
@@ -98,39 +82,6 @@ export function checkPolicy(value: unknown, source?: PolicySource): Policy {
   const policy = readPolicy(value, problems);
   throwProblems(problems, { source });
   return policy;
-}
-
-/** Options of {@link throwProblems}. */
-export interface ThrowProblemsOptions {
-  /** The file the problems were found in, and how to find their positions. */
-  readonly source?: PolicySource | undefined;
-  /** The error's code. Default `invalid_policy`. */
-  readonly code?: HintgateErrorCode;
-  /** How a problem with an empty path names the whole file. Default "the policy". */
-  readonly root?: string;
-}
-
-/**
- * Throws one {@link HintgateError} listing `problems`, one per line in file order, each
- * with its position and path (as {@link checkPolicy} reports them); returns when there are
- * none.
- */
-export function throwProblems(
-  problems: readonly Problem[],
-  options: ThrowProblemsOptions = {},
-): void {
-  const { source, code = 'invalid_policy', root = 'the policy' } = options;
-  if (problems.length === 0) return;
-  const located = problems.map((problem) => ({
-    problem,
-    position: locate(problem.path, source?.locate),
-  }));
-  // In file order, so that fixing them top to bottom works; unplaced ones keep their order.
-  located.sort((a, b) => compareLines(a.position, b.position));
-  const lines = located.map(({ problem, position }) =>
-    render(problem, position, source?.file, root),
-  );
-  throw new HintgateError(code, lines.join('\n'));
 }
 
 /** Reads `mode` and `rules` of a policy, adding what is wrong to `problems`. */
@@ -376,121 +327,4 @@ export function readChoice<T extends string>(
   const hint = guess === undefined ? '' : ` (did you mean "${guess}"?)`;
   problems.push({ path, text: `is ${describe(value)}; use one of ${choices.join(', ')}${hint}.` });
   return undefined;
-}
-
-function render(
-  problem: Problem,
-  position: PolicyPosition | undefined,
-  file: string | undefined,
-  root: string,
-): string {
-  const where = [file, position && `${position.line}:${position.column}`]
-    .filter((part) => part !== undefined && part !== '')
-    .join(':');
-  return `${where === '' ? '' : `${where}: `}${formatPath(problem.path, root)} ${problem.text}`;
-}
-
-function compareLines(a: PolicyPosition | undefined, b: PolicyPosition | undefined): number {
-  if (a === undefined || b === undefined)
-    return (a === undefined ? 1 : 0) - (b === undefined ? 1 : 0);
-  return a.line - b.line || a.column - b.column;
-}
-
-/** The position of `path`, or of the nearest enclosing value that has one. */
-function locate(path: PolicyPath, finder: PolicySource['locate']): PolicyPosition | undefined {
-  if (finder === undefined) return undefined;
-  for (let length = path.length; length >= 0; length -= 1) {
-    try {
-      const position = finder(path.slice(0, length));
-      if (position !== undefined) return position;
-    } catch {
-      // A locator that fails only costs the position; the problem is still reported.
-    }
-  }
-  return undefined;
-}
-
-/** `rules[2].decision`; keys that are not identifiers as `["a b"]`; the root as `root`. */
-function formatPath(path: readonly (string | number)[], root: string): string {
-  if (path.length === 0) return root;
-  let out = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else if (/^[A-Za-z_$][\w$]*$/.test(segment)) out += out === '' ? segment : `.${segment}`;
-    else out += `[${JSON.stringify(segment)}]`;
-  }
-  return out;
-}
-
-/** A short description of a value for a message: `"block"`, `42`, `a list`, `a mapping`. */
-export function describe(value: unknown): string {
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
-    case 'number':
-    case 'boolean':
-      return String(value);
-    case 'bigint':
-      return `${value}n`;
-    case 'undefined':
-      return 'undefined';
-    case 'object':
-      if (value === null) return 'null';
-      if (Array.isArray(value)) return value.length === 0 ? 'an empty list' : 'a list';
-      if (isPlainObject(value)) return 'a mapping';
-      if (value instanceof Uint8Array) return 'binary data';
-      if (value instanceof Date) return 'a date';
-      return 'an object';
-    default:
-      return `a ${typeof value}`;
-  }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-/** `"a", "b" or "c"`: quoted words joined for a message. */
-export function listOf(words: readonly string[], conjunction: 'and' | 'or'): string {
-  const quoted = words.map((word) => `"${word}"`);
-  return quoted.length < 2
-    ? quoted.join('')
-    : `${quoted.slice(0, -1).join(', ')} ${conjunction} ${quoted.at(-1)}`;
-}
-
-/** The candidate `word` is a near miss of, if any: a small edit away, or a prefix of it. */
-export function closest<T extends string>(word: string, candidates: readonly T[]): T | undefined {
-  const lower = word.toLowerCase();
-  let best: T | undefined;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const candidate of candidates) {
-    const target = candidate.toLowerCase();
-    const distance = levenshtein(lower, target);
-    const near =
-      distance <= Math.max(1, Math.floor(Math.max(lower.length, target.length) / 3)) ||
-      (lower.length >= 3 && target.startsWith(lower));
-    if (near && distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-function levenshtein(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 8 || a.length > 64 || b.length > 64) {
-    return Math.max(a.length, b.length);
-  }
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }

@@ -1,5 +1,5 @@
+import { describe } from '../config-problems/index.js';
 import { HintgateError } from '../errors/hintgate-error.js';
-import { describe } from '../policy/check-policy.js';
 import type { ApprovalAnswer } from '../policy/policy-types.js';
 import { isPlainObject } from '../tool/json-schema.js';
 

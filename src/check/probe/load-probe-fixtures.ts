@@ -1,6 +1,6 @@
+import { parseYamlOrJson } from '../../config-problems/index.js';
 import { HintgateError } from '../../errors/hintgate-error.js';
 import { readTextFile } from '../../fs/read-text-file.js';
-import { parseYamlOrJson } from '../../policy/load-policy.js';
 import { isPlainObject, nullRecord, ownValue } from '../../tool/index.js';
 
 /** Argument sets to call each tool with, by tool name, instead of synthesized arguments. */

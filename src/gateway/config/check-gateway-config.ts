@@ -2,12 +2,11 @@ import { dirname, join, resolve } from 'node:path';
 import { MIN_AUDIT_ROTATE_BYTES } from '../../audit/index.js';
 import {
   describe,
-  type PolicySource,
-  type Problem,
-  readChoice,
-  readPolicy,
+  type ConfigSource as PolicySource,
+  type ConfigProblem as Problem,
   throwProblems,
-} from '../../policy/check-policy.js';
+} from '../../config-problems/index.js';
+import { readChoice, readPolicy } from '../../policy/check-policy.js';
 import { isPlainObject } from '../../tool/json-schema.js';
 import type { EnvironmentVariables } from './expand-env.js';
 import {

@@ -3,10 +3,10 @@ import {
   closest,
   describe,
   listOf,
-  type PolicyPath,
-  type PolicySource,
-  type Problem,
-} from '../../policy/check-policy.js';
+  type ConfigPath as PolicyPath,
+  type ConfigSource as PolicySource,
+  type ConfigProblem as Problem,
+} from '../../config-problems/index.js';
 import { isPlainObject } from '../../tool/json-schema.js';
 import { type EnvironmentVariables, expandEnv } from './expand-env.js';
 

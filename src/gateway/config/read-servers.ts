@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
-import { closest, describe, type PolicyPath, readChoice } from '../../policy/check-policy.js';
+import { closest, describe, type ConfigPath as PolicyPath } from '../../config-problems/index.js';
+import { readChoice } from '../../policy/check-policy.js';
 import { isPlainObject } from '../../tool/json-schema.js';
 import {
   type LoadedGatewayServer,

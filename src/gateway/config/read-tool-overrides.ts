@@ -1,4 +1,4 @@
-import { describe, type PolicyPath } from '../../policy/check-policy.js';
+import { describe, type ConfigPath as PolicyPath } from '../../config-problems/index.js';
 import { HINT_NAMES, type ToolAnnotations } from '../../tool/annotations.js';
 import { TOOL_NAME_PATTERN } from '../../tool/define-tool.js';
 import { isTimerMs, MAX_TIMER_MS } from '../../tool/max-timer-ms.js';

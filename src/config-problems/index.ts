@@ -1,0 +1,7 @@
+export { closest } from './closest.js';
+export type { ConfigPath, ConfigPosition, ConfigProblem, ConfigSource } from './config-problem.js';
+export { describe } from './describe.js';
+export { findJsonError, type JsonError } from './find-json-error.js';
+export { listOf } from './list-of.js';
+export { type ParsedYamlOrJson, parseYamlOrJson } from './parse-yaml-or-json.js';
+export { type ThrowProblemsOptions, throwProblems } from './throw-problems.js';
