@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { type GatewayConsole, prepareGatewayConsole } from '../console/index.js';
 import { createGateway, type Gateway } from '../gateway/index.js';
 import {
   DEFAULT_HTTP_HOST,
@@ -7,6 +9,7 @@ import {
   startMcpHttpServer,
 } from '../mcp/server/index.js';
 import { MODES, type Mode } from '../policy/policy-types.js';
+import { takeConsoleOption } from './console-option.js';
 import { fetchAllowArg } from './fetch-allow-arg.js';
 import { chooseGatewayConfig } from './gateway-config-file.js';
 import { httpTokenCheck } from './http-token-check.js';
@@ -17,6 +20,7 @@ import type { CliIo } from './run-cli.js';
 
 export const GATEWAY_USAGE = `Usage: hintgate gateway [--config FILE] [--mode MODE] [--fetch-allow LIST]
                         [--http [--host HOST] [--port PORT] [--token TOKEN | --insecure-no-token]]
+                        [--console [PORT]]
 
 Fronts the MCP servers of a configuration file: every tool call any MCP client makes goes
 through hintgate, which applies the tools' annotations, the mode and rules, and asks the
@@ -48,6 +52,12 @@ Options:
                     on an address other machines may reach (warns on loopback).
   --insecure-no-token
                     Listen without a token on such an address all the same.
+  --console [PORT]  Serve the web console (approvals inbox, audit trail, tools, mode) at
+                    http://127.0.0.1:PORT/console/ (no PORT: console.port of the
+                    configuration, else a free one); its login address is printed once
+                    on stderr. Approvals are offered there too, first answer wins; a
+                    client that cannot ask its user waits for the console instead of
+                    being denied. Also on with "console:" in the configuration.
   -h, --help        Show this help and exit.
 
 Over stdio, stdout carries the protocol; messages (and the upstream servers' stderr,
@@ -91,7 +101,12 @@ const linePrefixer = (write: (text: string) => void, prefix: string) => {
  */
 export async function runGateway(argv: readonly string[], io: CliIo): Promise<number> {
   const say = (line: string): void => io.stderr(`hintgate gateway: ${line}\n`);
-  const parsed = parseCommandArgs('gateway', argv, OPTIONS);
+  const consoleOption = takeConsoleOption(argv);
+  if (!consoleOption.ok) {
+    say(`${consoleOption.message} Run "hintgate gateway --help" for usage.`);
+    return 2;
+  }
+  const parsed = parseCommandArgs('gateway', consoleOption.argv, OPTIONS);
   if (!parsed.ok) {
     say(parsed.message);
     return 2;
@@ -182,6 +197,25 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
     say(first);
     for (const line of rest) if (line.trim() !== '') io.stderr(`  ${line}\n`);
   };
+  const consoleSettings =
+    consoleOption.console === undefined
+      ? config?.console
+      : { ...config?.console, ...consoleOption.console };
+  let webConsole: GatewayConsole | undefined;
+  if (consoleSettings !== undefined) {
+    const state = join(cwd, '.hintgate');
+    try {
+      webConsole = await prepareGatewayConsole({
+        auditPath: config?.audit.path ?? join(state, 'audit.jsonl'),
+        approvalsFile: config?.approvals.path ?? join(state, 'approvals.json'),
+        ...consoleSettings,
+        ...(config === undefined ? {} : { configFile: config.file }),
+      });
+    } catch (error) {
+      say(`cannot read the audit log for the console: ${messageOf(error)}`);
+      return 1;
+    }
+  }
   const upstreamLines = new Map<string, (chunk: string) => void>();
   // Listening from before the start: a signal while upstreams are still being reached
   // stops the start, and what it began (upstream processes) is closed before exiting.
@@ -203,6 +237,9 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
           }
         : { config }),
       ...(mode === undefined ? {} : { mode: mode as Mode }),
+      ...(webConsole === undefined
+        ? {}
+        : { approvalChannels: webConsole.approvalChannels, auditSinks: webConsole.auditSinks }),
       onError: report,
       onNotice: say,
       onUpstreamStderr: (server, text) => {
@@ -216,6 +253,7 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
     });
   } catch (error) {
     shutdown.dispose();
+    await webConsole?.close();
     if (signalled !== undefined) {
       say(`${signalled}: stopped while starting.`);
       return 0;
@@ -251,6 +289,7 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
       });
     } catch (error) {
       shutdown.dispose();
+      await webConsole?.close();
       await gateway.close();
       say(`cannot listen on ${host}: ${messageOf(error)}`);
       return 1;
@@ -261,6 +300,25 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
   } else {
     stdio = serveMcpStdio({ toolServer, onError: report });
     say(`serving ${what} over stdio`);
+  }
+
+  if (webConsole !== undefined) {
+    try {
+      const started = await webConsole.start(gateway);
+      say(
+        consoleSettings?.token === undefined
+          ? `console at ${started.loginUrl} (this address signs you in; it holds a new token on every start)`
+          : `console at ${started.loginUrl} (sign in with the configured console.token)`,
+      );
+    } catch (error) {
+      shutdown.dispose();
+      await webConsole.close();
+      await gateway.close();
+      await httpServer?.close();
+      await stdio?.close();
+      say(`cannot start the console: ${messageOf(error)}`);
+      return 1;
+    }
   }
 
   const ended = await Promise.race([
@@ -274,6 +332,7 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
     say(shutdownNotice(ended));
   }
   await gateway.close({ graceMs: ended === undefined ? 0 : SHUTDOWN_GRACE_MS });
+  await webConsole?.close();
   await httpServer?.close();
   await stdio?.close();
   return 0;

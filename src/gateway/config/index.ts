@@ -15,6 +15,7 @@ export {
   type GatewayServerExtras,
   type GatewayStdioServerConfig,
   type GatewayToolOverride,
+  type LoadedConsole,
   type LoadedDownstreamHttp,
   type LoadedGatewayConfig,
   type LoadedGatewayServer,
