@@ -104,7 +104,10 @@ export function gatewayToolStates(options: {
     const pinned = pinByName.get(entry.name);
     const pinState = pinned?.applied.report.tools.find((state) => state.tool === pinned.tool);
     const heldBack = blocked.get(entry.name);
-    const concurrency = registry.origin(entry.origin)?.concurrency;
+    // As the runtime caps it: the origin's, else unbounded when trusted, else 1.
+    const origin = registry.origin(entry.origin);
+    const concurrency =
+      origin?.concurrency ?? (origin?.trusted === true ? Number.POSITIVE_INFINITY : 1);
     states.push({
       name: entry.name,
       server: entry.origin,

@@ -305,6 +305,8 @@ function showDetail(row) {
   detail.hidden = false;
 }
 
+const ms = (value) => (typeof value === 'number' ? value.toFixed(value < 10 ? 2 : 0) : '');
+
 function renderAudit() {
   const rows = auditRows();
   const filters = document.getElementById('audit-filters');
@@ -325,8 +327,8 @@ function renderAudit() {
         el('td', {}, row.status),
         el('td', {}, row.answeredBy),
         el('td', {}, row.client),
-        el('td', { class: 'num' }, row.end?.queuedMs ?? ''),
-        el('td', { class: 'num' }, row.end?.runMs ?? ''),
+        el('td', { class: 'num' }, ms(row.end?.queuedMs)),
+        el('td', { class: 'num' }, ms(row.end?.runMs)),
       );
       tr.addEventListener('click', () => showDetail(row));
       tr.addEventListener('keydown', (event) => {
@@ -438,7 +440,9 @@ function renderTools() {
     ].filter(Boolean);
     const limits = [
       tool.rateLimit ? `rate ${tool.rateLimit.max} per ${tool.rateLimit.windowMs} ms` : null,
-      tool.concurrency ? `server runs ${tool.concurrency} at once` : 'no concurrency cap',
+      tool.concurrency
+        ? `server runs up to ${tool.concurrency} call(s) at once`
+        : 'no concurrency cap',
       tool.timeoutMs ? `timeout ${tool.timeoutMs} ms` : null,
     ].filter(Boolean);
     rows.push(
