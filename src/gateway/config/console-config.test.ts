@@ -26,7 +26,7 @@ describe('console: in hintgate.yaml', () => {
     expect(load('console: false\n').console).toBeUndefined();
     expect(load('console: true\n').console).toEqual({});
     expect(
-      load('console: { port: 7777, token: "${CONSOLE_TOKEN}" }\n', {
+      load(`console: { port: 7777, token: "\${CONSOLE_TOKEN}" }\n`, {
         CONSOLE_TOKEN: 'a-long-enough-token',
       }).console,
     ).toEqual({ port: 7777, token: 'a-long-enough-token' });
@@ -36,7 +36,7 @@ describe('console: in hintgate.yaml', () => {
     expect(failure('console: { port: 70000 }\n')).toContain(
       'console.port is 70000; use an integer from 0 to 65535',
     );
-    const short = failure('console: { token: "${T}" }\n', { T: 'sh0rt' });
+    const short = failure(`console: { token: "\${T}" }\n`, { T: 'sh0rt' });
     expect(short).toContain('console.token is 5 characters long; use at least 16');
     expect(short).not.toContain('sh0rt');
     expect(failure('console: { host: 0.0.0.0 }\n')).toContain(
@@ -46,7 +46,7 @@ describe('console: in hintgate.yaml', () => {
   });
 
   it('matches the schema', () => {
-    for (const text of ['console: true\n', 'console: { port: 0, token: "${T}" }\n']) {
+    for (const text of ['console: true\n', `console: { port: 0, token: "\${T}" }\n`]) {
       expect(validate(parse(`${SERVERS}${text}`))).toBe(true);
     }
     expect(validate(parse(`${SERVERS}console: { host: "x" }\n`))).toBe(false);
