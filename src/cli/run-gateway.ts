@@ -17,10 +17,11 @@ import { nextSignal, SHUTDOWN_GRACE_MS, shutdownNotice } from './next-signal.js'
 import { parseCommandArgs } from './parse-command-args.js';
 import { MIN_TOKEN_LENGTH } from './parse-serve-args.js';
 import type { CliIo } from './run-cli.js';
+import { terminalChannel } from './terminal-channel.js';
 
 export const GATEWAY_USAGE = `Usage: hintgate gateway [--config FILE] [--mode MODE] [--fetch-allow LIST]
                         [--http [--host HOST] [--port PORT] [--token TOKEN | --insecure-no-token]]
-                        [--console [PORT]]
+                        [--console [PORT]] [--terminal]
 
 Fronts the MCP servers of a configuration file: every tool call any MCP client makes goes
 through hintgate, which applies the tools' annotations, the mode and rules, and asks the
@@ -58,6 +59,8 @@ Options:
                     on stderr. Approvals are offered there too, first answer wins; a
                     client that cannot ask its user waits for the console instead of
                     being denied. Also on with "console:" in the configuration.
+  --terminal        With --http: also ask for approvals in this terminal (stdin must be
+                    one), offered together with the client and the console.
   -h, --help        Show this help and exit.
 
 Over stdio, stdout carries the protocol; messages (and the upstream servers' stderr,
@@ -77,6 +80,7 @@ const OPTIONS = {
   port: { type: 'string' },
   token: { type: 'string' },
   'insecure-no-token': { type: 'boolean' },
+  terminal: { type: 'boolean' },
   'fetch-allow': { type: 'string', multiple: true },
 } as const;
 
@@ -120,6 +124,7 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
     port?: string;
     token?: string;
     'insecure-no-token'?: boolean;
+    terminal?: boolean;
   };
   if (values.help === true) {
     io.stdout(GATEWAY_USAGE);
@@ -168,6 +173,16 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
       );
       return 2;
     }
+  }
+  if (values.terminal === true && !http) {
+    say(
+      '--terminal only applies with --http: over stdio, stdin carries the MCP protocol. Use --console for approvals in a browser.',
+    );
+    return 2;
+  }
+  if (values.terminal === true && process.stdin.isTTY !== true) {
+    say('--terminal needs an interactive terminal on stdin; run the gateway in one.');
+    return 2;
   }
   const envToken = env.HINTGATE_TOKEN === '' ? undefined : env.HINTGATE_TOKEN;
   const token = values.token ?? (http ? (envToken ?? downstream?.token) : undefined);
@@ -237,9 +252,15 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
           }
         : { config }),
       ...(mode === undefined ? {} : { mode: mode as Mode }),
-      ...(webConsole === undefined
+      ...(webConsole === undefined ? {} : { auditSinks: webConsole.auditSinks }),
+      ...(webConsole === undefined && values.terminal !== true
         ? {}
-        : { approvalChannels: webConsole.approvalChannels, auditSinks: webConsole.auditSinks }),
+        : {
+            approvalChannels: [
+              ...(webConsole?.approvalChannels ?? []),
+              ...(values.terminal === true ? [terminalChannel()] : []),
+            ],
+          }),
       onError: report,
       onNotice: say,
       onUpstreamStderr: (server, text) => {

@@ -113,7 +113,8 @@ export interface ApprovalRequest {
 /**
  * Who answered an approval request, and through which channel: `elicitation`
  * (`elicitation/create` to the MCP client), `input_required` (a 2026-07-28 retry), the
- * gateway's web console (`console`), an approver in code (`approver`, e.g. the terminal
+ * gateway's web console (`console`), the terminal the gateway runs in (`terminal`), an
+ * approver in code (`approver`, e.g. the terminal
  * approver), an approval remembered earlier (`remembered`), or `none` when nobody could be
  * asked.
  */
@@ -122,6 +123,7 @@ export interface ApprovalAnswerer {
     | 'elicitation'
     | 'input_required'
     | 'console'
+    | 'terminal'
     | 'approver'
     | 'remembered'
     | 'none';
