@@ -36,6 +36,8 @@ export {
   type DerivedApprovalKeys,
   deriveApprovalKeys,
   deriveCallApprovalKeys,
+  type FirstAnswerOptions,
+  firstAnswer,
   loadPolicy,
   MODES,
   type Mode,
