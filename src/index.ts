@@ -50,6 +50,8 @@ export {
   type DerivedApprovalKeys,
   deriveApprovalKeys,
   deriveCallApprovalKeys,
+  type FirstAnswerOptions,
+  firstAnswer,
   loadPolicy,
   MODES,
   type Mode,

@@ -1,4 +1,4 @@
-import type { ApprovalAnswerer } from '../policy/policy-types.js';
+import type { ApprovalAnswerer, Mode } from '../policy/policy-types.js';
 import type { ToolClass } from '../tool/classify.js';
 import type { CallErrorCode, CallStatus } from '../tool/tool-result.js';
 
@@ -11,6 +11,7 @@ export const AUDIT_EVENT_TYPES = [
   'approval.granted',
   'approval.denied',
   'tool.changed',
+  'mode.changed',
 ] as const;
 
 /** One of {@link AUDIT_EVENT_TYPES}. */
@@ -67,6 +68,12 @@ export interface AuditEvent {
   readonly caller?: CallerIdentity;
   /** For `approval.granted` / `approval.denied`: who answered, and how. */
   readonly answeredBy?: ApprovalAnswerer;
+  /** For `mode.changed`: the mode from now on. */
+  readonly mode?: Mode;
+  /** For `mode.changed`: the mode before. */
+  readonly previousMode?: Mode;
+  /** For `mode.changed`: who switched it, and through which channel (`console`). */
+  readonly changedBy?: ApprovalAnswerer;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { type GatewayConsole, prepareGatewayConsole } from '../console/index.js';
 import { createGateway, type Gateway } from '../gateway/index.js';
 import {
   DEFAULT_HTTP_HOST,
@@ -7,6 +9,7 @@ import {
   startMcpHttpServer,
 } from '../mcp/server/index.js';
 import { MODES, type Mode } from '../policy/policy-types.js';
+import { takeConsoleOption } from './console-option.js';
 import { discoverCliTools } from './discover-cli-tools.js';
 import { fetchAllowArg } from './fetch-allow-arg.js';
 import { chooseGatewayConfig } from './gateway-config-file.js';
@@ -15,9 +18,11 @@ import { nextSignal, SHUTDOWN_GRACE_MS, shutdownNotice } from './next-signal.js'
 import { parseCommandArgs } from './parse-command-args.js';
 import { MIN_TOKEN_LENGTH } from './parse-serve-args.js';
 import type { CliIo } from './run-cli.js';
+import { terminalChannel } from './terminal-channel.js';
 
 export const GATEWAY_USAGE = `Usage: hintgate gateway [--config FILE] [--mode MODE] [--fetch-allow LIST]
                         [--http [--host HOST] [--port PORT] [--token TOKEN | --insecure-no-token]]
+                        [--console [PORT]] [--terminal]
 
 Fronts the MCP servers of a configuration file: every tool call any MCP client makes goes
 through hintgate, which applies the tools' annotations, the mode and rules, and asks the
@@ -49,6 +54,14 @@ Options:
                     on an address other machines may reach (warns on loopback).
   --insecure-no-token
                     Listen without a token on such an address all the same.
+  --console [PORT]  Serve the web console (approvals inbox, audit trail, tools, mode) at
+                    http://127.0.0.1:PORT/console/ (no PORT: console.port of the
+                    configuration, else a free one); its login address is printed once
+                    on stderr. Approvals are offered there too, first answer wins; a
+                    client that cannot ask its user waits for the console instead of
+                    being denied. Also on with "console:" in the configuration.
+  --terminal        With --http: also ask for approvals in this terminal (stdin must be
+                    one), offered together with the client and the console.
   -h, --help        Show this help and exit.
 
 Over stdio, stdout carries the protocol; messages (and the upstream servers' stderr,
@@ -73,6 +86,7 @@ const OPTIONS = {
   port: { type: 'string' },
   token: { type: 'string' },
   'insecure-no-token': { type: 'boolean' },
+  terminal: { type: 'boolean' },
   'fetch-allow': { type: 'string', multiple: true },
 } as const;
 
@@ -97,7 +111,12 @@ const linePrefixer = (write: (text: string) => void, prefix: string) => {
  */
 export async function runGateway(argv: readonly string[], io: CliIo): Promise<number> {
   const say = (line: string): void => io.stderr(`hintgate gateway: ${line}\n`);
-  const parsed = parseCommandArgs('gateway', argv, OPTIONS);
+  const consoleOption = takeConsoleOption(argv);
+  if (!consoleOption.ok) {
+    say(`${consoleOption.message} Run "hintgate gateway --help" for usage.`);
+    return 2;
+  }
+  const parsed = parseCommandArgs('gateway', consoleOption.argv, OPTIONS);
   if (!parsed.ok) {
     say(parsed.message);
     return 2;
@@ -111,6 +130,7 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
     port?: string;
     token?: string;
     'insecure-no-token'?: boolean;
+    terminal?: boolean;
   };
   if (values.help === true) {
     io.stdout(GATEWAY_USAGE);
@@ -160,6 +180,16 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
       return 2;
     }
   }
+  if (values.terminal === true && !http) {
+    say(
+      '--terminal only applies with --http: over stdio, stdin carries the MCP protocol. Use --console for approvals in a browser.',
+    );
+    return 2;
+  }
+  if (values.terminal === true && process.stdin.isTTY !== true) {
+    say('--terminal needs an interactive terminal on stdin; run the gateway in one.');
+    return 2;
+  }
   const envToken = env.HINTGATE_TOKEN === '' ? undefined : env.HINTGATE_TOKEN;
   const token = values.token ?? (http ? (envToken ?? downstream?.token) : undefined);
   if (token !== undefined && token.length < MIN_TOKEN_LENGTH) {
@@ -188,6 +218,25 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
     say(first);
     for (const line of rest) if (line.trim() !== '') io.stderr(`  ${line}\n`);
   };
+  const consoleSettings =
+    consoleOption.console === undefined
+      ? config?.console
+      : { ...config?.console, ...consoleOption.console };
+  let webConsole: GatewayConsole | undefined;
+  if (consoleSettings !== undefined) {
+    const state = join(cwd, '.hintgate');
+    try {
+      webConsole = await prepareGatewayConsole({
+        auditPath: config?.audit.path ?? join(state, 'audit.jsonl'),
+        approvalsFile: config?.approvals.path ?? join(state, 'approvals.json'),
+        ...consoleSettings,
+        ...(config === undefined ? {} : { configFile: config.file }),
+      });
+    } catch (error) {
+      say(`cannot read the audit log for the console: ${messageOf(error)}`);
+      return 1;
+    }
+  }
   const upstreamLines = new Map<string, (chunk: string) => void>();
   // Listening from before the start: a signal while upstreams are still being reached
   // stops the start, and what it began (upstream processes) is closed before exiting.
@@ -217,6 +266,15 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
           command: 'gateway',
           mayAsk: http,
         }),
+      ...(webConsole === undefined ? {} : { auditSinks: webConsole.auditSinks }),
+      ...(webConsole === undefined && values.terminal !== true
+        ? {}
+        : {
+            approvalChannels: [
+              ...(webConsole?.approvalChannels ?? []),
+              ...(values.terminal === true ? [terminalChannel()] : []),
+            ],
+          }),
       onError: report,
       onNotice: say,
       onUpstreamStderr: (server, text) => {
@@ -230,6 +288,7 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
     });
   } catch (error) {
     shutdown.dispose();
+    await webConsole?.close();
     if (signalled !== undefined) {
       say(`${signalled}: stopped while starting.`);
       return 0;
@@ -265,6 +324,7 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
       });
     } catch (error) {
       shutdown.dispose();
+      await webConsole?.close();
       await gateway.close();
       say(`cannot listen on ${host}: ${messageOf(error)}`);
       return 1;
@@ -275,6 +335,25 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
   } else {
     stdio = serveMcpStdio({ toolServer, onError: report });
     say(`serving ${what} over stdio`);
+  }
+
+  if (webConsole !== undefined) {
+    try {
+      const started = await webConsole.start(gateway);
+      say(
+        consoleSettings?.token === undefined
+          ? `console at ${started.loginUrl} (this address signs you in; it holds a new token on every start)`
+          : `console at ${started.loginUrl} (sign in with the configured console.token)`,
+      );
+    } catch (error) {
+      shutdown.dispose();
+      await webConsole.close();
+      await gateway.close();
+      await httpServer?.close();
+      await stdio?.close();
+      say(`cannot start the console: ${messageOf(error)}`);
+      return 1;
+    }
   }
 
   const ended = await Promise.race([
@@ -288,6 +367,7 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
     say(shutdownNotice(ended));
   }
   await gateway.close({ graceMs: ended === undefined ? 0 : SHUTDOWN_GRACE_MS });
+  await webConsole?.close();
   await httpServer?.close();
   await stdio?.close();
   return 0;

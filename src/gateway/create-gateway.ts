@@ -1,6 +1,6 @@
 import { unwatchFile, watchFile } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createJsonlAuditSink } from '../audit/index.js';
+import { type AuditEvent, type AuditSink, createJsonlAuditSink } from '../audit/index.js';
 import { HintgateError } from '../errors/index.js';
 import type { LoadedGatewayConfig, LoadedGatewayServer } from '../gateway/config/index.js';
 import {
@@ -11,7 +11,7 @@ import {
 } from '../mcp/client/index.js';
 import { reconnectDelay } from '../mcp/client/reconnect-delay.js';
 import { createMcpToolServer, type McpToolServer } from '../mcp/server/index.js';
-import { DEFAULT_MODE, type Mode } from '../policy/policy-types.js';
+import { type Approver, DEFAULT_MODE, type Mode } from '../policy/policy-types.js';
 import { createRegistry, type Env, type ToolRegistry } from '../registry/index.js';
 import { graceMsOf } from '../runtime/close-options.js';
 import { createRuntime, type Runtime } from '../runtime/index.js';
@@ -19,6 +19,7 @@ import { createWorkspaceTools } from '../tools/index.js';
 import { backgroundAudit } from './background-audit.js';
 import { createGatewayPrompts } from './gateway-prompts.js';
 import { createGatewayResources } from './gateway-resources.js';
+import { type GatewayToolState, gatewayToolStates } from './gateway-tool-states.js';
 import { GatewayTools } from './gateway-tools.js';
 import { GatewayUpstreams } from './gateway-upstreams.js';
 import { relayLogging } from './relay-logging.js';
@@ -81,6 +82,17 @@ export interface CreateGatewayOptions
    * the runtime.
    */
   readonly discoverTools?: (registry: ToolRegistry) => Promise<unknown>;
+  /**
+   * Approval channels besides each MCP client's own (the web console, a terminal): every
+   * approval is offered to the client and to these at once, and the first answer wins (see
+   * `createMcpToolServer`'s `approvalChannels`). Default none.
+   */
+  readonly approvalChannels?: readonly Approver[];
+  /**
+   * Audit sinks besides the JSONL log, for example the web console's live view: they get
+   * every event the log gets. Default none.
+   */
+  readonly auditSinks?: readonly AuditSink[];
 }
 
 /** A running gateway: upstream connections, one runtime over all their tools, and its MCP server. */
@@ -102,6 +114,17 @@ export interface Gateway {
   /** Reads the pin file again and applies it now (it is also re-read when it changes). */
   reloadPins(): Promise<void>;
   /**
+   * The state of every tool: claimed and effective annotations, trust, layer and
+   * shadowing, whether it is offered or held back (and why), its pin status with the
+   * review of a change, rate limit and its server's concurrency cap.
+   */
+  toolStates(): GatewayToolState[];
+  /**
+   * Records an event of the gateway's own (a `mode.changed` from the console) in the audit
+   * log and the other sinks, in the background; `close` waits for it.
+   */
+  recordEvent(event: AuditEvent): void;
+  /**
    * Shuts the gateway down: the runtime takes no more calls, the calls under way may finish
    * for up to `graceMs` (default 0) and are then cancelled (upstream servers are told), their
    * results still go to the clients, and the audit log is flushed; then the upstream
@@ -117,12 +140,23 @@ const stderrLine = (text: string): void => {
   process.stderr.write(`hintgate gateway: ${text.replaceAll('\n', ' ')}\n`);
 };
 
+/** One sink that writes every event to each of `sinks`. */
+const fanOut = (sinks: readonly AuditSink[]): AuditSink => ({
+  write: async (event) => {
+    await Promise.all(sinks.map((sink) => sink.write(event)));
+  },
+});
+
 /** The embedded default: the built-in workspace tools, like `hintgate serve`. */
 async function workspaceGateway(
   options: CreateGatewayOptions,
   report: (error: Error) => void,
 ): Promise<Gateway> {
   const workspace = resolve(options.workspace ?? process.cwd());
+  const sinks = [
+    createJsonlAuditSink({ path: join(workspace, '.hintgate', 'audit.jsonl') }),
+    ...(options.auditSinks ?? []),
+  ];
   const registry = createRegistry({
     ...(options.env === undefined ? {} : { env: options.env }),
     onListenerError: (error) => report(asError(error)),
@@ -142,16 +176,26 @@ async function workspaceGateway(
     workspace,
     mode: options.mode ?? DEFAULT_MODE,
     approvalsFile: join(workspace, '.hintgate', 'approvals.json'),
-    auditSinks: [createJsonlAuditSink({ path: join(workspace, '.hintgate', 'audit.jsonl') })],
+    auditSinks: sinks,
   });
-  const toolServer = createMcpToolServer({ runtime, onError: report });
+  const toolServer = createMcpToolServer({
+    runtime,
+    onError: report,
+    ...(options.approvalChannels === undefined
+      ? {}
+      : { approvalChannels: options.approvalChannels }),
+  });
+  const events = backgroundAudit(fanOut(sinks), report);
   return {
     runtime,
     toolServer,
     connections: new Map(),
     blockedTools: () => new Map(),
     reloadPins: async () => {},
+    toolStates: () => gatewayToolStates({ registry: runtime.registry, blocked: new Map() }),
+    recordEvent: events.write,
     async close(closeOptions) {
+      await events.settled();
       await runtime.close(closeOptions);
       await toolServer.close();
     },
@@ -224,17 +268,18 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
       ? {}
       : { rotate: config.audit.rotate, onRotateError: report }),
   });
+  const sinks = [sink, ...(options.auditSinks ?? [])];
   const inner = createRuntime({
     registry,
     mode: options.mode ?? config.mode ?? DEFAULT_MODE,
     rules: config.rules,
     approvalsFile: config.approvals.path,
-    auditSinks: [sink],
+    auditSinks: sinks,
     auditArguments: config.audit.arguments,
     workspace: config.directory,
   });
   // Pin findings (`tool.changed`) are written without making anyone wait; close waits.
-  const findings = backgroundAudit(sink, report);
+  const findings = backgroundAudit(fanOut(sinks), report);
   const tools = new GatewayTools({
     config,
     registry,
@@ -244,7 +289,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
   });
   const runtime = withBlockedTools(inner, {
     blocked: (name) => tools.blocked.get(name),
-    auditSinks: [sink],
+    auditSinks: sinks,
     auditArguments: config.audit.arguments,
   });
   const upstreams = new GatewayUpstreams(config.servers.map((server) => server.name));
@@ -261,6 +306,9 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     prompts,
     logging,
     unapprovableAdvice: unapprovableAdvice({ config, registry, mode: () => runtime.mode }),
+    ...(options.approvalChannels === undefined
+      ? {}
+      : { approvalChannels: options.approvalChannels }),
   });
   tools.onApplied = () => toolServer.refresh();
   // A client's roots changed: the servers, which may have asked for them, are told.
@@ -416,6 +464,8 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     connections,
     blockedTools: () => new Map(tools.blocked),
     reloadPins: () => tools.reloadPins(),
+    toolStates: () => tools.states(),
+    recordEvent: findings.write,
     close(closeOptions) {
       let graceMs: number;
       try {

@@ -2,10 +2,15 @@ import type { AuditEvent } from '../audit/audit-event.js';
 import type { PinFinding } from '../check/pin/index.js';
 import { type LoadedGatewayConfig, VERIFIED_CONCURRENCY } from '../gateway/config/index.js';
 import type { ToolConfig, ToolRegistry } from '../registry/index.js';
-import { ownValue, type Tool } from '../tool/index.js';
+import { ownValue, type Tool, toToolListing } from '../tool/index.js';
 import { gatewayNames } from './gateway-names.js';
 import { assessPins, type LoadedPins, loadPins, type PinAssessment } from './gateway-pins.js';
 import { gatewayTool } from './gateway-tool.js';
+import {
+  type AppliedServerPins,
+  type GatewayToolState,
+  gatewayToolStates,
+} from './gateway-tool-states.js';
 
 /** Options of {@link GatewayTools}. */
 export interface GatewayToolsOptions {
@@ -127,6 +132,8 @@ export class GatewayTools {
   #configured = new Map<string, ToolConfig>();
   /** Lines already told, so that each is told once while it holds. */
   #told = new Set<string>();
+  /** What the pins said of each server's tools when they were last applied. */
+  #appliedPins: readonly AppliedServerPins[] = [];
 
   constructor(options: GatewayToolsOptions) {
     this.#options = options;
@@ -149,6 +156,18 @@ export class GatewayTools {
   start(): void {
     this.#started = true;
     this.update();
+  }
+
+  /**
+   * The state of every tool as last applied: annotations, trust, held back and why, pin
+   * status and review (see {@link gatewayToolStates}).
+   */
+  states(): GatewayToolState[] {
+    return gatewayToolStates({
+      registry: this.#options.registry,
+      blocked: this.blocked,
+      applied: this.#appliedPins,
+    });
   }
 
   /** Stops following changes. */
@@ -252,7 +271,12 @@ export class GatewayTools {
           },
         });
       }
-      return { server, enabled: staged.filter((tool) => !disabled(tool.name)), assessment };
+      return {
+        server,
+        enabled: staged.filter((tool) => !disabled(tool.name)),
+        assessment,
+        staged,
+      };
     });
 
     // Tools held back by their pins take no part in naming: they make no other tool
@@ -317,6 +341,18 @@ export class GatewayTools {
       sets.set(server.name, registered);
     }
     this.#cache = cache;
+    this.#appliedPins = servers.map(({ server, assessment, staged }) => {
+      const exposed = new Map<string, string>();
+      for (const [tool, name] of named.names.get(server.name) ?? []) exposed.set(tool, name);
+      for (const [tool, name] of named.heldBack.get(server.name) ?? []) exposed.set(tool, name);
+      return {
+        server: server.name,
+        report: assessment.report,
+        lock: pins.lock,
+        listings: staged.map((tool) => toToolListing(tool)),
+        exposed,
+      };
+    });
     for (const { server, enabled, assessment } of servers) {
       if (server.trusted || server.concurrency !== undefined) continue;
       const verified =

@@ -20,6 +20,7 @@ export {
   TOOL_NAME_SEPARATOR,
   type UpstreamToolRef,
 } from './exposed-names.js';
+export type { GatewayToolState, ToolPinDetail } from './gateway-tool-states.js';
 export {
   type PinGatewayOptions,
   type PinGatewayResult,

@@ -28,6 +28,7 @@ export {
   deriveApprovalKeys,
   deriveCallApprovalKeys,
 } from './derive-approval-keys.js';
+export { type FirstAnswerOptions, firstAnswer } from './first-answer.js';
 export { type LoadPolicyOptions, loadPolicy, parsePolicyText } from './load-policy.js';
 export {
   type ApprovalAnswer,

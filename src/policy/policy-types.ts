@@ -112,13 +112,22 @@ export interface ApprovalRequest {
 
 /**
  * Who answered an approval request, and through which channel: `elicitation`
- * (`elicitation/create` to the MCP client), `input_required` (a 2026-07-28 retry), an
- * approver in code (`approver`, e.g. the terminal approver), an approval remembered earlier
- * (`remembered`), or `none` when nobody could be asked.
+ * (`elicitation/create` to the MCP client), `input_required` (a 2026-07-28 retry), the
+ * gateway's web console (`console`), the terminal the gateway runs in (`terminal`), an
+ * approver in code (`approver`, e.g. the terminal
+ * approver), an approval remembered earlier (`remembered`), or `none` when nobody could be
+ * asked.
  */
 export interface ApprovalAnswerer {
-  readonly channel: 'elicitation' | 'input_required' | 'approver' | 'remembered' | 'none';
-  /** Who answered, when known: the MCP client's name and version. */
+  readonly channel:
+    | 'elicitation'
+    | 'input_required'
+    | 'console'
+    | 'terminal'
+    | 'approver'
+    | 'remembered'
+    | 'none';
+  /** Who answered, when known: the MCP client's name and version, the console's session. */
   readonly who?: string;
 }
 

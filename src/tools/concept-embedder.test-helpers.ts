@@ -47,5 +47,9 @@ export function conceptEmbedder(): {
 /** Copies this repository's own docs/ into `workspace`/docs: a small real corpus. */
 export async function copyRepositoryDocs(workspace: string): Promise<void> {
   const docs = fileURLToPath(new URL('../../docs', import.meta.url));
-  await cp(docs, join(workspace, 'docs'), { recursive: true });
+  // The pages, not their images (docs/console/*.png), which the index would leave out.
+  await cp(docs, join(workspace, 'docs'), {
+    recursive: true,
+    filter: (source) => !source.endsWith('.png'),
+  });
 }

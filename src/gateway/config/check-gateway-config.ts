@@ -14,6 +14,7 @@ import {
   DEFAULT_AUDIT_MAX_SYNC_DELAY_MS,
   DEFAULT_STATE_PATHS,
   type GatewayAuditRotate,
+  type LoadedConsole,
   type LoadedDownstreamHttp,
   type LoadedGatewayConfig,
   NEW_TOOLS_POLICIES,
@@ -47,7 +48,17 @@ const MISPLACED = (key: string, where: string): string =>
   `is not a top-level key; "${key}" belongs under ${where}.`;
 
 const TOP_LEVEL: KeySet = {
-  keys: ['servers', 'mcpServers', 'mode', 'rules', 'audit', 'approvals', 'pin', 'downstream'],
+  keys: [
+    'servers',
+    'mcpServers',
+    'mode',
+    'rules',
+    'audit',
+    'approvals',
+    'pin',
+    'downstream',
+    'console',
+  ],
   what: 'a hintgate configuration key',
   synonyms: {
     upstreams: 'servers',
@@ -55,6 +66,8 @@ const TOP_LEVEL: KeySet = {
     lock: 'pin',
     pinning: 'pin',
     log: 'audit',
+    webConsole: 'console',
+    ui: 'console',
   },
   advice: {
     policy: 'is not a hintgate configuration key; write "mode" and "rules" at the top level.',
@@ -162,6 +175,7 @@ function readConfig(
       ? undefined
       : readChoice(pin.newTools, ['pin', 'newTools'], NEW_TOOLS_POLICIES, context.problems);
   const http = readDownstream(value.downstream, context);
+  const webConsole = readConsole(value.console, context);
   const directory = context.directory;
   const at = (path: string) => join(directory, path);
   return {
@@ -197,6 +211,55 @@ function readConfig(
       newTools: newTools ?? 'pending',
     },
     downstream: http === undefined ? {} : { http },
+    ...(webConsole === undefined ? {} : { console: webConsole }),
+  };
+}
+
+/** Shortest console login token, as `startConsoleServer` requires. */
+const MIN_CONSOLE_TOKEN_LENGTH = 16;
+
+/** `console`: `true`, or `{ port, token }`; `false` or absent: no console. */
+function readConsole(value: unknown, context: ReadContext): LoadedConsole | undefined {
+  if (value === undefined || value === null || value === false) return undefined;
+  if (value === true) return {};
+  const example = '{ port: 7777 } (or true)';
+  const settings = readMapping(value, ['console'], example, context);
+  if (settings === undefined) return undefined;
+  checkKeys(
+    settings,
+    ['console'],
+    {
+      keys: ['port', 'token'],
+      what: 'a console key',
+      advice: {
+        host: 'is not a console key; the console listens on 127.0.0.1 only.',
+      },
+    },
+    context,
+  );
+  const port = readInteger(
+    settings.port,
+    ['console', 'port'],
+    { min: 0, max: 65_535, rule: 'an integer from 0 to 65535 (0 picks a free port)' },
+    context,
+  );
+  let token = readExpanded(
+    settings.token,
+    ['console', 'token'],
+    `"\${HINTGATE_CONSOLE_TOKEN}"`,
+    context,
+  );
+  if (token !== undefined && token.length < MIN_CONSOLE_TOKEN_LENGTH) {
+    report(
+      context,
+      ['console', 'token'],
+      `is ${token.length} characters long; use at least ${MIN_CONSOLE_TOKEN_LENGTH} (for example from "openssl rand -hex 24", kept in an environment variable: "\${HINTGATE_CONSOLE_TOKEN}"), or leave it out for a new random token on every start.`,
+    );
+    token = undefined;
+  }
+  return {
+    ...(port === undefined ? {} : { port }),
+    ...(token === undefined ? {} : { token }),
   };
 }
 

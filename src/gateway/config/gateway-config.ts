@@ -186,6 +186,22 @@ export interface GatewayConfig {
       readonly token?: string;
     } | null;
   } | null;
+  /**
+   * The web console (approvals inbox, audit trail, tools) on 127.0.0.1: `true`, or its
+   * settings. Default: off.
+   */
+  readonly console?:
+    | boolean
+    | {
+        /** Port on 127.0.0.1, 0 for any free one. Default 0. */
+        readonly port?: number;
+        /**
+         * Login token (at least 16 characters); may be `${VAR}`. Default: a random one on
+         * every start, printed on stderr.
+         */
+        readonly token?: string;
+      }
+    | null;
 }
 
 /** A tool override after loading: only the fields stated. */
@@ -246,6 +262,12 @@ export interface LoadedDownstreamHttp {
   readonly token?: string;
 }
 
+/** Web console settings after loading: only what the file states. */
+export interface LoadedConsole {
+  readonly port?: number;
+  readonly token?: string;
+}
+
 /**
  * A checked gateway configuration: defaults applied, paths absolute, `${VAR}` references
  * replaced, frozen.
@@ -273,4 +295,6 @@ export interface LoadedGatewayConfig {
   readonly pin: { readonly path: string; readonly newTools: NewToolsPolicy };
   /** `http` is present when the file asks for a Streamable HTTP downstream. */
   readonly downstream: { readonly http?: LoadedDownstreamHttp };
+  /** Present when the file turns the web console on. */
+  readonly console?: LoadedConsole;
 }

@@ -16,6 +16,7 @@ export {
   type GatewayServerExtras,
   type GatewayStdioServerConfig,
   type GatewayToolOverride,
+  type LoadedConsole,
   type LoadedDownstreamHttp,
   type LoadedGatewayConfig,
   type LoadedGatewayServer,

@@ -39,6 +39,7 @@ import type {
 import { createSourceRelay } from './source-relay.js';
 import { toCallToolResult } from './to-call-tool-result.js';
 import { toMcpTool } from './to-mcp-tool.js';
+import { withApprovalChannels } from './with-approval-channels.js';
 
 /** Options of {@link createMcpToolServer}. */
 export interface McpToolServerOptions {
@@ -88,6 +89,15 @@ export interface McpToolServerOptions {
    * place of the generic advice. `undefined` keeps the generic advice. Default none.
    */
   readonly unapprovableAdvice?: (request: ApprovalRequest) => string | undefined;
+  /**
+   * Approval channels besides the client's own (the web console, a terminal): each approval
+   * is offered to the client and to these at once, the first answer wins and the others are
+   * withdrawn. While a channel may answer, a client that cannot ask its user does not get
+   * the call denied: it waits for the channels (up to the runtime's approval timeout). A
+   * channel should answer `{ decision: 'deny', asked: false }` only when it cannot ask
+   * anyone. Default none.
+   */
+  readonly approvalChannels?: readonly Approver[];
 }
 
 /** Options of {@link McpToolServer.createServer}. */
@@ -187,6 +197,7 @@ const asError = (error: unknown): Error =>
 export function createMcpToolServer(options: McpToolServerOptions): McpToolServer {
   checkToolServerOptions(options);
   const { runtime } = options;
+  const offered = withApprovalChannels(options.approvalChannels);
   const serverInfo = {
     name: options.name ?? 'hintgate',
     version: options.version ?? packageVersion(),
@@ -284,10 +295,12 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     // A 2026-07-28 request stands alone: nothing is remembered for a session it lacks.
     const session = modern ? null : (connections.get(server)?.session ?? null);
     const caller = callerOf(server, ctx);
-    const approver = stamped(
-      roundApproval?.approver ?? createElicitationApprover(server, ctx),
-      modern ? 'input_required' : 'elicitation',
-      whoOf(caller),
+    const approver = offered(
+      stamped(
+        roundApproval?.approver ?? createElicitationApprover(server, ctx),
+        modern ? 'input_required' : 'elicitation',
+        whoOf(caller),
+      ),
     );
     const progressToken = ctx.mcpReq._meta?.progressToken;
     let running = true;
@@ -385,10 +398,8 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
         { id: String(id), name: params.name, arguments: params.arguments ?? {} },
         {
           signal,
-          approver: stamped(
-            approver ?? createElicitationApprover(server),
-            'elicitation',
-            whoOf(caller),
+          approver: offered(
+            stamped(approver ?? createElicitationApprover(server), 'elicitation', whoOf(caller)),
           ),
           session: connections.get(server)?.session ?? null,
           caller,
