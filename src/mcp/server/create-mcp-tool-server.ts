@@ -16,6 +16,7 @@ import type { ToolCall } from '../../runtime/tool-call.js';
 import type { ToolProgress } from '../../tool/tool.js';
 import type { CallResult } from '../../tool/tool-result.js';
 import { type ConnectionInfo, callerIdentity, stamped, stated, whoOf } from './caller-identity.js';
+import { callerScopes } from './caller-scopes.js';
 import { checkToolServerOptions } from './check-tool-server-options.js';
 import {
   type ApprovalRoundState,
@@ -106,6 +107,11 @@ export interface CreateServerOptions {
   readonly transport?: string;
   /** The principal of the bearer token that opened it (HTTP), for audit records. */
   readonly principal?: string;
+  /**
+   * Scopes the principal's token grants, added to the tool server's `scopes` for what this
+   * instance lists and runs. Default none.
+   */
+  readonly scopes?: readonly string[];
 }
 
 /** What {@link createMcpToolServer} returns. */
@@ -192,6 +198,9 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     version: options.version ?? packageVersion(),
   };
   const scopeOption = options.scopes === undefined ? {} : { scopes: options.scopes };
+  /** The scopes of a caller of `server`: its session's token's, else the request's. */
+  const scopesOf = (server: Server, ctx?: ServerContext) =>
+    callerScopes(options.scopes, connections.get(server)?.scopes ?? ctx?.http?.authInfo?.scopes);
   const report = (error: unknown): void => {
     try {
       options.onError?.(asError(error));
@@ -242,8 +251,8 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     report,
   });
   const clientRequests = createClientRequests({ instances: () => instances, report });
-  const originOf = (name: string): string | undefined =>
-    runtime.registry.resolve(name, scopeOption)?.origin;
+  const originOf = (name: string, scopes: typeof scopeOption): string | undefined =>
+    runtime.registry.resolve(name, scopes)?.origin;
   const fingerprint = (): string => JSON.stringify(runtime.listTools(scopeOption));
   let lastList = fingerprint();
   let closed = false;
@@ -265,11 +274,11 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
   };
   const unsubscribe = runtime.registry.onChange(() => refresh());
 
-  const listTools = () => {
+  const listTools = (scopes: typeof scopeOption) => {
     refresh();
     return runtime
-      .listTools(scopeOption)
-      .map((listing) => toMcpTool(listing, runtime.registry.resolve(listing.name, scopeOption)));
+      .listTools(scopes)
+      .map((listing) => toMcpTool(listing, runtime.registry.resolve(listing.name, scopes)));
   };
 
   const callTool = async (
@@ -308,7 +317,8 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
             );
           };
     let result: CallResult | undefined;
-    const done = clientRequests.track(server, originOf(params.name));
+    const scopes = scopesOf(server, ctx);
+    const done = clientRequests.track(server, originOf(params.name, scopes));
     try {
       result = await executeOne(
         {
@@ -317,7 +327,7 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
           arguments: params.arguments ?? {},
           ...(onProgress === undefined ? {} : { onProgress }),
         },
-        { signal: ctx.mcpReq.signal, approver, session, caller, ...scopeOption },
+        { signal: ctx.mcpReq.signal, approver, session, caller, ...scopes },
       );
     } finally {
       running = false;
@@ -327,7 +337,7 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     await Promise.all(progressSent);
     const pending = await roundApproval?.pending();
     if (pending !== undefined) return pending;
-    return project(server, params.name, result);
+    return project(server, params.name, result, scopes);
   };
 
   const { unapprovableAdvice } = options;
@@ -368,9 +378,10 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     server: Server,
     name: string,
     result: CallResult | undefined,
+    scopes: typeof scopeOption,
   ): McpCallToolResult => {
     if (result === undefined) throw new Error('the runtime returned no result for the call');
-    const outputSchema = runtime.registry.resolve(name, scopeOption)?.tool.outputSchema;
+    const outputSchema = runtime.registry.resolve(name, scopes)?.tool.outputSchema;
     return server.projectCallToolResult(toCallToolResult(result), outputSchema?.jsonSchema);
   };
 
@@ -380,7 +391,8 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     call(server, id, params, signal, approver) {
       // What callTool does for a 2025-era request without _meta: no progress, no round.
       const caller = callerOf(server);
-      const done = clientRequests.track(server, originOf(params.name));
+      const scopes = scopesOf(server);
+      const done = clientRequests.track(server, originOf(params.name, scopes));
       return executeOne(
         { id: String(id), name: params.name, arguments: params.arguments ?? {} },
         {
@@ -392,11 +404,11 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
           ),
           session: connections.get(server)?.session ?? null,
           caller,
-          ...scopeOption,
+          ...scopes,
         },
       )
         .finally(done)
-        .then((result) => project(server, params.name, result));
+        .then((result) => project(server, params.name, result, scopes));
     },
     handOff(server, id, outcome) {
       let outcomes = handedOff.get(server);
@@ -436,8 +448,11 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
         session,
         ...(serverOptions.transport === undefined ? {} : { transport: serverOptions.transport }),
         ...(principal === undefined ? {} : { principal }),
+        ...(serverOptions.scopes === undefined ? {} : { scopes: serverOptions.scopes }),
       });
-      server.setRequestHandler('tools/list', () => ({ tools: listTools() }));
+      server.setRequestHandler('tools/list', (_request, ctx) => ({
+        tools: listTools(scopesOf(server, ctx)),
+      }));
       server.setRequestHandler('tools/call', (request, ctx) => {
         const outcome = takeHandedOff(server, ctx.mcpReq.id);
         if (outcome === undefined) return callTool(server, request.params, ctx);
