@@ -123,7 +123,11 @@ function workspaceGateway(options: CreateGatewayOptions, report: (error: Error) 
     approvalsFile: join(workspace, '.hintgate', 'approvals.json'),
     auditSinks: [createJsonlAuditSink({ path: join(workspace, '.hintgate', 'audit.jsonl') })],
   });
-  const toolServer = createMcpToolServer({ runtime, onError: report });
+  const toolServer = createMcpToolServer({
+    runtime,
+    onError: report,
+    instructions: () => runtime.systemPrompt(),
+  });
   return {
     runtime,
     toolServer,
@@ -232,6 +236,8 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
   const toolServer = createMcpToolServer({
     runtime,
     onError: report,
+    // Each client hears the rules of the tools offered when it connects.
+    ...(config.instructions === false ? {} : { instructions: () => runtime.systemPrompt() }),
     resources,
     prompts,
     logging,

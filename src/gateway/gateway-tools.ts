@@ -1,6 +1,10 @@
 import type { AuditEvent } from '../audit/audit-event.js';
 import type { PinFinding } from '../check/pin/index.js';
-import { type LoadedGatewayConfig, VERIFIED_CONCURRENCY } from '../gateway/config/index.js';
+import {
+  type LoadedGatewayConfig,
+  type LoadedToolOverride,
+  VERIFIED_CONCURRENCY,
+} from '../gateway/config/index.js';
 import type { ToolConfig, ToolRegistry } from '../registry/index.js';
 import { ownValue, type Tool } from '../tool/index.js';
 import { gatewayNames } from './gateway-names.js';
@@ -62,6 +66,7 @@ const sameTools = (a: readonly Tool[], b: readonly Tool[]): boolean =>
 
 const sameConfig = (a: ToolConfig, b: ToolConfig): boolean =>
   a.annotations === b.annotations &&
+  a.scopes === b.scopes &&
   a.trusted === b.trusted &&
   a.requireApproval?.reason === b.requireApproval?.reason &&
   a.requireApproval?.version === b.requireApproval?.version;
@@ -72,13 +77,15 @@ const sameConfig = (a: ToolConfig, b: ToolConfig): boolean =>
  * `newTools: ask`, no trust of its annotations and a person's approval of every call.
  */
 const registryConfig = (
-  annotations: ToolConfig['annotations'],
+  override: LoadedToolOverride | undefined,
   assessment: PinAssessment,
   name: string,
 ): ToolConfig | undefined => {
   const unpinned = assessment.unpinned.get(name);
+  const annotations = override?.annotations;
   const config: ToolConfig = {
     ...(annotations === undefined ? {} : { annotations }),
+    ...(override?.scopes === undefined ? {} : { scopes: override.scopes }),
     ...(assessment.verified.has(name) ? { trusted: true } : {}),
     ...(unpinned === undefined
       ? {}
@@ -308,7 +315,7 @@ export class GatewayTools {
           if (assessment.verified.has(upstream.name)) counts.verified += 1;
         }
         const toolConfig = registryConfig(
-          ownValue(server.tools, upstream.name)?.annotations,
+          ownValue(server.tools, upstream.name),
           assessment,
           upstream.name,
         );

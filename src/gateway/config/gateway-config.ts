@@ -59,6 +59,8 @@ export interface GatewayToolOverride {
   readonly timeoutMs?: number;
   /** `true` hides the tool: it is neither listed nor callable. Default `false`. */
   readonly disabled?: boolean;
+  /** Scopes a caller must all hold to see and call the tool (see `downstream.http.principals`). */
+  readonly scopes?: readonly string[];
 }
 
 /** Settings hintgate adds to a server entry of an MCP client configuration. */
@@ -178,6 +180,7 @@ export interface LoadedToolOverride {
   readonly rateLimit?: RateLimit;
   readonly timeoutMs?: number;
   readonly disabled?: boolean;
+  readonly scopes?: readonly string[];
 }
 
 /** What every loaded server has, whatever its transport. */
@@ -227,6 +230,17 @@ export interface LoadedDownstreamHttp {
   readonly host?: string;
   readonly port?: number;
   readonly token?: string;
+  /** Callers with their own tokens (`${VAR}` references replaced) and scopes. */
+  readonly principals?: readonly LoadedPrincipal[];
+  /** Most requests per caller and window; over it, 429 with `Retry-After`. */
+  readonly rateLimit?: { readonly max: number; readonly windowMs: number };
+}
+
+/** One caller of the HTTP endpoint: a name, a bearer token, and the scopes it grants. */
+export interface LoadedPrincipal {
+  readonly name: string;
+  readonly token: string;
+  readonly scopes: readonly string[];
 }
 
 /**
@@ -254,4 +268,9 @@ export interface LoadedGatewayConfig {
   readonly pin: { readonly path: string; readonly newTools: NewToolsPolicy };
   /** `http` is present when the file asks for a Streamable HTTP downstream. */
   readonly downstream: { readonly http?: LoadedDownstreamHttp };
+  /**
+   * `false` keeps the system prompt from reaching clients as the server's MCP
+   * `instructions`. Absent: it is sent.
+   */
+  readonly instructions?: false;
 }

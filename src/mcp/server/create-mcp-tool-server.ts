@@ -41,6 +41,23 @@ import { createSourceRelay } from './source-relay.js';
 import { toCallToolResult } from './to-call-tool-result.js';
 import { toMcpTool } from './to-mcp-tool.js';
 
+/** The `instructions` server option of one new connection; none when the function fails. */
+const instructionsOf = (
+  instructions: McpToolServerOptions['instructions'],
+  report: (error: unknown) => void,
+): { instructions?: string } => {
+  if (typeof instructions !== 'function') {
+    return instructions === undefined ? {} : { instructions };
+  }
+  try {
+    const text = instructions();
+    return typeof text === 'string' && text !== '' ? { instructions: text } : {};
+  } catch (error) {
+    report(error);
+    return {};
+  }
+};
+
 /** Options of {@link createMcpToolServer}. */
 export interface McpToolServerOptions {
   /** The runtime whose visible tools are served and through which every call runs. */
@@ -49,8 +66,13 @@ export interface McpToolServerOptions {
   readonly name?: string;
   /** Server version reported to clients. Default: the hintgate package version. */
   readonly version?: string;
-  /** Instructions for the client's model, sent at initialization. Default none. */
-  readonly instructions?: string;
+  /**
+   * Instructions for the client's model, sent at initialization (MCP `instructions`): a
+   * string, or a function called for each new connection, such as
+   * `() => runtime.systemPrompt()` so that a client hears the rules of the tools offered
+   * when it connects. Default none.
+   */
+  readonly instructions?: string | (() => string);
   /**
    * Scopes of the clients of this server: what they may see and call. Default the
    * runtime's own scopes.
@@ -439,7 +461,7 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
       // the runtime renders, annotations untouched.
       const server = new Server(serverInfo, {
         capabilities: { tools: { listChanged: true }, ...relay.capabilities },
-        ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+        ...instructionsOf(options.instructions, report),
         requestState: { verify: codec.verify },
       });
       const session = randomUUID();
