@@ -25,6 +25,7 @@ import { relayLogging } from './relay-logging.js';
 import { unapprovableAdvice } from './unapprovable-advice.js';
 import type { UpstreamConnectSettings } from './upstream-options.js';
 import { GATEWAY_CLIENT_CAPABILITIES, upstreamOptions } from './upstream-options.js';
+import { RECONNECT_WAIT_MS } from './upstream-retry.js';
 import { withBlockedTools } from './with-blocked-tools.js';
 
 /** Options of {@link createGateway}. */
@@ -220,6 +221,11 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     notice,
     audit: findings.write,
     report,
+    // Read once a call needs it, after the upstreams below exist. A reconnect that is not
+    // tried within the wait cannot help a waiting call: then nothing is sent again.
+    ...(options.reconnect === false || (options.reconnect?.initialDelayMs ?? 0) > RECONNECT_WAIT_MS
+      ? {}
+      : { connection: (server: string) => upstreams.connections.get(server) }),
   });
   const runtime = withBlockedTools(inner, {
     blocked: (name) => tools.blocked.get(name),

@@ -2,14 +2,17 @@ import type { AuditEvent } from '../audit/audit-event.js';
 import type { PinFinding } from '../check/pin/index.js';
 import {
   type LoadedGatewayConfig,
+  type LoadedServerCommon,
   type LoadedToolOverride,
   VERIFIED_CONCURRENCY,
 } from '../gateway/config/index.js';
+import type { McpServerConnection } from '../mcp/client/index.js';
 import type { ToolConfig, ToolRegistry } from '../registry/index.js';
-import { ownValue, type Tool } from '../tool/index.js';
+import { effectiveAnnotations, ownValue, type Tool } from '../tool/index.js';
 import { gatewayNames } from './gateway-names.js';
 import { assessPins, type LoadedPins, loadPins, type PinAssessment } from './gateway-pins.js';
 import { gatewayTool } from './gateway-tool.js';
+import { retryAfterReconnect } from './upstream-retry.js';
 
 /** Options of {@link GatewayTools}. */
 export interface GatewayToolsOptions {
@@ -22,6 +25,11 @@ export interface GatewayToolsOptions {
   readonly audit: (event: AuditEvent) => void;
   /** A failure in the background (a tool list the registry refused). */
   readonly report: (error: unknown) => void;
+  /**
+   * The connection to a server, for calls of trusted read-only or idempotent tools to wait
+   * for its reconnect and be sent again (see `retryAfterReconnect`). Default: no retry.
+   */
+  readonly connection?: (server: string) => McpServerConnection | undefined;
 }
 
 const CHANGE_OF: Readonly<Record<PinFinding['id'], 'added' | 'removed' | 'updated'>> = {
@@ -124,7 +132,25 @@ export class GatewayTools {
   #started = false;
   #stopped = false;
   /** Offered tools by `server\0tool`, reused while the upstream tool and its name stay. */
-  #cache = new Map<string, { upstream: Tool; exposed: string; tool: Tool }>();
+  #cache = new Map<string, { upstream: Tool; exposed: string; tool: Tool; retries: boolean }>();
+
+  /**
+   * Whether calls of `upstream` are sent again after a reconnect: its annotations are
+   * trusted (its server is, or its pin says verified, and it is pinned) and it is read-only
+   * or idempotent, as claimed with the configuration's overrides.
+   */
+  #retries(
+    server: LoadedServerCommon,
+    upstream: Tool,
+    override: LoadedToolOverride | undefined,
+    assessment: PinAssessment,
+  ): boolean {
+    if (this.#options.connection === undefined) return false;
+    if (assessment.unpinned.has(upstream.name)) return false;
+    if (!server.trusted && !assessment.verified.has(upstream.name)) return false;
+    const hints = effectiveAnnotations({ ...upstream.annotations, ...override?.annotations });
+    return hints.readOnlyHint || hints.idempotentHint;
+  }
   /** Tools set per origin of the gateway's registry. */
   readonly #applied = new Map<string, readonly Tool[]>();
   /**
@@ -277,7 +303,10 @@ export class GatewayTools {
     );
     for (const problem of named.problems) lines.push({ text: problem.message });
 
-    const cache = new Map<string, { upstream: Tool; exposed: string; tool: Tool }>();
+    const cache = new Map<
+      string,
+      { upstream: Tool; exposed: string; tool: Tool; retries: boolean }
+    >();
     const served: ServedCounts[] = [];
     const sets = new Map<string, readonly Tool[]>();
     const blocked = new Map<string, string>();
@@ -296,12 +325,26 @@ export class GatewayTools {
         const key = `${server.name}\u0000${upstream.name}`;
         const cached = this.#cache.get(key);
         let entry = cached;
-        if (cached?.upstream !== upstream || cached.exposed !== exposed) {
-          const outcome = gatewayTool(upstream, exposed, ownValue(server.tools, upstream.name));
+        const override = ownValue(server.tools, upstream.name);
+        const retries = this.#retries(server, upstream, override, assessment);
+        if (
+          cached?.upstream !== upstream ||
+          cached.exposed !== exposed ||
+          cached.retries !== retries
+        ) {
+          const lookup = this.#options.connection;
+          const execute =
+            retries && lookup !== undefined
+              ? retryAfterReconnect(
+                  (args, context) => upstream.execute(args, context),
+                  () => lookup(server.name),
+                )
+              : undefined;
+          const outcome = gatewayTool(upstream, exposed, override, execute);
           if (outcome.problem !== undefined) {
             lines.push({ text: `server "${server.name}": ${outcome.problem}` });
           }
-          entry = { upstream, exposed, tool: outcome.tool };
+          entry = { upstream, exposed, tool: outcome.tool, retries };
         }
         if (entry === undefined) continue;
         cache.set(key, entry);
