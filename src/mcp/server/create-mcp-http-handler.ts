@@ -153,7 +153,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       return jsonRpcError(
         400,
         -32000,
-        'Bad Request: no Mcp-Session-Id header; a 2025-era client must start with initialize.',
+        'Bad Request: initialize first. This request has no Mcp-Session-Id header: a 2025-11-25 client sends "initialize" first and then the Mcp-Session-Id it gets back on every request; a 2026-07-28 client needs no session but sends the header "MCP-Protocol-Version: 2026-07-28" on every request.',
       );
     }
     const place = sessions.reserve(client);

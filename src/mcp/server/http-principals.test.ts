@@ -188,3 +188,23 @@ describe('principals over HTTP', () => {
     await other.body?.cancel();
   });
 });
+
+describe('a bare tools/list without initialize', () => {
+  it('gets a JSON-RPC error that says to initialize first or send the 2026 headers', async () => {
+    const { server } = await start();
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${READER}`,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { jsonrpc: string; error: { message: string } };
+    expect(body.jsonrpc).toBe('2.0');
+    expect(body.error.message).toMatch(/initialize first/);
+    expect(body.error.message).toMatch(/MCP-Protocol-Version: 2026-07-28/);
+  });
+});
