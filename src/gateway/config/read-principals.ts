@@ -37,7 +37,7 @@ export function readPrincipals(
   const tokens = new Set<string>();
   value.forEach((entry: unknown, index) => {
     const at = [...path, index];
-    const map = readMapping(entry, at, '{ name: ci, token: "${CI_TOKEN}" }', context);
+    const map = readMapping(entry, at, `{ name: ci, token: "\${CI_TOKEN}" }`, context);
     if (map === undefined) return;
     checkKeys(map, at, { keys: ['name', 'token', 'scopes'], what: 'a principal key' }, context);
     const name = readText(map.name, [...at, 'name'], 'ci', context);
@@ -49,7 +49,7 @@ export function readPrincipals(
       report(context, [...at, 'name'], `names principal "${name}" a second time.`);
       return;
     }
-    const token = readExpanded(map.token, [...at, 'token'], '"${CI_TOKEN}"', context);
+    const token = readExpanded(map.token, [...at, 'token'], `"\${CI_TOKEN}"`, context);
     if (token !== undefined && (token.length < MIN_TOKEN_LENGTH || /\s/.test(token))) {
       report(
         context,
