@@ -200,7 +200,7 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
   const host = values.host ?? downstream?.host ?? DEFAULT_HTTP_HOST;
   const tokenCheck = httpTokenCheck({
     host,
-    token,
+    token: token ?? downstream?.principals?.[0]?.token,
     insecureNoToken: values['insecure-no-token'] === true,
   });
   if (!tokenCheck.ok) {
@@ -320,6 +320,8 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
         host,
         ...(listenPort === undefined ? {} : { port: listenPort }),
         ...(token === undefined ? {} : { token }),
+        ...(downstream?.principals === undefined ? {} : { principals: downstream.principals }),
+        ...(downstream?.rateLimit === undefined ? {} : { rateLimit: downstream.rateLimit }),
         onError: report,
       });
     } catch (error) {
@@ -329,7 +331,13 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
       say(`cannot listen on ${host}: ${messageOf(error)}`);
       return 1;
     }
-    const auth = token === undefined ? '' : ', bearer token required';
+    const callers = downstream?.principals?.length ?? 0;
+    const auth =
+      callers > 0
+        ? `, bearer token of one of ${callers + (token === undefined ? 0 : 1)} callers required`
+        : token === undefined
+          ? ''
+          : ', bearer token required';
     say(`serving ${what} at ${httpServer.url}${auth}`);
     if (tokenCheck.warning !== undefined) say(tokenCheck.warning);
   } else {

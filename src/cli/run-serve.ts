@@ -108,7 +108,12 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     approvalsFile: join(workspace, '.hintgate', 'approvals.json'),
   });
   const report = (error: Error): void => io.stderr(`hintgate serve: ${oneLine(error.message)}\n`);
-  const toolServer = createMcpToolServer({ runtime, onError: report });
+  const toolServer = createMcpToolServer({
+    runtime,
+    onError: report,
+    // The system prompt reaches the client's model as the server's instructions.
+    instructions: () => runtime.systemPrompt(),
+  });
   const shutdown = nextSignal();
   const what = `${runtime.listTools().length} tools of ${workspace} (mode ${mode})`;
 

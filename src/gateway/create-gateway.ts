@@ -26,6 +26,7 @@ import { relayLogging } from './relay-logging.js';
 import { unapprovableAdvice } from './unapprovable-advice.js';
 import type { UpstreamConnectSettings } from './upstream-options.js';
 import { GATEWAY_CLIENT_CAPABILITIES, upstreamOptions } from './upstream-options.js';
+import { RECONNECT_WAIT_MS } from './upstream-retry.js';
 import { withBlockedTools } from './with-blocked-tools.js';
 
 /** Options of {@link createGateway}. */
@@ -184,6 +185,7 @@ async function workspaceGateway(
     ...(options.approvalChannels === undefined
       ? {}
       : { approvalChannels: options.approvalChannels }),
+    instructions: () => runtime.systemPrompt(),
   });
   const events = backgroundAudit(fanOut(sinks), report);
   return {
@@ -286,6 +288,11 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     notice,
     audit: findings.write,
     report,
+    // Read once a call needs it, after the upstreams below exist. A reconnect that is not
+    // tried within the wait cannot help a waiting call: then nothing is sent again.
+    ...(options.reconnect === false || (options.reconnect?.initialDelayMs ?? 0) > RECONNECT_WAIT_MS
+      ? {}
+      : { connection: (server: string) => upstreams.connections.get(server) }),
   });
   const runtime = withBlockedTools(inner, {
     blocked: (name) => tools.blocked.get(name),
@@ -302,6 +309,8 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
   const toolServer = createMcpToolServer({
     runtime,
     onError: report,
+    // Each client hears the rules of the tools offered when it connects.
+    ...(config.instructions === false ? {} : { instructions: () => runtime.systemPrompt() }),
     resources,
     prompts,
     logging,

@@ -21,6 +21,9 @@ const asListed = (schema: ToolSchema<unknown>): SchemaInput =>
  * as listed. Annotation overrides and `disabled` are applied elsewhere (registry
  * configuration), since they change what hintgate believes, not what the tool is.
  *
+ * `execute`, when given, replaces the call to the upstream tool (a retry after a reconnect
+ * wraps it; see `retryAfterReconnect`).
+ *
  * An override that cannot be applied (a resource template naming no argument of the tool)
  * leaves the tool without overrides, which is the more cautious choice (without resource
  * keys a call locks the whole server), and says why in `problem`.
@@ -29,13 +32,14 @@ export function gatewayTool(
   upstream: Tool,
   exposedName: string,
   override: LoadedToolOverride | undefined,
+  execute?: Tool['execute'],
 ): GatewayToolOutcome {
   const settings = {
     ...(override?.resources === undefined ? {} : { resources: [...override.resources] }),
     ...(override?.timeoutMs === undefined ? {} : { timeoutMs: override.timeoutMs }),
     ...(override?.rateLimit === undefined ? {} : { rateLimit: override.rateLimit }),
   };
-  if (exposedName === upstream.name && Object.keys(settings).length === 0) {
+  if (exposedName === upstream.name && Object.keys(settings).length === 0 && !execute) {
     return { tool: upstream };
   }
   const define = (extra: typeof settings): Tool =>
@@ -54,14 +58,14 @@ export function gatewayTool(
       ...(upstream.listingExtras === undefined ? {} : { listingExtras: upstream.listingExtras }),
       ...(upstream.gated ? {} : { gated: false }),
       ...extra,
-      execute: (args, context) => upstream.execute(args, context),
+      execute: execute ?? ((args, context) => upstream.execute(args, context)),
     } as DefineToolOptions<SchemaInput>) as Tool;
   try {
     return { tool: define(settings) };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return {
-      tool: exposedName === upstream.name ? upstream : define({}),
+      tool: exposedName === upstream.name && !execute ? upstream : define({}),
       problem: `the overrides of tool "${upstream.name}" were not applied: ${reason}`,
     };
   }

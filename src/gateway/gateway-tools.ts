@@ -1,8 +1,14 @@
 import type { AuditEvent } from '../audit/audit-event.js';
 import type { PinFinding } from '../check/pin/index.js';
-import { type LoadedGatewayConfig, VERIFIED_CONCURRENCY } from '../gateway/config/index.js';
+import {
+  type LoadedGatewayConfig,
+  type LoadedServerCommon,
+  type LoadedToolOverride,
+  VERIFIED_CONCURRENCY,
+} from '../gateway/config/index.js';
+import type { McpServerConnection } from '../mcp/client/index.js';
 import type { ToolConfig, ToolRegistry } from '../registry/index.js';
-import { ownValue, type Tool, toToolListing } from '../tool/index.js';
+import { effectiveAnnotations, ownValue, type Tool, toToolListing } from '../tool/index.js';
 import { gatewayNames } from './gateway-names.js';
 import { assessPins, type LoadedPins, loadPins, type PinAssessment } from './gateway-pins.js';
 import { gatewayTool } from './gateway-tool.js';
@@ -11,6 +17,7 @@ import {
   type GatewayToolState,
   gatewayToolStates,
 } from './gateway-tool-states.js';
+import { retryAfterReconnect } from './upstream-retry.js';
 
 /** Options of {@link GatewayTools}. */
 export interface GatewayToolsOptions {
@@ -23,6 +30,11 @@ export interface GatewayToolsOptions {
   readonly audit: (event: AuditEvent) => void;
   /** A failure in the background (a tool list the registry refused). */
   readonly report: (error: unknown) => void;
+  /**
+   * The connection to a server, for calls of trusted read-only or idempotent tools to wait
+   * for its reconnect and be sent again (see `retryAfterReconnect`). Default: no retry.
+   */
+  readonly connection?: (server: string) => McpServerConnection | undefined;
 }
 
 const CHANGE_OF: Readonly<Record<PinFinding['id'], 'added' | 'removed' | 'updated'>> = {
@@ -67,6 +79,7 @@ const sameTools = (a: readonly Tool[], b: readonly Tool[]): boolean =>
 
 const sameConfig = (a: ToolConfig, b: ToolConfig): boolean =>
   a.annotations === b.annotations &&
+  a.scopes === b.scopes &&
   a.trusted === b.trusted &&
   a.requireApproval?.reason === b.requireApproval?.reason &&
   a.requireApproval?.version === b.requireApproval?.version;
@@ -77,13 +90,15 @@ const sameConfig = (a: ToolConfig, b: ToolConfig): boolean =>
  * `newTools: ask`, no trust of its annotations and a person's approval of every call.
  */
 const registryConfig = (
-  annotations: ToolConfig['annotations'],
+  override: LoadedToolOverride | undefined,
   assessment: PinAssessment,
   name: string,
 ): ToolConfig | undefined => {
   const unpinned = assessment.unpinned.get(name);
+  const annotations = override?.annotations;
   const config: ToolConfig = {
     ...(annotations === undefined ? {} : { annotations }),
+    ...(override?.scopes === undefined ? {} : { scopes: override.scopes }),
     ...(assessment.verified.has(name) ? { trusted: true } : {}),
     ...(unpinned === undefined
       ? {}
@@ -122,7 +137,25 @@ export class GatewayTools {
   #started = false;
   #stopped = false;
   /** Offered tools by `server\0tool`, reused while the upstream tool and its name stay. */
-  #cache = new Map<string, { upstream: Tool; exposed: string; tool: Tool }>();
+  #cache = new Map<string, { upstream: Tool; exposed: string; tool: Tool; retries: boolean }>();
+
+  /**
+   * Whether calls of `upstream` are sent again after a reconnect: its annotations are
+   * trusted (its server is, or its pin says verified, and it is pinned) and it is read-only
+   * or idempotent, as claimed with the configuration's overrides.
+   */
+  #retries(
+    server: LoadedServerCommon,
+    upstream: Tool,
+    override: LoadedToolOverride | undefined,
+    assessment: PinAssessment,
+  ): boolean {
+    if (this.#options.connection === undefined) return false;
+    if (assessment.unpinned.has(upstream.name)) return false;
+    if (!server.trusted && !assessment.verified.has(upstream.name)) return false;
+    const hints = effectiveAnnotations({ ...upstream.annotations, ...override?.annotations });
+    return hints.readOnlyHint || hints.idempotentHint;
+  }
   /** Tools set per origin of the gateway's registry. */
   readonly #applied = new Map<string, readonly Tool[]>();
   /**
@@ -294,7 +327,10 @@ export class GatewayTools {
     );
     for (const problem of named.problems) lines.push({ text: problem.message });
 
-    const cache = new Map<string, { upstream: Tool; exposed: string; tool: Tool }>();
+    const cache = new Map<
+      string,
+      { upstream: Tool; exposed: string; tool: Tool; retries: boolean }
+    >();
     const served: ServedCounts[] = [];
     const sets = new Map<string, readonly Tool[]>();
     const blocked = new Map<string, string>();
@@ -313,12 +349,26 @@ export class GatewayTools {
         const key = `${server.name}\u0000${upstream.name}`;
         const cached = this.#cache.get(key);
         let entry = cached;
-        if (cached?.upstream !== upstream || cached.exposed !== exposed) {
-          const outcome = gatewayTool(upstream, exposed, ownValue(server.tools, upstream.name));
+        const override = ownValue(server.tools, upstream.name);
+        const retries = this.#retries(server, upstream, override, assessment);
+        if (
+          cached?.upstream !== upstream ||
+          cached.exposed !== exposed ||
+          cached.retries !== retries
+        ) {
+          const lookup = this.#options.connection;
+          const execute =
+            retries && lookup !== undefined
+              ? retryAfterReconnect(
+                  (args, context) => upstream.execute(args, context),
+                  () => lookup(server.name),
+                )
+              : undefined;
+          const outcome = gatewayTool(upstream, exposed, override, execute);
           if (outcome.problem !== undefined) {
             lines.push({ text: `server "${server.name}": ${outcome.problem}` });
           }
-          entry = { upstream, exposed, tool: outcome.tool };
+          entry = { upstream, exposed, tool: outcome.tool, retries };
         }
         if (entry === undefined) continue;
         cache.set(key, entry);
@@ -332,7 +382,7 @@ export class GatewayTools {
           if (assessment.verified.has(upstream.name)) counts.verified += 1;
         }
         const toolConfig = registryConfig(
-          ownValue(server.tools, upstream.name)?.annotations,
+          ownValue(server.tools, upstream.name),
           assessment,
           upstream.name,
         );

@@ -29,6 +29,8 @@ export {
   createMcpToolServer,
   DEFAULT_HTTP_HOST,
   DEFAULT_HTTP_PORT,
+  type HttpPrincipal,
+  type HttpRateLimit,
   LOCALHOST_NAMES,
   LOGGING_LEVELS,
   MCP_PATH,

@@ -88,7 +88,7 @@ describe('buildSystemPrompt', () => {
         '- Read-only tools: use them whenever they help, without asking. If a call fails, you may call it again.',
         "- When you need several calls whose arguments do not depend on each other's results, make them all in one turn instead of one per turn: they run at the same time, and calls that touch the same thing still run in the order you list them.",
         '- Before you call a write tool, tell the user in plain words what will change.',
-        '- Never call a destructive tool unless the user has explicitly confirmed that exact action in this conversation. First say precisely what will be deleted or changed, then stop and wait for the answer.',
+        '- Destructive tools: never call without explicit user confirmation. Never call a destructive tool unless the user has explicitly confirmed that exact action in this conversation. First say precisely what will be deleted or changed, then stop and wait for the answer.',
         '- If the user hesitates, says no or gives an unclear answer, do not call the tool.',
         '- When a call is denied, do not repeat it unchanged. Ask the user how to proceed or take another approach.',
         '',
@@ -306,5 +306,16 @@ describe('buildSystemPrompt', () => {
         message: expect.stringContaining('customers_list'),
       }),
     );
+  });
+});
+
+describe('the confirmation rule of destructive tools', () => {
+  it('states it in plain words: never call without explicit user confirmation', () => {
+    const prompt = buildSystemPrompt({
+      tools: [
+        { name: 'customer_delete', description: 'Deletes a customer.', annotations: DESTRUCTIVE },
+      ],
+    });
+    expect(prompt.toLowerCase()).toContain('never call without explicit user confirmation');
   });
 });

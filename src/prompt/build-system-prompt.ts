@@ -56,7 +56,7 @@ const BATCH_RULE =
 
 const CHANGE_RULES = [
   '- Before you call a write tool, tell the user in plain words what will change.',
-  '- Never call a destructive tool unless the user has explicitly confirmed that exact action in this conversation. First say precisely what will be deleted or changed, then stop and wait for the answer.',
+  '- Destructive tools: never call without explicit user confirmation. Never call a destructive tool unless the user has explicitly confirmed that exact action in this conversation. First say precisely what will be deleted or changed, then stop and wait for the answer.',
   '- If the user hesitates, says no or gives an unclear answer, do not call the tool.',
 ] as const;
 

@@ -19,6 +19,12 @@ export interface ToolAnnotations {
   readonly idempotentHint?: boolean;
   /** The tool interacts with an open world of external entities. Spec default: `true`. */
   readonly openWorldHint?: boolean;
+  /**
+   * Fields outside the MCP spec, carried as declared (a JSON object). hintgate reads one:
+   * `rateLimit: { windowMs, max }`, a limit the tool declares on itself; it always applies,
+   * trusted or not, since a limit only makes a tool safer to handle (see `defineTool`).
+   */
+  readonly custom?: Readonly<Record<string, unknown>>;
 }
 
 /** The four hints after the MCP spec defaults were applied: never absent. */

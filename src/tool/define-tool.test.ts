@@ -4,6 +4,7 @@ import { HintgateError, type HintgateErrorCode } from '../errors/hintgate-error.
 import { type DefineToolOptions, defineTool, isTool } from './define-tool.js';
 import type { JsonSchemaObject } from './json-schema.js';
 import { DESTRUCTIVE, READ_ONLY, WRITE } from './presets.js';
+import { toToolListing } from './to-tool-listing.js';
 import type { ToolContext } from './tool.js';
 
 const inputSchema = {
@@ -349,5 +350,39 @@ describe('defineTool rateLimit', () => {
     ['null', null],
   ])('rejects %s', (_, rateLimit) => {
     expectError({ rateLimit }, 'invalid_rate_limit', 'for example { max: 5, windowMs: 60000 }');
+  });
+});
+
+describe('defineTool: annotations.custom', () => {
+  const base = {
+    name: 'analyze_audio',
+    description: 'Analyzes a recording.',
+    inputSchema: { type: 'object' as const },
+    execute: () => 'ok',
+  };
+
+  it('honours custom.rateLimit as the tool rate limit and keeps custom in its listing', () => {
+    const custom = { rateLimit: { windowMs: 60_000, max: 5 }, owner: 'audio' };
+    const tool = defineTool({ ...base, annotations: { readOnlyHint: true, custom } });
+    expect(tool.rateLimit).toEqual({ windowMs: 60_000, max: 5 });
+    expect(toToolListing(tool).annotations).toEqual({ readOnlyHint: true, custom });
+  });
+
+  it('lets the rateLimit option replace the declared one', () => {
+    const tool = defineTool({
+      ...base,
+      annotations: { custom: { rateLimit: { windowMs: 60_000, max: 5 } } },
+      rateLimit: { windowMs: 1000, max: 50 },
+    });
+    expect(tool.rateLimit).toEqual({ windowMs: 1000, max: 50 });
+  });
+
+  it('refuses a custom that is not an object, and a declared limit that is malformed', () => {
+    expect(() => defineTool({ ...base, annotations: { custom: 'fast' as never } })).toThrow(
+      /annotations.custom must be an object/,
+    );
+    expect(() =>
+      defineTool({ ...base, annotations: { custom: { rateLimit: { max: 5 } } } }),
+    ).toThrow(/annotations.custom: rateLimit must be/);
   });
 });

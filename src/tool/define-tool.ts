@@ -48,7 +48,10 @@ export interface DefineToolOptions<S extends SchemaInput> {
   ) => ApprovalKeyResult | Promise<ApprovalKeyResult>;
   /** Default timeout of a call in milliseconds (the runtime's default otherwise). */
   readonly timeoutMs?: number;
-  /** At most `max` successful calls per `windowMs`. */
+  /**
+   * At most `max` successful calls per `windowMs`. Default: the limit the tool declares in
+   * `annotations.custom.rateLimit`, if any; this option, like a config override, replaces it.
+   */
   readonly rateLimit?: RateLimit;
   /** Retries of retryable failures; only for read-only or idempotent tools. */
   readonly retry?: RetryOptions;
@@ -111,6 +114,15 @@ const checkAnnotations = (value: unknown, where: string): ToolAnnotations => {
       if (hint !== undefined && typeof hint !== 'string') {
         fail('invalid_tool', `${where}: annotations.title must be a string.`);
       }
+    } else if (key === 'custom') {
+      if (hint !== undefined && !isPlainObject(hint)) {
+        fail(
+          'invalid_tool',
+          `${where}: annotations.custom must be an object, as in custom: { rateLimit: { windowMs: 60000, max: 5 } }.`,
+        );
+      }
+      if (hint !== undefined) out[key] = Object.freeze({ ...hint });
+      continue;
     } else if ((HINT_NAMES as readonly string[]).includes(key)) {
       if (hint !== undefined && typeof hint !== 'boolean') {
         fail('invalid_tool', `${where}: annotations.${key} must be true, false or absent.`);
@@ -118,7 +130,7 @@ const checkAnnotations = (value: unknown, where: string): ToolAnnotations => {
     } else {
       fail(
         'invalid_tool',
-        `${where}: annotations.${key} is not an MCP annotation (title, ${HINT_NAMES.join(', ')}). Put extra hints in "meta" under "dev.hintgate/".`,
+        `${where}: annotations.${key} is not an MCP annotation (title, ${HINT_NAMES.join(', ')}, custom). Put fields outside the spec under "custom", or extra hints in "meta" under "dev.hintgate/".`,
       );
     }
     if (hint !== undefined) out[key] = hint;
@@ -283,7 +295,9 @@ export function defineTool<S extends SchemaInput>(
     options.resources === undefined
       ? undefined
       : compileResources(options.resources, schemaPropertyNames(inputSchema.jsonSchema), where);
-  const rateLimit = checkRateLimit(options.rateLimit, where);
+  const rateLimit =
+    checkRateLimit(options.rateLimit, where) ??
+    checkRateLimit(annotations.custom?.rateLimit, `${where}: annotations.custom`);
   const retry = checkRetry(options.retry, annotations, where);
   const execute = options.execute;
 

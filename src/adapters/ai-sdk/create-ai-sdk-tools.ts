@@ -145,7 +145,8 @@ const aiSdkTool = (listing: ToolListing, shared: Shared) => {
     inputSchema: jsonSchema(listing.inputSchema as JSONSchema7),
     ...(listing.annotations === undefined
       ? {}
-      : { metadata: { annotations: { ...listing.annotations } } }),
+      : // `custom` holds what a tool declared, JSON from a listing or a literal in code.
+        { metadata: { annotations: { ...listing.annotations } as Record<string, never> } }),
     execute,
     toModelOutput: ({ output }) => toModelOutput(output as CallResult),
   });

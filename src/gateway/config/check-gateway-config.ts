@@ -31,7 +31,9 @@ import {
   readText,
   report,
 } from './read-config-value.js';
+import { readPrincipals } from './read-principals.js';
 import { readServers } from './read-servers.js';
+import { readRateLimit } from './read-tool-overrides.js';
 
 /** Where a configuration came from and what it may refer to. */
 export interface GatewayConfigSource extends PolicySource {
@@ -58,6 +60,7 @@ const TOP_LEVEL: KeySet = {
     'pin',
     'downstream',
     'console',
+    'instructions',
   ],
   what: 'a hintgate configuration key',
   synonyms: {
@@ -176,6 +179,7 @@ function readConfig(
       : readChoice(pin.newTools, ['pin', 'newTools'], NEW_TOOLS_POLICIES, context.problems);
   const http = readDownstream(value.downstream, context);
   const webConsole = readConsole(value.console, context);
+  const instructions = readBoolean(value.instructions, ['instructions'], context);
   const directory = context.directory;
   const at = (path: string) => join(directory, path);
   return {
@@ -183,6 +187,7 @@ function readConfig(
     directory,
     servers,
     ...(policy.mode === undefined ? {} : { mode: policy.mode }),
+    ...(instructions === false ? { instructions: false } : {}),
     rules: policy.rules ?? [],
     audit: {
       path:
@@ -346,7 +351,7 @@ function readDownstream(value: unknown, context: ReadContext): LoadedDownstreamH
     http,
     path,
     {
-      keys: ['host', 'port', 'token'],
+      keys: ['host', 'port', 'token', 'principals', 'rateLimit'],
       what: 'a downstream.http key',
       synonyms: { address: 'host', bind: 'host', bearer: 'token' },
     },
@@ -368,10 +373,14 @@ function readDownstream(value: unknown, context: ReadContext): LoadedDownstreamH
     );
     token = undefined;
   }
+  const principals = readPrincipals(http.principals, [...path, 'principals'], context);
+  const limit = readRateLimit(http.rateLimit, [...path, 'rateLimit'], context);
   return {
     ...(host === undefined ? {} : { host }),
     ...(port === undefined ? {} : { port }),
     ...(token === undefined ? {} : { token }),
+    ...(principals === undefined || principals.length === 0 ? {} : { principals }),
+    ...(limit === undefined ? {} : { rateLimit: { max: limit.max, windowMs: limit.windowMs } }),
   };
 }
 

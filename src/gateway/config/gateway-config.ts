@@ -69,6 +69,8 @@ export interface GatewayToolOverride {
   readonly timeoutMs?: number;
   /** `true` hides the tool: it is neither listed nor callable. Default `false`. */
   readonly disabled?: boolean;
+  /** Scopes a caller must all hold to see and call the tool (see `downstream.http.principals`). */
+  readonly scopes?: readonly string[];
 }
 
 /** Settings hintgate adds to a server entry of an MCP client configuration. */
@@ -211,6 +213,7 @@ export interface LoadedToolOverride {
   readonly rateLimit?: RateLimit;
   readonly timeoutMs?: number;
   readonly disabled?: boolean;
+  readonly scopes?: readonly string[];
 }
 
 /** What every loaded server has, whatever its transport. */
@@ -260,6 +263,17 @@ export interface LoadedDownstreamHttp {
   readonly host?: string;
   readonly port?: number;
   readonly token?: string;
+  /** Callers with their own tokens (`${VAR}` references replaced) and scopes. */
+  readonly principals?: readonly LoadedPrincipal[];
+  /** Most requests per caller and window; over it, 429 with `Retry-After`. */
+  readonly rateLimit?: { readonly max: number; readonly windowMs: number };
+}
+
+/** One caller of the HTTP endpoint: a name, a bearer token, and the scopes it grants. */
+export interface LoadedPrincipal {
+  readonly name: string;
+  readonly token: string;
+  readonly scopes: readonly string[];
 }
 
 /** Web console settings after loading: only what the file states. */
@@ -297,4 +311,9 @@ export interface LoadedGatewayConfig {
   readonly downstream: { readonly http?: LoadedDownstreamHttp };
   /** Present when the file turns the web console on. */
   readonly console?: LoadedConsole;
+  /**
+   * `false` keeps the system prompt from reaching clients as the server's MCP
+   * `instructions`. Absent: it is sent.
+   */
+  readonly instructions?: false;
 }

@@ -21,6 +21,7 @@ export {
   type LoadedGatewayConfig,
   type LoadedGatewayServer,
   type LoadedHttpServer,
+  type LoadedPrincipal,
   type LoadedServerCommon,
   type LoadedStdioServer,
   type LoadedToolOverride,

@@ -17,7 +17,7 @@ import {
 } from './read-config-value.js';
 
 const OVERRIDE_KEYS: KeySet = {
-  keys: ['annotations', 'resources', 'rateLimit', 'timeoutMs', 'disabled', 'enabled'],
+  keys: ['annotations', 'resources', 'rateLimit', 'timeoutMs', 'disabled', 'enabled', 'scopes'],
   what: 'a tool override key',
   synonyms: { hints: 'annotations', timeout: 'timeoutMs', limit: 'rateLimit', keys: 'resources' },
   advice: {
@@ -102,7 +102,9 @@ function readOverride(
     }
     disabled ??= !enabled;
   }
+  const scopes = readScopes(map.scopes, [...path, 'scopes'], context);
   return {
+    ...(scopes === undefined ? {} : { scopes }),
     ...(annotations === undefined ? {} : { annotations }),
     ...(resources === undefined ? {} : { resources }),
     ...(rateLimit === undefined ? {} : { rateLimit }),
@@ -163,7 +165,7 @@ function readResources(
   return templates.length === value.length ? templates : undefined;
 }
 
-function readRateLimit(
+export function readRateLimit(
   value: unknown,
   path: PolicyPath,
   context: ReadContext,
@@ -205,4 +207,22 @@ function readRateLimit(
   if (context.problems.length > before || max === undefined || !isTimerMs(windowMs))
     return undefined;
   return { max, windowMs, ...(typeof maxWaitMs === 'number' ? { maxWaitMs } : {}) };
+}
+
+/** A list of scope names, or a problem reported. */
+export function readScopes(
+  value: unknown,
+  path: PolicyPath,
+  context: ReadContext,
+): readonly string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || !value.every((s) => typeof s === 'string' && s !== '')) {
+    report(
+      context,
+      path,
+      `is ${describe(value)}; write a list of scope names, such as [records.read].`,
+    );
+    return undefined;
+  }
+  return [...value];
 }

@@ -3,6 +3,7 @@ import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { MAX_MS } from './mcp-server-options.js';
 import type { ProgressRoutes } from './open-mcp-client.js';
 import type { RawToolCalls } from './raw-tool-calls.js';
+import type { RawToolListings } from './raw-tool-listings.js';
 import type { RemoteCallRequest } from './remote-tool.js';
 import type { StderrTail } from './stderr-tail.js';
 import { isConnectionFailure, UpstreamUnavailableError } from './upstream-unavailable-error.js';
@@ -14,6 +15,8 @@ export interface LiveClient {
   readonly progress: ProgressRoutes;
   /** `tools/call` past the SDK's request layer, when the connection allows it (2025 era). */
   readonly raw?: RawToolCalls;
+  /** Puts back the `annotations.custom` the SDK drops from a list read on this connection. */
+  readonly listings?: RawToolListings;
   /** Tail of the process's stderr (stdio). */
   readonly stderr: StderrTail;
   /** Clock time the connection was made. */

@@ -238,6 +238,7 @@ export class McpConnection implements McpServerConnection {
       client: opened.client,
       progress: opened.progress,
       ...(opened.raw === undefined ? {} : { raw: opened.raw }),
+      listings: opened.listings,
       stderr,
       connectedAt: this.#clock.now(),
       alive: true,

@@ -14,6 +14,7 @@ import { linearSchemaValidator } from './linear-schema-validator.js';
 import type { McpEraOption } from './mcp-server-options.js';
 import type { CheckedTarget } from './mcp-target.js';
 import { attachRawToolCalls, type RawToolCalls } from './raw-tool-calls.js';
+import { type RawToolListings, watchRawToolListings } from './raw-tool-listings.js';
 import type { StderrTail } from './stderr-tail.js';
 import { NotJsonRpcMessageError, StdioUpstreamTransport } from './stdio-upstream-transport.js';
 import {
@@ -69,6 +70,8 @@ export interface OpenedMcpClient {
   readonly progress: ProgressRoutes;
   /** `tools/call` past the SDK's request layer, on a 2025-era connection. */
   readonly raw?: RawToolCalls;
+  /** Puts back the `annotations.custom` of a later list read on this connection. */
+  readonly listings: RawToolListings;
 }
 
 /** Debounce of `list_changed` bursts before the list is read again, in milliseconds. */
@@ -141,6 +144,7 @@ export async function openMcpClient(options: OpenMcpClientOptions): Promise<Open
   const { stderr } = options;
   schemaValidator ??= linearSchemaValidator();
   const { serverRequests } = options;
+  let listings: RawToolListings | undefined;
   const client = new Client(options.clientInfo ?? { name: 'hintgate', version: packageVersion() }, {
     ...(serverRequests === undefined ? {} : { capabilities: { ...serverRequests.capabilities } }),
     // A server's result is checked against its own output schema in linear time.
@@ -151,7 +155,7 @@ export async function openMcpClient(options: OpenMcpClientOptions): Promise<Open
         debounceMs: LIST_CHANGED_DEBOUNCE_MS,
         onChanged: (error, tools) => {
           if (error !== null) options.onToolsError(error);
-          else if (tools !== null) options.onToolsChanged(tools);
+          else if (tools !== null) options.onToolsChanged(listings?.restore(tools) ?? tools);
         },
       },
       // Only the news is passed on: whoever relays it reads the list when asked for it.
@@ -226,10 +230,17 @@ export async function openMcpClient(options: OpenMcpClientOptions): Promise<Open
   try {
     if (options.signal.aborted) throw options.signal.reason;
     await client.connect(transport, request);
+    listings = watchRawToolListings(transport);
     const { tools } = await client.listTools(undefined, request);
     options.signal.removeEventListener('abort', onAbort);
     const raw = attachRawToolCalls(client, transport);
-    return { client, tools, progress, ...(raw === undefined ? {} : { raw }) };
+    return {
+      client,
+      tools: listings.restore(tools),
+      progress,
+      listings,
+      ...(raw === undefined ? {} : { raw }),
+    };
   } catch (error) {
     options.signal.removeEventListener('abort', onAbort);
     attached = false;

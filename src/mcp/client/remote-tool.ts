@@ -54,17 +54,19 @@ export type RemoteCall = (request: RemoteCallRequest) => Promise<CallToolResult>
 
 /**
  * The annotations of a listed tool, faithfully: `title` and the four hints when they have
- * the right type, three states kept (absent stays absent); anything else is left out, and
+ * the right type, three states kept (absent stays absent), and `custom` when it is an
+ * object (its `rateLimit` is honoured; see `defineTool`); anything else is left out, and
  * nothing is invented.
  */
 export function remoteAnnotations(value: unknown): ToolAnnotations {
   if (!isPlainObject(value)) return {};
-  const out: Record<string, string | boolean> = {};
+  const out: Record<string, unknown> = {};
   if (typeof value.title === 'string') out.title = value.title;
   for (const hint of HINT_NAMES) {
     const claimed = value[hint];
     if (typeof claimed === 'boolean') out[hint] = claimed;
   }
+  if (isPlainObject(value.custom)) out.custom = value.custom;
   return out as ToolAnnotations;
 }
 

@@ -51,7 +51,7 @@ export function watchNotificationStream(
         .then(async ({ tools }) => {
           const again = await live.client.listen(listenFilter(live), request);
           if (!live.alive) return;
-          hooks.onTools(tools);
+          hooks.onTools(live.listings?.restore(tools) ?? tools);
           watchNotificationStream(live, again, hooks);
         })
         .catch((error: unknown) => {

@@ -17,6 +17,8 @@ export interface ConnectionInfo {
   readonly session: string;
   readonly transport?: string;
   readonly principal?: string;
+  /** Scopes its principal's token grants (HTTP), added to the server's. */
+  readonly scopes?: readonly string[];
 }
 
 /**

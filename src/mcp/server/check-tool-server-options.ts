@@ -24,7 +24,15 @@ export const checkToolServerOptions = (options: McpToolServerOptions): void => {
       'createMcpToolServer needs { runtime }: a runtime from createRuntime().',
     );
   }
-  for (const key of ['name', 'version', 'instructions'] as const) {
+  if (raw.instructions !== undefined && typeof raw.instructions !== 'function') {
+    if (typeof raw.instructions !== 'string' || raw.instructions === '') {
+      throw new HintgateError(
+        'invalid_option',
+        'instructions must be a non-empty string or a function returning one.',
+      );
+    }
+  }
+  for (const key of ['name', 'version'] as const) {
     if (raw[key] !== undefined && (typeof raw[key] !== 'string' || raw[key] === '')) {
       throw new HintgateError('invalid_option', `${key} must be a non-empty string.`);
     }

@@ -65,6 +65,8 @@ interface Session extends TableSession {
   readonly server: Server;
   /** Aborted when the session ends, for the calls served past the SDK. */
   readonly ended: AbortController;
+  /** The principal of the token that opened it; only that principal is answered. */
+  readonly principal?: string;
 }
 
 /** Default limits of the session table. */
@@ -151,7 +153,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       return jsonRpcError(
         400,
         -32000,
-        'Bad Request: no Mcp-Session-Id header; a 2025-era client must start with initialize.',
+        'Bad Request: initialize first. This request has no Mcp-Session-Id header: a 2025-11-25 client sends "initialize" first and then the Mcp-Session-Id it gets back on every request; a 2026-07-28 client needs no session but sends the header "MCP-Protocol-Version: 2026-07-28" on every request.',
       );
     }
     const place = sessions.reserve(client);
@@ -181,6 +183,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
           server,
           ended,
           client,
+          ...(authInfo?.clientId === undefined ? {} : { principal: authInfo.clientId }),
           lastActive: 0,
           lastUse: 0,
           used: false,
@@ -204,6 +207,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     const server = toolServer.createServer({
       transport: 'http',
       ...(authInfo?.clientId === undefined ? {} : { principal: authInfo.clientId }),
+      ...(authInfo?.scopes === undefined ? {} : { scopes: authInfo.scopes }),
     });
     await server.connect(transport);
     const response = await transport.handleRequest(request, {
@@ -230,7 +234,8 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       return openSession(request, authInfo, client);
     }
     const session = sessions.get(id);
-    if (session === undefined) {
+    // A session answers only the caller that opened it; to any other it does not exist.
+    if (session === undefined || session.principal !== authInfo?.clientId) {
       return Promise.resolve(
         jsonRpcError(404, -32001, 'Session not found; start a new one with initialize.'),
       );
@@ -273,6 +278,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     return {
       server: session.server,
       closed: session.ended.signal,
+      ...(session.principal === undefined ? {} : { principal: session.principal }),
       touch() {
         sessions.touch(session);
       },

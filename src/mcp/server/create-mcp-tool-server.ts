@@ -16,6 +16,7 @@ import type { ToolCall } from '../../runtime/tool-call.js';
 import type { ToolProgress } from '../../tool/tool.js';
 import type { CallResult } from '../../tool/tool-result.js';
 import { type ConnectionInfo, callerIdentity, stamped, stated, whoOf } from './caller-identity.js';
+import { callerScopes } from './caller-scopes.js';
 import { checkToolServerOptions } from './check-tool-server-options.js';
 import {
   type ApprovalRoundState,
@@ -41,6 +42,23 @@ import { toCallToolResult } from './to-call-tool-result.js';
 import { toMcpTool } from './to-mcp-tool.js';
 import { withApprovalChannels } from './with-approval-channels.js';
 
+/** The `instructions` server option of one new connection; none when the function fails. */
+const instructionsOf = (
+  instructions: McpToolServerOptions['instructions'],
+  report: (error: unknown) => void,
+): { instructions?: string } => {
+  if (typeof instructions !== 'function') {
+    return instructions === undefined ? {} : { instructions };
+  }
+  try {
+    const text = instructions();
+    return typeof text === 'string' && text !== '' ? { instructions: text } : {};
+  } catch (error) {
+    report(error);
+    return {};
+  }
+};
+
 /** Options of {@link createMcpToolServer}. */
 export interface McpToolServerOptions {
   /** The runtime whose visible tools are served and through which every call runs. */
@@ -49,8 +67,13 @@ export interface McpToolServerOptions {
   readonly name?: string;
   /** Server version reported to clients. Default: the hintgate package version. */
   readonly version?: string;
-  /** Instructions for the client's model, sent at initialization. Default none. */
-  readonly instructions?: string;
+  /**
+   * Instructions for the client's model, sent at initialization (MCP `instructions`): a
+   * string, or a function called for each new connection, such as
+   * `() => runtime.systemPrompt()` so that a client hears the rules of the tools offered
+   * when it connects. Default none.
+   */
+  readonly instructions?: string | (() => string);
   /**
    * Scopes of the clients of this server: what they may see and call. Default the
    * runtime's own scopes.
@@ -116,6 +139,11 @@ export interface CreateServerOptions {
   readonly transport?: string;
   /** The principal of the bearer token that opened it (HTTP), for audit records. */
   readonly principal?: string;
+  /**
+   * Scopes the principal's token grants, added to the tool server's `scopes` for what this
+   * instance lists and runs. Default none.
+   */
+  readonly scopes?: readonly string[];
 }
 
 /** What {@link createMcpToolServer} returns. */
@@ -203,6 +231,9 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     version: options.version ?? packageVersion(),
   };
   const scopeOption = options.scopes === undefined ? {} : { scopes: options.scopes };
+  /** The scopes of a caller of `server`: its session's token's, else the request's. */
+  const scopesOf = (server: Server, ctx?: ServerContext) =>
+    callerScopes(options.scopes, connections.get(server)?.scopes ?? ctx?.http?.authInfo?.scopes);
   const report = (error: unknown): void => {
     try {
       options.onError?.(asError(error));
@@ -253,8 +284,8 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     report,
   });
   const clientRequests = createClientRequests({ instances: () => instances, report });
-  const originOf = (name: string): string | undefined =>
-    runtime.registry.resolve(name, scopeOption)?.origin;
+  const originOf = (name: string, scopes: typeof scopeOption): string | undefined =>
+    runtime.registry.resolve(name, scopes)?.origin;
   const fingerprint = (): string => JSON.stringify(runtime.listTools(scopeOption));
   let lastList = fingerprint();
   let closed = false;
@@ -276,11 +307,11 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
   };
   const unsubscribe = runtime.registry.onChange(() => refresh());
 
-  const listTools = () => {
+  const listTools = (scopes: typeof scopeOption) => {
     refresh();
     return runtime
-      .listTools(scopeOption)
-      .map((listing) => toMcpTool(listing, runtime.registry.resolve(listing.name, scopeOption)));
+      .listTools(scopes)
+      .map((listing) => toMcpTool(listing, runtime.registry.resolve(listing.name, scopes)));
   };
 
   const callTool = async (
@@ -321,7 +352,8 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
             );
           };
     let result: CallResult | undefined;
-    const done = clientRequests.track(server, originOf(params.name));
+    const scopes = scopesOf(server, ctx);
+    const done = clientRequests.track(server, originOf(params.name, scopes));
     try {
       result = await executeOne(
         {
@@ -330,7 +362,7 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
           arguments: params.arguments ?? {},
           ...(onProgress === undefined ? {} : { onProgress }),
         },
-        { signal: ctx.mcpReq.signal, approver, session, caller, ...scopeOption },
+        { signal: ctx.mcpReq.signal, approver, session, caller, ...scopes },
       );
     } finally {
       running = false;
@@ -340,7 +372,7 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     await Promise.all(progressSent);
     const pending = await roundApproval?.pending();
     if (pending !== undefined) return pending;
-    return project(server, params.name, result);
+    return project(server, params.name, result, scopes);
   };
 
   const { unapprovableAdvice } = options;
@@ -381,9 +413,10 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     server: Server,
     name: string,
     result: CallResult | undefined,
+    scopes: typeof scopeOption,
   ): McpCallToolResult => {
     if (result === undefined) throw new Error('the runtime returned no result for the call');
-    const outputSchema = runtime.registry.resolve(name, scopeOption)?.tool.outputSchema;
+    const outputSchema = runtime.registry.resolve(name, scopes)?.tool.outputSchema;
     return server.projectCallToolResult(toCallToolResult(result), outputSchema?.jsonSchema);
   };
 
@@ -393,7 +426,8 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     call(server, id, params, signal, approver) {
       // What callTool does for a 2025-era request without _meta: no progress, no round.
       const caller = callerOf(server);
-      const done = clientRequests.track(server, originOf(params.name));
+      const scopes = scopesOf(server);
+      const done = clientRequests.track(server, originOf(params.name, scopes));
       return executeOne(
         { id: String(id), name: params.name, arguments: params.arguments ?? {} },
         {
@@ -403,11 +437,11 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
           ),
           session: connections.get(server)?.session ?? null,
           caller,
-          ...scopeOption,
+          ...scopes,
         },
       )
         .finally(done)
-        .then((result) => project(server, params.name, result));
+        .then((result) => project(server, params.name, result, scopes));
     },
     handOff(server, id, outcome) {
       let outcomes = handedOff.get(server);
@@ -438,7 +472,7 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
       // the runtime renders, annotations untouched.
       const server = new Server(serverInfo, {
         capabilities: { tools: { listChanged: true }, ...relay.capabilities },
-        ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+        ...instructionsOf(options.instructions, report),
         requestState: { verify: codec.verify },
       });
       const session = randomUUID();
@@ -447,8 +481,11 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
         session,
         ...(serverOptions.transport === undefined ? {} : { transport: serverOptions.transport }),
         ...(principal === undefined ? {} : { principal }),
+        ...(serverOptions.scopes === undefined ? {} : { scopes: serverOptions.scopes }),
       });
-      server.setRequestHandler('tools/list', () => ({ tools: listTools() }));
+      server.setRequestHandler('tools/list', (_request, ctx) => ({
+        tools: listTools(scopesOf(server, ctx)),
+      }));
       server.setRequestHandler('tools/call', (request, ctx) => {
         const outcome = takeHandedOff(server, ctx.mcpReq.id);
         if (outcome === undefined) return callTool(server, request.params, ctx);

@@ -18,6 +18,8 @@ export interface LegacyHttpSession {
   touch(): void;
   /** Aborted when the session ends (DELETE, eviction, shutdown). */
   readonly closed: AbortSignal;
+  /** The principal of the token that opened the session, if any. */
+  readonly principal?: string;
 }
 
 // Keyed by the handler rather than a field of it, so that the public McpHttpHandler type

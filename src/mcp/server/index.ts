@@ -19,6 +19,8 @@ export {
   type McpToolServer,
   type McpToolServerOptions,
 } from './create-mcp-tool-server.js';
+export type { HttpPrincipal } from './http-principals.js';
+export type { HttpRateLimit } from './http-rate-limit.js';
 export { allowedHostnames, LOCALHOST_NAMES } from './http-security.js';
 export {
   LOGGING_LEVELS,

@@ -7,11 +7,12 @@ import { createMcpHttpHandler } from './create-mcp-http-handler.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
 import { directToolCalls } from './direct-tool-calls.js';
 import { createHttpFastCalls, legacySessions } from './http-fast-calls.js';
+import { authenticate, checkHttpPrincipals, type HttpPrincipal } from './http-principals.js';
+import { checkHttpRateLimit, type HttpRateLimit, HttpRateLimiter } from './http-rate-limit.js';
 import {
   allowedHostnames,
   bracketHost,
   checkRequestHosts,
-  hasBearerToken,
   isWildcardHost,
   normalizeAllowedHosts,
 } from './http-security.js';
@@ -38,6 +39,19 @@ export interface McpHttpServerOptions {
    * Default none (anyone who can reach the address may call the tools).
    */
   readonly token?: string;
+  /**
+   * Callers, each with its own bearer token and scopes: a request must carry one of their
+   * tokens (or `token`, which stands for a principal named `bearer` without scopes of its
+   * own); what it lists and may call follows its principal's scopes added to the tool
+   * server's. A 2025-11-25 session answers only the principal that opened it. Default none.
+   */
+  readonly principals?: readonly HttpPrincipal[];
+  /**
+   * Most requests one caller may send per window, over every method: a caller is its
+   * principal when tokens are set, else its client address. Over it, a request gets 429 with
+   * `Retry-After`. Default none.
+   */
+  readonly rateLimit?: HttpRateLimit;
   /**
    * Host names accepted in `Host` and `Origin` headers (no ports; IPv6 in brackets).
    * Default: `localhost`, `127.0.0.1`, `[::1]`, plus `host` when it is not loopback (and
@@ -144,6 +158,8 @@ const checkOptions = (options: McpHttpServerOptions): void => {
   if (host !== undefined && (typeof host !== 'string' || host === '')) {
     throw new HintgateError('invalid_option', 'host must be a non-empty string.');
   }
+  if (options.principals !== undefined) checkHttpPrincipals(options.principals);
+  if (options.rateLimit !== undefined) checkHttpRateLimit(options.rateLimit);
 };
 
 /**
@@ -161,6 +177,12 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
   const host = options.host ?? DEFAULT_HTTP_HOST;
   const allowed = normalizeAllowedHosts(options.allowedHosts ?? allowedHostnames(host));
   const { token } = options;
+  const principals = [
+    ...(options.principals === undefined ? [] : checkHttpPrincipals(options.principals)),
+    ...(token === undefined ? [] : [{ name: 'bearer', token, scopes: [] }]),
+  ];
+  const limiter =
+    options.rateLimit === undefined ? undefined : new HttpRateLimiter(options.rateLimit);
   const handler = createMcpHttpHandler({
     toolServer: options.toolServer,
     ...Object.fromEntries(
@@ -187,8 +209,6 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
           session: sessionsOf,
           onError: (error) => options.onError?.(error),
         });
-  // The one principal a token stands for; the token itself stays out of tool contexts.
-  const authInfo: AuthInfo = { token: 'bearer', clientId: 'bearer', scopes: [] };
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     const path = requestPath(req.url);
@@ -211,8 +231,10 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
       });
       return;
     }
-    if (token !== undefined) {
-      if (!hasBearerToken(req, token)) {
+    let authInfo: AuthInfo | undefined;
+    if (principals.length > 0) {
+      authInfo = authenticate(req, principals);
+      if (authInfo === undefined) {
         plainJson(
           res,
           401,
@@ -226,6 +248,34 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
       }
       // toNodeHandler passes `req.auth` on as the request's authInfo.
       Object.assign(req, { auth: authInfo });
+    }
+    const retryAfter = limiter?.take(authInfo?.clientId ?? `address ${clientOf(req)}`);
+    if (retryAfter !== undefined) {
+      plainJson(
+        res,
+        429,
+        {
+          jsonrpc: '2.0',
+          error: {
+            code: -32000,
+            message: `Too many requests: at most ${limiter?.limit.max} per ${limiter?.limit.windowMs} ms from one caller; retry after ${retryAfter} s.`,
+          },
+          id: null,
+        },
+        { 'Retry-After': String(retryAfter) },
+      );
+      return;
+    }
+    const sessionId = req.headers['mcp-session-id'];
+    const opened = typeof sessionId === 'string' ? sessionsOf?.(sessionId) : undefined;
+    if (opened !== undefined && opened.principal !== authInfo?.clientId) {
+      // A session answers only the caller that opened it; to any other it does not exist.
+      plainJson(res, 404, {
+        jsonrpc: '2.0',
+        error: { code: -32001, message: 'Session not found; start a new one with initialize.' },
+        id: null,
+      });
+      return;
     }
     const wanted = fast?.wants(req);
     if (fast === undefined || wanted === undefined) {
