@@ -31,17 +31,19 @@ export function abortWatchOf(context: { readonly signal: AbortSignal }): AbortWa
  */
 export class AbortListeners {
   // A Set keeps insertion order, ignores a second add, and adds and removes in constant
-  // time: a batch of many calls adds and removes one listener per call.
-  #listeners = new Set<() => void>();
+  // time: a batch of many calls adds and removes one listener per call. Made on first add:
+  // most calls' scopes never get a listener.
+  #listeners: Set<() => void> | undefined;
   /** The listeners being called, while they are. */
   #firing: Set<() => void> | undefined;
 
   add(listener: () => void): void {
+    this.#listeners ??= new Set();
     this.#listeners.add(listener);
   }
 
   remove(listener: () => void): void {
-    this.#listeners.delete(listener);
+    this.#listeners?.delete(listener);
     // A Set's iteration skips entries deleted before they are reached.
     this.#firing?.delete(listener);
   }
@@ -49,7 +51,8 @@ export class AbortListeners {
   /** Calls every listener once and forgets them all. */
   fire(): void {
     const listeners = this.#listeners;
-    this.#listeners = new Set();
+    if (listeners === undefined) return;
+    this.#listeners = undefined;
     this.#firing = listeners;
     for (const listener of listeners) {
       try {
