@@ -1,7 +1,8 @@
 /**
  * hintgate benchmark: `npm run bench` (builds, then runs this file against dist/). Writes bench/RESULTS.md and
- * prints the same tables. Exits non-zero only when something crashes; a missed goal is
- * reported as "no".
+ * prints the same tables. Exits non-zero when something crashes, or when a ratio of section 7
+ * (bench/scaling.ts: cost per call as batches grow, one call against FunctionTool.invoke)
+ * misses its goal: the regression guard. Other missed goals are reported as "no".
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -35,9 +36,11 @@ import {
   loadNow,
   machine,
   median,
+  replaceSection,
   table,
   yesNo,
 } from './report.js';
+import { SCALING_HEADING, scalingReport } from './scaling.js';
 import { SHELL_HEADING, shellReading } from './shell.js';
 import { noopReadTool, noopWriteTool, sleepingTools } from './tools.js';
 
@@ -438,6 +441,10 @@ async function main(): Promise<void> {
   const shell = await shellReading();
   process.stdout.write(`${shell.markdown}\n\n`);
 
+  process.stdout.write(`cost per call as batches grow (load average ${fixed(loadNow(), 2)})\n`);
+  const scalingPart = await scalingReport();
+  process.stdout.write(`${scalingPart.markdown}\n\n`);
+
   const mixed = strategies.filter((row) =>
     row.batch.calls.some((c) => c.kind !== 'READ' && c.kind !== 'SEARCH'),
   );
@@ -447,6 +454,7 @@ async function main(): Promise<void> {
     `- Pipeline overhead under ${OVERHEAD_GOAL_US} µs per call: ${overhead.filter((r) => r.judged && r.medianUs < OVERHEAD_GOAL_US).length}/${overhead.filter((r) => r.judged).length} scenarios.`,
     ...gateway.summary,
     ...shell.summary,
+    ...scalingPart.summary,
     `- Whole run: ${fixed((performance.now() - started) / 1000)} s.`,
   ].join('\n');
   process.stdout.write(`${summary}\n`);
@@ -504,8 +512,13 @@ ${shell.markdown}
   // The build comparison comes from bench/compare-builds.ts, run apart: keep it.
   const previous = existsSync(RESULTS_PATH) ? readFileSync(RESULTS_PATH, 'utf8') : '';
   const at = previous.indexOf(BUILD_COMPARISON_HEADING);
-  writeFileSync(RESULTS_PATH, at < 0 ? markdown : `${markdown}\n${previous.slice(at)}`);
+  const composed = at < 0 ? markdown : `${markdown}\n${previous.slice(at)}`;
+  writeFileSync(RESULTS_PATH, replaceSection(composed, SCALING_HEADING, scalingPart.markdown));
   process.stdout.write(`wrote ${RESULTS_PATH}\n`);
+  if (scalingPart.missed.length > 0) {
+    process.stdout.write(`regression guard: goals missed: ${scalingPart.missed.join('; ')}\n`);
+    process.exitCode = 1;
+  }
 }
 
 main().catch((error: unknown) => {

@@ -98,3 +98,13 @@ export const noopWriteTool = defineTool({
   resources: ['item:{key}'],
   execute: ({ n }) => `ok ${n}`,
 });
+
+/** Read-only no-op on `item:{key}`: returns a short string synchronously. */
+export const noopItemReadTool = defineTool({
+  name: 'noop_item_read',
+  description: 'Pretends to read an item and returns a short string at once.',
+  annotations: READ_ONLY,
+  inputSchema: z.object({ n: z.number(), key: z.string() }),
+  resources: ['item:{key}'],
+  execute: ({ n }) => `ok ${n}`,
+});

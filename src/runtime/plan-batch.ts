@@ -6,7 +6,7 @@ import type { PlanEntry } from './runtime.js';
 
 /**
  * The plan of a prepared batch: for each call, whether it can run, its class and locks,
- * and the ids of the earlier calls it would wait for. Runs nothing.
+ * and the ids of the earlier calls it would wait for directly (see `planWaits`). Runs nothing.
  */
 export function planBatch(
   prepared: ReadonlyArray<PreparedCall | CallResult>,

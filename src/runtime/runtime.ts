@@ -137,7 +137,13 @@ export interface PlanEntry {
   readonly resourceKeys?: readonly string[];
   /** Locks the call takes: `origin:<name>`, resource keys and their ancestors, `world`. */
   readonly locks: ReadonlyArray<{ readonly key: string; readonly mode: LockMode }>;
-  /** Ids of the earlier calls of the batch it waits for. */
+  /**
+   * Ids of the earlier calls of the batch it waits for directly, in call order: on each node
+   * it locks, the latest earlier call holding the node exclusively and the conflicting calls
+   * after that one. Each conflicts with this call; an earlier conflicting call that one of
+   * them already waits for is not repeated. Every earlier call this one conflicts with is in
+   * the transitive closure of `waitsFor` (docs/runtime.md, "Order").
+   */
   readonly waitsFor: readonly string[];
 }
 
@@ -165,7 +171,10 @@ export interface Runtime {
    * with HintgateError for a malformed call or options.
    */
   decide(call: ToolCall, options?: DecideOptions): Promise<CallDecision>;
-  /** Tells, without running anything, each call's class, locks and the earlier calls it waits for. */
+  /**
+   * Tells, without running anything, each call's class, locks and the earlier calls it waits
+   * for directly (see {@link PlanEntry.waitsFor}). Costs time linear in the calls and waits.
+   */
   plan(
     calls: readonly ToolCall[],
     options?: { readonly scopes?: readonly string[] },

@@ -85,10 +85,29 @@ describe('scheduling properties (fake time)', () => {
           expectedWaits.push(waits);
         });
 
+        // plan() lists the calls each waits for directly; each of them conflicts with it,
+        // and the transitive closure reaches every earlier call it conflicts with.
         const plan = await runtime.plan(calls);
-        expect(plan.map((entry) => [...entry.waitsFor].sort())).toEqual(
-          expectedWaits.map((w) => w.sort()),
-        );
+        const reached: Set<number>[] = [];
+        plan.forEach((entry, j) => {
+          const closure = new Set<number>();
+          for (const id of entry.waitsFor) {
+            const i = Number(id.slice(1));
+            expect(i).toBeLessThan(j);
+            expect(conflicts(specs[i] as Spec, specs[j] as Spec)).toBe(true);
+            closure.add(i);
+            for (const further of reached[i] ?? []) closure.add(further);
+          }
+          reached.push(closure);
+        });
+        expect(
+          reached.map((closure, j) =>
+            [...closure]
+              .filter((i) => conflicts(specs[i] as Spec, specs[j] as Spec))
+              .sort((a, b) => a - b)
+              .map((i) => `c${i}`),
+          ),
+        ).toEqual(expectedWaits);
 
         const done = runtime.execute(calls);
         await vi.runAllTimersAsync();

@@ -30,28 +30,31 @@ export function abortWatchOf(context: { readonly signal: AbortSignal }): AbortWa
  * error is rethrown on its own.
  */
 export class AbortListeners {
-  #listeners: Array<(() => void) | undefined> = [];
+  // A Set keeps insertion order, ignores a second add, and adds and removes in constant
+  // time: a batch of many calls adds and removes one listener per call. Made on first add:
+  // most calls' scopes never get a listener.
+  #listeners: Set<() => void> | undefined;
   /** The listeners being called, while they are. */
-  #firing: Array<(() => void) | undefined> | undefined;
+  #firing: Set<() => void> | undefined;
 
   add(listener: () => void): void {
-    if (!this.#listeners.includes(listener)) this.#listeners.push(listener);
+    this.#listeners ??= new Set();
+    this.#listeners.add(listener);
   }
 
   remove(listener: () => void): void {
-    const index = this.#listeners.indexOf(listener);
-    if (index >= 0) this.#listeners.splice(index, 1);
-    const firing = this.#firing?.indexOf(listener) ?? -1;
-    if (firing >= 0 && this.#firing !== undefined) this.#firing[firing] = undefined;
+    this.#listeners?.delete(listener);
+    // A Set's iteration skips entries deleted before they are reached.
+    this.#firing?.delete(listener);
   }
 
   /** Calls every listener once and forgets them all. */
   fire(): void {
     const listeners = this.#listeners;
-    this.#listeners = [];
+    if (listeners === undefined) return;
+    this.#listeners = undefined;
     this.#firing = listeners;
     for (const listener of listeners) {
-      if (listener === undefined) continue;
       try {
         listener();
       } catch (error) {

@@ -16,6 +16,8 @@ interface Entry extends LockEntry {
   readonly seq: number;
   pending: number;
   released: boolean;
+  /** Seq of the last entry admitted that counted this one among its blockers. */
+  blockedBy: number;
   readonly blockers: Entry[];
   readonly dependents: Entry[];
   readonly onReady: () => void;
@@ -82,8 +84,11 @@ export class LockManager {
   admit(id: string, locks: readonly Lock[], onReady: () => void): LockEntry {
     const seq = this.#seq++;
     const blockers: Entry[] = [];
+    // One holder can conflict on several nodes; a mark, not a search, keeps it listed once.
     const block = (holder: Entry): void => {
-      if (!blockers.includes(holder)) blockers.push(holder);
+      if (holder.blockedBy === seq) return;
+      holder.blockedBy = seq;
+      blockers.push(holder);
     };
     for (const lock of locks) {
       const holders = this.#nodes.get(lock.node);
@@ -108,6 +113,7 @@ export class LockManager {
       waitsFor: blockers.map((blocker) => blocker.id),
       pending: blockers.length,
       released: false,
+      blockedBy: -1,
       blockers,
       dependents: [],
       onReady,

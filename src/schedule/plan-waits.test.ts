@@ -33,20 +33,47 @@ describe('planWaits', () => {
     ]);
   });
 
-  it('lists every earlier conflicting call, even one already implied through another', () => {
+  it('lists only the direct waits: [WRITE(n), WRITE(n), WRITE(n)] is a chain', () => {
     const waits = planWaits([
       { id: 'w1', locks: [lock('n', 'X')] },
       { id: 'w2', locks: [lock('n', 'X')] },
       { id: 'w3', locks: [lock('n', 'X')] },
     ]);
-    expect(waits.map((ids) => [...ids].sort())).toEqual([[], ['w1'], ['w1', 'w2']]);
+    expect(waits).toEqual([[], ['w1'], ['w2']]);
+  });
+
+  it('has a write wait for the reads since the last write, and a read for that write only', () => {
+    const waits = planWaits([
+      { id: 'w1', locks: [lock('n', 'X')] },
+      { id: 'r1', locks: [lock('n', 'S')] },
+      { id: 'r2', locks: [lock('n', 'S')] },
+      { id: 'w2', locks: [lock('n', 'X')] },
+      { id: 'r3', locks: [lock('n', 'S')] },
+    ]);
+    expect(waits.map((ids) => [...ids].sort())).toEqual([
+      [],
+      ['w1'],
+      ['w1'],
+      ['r1', 'r2', 'w1'],
+      ['w2'],
+    ]);
+  });
+
+  it('plans 100,000 writes of one key as a chain of single waits', () => {
+    const calls = Array.from({ length: 100_000 }, (_, n) => ({
+      id: `w${n}`,
+      locks: [lock('n', 'X')],
+    }));
+    const waits = planWaits(calls);
+    expect(waits[99_999]).toEqual(['w99998']);
+    expect(waits.reduce((total, ids) => total + ids.length, 0)).toBe(99_999);
   });
 
   it('is empty for no calls', () => {
     expect(planWaits([])).toEqual([]);
   });
 
-  it('matches pairwise lock conflicts with every earlier call, for random batches', () => {
+  it('lists only conflicting calls, and reaches every earlier conflicting call, for random batches', () => {
     const lockArb = fc.record({
       node: fc.constantFrom('n1', 'n2', 'n3', 'n4'),
       label: fc.constant(''),
@@ -55,14 +82,33 @@ describe('planWaits', () => {
     fc.assert(
       fc.property(fc.array(fc.array(lockArb, { maxLength: 4 }), { maxLength: 12 }), (lockLists) => {
         const calls = lockLists.map((locks, index) => ({ id: `c${index}`, locks }));
-        const expected = calls.map((call, j) =>
-          calls
+        const waits = planWaits(calls);
+        const index = new Map(calls.map((call, position) => [call.id, position]));
+        // Transitive closure of the waits, in call order (waits only point backwards).
+        const closure: Set<number>[] = [];
+        waits.forEach((ids, j) => {
+          const reached = new Set<number>();
+          for (const id of ids) {
+            const i = index.get(id) as number;
+            expect(i).toBeLessThan(j);
+            reached.add(i);
+            for (const further of closure[i] ?? []) reached.add(further);
+          }
+          closure.push(reached);
+        });
+        calls.forEach((call, j) => {
+          for (const id of waits[j] ?? []) {
+            const earlier = calls[index.get(id) as number] as (typeof calls)[number];
+            expect(locksConflict(earlier.locks, call.locks)).toBe(true);
+          }
+          const conflicting = calls
             .slice(0, j)
-            .filter((earlier) => locksConflict(earlier.locks, call.locks))
-            .map((earlier) => earlier.id)
-            .sort(),
-        );
-        expect(planWaits(calls).map((ids) => [...ids].sort())).toEqual(expected);
+            .flatMap((earlier, i) => (locksConflict(earlier.locks, call.locks) ? [i] : []));
+          const reachedConflicting = [...(closure[j] ?? [])]
+            .filter((i) => locksConflict((calls[i] as (typeof calls)[number]).locks, call.locks))
+            .sort((a, b) => a - b);
+          expect(reachedConflicting).toEqual(conflicting);
+        });
       }),
     );
   });
