@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Tool as McpTool } from '@modelcontextprotocol/client';
 import type { CheckedMcpServerOptions } from './mcp-server-options.js';
 import {
@@ -47,7 +48,10 @@ export class RemoteToolOrigin {
    * @throws what the registry throws (a taken origin or tool name); nothing changes then.
    */
   apply(listed: readonly McpTool[]): boolean {
-    const json = JSON.stringify(listed);
+    // A digest, not the text: a list of thousands of tools is not kept twice.
+    const digest = createHash('sha256');
+    for (const tool of listed) digest.update(JSON.stringify(tool) ?? '').update('\n');
+    const json = digest.digest('base64');
     if (this.#registered && json === this.#json) return false;
     const { registry, name, layer, trusted, concurrency, schemas } = this.#options;
     const set = toRemoteTools(listed, name, this.#call, this.#set, {

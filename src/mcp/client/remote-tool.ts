@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/client';
 import { HintgateError } from '../../errors/index.js';
 import { type AbortWatch, abortWatchOf } from '../../schedule/abort-scope.js';
@@ -270,7 +271,8 @@ export function toRemoteTools(
       });
       continue;
     }
-    const json = JSON.stringify(definition);
+    // A digest of the definition, so that a list of thousands of tools is not kept twice.
+    const json = createHash('sha256').update(JSON.stringify(definition)).digest('base64');
     const earlier = previous?.made.get(definition.name);
     const outcome =
       earlier?.json === json ? earlier.outcome : toRemoteTool(definition, origin, call, options);

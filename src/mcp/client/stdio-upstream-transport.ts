@@ -240,9 +240,11 @@ export class StdioUpstreamTransport implements Transport {
       if (this.#partial.length === 0) line = chunk.toString('utf8', start, end);
       else {
         this.#partial.push(chunk.subarray(start, end));
-        line = Buffer.concat(this.#partial).toString('utf8');
+        const bytes = Buffer.concat(this.#partial);
+        // The chunks may go before the text is made: a big line is not held three times.
         this.#partial = [];
         this.#partialBytes = 0;
+        line = bytes.toString('utf8');
       }
       start = end + 1;
       this.#line(line);
