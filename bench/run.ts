@@ -1,7 +1,7 @@
 /**
  * hintgate benchmark: `npm run bench` (builds, then runs this file against dist/). Writes bench/RESULTS.md and
- * prints the same tables. Exits non-zero only when something crashes; a missed goal is
- * reported as "no".
+ * prints the same tables. Exits non-zero when something crashes or a scaling guard of the
+ * catalog part (bench/catalog.ts) misses its goal; other missed goals are reported as "no".
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -23,11 +23,13 @@ import {
   toDirectCalls,
   toToolCalls,
 } from './batches.js';
+import { CATALOG_HEADING, catalogBench } from './catalog.js';
 import {
   GATEWAY_CALLS,
   GATEWAY_CONCURRENCY,
   gatewayOverhead,
   P50_OVERHEAD_GOAL_MS,
+  ROOT,
 } from './gateway.js';
 import {
   BUILD_COMPARISON_HEADING,
@@ -35,6 +37,7 @@ import {
   loadNow,
   machine,
   median,
+  replaceSection,
   table,
   yesNo,
 } from './report.js';
@@ -438,6 +441,12 @@ async function main(): Promise<void> {
   const shell = await shellReading();
   process.stdout.write(`${shell.markdown}\n\n`);
 
+  process.stdout.write('part 7: big catalogs\n');
+  const catalogs = await catalogBench([{ label: 'this build', root: ROOT }], (line) =>
+    process.stdout.write(`${line}\n`),
+  );
+  process.stdout.write(`${catalogs.markdown}\n\n`);
+
   const mixed = strategies.filter((row) =>
     row.batch.calls.some((c) => c.kind !== 'READ' && c.kind !== 'SEARCH'),
   );
@@ -447,6 +456,7 @@ async function main(): Promise<void> {
     `- Pipeline overhead under ${OVERHEAD_GOAL_US} µs per call: ${overhead.filter((r) => r.judged && r.medianUs < OVERHEAD_GOAL_US).length}/${overhead.filter((r) => r.judged).length} scenarios.`,
     ...gateway.summary,
     ...shell.summary,
+    `- Big catalogs: ${catalogs.failures.length === 0 ? 'every goal met' : `missed: ${catalogs.failures.join('; ')}`}.`,
     `- Whole run: ${fixed((performance.now() - started) / 1000)} s.`,
   ].join('\n');
   process.stdout.write(`${summary}\n`);
@@ -504,7 +514,10 @@ ${shell.markdown}
   // The build comparison comes from bench/compare-builds.ts, run apart: keep it.
   const previous = existsSync(RESULTS_PATH) ? readFileSync(RESULTS_PATH, 'utf8') : '';
   const at = previous.indexOf(BUILD_COMPARISON_HEADING);
-  writeFileSync(RESULTS_PATH, at < 0 ? markdown : `${markdown}\n${previous.slice(at)}`);
+  const kept = at < 0 ? markdown : `${markdown}\n${previous.slice(at)}`;
+  writeFileSync(RESULTS_PATH, replaceSection(kept, CATALOG_HEADING, catalogs.markdown));
+  // The scaling guard: a ratio over its goal fails the run.
+  if (catalogs.failures.length > 0) process.exitCode = 1;
   process.stdout.write(`wrote ${RESULTS_PATH}\n`);
 }
 
