@@ -24,7 +24,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { catalogTools } from './catalog-tools.js';
 import { childEnv, ROOT } from './gateway.js';
-import { fixed, loadNow, median, replaceSection, table, yesNo } from './report.js';
+import { fixed, loadNow, machine, median, replaceSection, table, yesNo } from './report.js';
 
 /** Goals; a ratio over its goal fails `npm run bench`. */
 export const CATALOG_GOALS = {
@@ -288,9 +288,10 @@ function render(
       ]),
     ]),
   );
+  const host = machine();
   const markdown = `${CATALOG_HEADING}
 
-Goals (a miss fails \`npm run bench\`): gateway start within ${CATALOG_GOALS.startRatio}x of the upstream's own start at 10k tools; \`hintgate pin\` at 10k tools under ${CATALOG_GOALS.pinRssMb} MB peak RSS; a \`selectTools\` query at 10k tools under ${CATALOG_GOALS.selectMs} ms after indexing, and at most ${CATALOG_GOALS.selectScaling}x its cost at 1k. Load average (1 min) ${fixed(run.load, 2)} before, ${fixed(run.loadAfter, 2)} after, on ${builds.length === 1 ? 'this build' : `builds ${labels.join(', ')}`}. Start: spawn to the first \`tools/list\` answer, median of 2 interleaved rounds (bench/catalog.ts).
+${host.date}, ${host.cpu} (${host.cores} cores, ${fixed(host.memoryGiB)} GiB), Node ${host.node}. Goals (a miss fails \`npm run bench\`): gateway start within ${CATALOG_GOALS.startRatio}x of the upstream's own start at 10k tools; \`hintgate pin\` at 10k tools under ${CATALOG_GOALS.pinRssMb} MB peak RSS; a \`selectTools\` query at 10k tools under ${CATALOG_GOALS.selectMs} ms after indexing, and at most ${CATALOG_GOALS.selectScaling}x its cost at 1k. Load average (1 min) ${fixed(run.load, 2)} before, ${fixed(run.loadAfter, 2)} after, on ${builds.length === 1 ? 'this build' : `builds ${labels.join(', ')}`}. Start: spawn to the first \`tools/list\` answer, median of 2 interleaved rounds (bench/catalog.ts).
 
 ${start}
 
