@@ -1,8 +1,9 @@
 /**
  * hintgate benchmark: `npm run bench` (builds, then runs this file against dist/). Writes bench/RESULTS.md and
  * prints the same tables. Exits non-zero when something crashes, or when a ratio of section 7
- * (bench/scaling.ts: cost per call as batches grow, one call against FunctionTool.invoke)
- * misses its goal: the regression guard. Other missed goals are reported as "no".
+ * (bench/scaling.ts: cost per call as batches grow, one call against FunctionTool.invoke) or
+ * a scaling guard of section 8 (bench/catalog.ts: big catalogs) misses its goal: the
+ * regression guard. Other missed goals are reported as "no".
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -24,11 +25,13 @@ import {
   toDirectCalls,
   toToolCalls,
 } from './batches.js';
+import { CATALOG_HEADING, catalogBench } from './catalog.js';
 import {
   GATEWAY_CALLS,
   GATEWAY_CONCURRENCY,
   gatewayOverhead,
   P50_OVERHEAD_GOAL_MS,
+  ROOT,
 } from './gateway.js';
 import {
   BUILD_COMPARISON_HEADING,
@@ -444,6 +447,11 @@ async function main(): Promise<void> {
   process.stdout.write(`cost per call as batches grow (load average ${fixed(loadNow(), 2)})\n`);
   const scalingPart = await scalingReport();
   process.stdout.write(`${scalingPart.markdown}\n\n`);
+  process.stdout.write('part 8: big catalogs\n');
+  const catalogs = await catalogBench([{ label: 'this build', root: ROOT }], (line) =>
+    process.stdout.write(`${line}\n`),
+  );
+  process.stdout.write(`${catalogs.markdown}\n\n`);
 
   const mixed = strategies.filter((row) =>
     row.batch.calls.some((c) => c.kind !== 'READ' && c.kind !== 'SEARCH'),
@@ -455,6 +463,7 @@ async function main(): Promise<void> {
     ...gateway.summary,
     ...shell.summary,
     ...scalingPart.summary,
+    `- Big catalogs: ${catalogs.failures.length === 0 ? 'every goal met' : `missed: ${catalogs.failures.join('; ')}`}.`,
     `- Whole run: ${fixed((performance.now() - started) / 1000)} s.`,
   ].join('\n');
   process.stdout.write(`${summary}\n`);
@@ -513,7 +522,16 @@ ${shell.markdown}
   const previous = existsSync(RESULTS_PATH) ? readFileSync(RESULTS_PATH, 'utf8') : '';
   const at = previous.indexOf(BUILD_COMPARISON_HEADING);
   const composed = at < 0 ? markdown : `${markdown}\n${previous.slice(at)}`;
-  writeFileSync(RESULTS_PATH, replaceSection(composed, SCALING_HEADING, scalingPart.markdown));
+  writeFileSync(
+    RESULTS_PATH,
+    replaceSection(
+      replaceSection(composed, SCALING_HEADING, scalingPart.markdown),
+      CATALOG_HEADING,
+      catalogs.markdown,
+    ),
+  );
+  // The scaling guard: a ratio over its goal fails the run.
+  if (catalogs.failures.length > 0) process.exitCode = 1;
   process.stdout.write(`wrote ${RESULTS_PATH}\n`);
   if (scalingPart.missed.length > 0) {
     process.stdout.write(`regression guard: goals missed: ${scalingPart.missed.join('; ')}\n`);

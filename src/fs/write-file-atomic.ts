@@ -3,6 +3,9 @@ import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { type FileLock, FileLockLostError } from './file-lock.js';
 
+/** Characters of a content given in parts that are written at once. */
+const WRITE_BATCH = 1 << 20;
+
 /** Options of {@link writeFileAtomic}. */
 export interface WriteFileAtomicOptions {
   /** Permission bits of a file it creates. Default `0o600`. */
@@ -17,7 +20,8 @@ export interface WriteFileAtomicOptions {
 }
 
 /**
- * Replaces the file at `path` with `content` (UTF-8) so that readers see either the old or
+ * Replaces the file at `path` with `content` (UTF-8; a string, or strings written one after
+ * the other, so that a large file need not be held whole) so that readers see either the old or
  * the new file, never a part: writes a temp file beside it, syncs it, renames it over
  * `path` and syncs the directory. On failure the temp file is removed and the fs error is
  * rethrown as it is (or {@link FileLockLostError} when `lock` was lost); `path` is then
@@ -25,14 +29,26 @@ export interface WriteFileAtomicOptions {
  */
 export async function writeFileAtomic(
   path: string,
-  content: string,
+  content: string | Iterable<string>,
   options: WriteFileAtomicOptions = {},
 ): Promise<void> {
   const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   let handle: FileHandle | undefined;
   try {
     handle = await open(temp, 'wx', options.mode ?? 0o600);
-    await handle.writeFile(content, 'utf8');
+    if (typeof content === 'string') await handle.writeFile(content, 'utf8');
+    else {
+      // writeFile writes all of it, from the current position on; parts go in batches.
+      let batch = '';
+      for (const part of content) {
+        batch += part;
+        if (batch.length >= WRITE_BATCH) {
+          await handle.writeFile(batch, 'utf8');
+          batch = '';
+        }
+      }
+      await handle.writeFile(batch, 'utf8');
+    }
     await handle.sync();
     await handle.close();
     handle = undefined;

@@ -267,8 +267,9 @@ export class GatewayTools {
       });
       const disabled = (name: string): boolean => ownValue(server.tools, name)?.disabled === true;
       if (staging !== undefined && staging.origins().length > 0) {
+        const stagedNames = new Set(staged.map((tool) => tool.name));
         for (const name of Object.keys(server.tools)) {
-          if (!staged.some((tool) => tool.name === name)) {
+          if (!stagedNames.has(name)) {
             lines.push({
               text: `servers.${server.name}.tools.${name}: server "${server.name}" lists no tool "${name}"; its override applies to nothing.`,
             });
@@ -431,7 +432,8 @@ export class GatewayTools {
     // another's new one: first drop what goes away, then add what comes.
     for (const [server, next] of sets) {
       const before = this.#applied.get(server) ?? [];
-      const kept = before.filter((tool) => next.includes(tool));
+      const staying = new Set(next);
+      const kept = before.filter((tool) => staying.has(tool));
       if (!sameTools(kept, before)) {
         registry.setTools(server, kept);
         this.#applied.set(server, kept);

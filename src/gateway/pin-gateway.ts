@@ -1,11 +1,11 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
-import { canonicalJson } from '../audit/argument-digest.js';
 import {
   comparePins,
   type LockFile,
   type PinReport,
   pinTools,
   readLockFile,
+  sameLockFile,
   updateLockFile,
 } from '../check/pin/index.js';
 import { HintgateError } from '../errors/index.js';
@@ -149,7 +149,7 @@ export async function pinGateway(options: PinGatewayOptions): Promise<PinGateway
     });
     return next;
   };
-  const planOf = (current: LockFile): PinPlan => ({
+  const planOf = (current: LockFile, next: LockFile): PinPlan => ({
     path: config.pin.path,
     lock: current,
     reports: config.servers.map((server, index) =>
@@ -157,12 +157,12 @@ export async function pinGateway(options: PinGatewayOptions): Promise<PinGateway
     ),
     listings,
     dropped: Object.keys(current.servers).filter((name) => !configured.has(name)),
-    changes: canonicalJson(pinAll(current)) !== canonicalJson(current),
+    changes: !sameLockFile(next, current),
   });
-  let reviewed: string | undefined;
+  let reviewed: LockFile | undefined;
   if (options.review !== undefined) {
     const current = await readLockFile(config.pin.path);
-    const plan = planOf(current);
+    const plan = planOf(current, pinAll(current));
     if (!(await options.review(plan))) {
       return {
         path: config.pin.path,
@@ -173,27 +173,28 @@ export async function pinGateway(options: PinGatewayOptions): Promise<PinGateway
         lock: current,
       };
     }
-    reviewed = canonicalJson(current);
+    reviewed = current;
   }
   let plan: PinPlan | undefined;
-  let before = '';
+  let before: LockFile | undefined;
   const lock = await updateLockFile(config.pin.path, (current) => {
-    before = canonicalJson(current);
-    if (reviewed !== undefined && before !== reviewed) {
+    before = current;
+    if (reviewed !== undefined && !sameLockFile(current, reviewed)) {
       throw new HintgateError(
         'lock_file_changed',
         `${config.pin.path} changed while the changes were reviewed (another "hintgate pin" or "hintgate check --write-pin"?). Nothing was written; run "hintgate pin" again to review the pins as they are now.`,
       );
     }
-    plan = planOf(current);
-    return pinAll(current);
+    const next = pinAll(current);
+    plan = planOf(current, next);
+    return next;
   });
   const { reports = [], dropped = [] } = plan ?? {};
   return {
     path: config.pin.path,
     reports,
     dropped,
-    changed: canonicalJson(lock) !== before,
+    changed: before === undefined || !sameLockFile(lock, before),
     written: true,
     lock,
   };

@@ -54,6 +54,9 @@ export function upstreamOptions(
     name: server.name,
     registry,
     trusted: server.trusted,
+    // A schema is compiled when its tool is first called: starting with a server of
+    // thousands of tools does not compile thousands of schemas.
+    schemas: 'lazy' as const,
     ...(server.concurrency === undefined ? {} : { concurrency: server.concurrency }),
     ...(connectTimeoutMs === undefined ? {} : { connectTimeoutMs }),
     ...(server.era === undefined ? {} : { era: server.era }),

@@ -42,3 +42,18 @@ describe('selectTools index cache', () => {
     expect(built.count).toBe(2);
   });
 });
+
+describe('selectTools on a catalog it indexed', () => {
+  it('ranks the same when query words were seen before, in any order and repeated', () => {
+    const tools = [...CATALOG];
+    const fresh = (query: string) =>
+      selectTools(query, { tools: [...CATALOG], maxTools: 8 }).map((tool) => tool.name);
+    const queries = ['refund invoice', 'invoice refund', 'list invoices invoices', 'customer'];
+    const cold = queries.map(fresh);
+    for (let round = 0; round < 2; round += 1) {
+      expect(
+        queries.map((query) => selectTools(query, { tools, maxTools: 8 }).map((tool) => tool.name)),
+      ).toEqual(cold);
+    }
+  });
+});

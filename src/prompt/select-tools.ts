@@ -1,13 +1,8 @@
 import { HintgateError } from '../errors/hintgate-error.js';
 import type { Mode } from '../policy/policy-types.js';
-import {
-  checkPromptTools,
-  compareCodeUnits,
-  type PromptTool,
-  promptToolClass,
-  resolveMode,
-} from './prompt-tool.js';
-import { toolSearchIndex } from './tool-search-index.js';
+import type { ToolClass } from '../tool/classify.js';
+import { compareCodeUnits, type PromptTool, resolveMode } from './prompt-tool.js';
+import { type ToolSearchIndex, toolSearchIndex } from './tool-search-index.js';
 
 /** Options of {@link selectTools}. */
 export interface SelectToolsOptions<T extends PromptTool = PromptTool> {
@@ -73,35 +68,39 @@ export function selectTools<T extends PromptTool>(
     );
   }
   const mode = resolveMode(options.mode, 'selectTools');
-  checkPromptTools(tools, 'selectTools');
-  const alwaysActive = checkAlwaysActive(options.alwaysActive, tools);
+  if (!Array.isArray(tools)) {
+    throw new HintgateError('invalid_option', 'selectTools: tools must be an array of tools.');
+  }
+  const index = toolSearchIndex(tools, 'selectTools');
+  const alwaysActive = checkAlwaysActive(options.alwaysActive, index);
 
-  const allowed = (tool: T, ranked: boolean): boolean => {
-    const toolClass = promptToolClass(tool);
+  const allowed = (id: number, ranked: boolean): boolean => {
+    const toolClass = index.classes[id] as ToolClass;
     if (mode === 'plan' && toolClass !== 'read') return false;
     return !(ranked && options.excludeDestructive === true && toolClass === 'destructive');
   };
 
-  const byName = (a: T, b: T): number => compareCodeUnits(a.name, b.name);
-  const index = toolSearchIndex(tools);
-  let ranked: T[];
+  let ranked: number[];
   if (index.hasTerms(query)) {
-    ranked = index
-      .search(query)
-      .flatMap((hit) => {
-        const tool = tools[hit.id];
-        return tool !== undefined && allowed(tool, true) ? [{ tool, score: hit.score }] : [];
-      })
-      .sort((a, b) => b.score - a.score || byName(a.tool, b.tool))
-      .map((hit) => hit.tool);
+    ranked = best(
+      index.search(query).filter((hit) => allowed(hit.id, true)),
+      maxTools,
+      (a, b) =>
+        b.score - a.score || compareCodeUnits(tools[a.id]?.name ?? '', tools[b.id]?.name ?? ''),
+    ).map((hit) => hit.id);
   } else {
-    ranked = tools.filter((tool) => allowed(tool, true)).sort(byName);
+    ranked = [];
+    for (const id of index.byName) {
+      if (ranked.length >= maxTools) break;
+      if (allowed(id, true)) ranked.push(id);
+    }
   }
 
-  const selected = ranked.slice(0, maxTools);
+  const selected = ranked.map((id) => tools[id] as T);
   const names = new Set(selected.map((tool) => tool.name));
-  for (const tool of alwaysActive) {
-    if (!names.has(tool.name) && allowed(tool, false)) {
+  for (const id of alwaysActive) {
+    const tool = tools[id] as T;
+    if (!names.has(tool.name) && allowed(id, false)) {
       selected.push(tool);
       names.add(tool.name);
     }
@@ -109,10 +108,28 @@ export function selectTools<T extends PromptTool>(
   return selected;
 }
 
-function checkAlwaysActive<T extends PromptTool>(
+/**
+ * The first `count` of `items` in the order of `compare`, without sorting all of them when
+ * they are many more (a common word matches thousands of tools of a big catalog).
+ */
+function best<I>(items: I[], count: number, compare: (a: I, b: I) => number): I[] {
+  if (count > 64 || items.length <= count * 4) return items.sort(compare).slice(0, count);
+  const top: I[] = [];
+  for (const item of items) {
+    const last = top[top.length - 1];
+    if (top.length === count && last !== undefined && compare(item, last) >= 0) continue;
+    let at = top.length;
+    while (at > 0 && compare(item, top[at - 1] as I) < 0) at -= 1;
+    top.splice(at, 0, item);
+    if (top.length > count) top.pop();
+  }
+  return top;
+}
+
+function checkAlwaysActive(
   alwaysActive: readonly string[] | undefined,
-  tools: readonly T[],
-): T[] {
+  index: ToolSearchIndex,
+): number[] {
   if (alwaysActive === undefined) return [];
   if (!Array.isArray(alwaysActive)) {
     throw new HintgateError(
@@ -120,15 +137,14 @@ function checkAlwaysActive<T extends PromptTool>(
       'selectTools: alwaysActive must be an array of tool names.',
     );
   }
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
   return alwaysActive.map((name: unknown) => {
-    const tool = typeof name === 'string' ? byName.get(name) : undefined;
-    if (tool === undefined) {
+    const id = typeof name === 'string' ? index.positions.get(name) : undefined;
+    if (id === undefined) {
       throw new HintgateError(
         'invalid_option',
         `selectTools: alwaysActive names ${JSON.stringify(name)}, which is not in tools; remove it or add the tool to the catalog.`,
       );
     }
-    return tool;
+    return id;
   });
 }

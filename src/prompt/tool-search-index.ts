@@ -1,6 +1,12 @@
 import MiniSearch from 'minisearch';
+import type { ToolClass } from '../tool/classify.js';
 import { isPlainObject } from '../tool/json-schema.js';
-import type { PromptTool } from './prompt-tool.js';
+import {
+  checkPromptTools,
+  compareCodeUnits,
+  type PromptTool,
+  promptToolClass,
+} from './prompt-tool.js';
 
 /** A tool's searchable text; `id` is its position in the catalog. */
 interface SearchDocument {
@@ -97,6 +103,12 @@ export interface ToolSearchIndex {
   search(query: string): { readonly id: number; readonly score: number }[];
   /** Whether `query` has any searchable word once stop words are removed. */
   hasTerms(query: string): boolean;
+  /** The effective class of each tool, by position. */
+  readonly classes: readonly ToolClass[];
+  /** Position of each tool by name. */
+  readonly positions: ReadonlyMap<string, number>;
+  /** Positions of the tools in order of their names (UTF-16 code units). */
+  readonly byName: readonly number[];
 }
 
 interface CacheEntry {
@@ -109,6 +121,67 @@ const cache = new WeakMap<readonly PromptTool[], CacheEntry>();
 
 function sameElements(a: readonly PromptTool[], b: readonly PromptTool[]): boolean {
   return a.length === b.length && a.every((tool, i) => tool === b[i]);
+}
+
+/** The matches of one query word: positions and scores, as MiniSearch ranks that word alone. */
+interface WordHits {
+  readonly ids: Int32Array;
+  readonly scores: Float64Array;
+}
+
+/** Query words whose matches are kept, most recent last. */
+const WORDS_KEPT = 4096;
+
+/**
+ * Scores a query as MiniSearch does with `combineWith: 'OR'` (the sum of each word's scores,
+ * times the number of distinct words a tool matched), from each word's matches found once
+ * and kept: a query costs the matches of its words, without MiniSearch's per-match objects,
+ * its sort of every match, or a search again for a word seen before.
+ */
+function scorer(miniSearch: MiniSearch<SearchDocument>, size: number): ToolSearchIndex['search'] {
+  const kept = new Map<string, WordHits>();
+  const hitsOf = (word: string, term: string): WordHits => {
+    let hits = kept.get(term);
+    if (hits === undefined) {
+      const results = miniSearch.search(word);
+      hits = {
+        ids: Int32Array.from(results, (hit) => hit.id as number),
+        scores: Float64Array.from(results, (hit) => hit.score),
+      };
+      if (kept.size >= WORDS_KEPT) kept.delete(kept.keys().next().value as string);
+    } else kept.delete(term);
+    kept.set(term, hits);
+    return hits;
+  };
+  const scores = new Float64Array(size);
+  const matched = new Uint32Array(size);
+  return (query) => {
+    const touched: number[] = [];
+    const seen = new Set<string>();
+    for (const word of splitWords(query)) {
+      const term = processTerm(word);
+      if (term === null) continue;
+      const first = !seen.has(term);
+      seen.add(term);
+      const { ids, scores: wordScores } = hitsOf(word, term);
+      for (let at = 0; at < ids.length; at += 1) {
+        const id = ids[at] as number;
+        if (matched[id] === 0) touched.push(id);
+        scores[id] = (scores[id] as number) + (wordScores[at] as number);
+        if (first) matched[id] = (matched[id] as number) + 1;
+        else if (matched[id] === 0) matched[id] = 1;
+      }
+    }
+    const out = touched.map((id) => ({
+      id,
+      score: (scores[id] as number) * (matched[id] as number),
+    }));
+    for (const id of touched) {
+      scores[id] = 0;
+      matched[id] = 0;
+    }
+    return out;
+  };
 }
 
 function buildIndex(tools: readonly PromptTool[]): ToolSearchIndex {
@@ -125,20 +198,28 @@ function buildIndex(tools: readonly PromptTool[]): ToolSearchIndex {
     },
   });
   miniSearch.addAll(tools.map(toDocument));
+  const positions = new Map(tools.map((tool, id) => [tool.name, id]));
   return {
-    search: (query) =>
-      miniSearch.search(query).map((hit) => ({ id: hit.id as number, score: hit.score })),
+    classes: tools.map(promptToolClass),
+    positions,
+    byName: [...positions.values()].sort((a, b) =>
+      compareCodeUnits(tools[a]?.name ?? '', tools[b]?.name ?? ''),
+    ),
+    search: scorer(miniSearch, tools.length),
     hasTerms: (query) => splitWords(query).some((word) => processTerm(word) !== null),
   };
 }
 
 /**
  * The search index of a catalog, built on first use and cached per array (a `WeakMap`, so it
- * goes when the array does). An array whose elements changed since is indexed again.
+ * goes when the array does). An array whose elements changed since is checked (as
+ * `checkPromptTools` does, errors naming `where`) and indexed again; an indexed one is not
+ * checked again, so that a query costs what its matches cost, not the catalog's size.
  */
-export function toolSearchIndex(tools: readonly PromptTool[]): ToolSearchIndex {
+export function toolSearchIndex(tools: readonly PromptTool[], where: string): ToolSearchIndex {
   const cached = cache.get(tools);
   if (cached !== undefined && sameElements(cached.snapshot, tools)) return cached.index;
+  checkPromptTools(tools, where);
   const index = buildIndex(tools);
   cache.set(tools, { snapshot: [...tools], index });
   return index;

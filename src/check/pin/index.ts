@@ -41,6 +41,7 @@ export {
   type PinVerdict,
   parseLockFile,
   readLockFile,
+  sameLockFile,
   updateLockFile,
   writeLockFile,
 } from './lock-file.js';

@@ -449,3 +449,30 @@ process.stdin.once('data', async () => {
     expect(await readdir(dir)).toEqual(['hintgate.lock']);
   });
 });
+
+describe('formatLockFile, written tool by tool', () => {
+  it('gives the bytes of the whole lock as sorted, indented JSON, odd names and empty servers included', async () => {
+    let lock = pinTools(emptyLockFile(), {
+      server: '10',
+      listings: ['b', '__proto__', '2', '10', 'a'].map((name) => listing(name)),
+      now,
+    });
+    lock = pinTools(lock, { server: 'empty', listings: [], now });
+    lock = pinTools(lock, { server: 'a', listings: [listing('x', { title: 'X' })], now });
+    const sortKeys = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(sortKeys);
+      if (typeof value !== 'object' || value === null) return value;
+      const sorted: Record<string, unknown> = Object.create(null);
+      for (const key of Object.keys(value).sort()) {
+        sorted[key] = sortKeys((value as Record<string, unknown>)[key]);
+      }
+      return sorted;
+    };
+    const whole = `${JSON.stringify({ version: 1, servers: JSON.parse(JSON.stringify(sortKeys(lock.servers))) }, null, 2)}\n`;
+    expect(formatLockFile(lock)).toBe(whole);
+    expect(formatLockFile(emptyLockFile())).toBe('{\n  "version": 1,\n  "servers": {}\n}\n');
+    await writeLockFile(file, lock);
+    expect(await readFile(file, 'utf8')).toBe(whole);
+    expect(await readLockFile(file)).toEqual(lock);
+  });
+});

@@ -13,6 +13,7 @@ import {
 } from '../../fs/index.js';
 import { HINT_NAMES, type ToolAnnotations } from '../../tool/annotations.js';
 import { nullRecord } from '../../tool/null-record.js';
+import { ownValue } from '../../tool/own-value.js';
 import { DEFINITION_FIELDS, type DefinitionField } from './definition-hash.js';
 import {
   type PinnedDefinition,
@@ -280,14 +281,74 @@ export function parseLockFile(text: string, path: string): LockFile {
  * diffs under version control). Rejects a malformed `lock` with `invalid_option`.
  */
 export function formatLockFile(lock: LockFile): string {
-  const checked = checkLock(lock, (where, what) => {
+  return [...lockFileParts(checkToWrite(lock))].join('');
+}
+
+const checkToWrite = (lock: LockFile): LockFile =>
+  checkLock(lock, (where, what) => {
     throw new HintgateError(
       'invalid_option',
       `formatLockFile: the lock ${describeProblem(where, what)}. Build it with pinTools.`,
     );
   });
-  const servers: unknown = JSON.parse(canonicalJson(checked.servers));
-  return `${JSON.stringify({ version: LOCK_FILE_VERSION, servers }, null, 2)}\n`;
+
+/**
+ * Keys in the order `JSON.parse(canonicalJson(...))` gives them: array-index-like keys first
+ * in numeric order (as every JS object orders them), then the others sorted.
+ */
+const jsonKeyOrder = (keys: readonly string[]): string[] =>
+  Object.keys(Object.fromEntries([...keys].sort().map((key) => [key, true])));
+
+/**
+ * The text of {@link formatLockFile} for a checked lock, tool by tool: a file of thousands
+ * of pins is written without its whole text (or a canonical copy of it) in memory.
+ */
+function* lockFileParts(lock: LockFile): Generator<string> {
+  yield `{\n  "version": ${LOCK_FILE_VERSION},\n  "servers": {`;
+  const servers = jsonKeyOrder(Object.keys(lock.servers));
+  for (const [s, server] of servers.entries()) {
+    yield `${s === 0 ? '' : ','}\n    ${JSON.stringify(server)}: {\n      "tools": {`;
+    const tools = ownValue(lock.servers, server)?.tools ?? {};
+    const names = jsonKeyOrder(Object.keys(tools));
+    for (const [t, name] of names.entries()) {
+      const body = JSON.stringify(JSON.parse(canonicalJson(ownValue(tools, name))), null, 2);
+      yield `${t === 0 ? '' : ','}\n        ${JSON.stringify(name)}: ${body.replaceAll('\n', '\n        ')}`;
+    }
+    yield names.length === 0 ? '}\n    }' : '\n      }\n    }';
+  }
+  yield servers.length === 0 ? '}\n}\n' : '\n  }\n}\n';
+}
+
+/**
+ * Whether two locks hold the same pins (as their files would say), compared tool by tool
+ * without the canonical text of either whole lock.
+ */
+export function sameLockFile(a: LockFile, b: LockFile): boolean {
+  const servers = Object.keys(a.servers);
+  if (a.version !== b.version || servers.length !== Object.keys(b.servers).length) return false;
+  return servers.every((server) => {
+    const left = ownValue(a.servers, server)?.tools ?? {};
+    const right = ownValue(b.servers, server)?.tools;
+    if (right === undefined) return false;
+    const names = Object.keys(left);
+    return (
+      names.length === Object.keys(right).length &&
+      names.every((name) => {
+        const other = ownValue(right, name);
+        return other !== undefined && canonicalJson(ownValue(left, name)) === canonicalJson(other);
+      })
+    );
+  });
+}
+
+/** Whether `parts` joined are exactly `text`, without joining them. */
+function spells(parts: Iterable<string>, text: string): boolean {
+  let at = 0;
+  for (const part of parts) {
+    if (!text.startsWith(part, at)) return false;
+    at += part.length;
+  }
+  return at === text.length;
 }
 
 /**
@@ -384,17 +445,16 @@ export async function updateLockFile(
     try {
       const before = await readText(file);
       const current = before === undefined ? emptyLockFile() : parseLockFile(before, file);
-      const next = update(current);
-      const text = formatLockFile(next);
-      if (text !== before) {
+      const next = checkToWrite(update(current));
+      if (before === undefined || !spells(lockFileParts(next), before)) {
         try {
-          await writeFileAtomic(file, text, { mode: 0o644, lock: held });
+          await writeFileAtomic(file, lockFileParts(next), { mode: 0o644, lock: held });
         } catch (error) {
           if (error instanceof FileLockLostError) throw error;
           throw writeFailed(file, 'write the lock file', error);
         }
       }
-      return parseLockFile(text, file);
+      return next;
     } catch (error) {
       // Stalled past the stale time: another writer may have written since the read, so
       // read again under a new lock rather than replace its pins.

@@ -77,6 +77,14 @@ export interface ConnectMcpServerCommonOptions {
    * reason. Once connected, use `close()`.
    */
   readonly signal?: AbortSignal;
+  /**
+   * When the tools' JSON Schemas are compiled: `eager` (default) as the tools are listed, so
+   * that `problems` names every schema hintgate's validator rejects at once; `lazy` on each
+   * tool's first call, so that a server of thousands of tools is listed and served without
+   * compiling thousands of schemas (a problem found on a first call is added to `problems`
+   * then). The gateway and `hintgate pin` use `lazy`.
+   */
+  readonly schemas?: 'eager' | 'lazy';
 }
 
 /** Options of {@link connectMcpServer}: common options plus a stdio or an HTTP target. */
@@ -100,10 +108,12 @@ export interface CheckedMcpServerOptions {
   readonly clock?: Clock;
   readonly random?: () => number;
   readonly serverRequests?: UpstreamRequests;
+  readonly schemas: 'eager' | 'lazy';
 }
 
 const KEYS = new Set([
   'name',
+  'schemas',
   'registry',
   'layer',
   'trusted',
@@ -233,6 +243,9 @@ export function checkMcpServerOptions(options: unknown): CheckedMcpServerOptions
   ) {
     invalid(`${where}: serverRequests must be { capabilities, handle(method, params, signal) }.`);
   }
+  if (o.schemas !== undefined && o.schemas !== 'eager' && o.schemas !== 'lazy') {
+    invalid(`${where}: schemas must be "eager" or "lazy".`);
+  }
   const info = o.clientInfo as { name?: unknown; version?: unknown } | undefined;
   if (info !== undefined && (typeof info?.name !== 'string' || typeof info.version !== 'string')) {
     invalid(`${where}: clientInfo must be { name: string, version: string }.`);
@@ -255,5 +268,6 @@ export function checkMcpServerOptions(options: unknown): CheckedMcpServerOptions
     ...(o.clock === undefined ? {} : { clock: o.clock as Clock }),
     ...(o.random === undefined ? {} : { random: o.random as () => number }),
     ...(requests === undefined ? {} : { serverRequests: requests as UpstreamRequests }),
+    schemas: o.schemas === 'lazy' ? 'lazy' : 'eager',
   };
 }

@@ -1,7 +1,9 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
+import { HintgateError } from '../../errors/index.js';
 import {
   isPlainObject,
   type JsonSchemaObject,
+  type ToolSchema,
   toolSchema,
   type ValidationOutcome,
 } from '../../tool/index.js';
@@ -86,57 +88,126 @@ const permissive = (value: unknown): ValidationOutcome<unknown> =>
     ? { ok: true, value }
     : { ok: false, message: '(root): arguments must be an object' };
 
+/** A stand-in validator for a server's input schema that hintgate's validator rejects. */
+export interface FallbackValidator {
+  /** Checks arguments leniently, or only that they are an object. */
+  readonly validate: (value: unknown) => ValidationOutcome<unknown>;
+  /** What hintgate does instead, for reports. */
+  readonly problem: string;
+}
+
 /**
- * The input schema of a tool whose server schema hintgate's validator rejects: checked
- * leniently when setting `$schema` aside makes it compile, else not checked at all (the
- * server still checks its own arguments). Either way, listed as the server gave it.
+ * How arguments are checked for a tool whose server schema hintgate's validator rejects:
+ * leniently when setting `$schema` aside makes it compile, else not at all (the server
+ * still checks its own arguments).
  */
-export function fallbackInputSchema(listed: JsonSchemaObject, reason: string): FallbackSchema {
+export function fallbackInputValidator(
+  listed: JsonSchemaObject,
+  reason: string,
+): FallbackValidator {
   const lenient = compileLeniently(listed, 'input');
   if (lenient !== undefined) {
     return {
-      schema: listedSchema(listed, (value) => lenient.validate(value)),
+      validate: (value) => lenient.validate(value) as ValidationOutcome<unknown>,
       problem: `its input schema declares $schema ${JSON.stringify(listed.$schema)}; arguments are checked with the JSON Schema 2020-12 rules instead`,
     };
   }
   return {
-    schema: listedSchema(listed, permissive),
+    validate: permissive,
     problem: `its input schema cannot be compiled (${reason}); arguments are sent unchecked and the server checks them`,
   };
+}
+
+/**
+ * The input schema of a tool whose server schema hintgate's validator rejects (see
+ * {@link fallbackInputValidator}), listed as the server gave it.
+ */
+export function fallbackInputSchema(listed: JsonSchemaObject, reason: string): FallbackSchema {
+  const fallback = fallbackInputValidator(listed, reason);
+  return { schema: listedSchema(listed, fallback.validate), problem: fallback.problem };
+}
+
+/**
+ * The input schema of a remote tool, listed as the server gave it and compiled on its first
+ * validation rather than when listed, so that a server of thousands of tools costs only the
+ * tools that are called. A schema hintgate's validator rejects then falls back as
+ * {@link fallbackInputValidator} says, and `onProblem` is told what is done instead, once.
+ */
+export function lazyInputSchema(
+  listed: JsonSchemaObject,
+  where: string,
+  onProblem: (problem: string) => void,
+): ListedSchema {
+  let validate: ((value: unknown) => ReturnType<ToolSchema['validate']>) | undefined;
+  const compile = (): NonNullable<typeof validate> => {
+    try {
+      const compiled = toolSchema(listed, 'input', where);
+      return (value) => compiled.validate(value);
+    } catch (error) {
+      const reason =
+        error instanceof HintgateError && error.cause instanceof Error
+          ? error.cause.message
+          : (error as Error).message;
+      const fallback = fallbackInputValidator(listed, reason);
+      onProblem(fallback.problem);
+      return fallback.validate;
+    }
+  };
+  return listedSchema(listed, (value) => {
+    validate ??= compile();
+    return validate(value);
+  });
 }
 
 /** How a server's output schema is carried. */
 export interface RemoteOutputSchema {
   /** Lists the server's schema; passes results through unchanged. Absent when not an object schema. */
   readonly schema?: ListedSchema;
-  /** Whether a validator can compile it; when not, results are not checked against it. */
-  readonly compiles: boolean;
+  /**
+   * Whether a validator can compile it; when not, results are not checked against it.
+   * Absent when it was not compiled yet (`compile: false`): then see {@link outputSchemaProblem}.
+   */
+  readonly compiles?: boolean;
   /** What is done differently, for reports. */
   readonly problem?: string;
+}
+
+const NOT_COMPILED = 'its output schema cannot be compiled, so results are not checked against it';
+
+/**
+ * What is done differently because a validator cannot compile `listed`, an object output
+ * schema; `undefined` when one can.
+ */
+export function outputSchemaProblem(listed: JsonSchemaObject): string | undefined {
+  return compileLeniently(listed, 'output') === undefined ? NOT_COMPILED : undefined;
 }
 
 /**
  * The output schema of a remote tool. hintgate does not check or reshape results itself:
  * the MCP client checks `structuredContent` against the listed schema, and the result
- * reaches the caller as the server sent it.
+ * reaches the caller as the server sent it. With `compile: false` (default true), whether a
+ * validator can compile it is left for {@link outputSchemaProblem} to tell when first needed.
  */
-export function remoteOutputSchema(listed: unknown): RemoteOutputSchema | undefined {
+export function remoteOutputSchema(
+  listed: unknown,
+  compile = true,
+): RemoteOutputSchema | undefined {
   if (listed === undefined) return undefined;
   if (!isPlainObject(listed)) {
     return { compiles: false, problem: 'its output schema is not an object; it is ignored' };
   }
-  const ok = compileLeniently(listed, 'output') !== undefined;
+  const notCompiled = compile ? outputSchemaProblem(listed) : undefined;
   const problems = [
     ...(listed.type === 'object'
       ? []
       : ['its output schema does not describe an object, so it is not listed by hintgate']),
-    ...(ok ? [] : ['its output schema cannot be compiled, so results are not checked against it']),
+    ...(notCompiled === undefined ? [] : [notCompiled]),
   ];
   return {
     ...(listed.type === 'object'
       ? { schema: listedSchema(listed, (value) => ({ ok: true, value })) }
       : {}),
-    compiles: ok,
+    ...(compile ? { compiles: notCompiled === undefined } : {}),
     ...(problems.length === 0 ? {} : { problem: problems.join('; ') }),
   };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Tool as McpTool } from '@modelcontextprotocol/client';
 import type { CheckedMcpServerOptions } from './mcp-server-options.js';
 import {
@@ -19,6 +20,8 @@ export class RemoteToolOrigin {
   #listed: readonly McpTool[] = Object.freeze([]);
   #json = '';
   #registered = false;
+  /** Problems found on a tool's first call (its schemas are compiled then), by tool. */
+  #late = new Map<string, McpToolProblem[]>();
 
   constructor(options: CheckedMcpServerOptions, call: RemoteCall) {
     this.#options = options;
@@ -30,9 +33,13 @@ export class RemoteToolOrigin {
     return this.#listed;
   }
 
-  /** Problems of that list. */
+  /**
+   * Problems of that list: those seen when it was listed, then those found since on a
+   * tool's first call (tools' schemas are compiled when first needed).
+   */
   get problems(): readonly McpToolProblem[] {
-    return this.#set?.problems ?? [];
+    const listed = this.#set?.problems ?? [];
+    return this.#late.size === 0 ? listed : [...listed, ...[...this.#late.values()].flat()];
   }
 
   /**
@@ -41,10 +48,21 @@ export class RemoteToolOrigin {
    * @throws what the registry throws (a taken origin or tool name); nothing changes then.
    */
   apply(listed: readonly McpTool[]): boolean {
-    const json = JSON.stringify(listed);
+    // A digest, not the text: a list of thousands of tools is not kept twice.
+    const digest = createHash('sha256');
+    for (const tool of listed) digest.update(JSON.stringify(tool) ?? '').update('\n');
+    const json = digest.digest('base64');
     if (this.#registered && json === this.#json) return false;
-    const { registry, name, layer, trusted, concurrency } = this.#options;
-    const set = toRemoteTools(listed, name, this.#call, this.#set);
+    const { registry, name, layer, trusted, concurrency, schemas } = this.#options;
+    const set = toRemoteTools(listed, name, this.#call, this.#set, {
+      schemas,
+      onProblem: (problem) => {
+        // A tool that is no longer listed as it was has no say.
+        if (this.#set?.made.get(problem.name)?.outcome.tool === undefined) return;
+        const known = this.#late.get(problem.name) ?? [];
+        this.#late.set(problem.name, [...known, problem]);
+      },
+    });
     if (this.#registered) registry.setTools(name, set.tools);
     else {
       registry.addOrigin({
@@ -55,6 +73,10 @@ export class RemoteToolOrigin {
         tools: set.tools,
       });
       this.#registered = true;
+    }
+    for (const tool of this.#late.keys()) {
+      if (set.made.get(tool)?.outcome !== this.#set?.made.get(tool)?.outcome)
+        this.#late.delete(tool);
     }
     this.#set = set;
     this.#listed = Object.freeze([...listed]);

@@ -191,3 +191,61 @@ describe('toRemoteTools', () => {
     expect(second.tools[1]?.description).toBe('Changed.');
   });
 });
+
+describe('toRemoteTools with schemas: lazy', () => {
+  it('compiles an input schema on first use, with defaults and errors as eagerly', async () => {
+    const inputSchema = {
+      type: 'object' as const,
+      properties: { count: { type: 'number' }, unit: { type: 'string', default: 'kg' } },
+      required: ['count'],
+    };
+    const { tools, problems } = toRemoteTools(
+      [listed({ inputSchema })],
+      'srv',
+      recorder().call,
+      undefined,
+      { schemas: 'lazy' },
+    );
+    expect(problems).toEqual([]);
+    expect(tools[0]?.inputSchema.jsonSchema).toEqual(inputSchema);
+    expect(await tools[0]?.inputSchema.validate({ count: 'x' })).toEqual({
+      ok: false,
+      message: 'count: must be number',
+    });
+    expect(await tools[0]?.inputSchema.validate({ count: 2 })).toEqual({
+      ok: true,
+      value: { count: 2, unit: 'kg' },
+    });
+  });
+
+  it('reports a schema no validator compiles on the first call, once, and calls unchecked', async () => {
+    const inputSchema = { type: 'object' as const, properties: { n: { type: 'strang' } } };
+    const outputSchema = { type: 'object', properties: { n: { type: 'strang' } } };
+    const late: string[] = [];
+    const { calls, call } = recorder();
+    const { tools, problems } = toRemoteTools(
+      [listed({ inputSchema, outputSchema })],
+      'srv',
+      call,
+      undefined,
+      { schemas: 'lazy', onProblem: (problem) => late.push(problem.message) },
+    );
+    expect(problems).toEqual([]);
+    const tool = tools[0];
+    expect(toToolListing(tool as NonNullable<typeof tool>).inputSchema).toEqual(inputSchema);
+    expect(await tool?.inputSchema.validate({ n: 'anything' })).toEqual({
+      ok: true,
+      value: { n: 'anything' },
+    });
+    await tool?.inputSchema.validate({ n: 1 });
+    const context = { signal: new AbortController().signal, callId: 'c', attempt: 1 };
+    await tool?.execute({}, context);
+    await tool?.execute({}, context);
+    expect(late).toEqual([
+      expect.stringContaining('its input schema cannot be compiled'),
+      expect.stringContaining('its output schema cannot be compiled'),
+    ]);
+    const { outputSchema: _dropped, ...withoutOutput } = listed({ inputSchema, outputSchema });
+    expect(calls[0]?.toolDefinition).toEqual(withoutOutput);
+  });
+});

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/client';
 import { HintgateError } from '../../errors/index.js';
 import { type AbortWatch, abortWatchOf } from '../../schedule/abort-scope.js';
@@ -13,7 +14,12 @@ import {
   type ToolContext,
   type ToolProgress,
 } from '../../tool/index.js';
-import { fallbackInputSchema, remoteOutputSchema } from './remote-schema.js';
+import {
+  fallbackInputSchema,
+  lazyInputSchema,
+  outputSchemaProblem,
+  remoteOutputSchema,
+} from './remote-schema.js';
 
 /** A tool of a server's list that is not registered as listed, and why. */
 export interface McpToolProblem {
@@ -70,6 +76,19 @@ export function remoteAnnotations(value: unknown): ToolAnnotations {
   return out as ToolAnnotations;
 }
 
+/** How {@link toRemoteTool} and {@link toRemoteTools} make tools. */
+export interface RemoteToolOptions {
+  /**
+   * `eager` (default) compiles each tool's input and output schema when the tool is made,
+   * so that `problems` lists every schema hintgate's validator rejects. `lazy` compiles a
+   * tool's schemas on its first call instead, so that listing a server of thousands of tools
+   * costs little; a problem found then goes to `onProblem`.
+   */
+  readonly schemas?: 'eager' | 'lazy';
+  /** Told a problem of a tool found after it was made (with `schemas: 'lazy'`), once. */
+  readonly onProblem?: (problem: McpToolProblem) => void;
+}
+
 /** A remote tool, or why it could not be made, plus concessions. */
 export interface RemoteToolOutcome {
   /** The tool, unless it was skipped. */
@@ -105,7 +124,12 @@ const RENDERED_FIELDS = new Set([
  * checked leniently or not at all (see `problems`); a name hintgate cannot register is
  * skipped.
  */
-export function toRemoteTool(listed: McpTool, origin: string, call: RemoteCall): RemoteToolOutcome {
+export function toRemoteTool(
+  listed: McpTool,
+  origin: string,
+  call: RemoteCall,
+  options: RemoteToolOptions = {},
+): RemoteToolOutcome {
   const { name } = listed;
   if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
     return {
@@ -119,21 +143,38 @@ export function toRemoteTool(listed: McpTool, origin: string, call: RemoteCall):
     };
   }
   const problems: McpToolProblem[] = [];
+  const problemOf = (message: string): McpToolProblem => ({
+    name,
+    skipped: false,
+    message: `tool "${name}" of MCP server "${origin}": ${message}.`,
+  });
   const note = (message: string): void => {
-    problems.push({
-      name,
-      skipped: false,
-      message: `tool "${name}" of MCP server "${origin}": ${message}.`,
-    });
+    problems.push(problemOf(message));
   };
+  const lateNote = (message: string): void => options.onProblem?.(problemOf(message));
+  const lazy = options.schemas === 'lazy';
   const annotations = remoteAnnotations(listed.annotations);
-  const output = remoteOutputSchema(listed.outputSchema);
+  const output = remoteOutputSchema(listed.outputSchema, !lazy);
   if (output?.problem !== undefined) note(output.problem);
-  let toolDefinition: McpTool | undefined;
-  if (output !== undefined && !output.compiles) {
+  const withoutOutputSchema = (): McpTool => {
     const { outputSchema: _unchecked, ...rest } = listed;
-    toolDefinition = rest;
-  }
+    return rest;
+  };
+  let toolDefinition: McpTool | undefined;
+  if (output !== undefined && output.compiles === false) toolDefinition = withoutOutputSchema();
+  // Lazily: whether the client can compile the output schema is found on the first call.
+  let outputUnchecked = output?.schema !== undefined && output.compiles === undefined;
+  const definitionForCall = (): McpTool | undefined => {
+    if (outputUnchecked && isPlainObject(listed.outputSchema)) {
+      outputUnchecked = false;
+      const problem = outputSchemaProblem(listed.outputSchema);
+      if (problem !== undefined) {
+        toolDefinition = withoutOutputSchema();
+        lateNote(problem);
+      }
+    }
+    return toolDefinition;
+  };
   const extras = Object.fromEntries(
     Object.entries(listed).filter(([key]) => !RENDERED_FIELDS.has(key)),
   );
@@ -147,6 +188,7 @@ export function toRemoteTool(listed: McpTool, origin: string, call: RemoteCall):
     ...(isPlainObject(listed._meta) ? { meta: listed._meta } : {}),
     execute: (args: Record<string, unknown>, context: ToolContext) => {
       const { onProgress } = context;
+      const toolDefinition = definitionForCall();
       return call({
         name,
         arguments: args,
@@ -162,6 +204,15 @@ export function toRemoteTool(listed: McpTool, origin: string, call: RemoteCall):
   };
   const define = (inputSchema: SchemaInput): Tool =>
     defineTool({ ...base, inputSchema } as DefineToolOptions<SchemaInput>) as Tool;
+  if (lazy && isPlainObject(listed.inputSchema)) {
+    const where = `inputSchema of tool "${name}" of MCP server "${origin}"`;
+    try {
+      return { tool: define(lazyInputSchema(listed.inputSchema, where, lateNote)), problems };
+    } catch {
+      // Not a matter of compiling (the schema does not describe an object, say): made
+      // eagerly below, which says what is wrong.
+    }
+  }
   try {
     return { tool: define(listed.inputSchema), problems };
   } catch (error) {
@@ -200,13 +251,15 @@ export interface RemoteToolSet {
 /**
  * Turns a server's whole `tools/list` into hintgate tools. A tool whose definition did not
  * change since `previous` keeps its tool object, so the registry reports only the tools
- * that changed. A second tool of the same name is skipped.
+ * that changed. A second tool of the same name is skipped. `options` as for
+ * {@link toRemoteTool}.
  */
 export function toRemoteTools(
   listed: readonly McpTool[],
   origin: string,
   call: RemoteCall,
   previous?: RemoteToolSet,
+  options: RemoteToolOptions = {},
 ): RemoteToolSet {
   const tools: Tool[] = [];
   const problems: McpToolProblem[] = [];
@@ -220,10 +273,11 @@ export function toRemoteTools(
       });
       continue;
     }
-    const json = JSON.stringify(definition);
+    // A digest of the definition, so that a list of thousands of tools is not kept twice.
+    const json = createHash('sha256').update(JSON.stringify(definition)).digest('base64');
     const earlier = previous?.made.get(definition.name);
     const outcome =
-      earlier?.json === json ? earlier.outcome : toRemoteTool(definition, origin, call);
+      earlier?.json === json ? earlier.outcome : toRemoteTool(definition, origin, call, options);
     made.set(definition.name, { json, outcome });
     if (outcome.tool !== undefined) tools.push(outcome.tool);
     problems.push(...outcome.problems);

@@ -8,6 +8,7 @@ import { NotJsonRpcMessageError, StdioUpstreamTransport } from './stdio-upstream
 const ECHO_SERVER = `
 let chunks = 0;
 let rest = '';
+process.stdin.setEncoding('utf8');
 process.stdin.on('data', (chunk) => {
   chunks += 1;
   rest += chunk;
@@ -58,6 +59,18 @@ const until = async (check: () => boolean): Promise<void> => {
 };
 
 describe('StdioUpstreamTransport', () => {
+  it('reads a line of megabytes that arrives in many chunks, multi-byte characters split among them', async () => {
+    const { transport, messages, errors } = await start();
+    const text = 'é€𝄞'.repeat(300_000);
+    const line = `${JSON.stringify({ jsonrpc: '2.0', id: 7, result: { text } })}\n`;
+    await transport.send(request(1, 'say', { text: `${line}${line}` }));
+    await until(() => messages.length === 2);
+    expect(errors).toEqual([]);
+    for (const message of messages) {
+      expect((message as unknown as { result: { text: string } }).result.text).toBe(text);
+    }
+  });
+
   it('sends the first message of a turn at once and the rest of the turn in one write', async () => {
     const { transport, messages } = await start();
     await Promise.all([1, 2, 3, 4, 5, 6].map((id) => transport.send(request(id))));

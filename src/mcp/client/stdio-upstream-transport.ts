@@ -66,7 +66,9 @@ export class StdioUpstreamTransport implements Transport {
   readonly #params: StdioUpstreamParams;
   readonly #stderr = new PassThrough();
   #process: ChildProcess | undefined;
-  #partial: Buffer | undefined;
+  /** The start of a line not yet ended, chunk by chunk: joined once, when it ends. */
+  #partial: Buffer[] = [];
+  #partialBytes = 0;
   /** Lines waiting for the end of this turn of the event loop, and their senders. */
   #queued: string[] = [];
   #queuedSent: { resolve: () => void; reject: (error: Error) => void }[] = [];
@@ -144,7 +146,8 @@ export class StdioUpstreamTransport implements Transport {
     const child = this.#process;
     this.#flush();
     this.#process = undefined;
-    this.#partial = undefined;
+    this.#partial = [];
+    this.#partialBytes = 0;
     if (child === undefined) return;
     const closed = new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) resolve();
@@ -229,24 +232,35 @@ export class StdioUpstreamTransport implements Transport {
   }
 
   #read(chunk: Buffer): void {
-    let bytes = this.#partial === undefined ? chunk : Buffer.concat([this.#partial, chunk]);
-    this.#partial = undefined;
+    // Only the new chunk is searched and copied: a line of megabytes (a list of thousands
+    // of tools) costs its length once, not once per chunk it arrives in.
     let start = 0;
-    for (let end = bytes.indexOf(NEWLINE); end !== -1; end = bytes.indexOf(NEWLINE, start)) {
-      const line = bytes.toString('utf8', start, end);
+    for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
+      let line: string;
+      if (this.#partial.length === 0) line = chunk.toString('utf8', start, end);
+      else {
+        this.#partial.push(chunk.subarray(start, end));
+        const bytes = Buffer.concat(this.#partial);
+        // The chunks may go before the text is made: a big line is not held three times.
+        this.#partial = [];
+        this.#partialBytes = 0;
+        line = bytes.toString('utf8');
+      }
       start = end + 1;
       this.#line(line);
     }
-    if (start < bytes.length) {
-      bytes = start === 0 ? bytes : bytes.subarray(start);
-      if (bytes.length > MAX_LINE_BYTES) {
+    if (start < chunk.length) {
+      this.#partialBytes += chunk.length - start;
+      if (this.#partialBytes > MAX_LINE_BYTES) {
+        this.#partial = [];
+        this.#partialBytes = 0;
         this.onerror?.(
           new Error(`the server sent a line longer than ${MAX_LINE_BYTES} bytes; closing.`),
         );
         this.close().catch(() => {});
         return;
       }
-      this.#partial = bytes;
+      this.#partial.push(start === 0 ? chunk : chunk.subarray(start));
     }
   }
 
