@@ -25,7 +25,6 @@ import { relayLogging } from './relay-logging.js';
 import { unapprovableAdvice } from './unapprovable-advice.js';
 import type { UpstreamConnectSettings } from './upstream-options.js';
 import { GATEWAY_CLIENT_CAPABILITIES, upstreamOptions } from './upstream-options.js';
-import { withBlockedTools } from './with-blocked-tools.js';
 
 /** Options of {@link createGateway}. */
 export interface CreateGatewayOptions
@@ -199,7 +198,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     maxSyncDelayMs: config.audit.maxSyncDelayMs,
     onSyncError: report,
   });
-  const inner = createRuntime({
+  const runtime = createRuntime({
     registry,
     mode: options.mode ?? config.mode ?? DEFAULT_MODE,
     rules: config.rules,
@@ -216,11 +215,6 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     notice,
     audit: findings.write,
     report,
-  });
-  const runtime = withBlockedTools(inner, {
-    blocked: (name) => tools.blocked.get(name),
-    auditSinks: [sink],
-    auditArguments: config.audit.arguments,
   });
   const upstreams = new GatewayUpstreams(config.servers.map((server) => server.name));
   const { connections } = upstreams;

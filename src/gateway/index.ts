@@ -31,4 +31,3 @@ export {
   type ToolOutcome,
   type ToolPlan,
 } from './plan-gateway-tools.js';
-export { type BlockedToolsOptions, withBlockedTools } from './with-blocked-tools.js';

@@ -28,7 +28,8 @@ export function sameWinner(a: RegisteredTool, b: RegisteredTool): boolean {
     sameAnnotations(a.claimed, b.claimed) &&
     sameHints(a, b) &&
     a.requireApproval?.reason === b.requireApproval?.reason &&
-    a.requireApproval?.version === b.requireApproval?.version
+    a.requireApproval?.version === b.requireApproval?.version &&
+    a.blocked?.reason === b.blocked?.reason
   );
 }
 

@@ -1,5 +1,5 @@
 import type { EffectiveHints, Tool, ToolAnnotations, ToolClass } from '../tool/index.js';
-import type { RequiredApproval } from './tool-config.js';
+import type { BlockedTool, RequiredApproval } from './tool-config.js';
 import type { ToolLayer } from './tool-layer.js';
 
 /** A definition of a name that a later layer's definition hides. */
@@ -40,6 +40,8 @@ export interface RegisteredTool {
   readonly scopes: readonly string[];
   /** Set when the configuration requires a person's approval of every call. */
   readonly requireApproval?: RequiredApproval;
+  /** Set when the configuration holds the tool back: not listed, every call denied. */
+  readonly blocked?: BlockedTool;
 }
 
 /** Where a disabled name was disabled: `enabled: false` in config, or `TOOL_<NAME>_DISABLED`. */

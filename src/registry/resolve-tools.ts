@@ -75,6 +75,7 @@ const register = (
     class: classify(effective),
     scopes: config?.scopes ?? tool.scopes,
     ...(config?.requireApproval === undefined ? {} : { requireApproval: config.requireApproval }),
+    ...(config?.blocked === undefined ? {} : { blocked: config.blocked }),
   });
 };
 

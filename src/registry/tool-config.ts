@@ -22,6 +22,16 @@ export interface RequiredApproval {
   readonly version?: string;
 }
 
+/**
+ * Why a tool is held back (say, a gateway's tool whose definition changed since it was
+ * pinned): it stays registered, so that a call by its name is refused with the reason
+ * rather than taken for a typo, but it is not listed and every call is denied.
+ */
+export interface BlockedTool {
+  /** Why, and what to do about it: told to the caller and recorded in the audit log. */
+  readonly reason: string;
+}
+
 /** Configuration of one tool name, for example from a config file. */
 export interface ToolConfig {
   /**
@@ -50,9 +60,26 @@ export interface ToolConfig {
    * remembered for the project do not count.
    */
   readonly requireApproval?: RequiredApproval;
+  /**
+   * Holds the tool back (see {@link BlockedTool}): not listed, and every call is refused
+   * at the policy's first step ("visible?"), with the reason, as any denial is audited.
+   */
+  readonly blocked?: BlockedTool;
 }
 
-const KEYS = new Set(['enabled', 'scopes', 'annotations', 'trusted', 'requireApproval']);
+const KEYS = new Set(['enabled', 'scopes', 'annotations', 'trusted', 'requireApproval', 'blocked']);
+
+const checkBlocked = (value: unknown, where: string): BlockedTool => {
+  if (!isPlainObject(value)) return invalid(`${where}: blocked must be an object { reason }.`);
+  const { reason, ...rest } = value;
+  const extra = Object.keys(rest);
+  if (extra.length > 0)
+    invalid(`${where}: blocked has unknown keys ${extra.join(', ')}; use reason.`);
+  if (typeof reason !== 'string' || reason.trim() === '') {
+    invalid(`${where}: blocked.reason must be a non-empty string.`);
+  }
+  return Object.freeze({ reason: reason as string });
+};
 
 const checkRequiredApproval = (value: unknown, where: string): RequiredApproval => {
   if (!isPlainObject(value)) {
@@ -117,7 +144,7 @@ export function checkToolConfig(name: unknown, value: unknown): ToolConfig {
       invalid(`${where}: unknown option "${key}". Known options: ${[...KEYS].join(', ')}.`);
     }
   }
-  const { enabled, scopes, annotations, trusted, requireApproval } = value as Record<
+  const { enabled, scopes, annotations, trusted, requireApproval, blocked } = value as Record<
     keyof ToolConfig,
     unknown
   >;
@@ -141,5 +168,6 @@ export function checkToolConfig(name: unknown, value: unknown): ToolConfig {
     ...(requireApproval === undefined
       ? {}
       : { requireApproval: checkRequiredApproval(requireApproval, where) }),
+    ...(blocked === undefined ? {} : { blocked: checkBlocked(blocked, where) }),
   });
 }

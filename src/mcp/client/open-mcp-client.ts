@@ -8,6 +8,7 @@ import {
   type VersionNegotiationMode,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { fastPathEnabled } from '../fast-paths.js';
 import { MODERN_REVISION } from '../protocol-revision.js';
 import type { McpServerNotification } from './connection-events.js';
 import { linearSchemaValidator } from './linear-schema-validator.js';
@@ -117,7 +118,7 @@ const transportFor = (
   // The SDK's own stdio transport for the probe of `auto` and `modern`: it asks a sibling
   // process, so that a server which exits on the probe still gets the 2025 handshake.
   const transport =
-    era === 'legacy'
+    era === 'legacy' && fastPathEnabled('upstream')
       ? new StdioUpstreamTransport(params)
       : new StdioClientTransport({ ...params, stderr: 'pipe' });
   transport.stderr?.on('data', (chunk: Buffer | string) => {
@@ -228,7 +229,7 @@ export async function openMcpClient(options: OpenMcpClientOptions): Promise<Open
     await client.connect(transport, request);
     const { tools } = await client.listTools(undefined, request);
     options.signal.removeEventListener('abort', onAbort);
-    const raw = attachRawToolCalls(client, transport);
+    const raw = fastPathEnabled('upstream') ? attachRawToolCalls(client, transport) : undefined;
     return { client, tools, progress, ...(raw === undefined ? {} : { raw }) };
   } catch (error) {
     options.signal.removeEventListener('abort', onAbort);

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { type NodeIncomingMessageLike, toNodeHandler } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { HintgateError } from '../../errors/hintgate-error.js';
-import { createMcpHttpHandler } from './create-mcp-http-handler.js';
+import { fastPathEnabled } from '../fast-paths.js';
+import { createMcpHttpEndpoint } from './create-mcp-http-handler.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
-import { directToolCalls } from './direct-tool-calls.js';
-import { createHttpFastCalls, legacySessions } from './http-fast-calls.js';
+import { createHttpFastCalls } from './http-fast-calls.js';
 import {
   allowedHostnames,
   bracketHost,
@@ -161,7 +161,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
   const host = options.host ?? DEFAULT_HTTP_HOST;
   const allowed = normalizeAllowedHosts(options.allowedHosts ?? allowedHostnames(host));
   const { token } = options;
-  const handler = createMcpHttpHandler({
+  const { handler, legacySession } = createMcpHttpEndpoint({
     toolServer: options.toolServer,
     ...Object.fromEntries(
       SESSION_OPTIONS.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]),
@@ -177,16 +177,15 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
       adapterOptions,
     )(req as NodeIncomingMessageLike, res, body);
   };
-  const direct = directToolCalls(options.toolServer);
-  const sessionsOf = legacySessions(handler);
-  const fast =
-    direct === undefined || sessionsOf === undefined
-      ? undefined
-      : createHttpFastCalls({
-          calls: direct,
-          session: sessionsOf,
-          onError: (error) => options.onError?.(error),
-        });
+  // Plain tools/call requests of 2025-11-25 sessions are answered from this listener,
+  // past the SDK's web-standard request handling (see createHttpFastCalls).
+  const fast = fastPathEnabled('http')
+    ? createHttpFastCalls({
+        toolServer: options.toolServer,
+        session: legacySession,
+        onError: (error) => options.onError?.(error),
+      })
+    : undefined;
   // The one principal a token stands for; the token itself stays out of tool contexts.
   const authInfo: AuthInfo = { token: 'bearer', clientId: 'bearer', scopes: [] };
 
