@@ -1,5 +1,5 @@
 import { HintgateError } from '../errors/hintgate-error.js';
-import { ABORT_WATCH, type AbortWatch } from '../schedule/abort-scope.js';
+import type { AbortWatch } from '../schedule/abort-scope.js';
 import type { Clock } from '../schedule/clock.js';
 import type { Lease } from '../schedule/scheduler.js';
 import { normalizeOutput } from '../tool/normalize-output.js';
@@ -132,9 +132,6 @@ export async function runCall(
         attempt: attempts,
         ...(onProgress === undefined ? {} : { onProgress }),
       };
-      // The package's own tools watch the scope itself (see abortWatchOf); not enumerable,
-      // so that a copy of the context does not carry it.
-      Object.defineProperty(context, ABORT_WATCH, { value: scope });
       value = tool.execute(prepared.arguments, context);
       if (
         value instanceof Promise ||

@@ -14,9 +14,9 @@ import type { McpServerNotification } from './connection-events.js';
 import { linearSchemaValidator } from './linear-schema-validator.js';
 import type { McpEraOption } from './mcp-server-options.js';
 import type { CheckedTarget } from './mcp-target.js';
-import { attachRawToolCalls, type RawToolCalls } from './raw-tool-calls.js';
 import type { StderrTail } from './stderr-tail.js';
 import { NotJsonRpcMessageError, StdioUpstreamTransport } from './stdio-upstream-transport.js';
+import { ToolCallTransport } from './tool-call-transport.js';
 import {
   CAPABILITY_OF,
   UPSTREAM_REQUEST_METHODS,
@@ -68,8 +68,8 @@ export interface OpenedMcpClient {
   readonly tools: McpTool[];
   /** Where the server's `notifications/progress` go, by progress token. */
   readonly progress: ProgressRoutes;
-  /** `tools/call` past the SDK's request layer, on a 2025-era connection. */
-  readonly raw?: RawToolCalls;
+  /** `tools/call` past the SDK's request layer, on a 2025-era stdio connection. */
+  readonly raw?: ToolCallTransport;
 }
 
 /** Debounce of `list_changed` bursts before the list is read again, in milliseconds. */
@@ -116,11 +116,13 @@ const transportFor = (
     ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
   };
   // The SDK's own stdio transport for the probe of `auto` and `modern`: it asks a sibling
-  // process, so that a server which exits on the probe still gets the 2025 handshake.
-  const transport =
-    era === 'legacy' && fastPathEnabled('upstream')
-      ? new StdioUpstreamTransport(params)
-      : new StdioClientTransport({ ...params, stderr: 'pipe' });
+  // process, so that a server which exits on the probe still gets the 2025 handshake. A
+  // 2025-era server gets the upstream fast path: a transport that writes the messages of a
+  // turn together, under the layer that sends tools/call itself (ToolCallTransport).
+  const fast = era === 'legacy' && fastPathEnabled('upstream');
+  const transport = fast
+    ? new StdioUpstreamTransport(params)
+    : new StdioClientTransport({ ...params, stderr: 'pipe' });
   transport.stderr?.on('data', (chunk: Buffer | string) => {
     const text = String(chunk);
     stderr.append(text);
@@ -130,7 +132,7 @@ const transportFor = (
       // A failing stderr listener must not break the pipe that keeps the server running.
     }
   });
-  return transport;
+  return fast ? new ToolCallTransport(transport) : transport;
 };
 
 /**
@@ -229,7 +231,10 @@ export async function openMcpClient(options: OpenMcpClientOptions): Promise<Open
     await client.connect(transport, request);
     const { tools } = await client.listTools(undefined, request);
     options.signal.removeEventListener('abort', onAbort);
-    const raw = fastPathEnabled('upstream') ? attachRawToolCalls(client, transport) : undefined;
+    const raw =
+      transport instanceof ToolCallTransport && client.getProtocolEra() === 'legacy'
+        ? transport
+        : undefined;
     return { client, tools, progress, ...(raw === undefined ? {} : { raw }) };
   } catch (error) {
     options.signal.removeEventListener('abort', onAbort);
