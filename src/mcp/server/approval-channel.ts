@@ -66,8 +66,14 @@ export function approverOf(channels: readonly ApprovalChannel[], who?: string): 
             ...answer,
             answeredBy: { channel: channel.name, ...(who === undefined ? {} : { who }) },
           };
-    const withdraw = new AbortController();
-    const onAbort = (): void => withdraw.abort(signal.reason);
+    // One question per channel, each withdrawn on its own: the winner's stays answered.
+    const questions = open.map(() => new AbortController());
+    const withdraw = (reason: unknown, except?: number): void => {
+      questions.forEach((question, index) => {
+        if (index !== except) question.abort(reason);
+      });
+    };
+    const onAbort = (): void => withdraw(signal.reason);
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
     const done = (): void => signal.removeEventListener('abort', onAbort);
@@ -75,14 +81,18 @@ export function approverOf(channels: readonly ApprovalChannel[], who?: string): 
       let left = open.length;
       const deferred: ApprovalChannel[] = [];
       let settled = false;
-      const answered = (channel: ApprovalChannel, answer: ApprovalAnswer | undefined): void => {
+      const answered = (
+        index: number,
+        channel: ApprovalChannel,
+        answer: ApprovalAnswer | undefined,
+      ): void => {
         if (settled) return;
         left -= 1;
         if (answer === undefined) deferred.push(channel);
         else {
           settled = true;
           done();
-          withdraw.abort(new Error(`answered through ${channel.name}`));
+          withdraw(new Error(`answered through ${channel.name}`), index);
           resolve(stamp(answer, channel));
           return;
         }
@@ -105,15 +115,15 @@ export function approverOf(channels: readonly ApprovalChannel[], who?: string): 
         if (settled) return;
         settled = true;
         done();
-        withdraw.abort(error);
+        withdraw(error);
         reject(error);
       };
-      for (const channel of open) {
+      for (const [index, channel] of open.entries()) {
         try {
-          const answer = channel.ask(request, withdraw.signal);
+          const answer = channel.ask(request, (questions[index] as AbortController).signal);
           if (answer instanceof Promise) {
-            answer.then((value) => answered(channel, value), failed);
-          } else answered(channel, answer);
+            answer.then((value) => answered(index, channel, value), failed);
+          } else answered(index, channel, answer);
         } catch (error) {
           failed(error);
         }
