@@ -101,6 +101,7 @@ export class ToolCallTransport implements Transport {
   readonly #pending = new Map<string, Pending>();
   #nextId = 0;
   #closed = false;
+  #closing: Promise<void> | undefined;
 
   constructor(inner: Transport) {
     this.#inner = inner;
@@ -129,8 +130,10 @@ export class ToolCallTransport implements Transport {
     return this.#inner.send(message, options);
   }
 
+  /** Closes the inner transport; every caller (the client's, its owner's) waits for the same close. */
   close(): Promise<void> {
-    return this.#inner.close();
+    this.#closing ??= this.#inner.close();
+    return this.#closing;
   }
 
   /**
