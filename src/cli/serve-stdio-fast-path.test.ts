@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, serveArgv } from './serve-process.test-helpers.js';
 
 // A real `hintgate serve` child process spoken to line by line, so that each request has
-// exactly the shape under test: plain tools/call requests take the stdio fast path, those
-// with _meta (a progress token) the SDK's; both must answer the same.
+// exactly the shape under test: plain tools/call requests and those with _meta (a progress
+// token) go through the one tools/call handler and must answer the same.
 
 type Message = Record<string, unknown> & { id?: unknown; method?: string };
 

@@ -5,11 +5,9 @@ import { HintgateError } from '../errors/index.js';
 import type { LoadedGatewayConfig, LoadedGatewayServer } from '../gateway/config/index.js';
 import {
   connectMcpServer,
-  DEFAULT_RECONNECT,
   type McpServerConnection,
   UpstreamUnavailableError,
 } from '../mcp/client/index.js';
-import { reconnectDelay } from '../mcp/client/reconnect-delay.js';
 import { createMcpToolServer, type McpToolServer } from '../mcp/server/index.js';
 import { type Approver, DEFAULT_MODE, type Mode } from '../policy/policy-types.js';
 import { createRegistry, type Env, type ToolRegistry } from '../registry/index.js';
@@ -27,7 +25,6 @@ import { unapprovableAdvice } from './unapprovable-advice.js';
 import type { UpstreamConnectSettings } from './upstream-options.js';
 import { GATEWAY_CLIENT_CAPABILITIES, upstreamOptions } from './upstream-options.js';
 import { RECONNECT_WAIT_MS } from './upstream-retry.js';
-import { withBlockedTools } from './with-blocked-tools.js';
 
 /** Options of {@link createGateway}. */
 export interface CreateGatewayOptions
@@ -271,7 +268,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
       : { rotate: config.audit.rotate, onRotateError: report }),
   });
   const sinks = [sink, ...(options.auditSinks ?? [])];
-  const inner = createRuntime({
+  const runtime = createRuntime({
     registry,
     mode: options.mode ?? config.mode ?? DEFAULT_MODE,
     rules: config.rules,
@@ -293,11 +290,6 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     ...(options.reconnect === false || (options.reconnect?.initialDelayMs ?? 0) > RECONNECT_WAIT_MS
       ? {}
       : { connection: (server: string) => upstreams.connections.get(server) }),
-  });
-  const runtime = withBlockedTools(inner, {
-    blocked: (name) => tools.blocked.get(name),
-    auditSinks: sinks,
-    auditArguments: config.audit.arguments,
   });
   const upstreams = new GatewayUpstreams(config.servers.map((server) => server.name));
   const { connections } = upstreams;
@@ -337,6 +329,8 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     }
   });
 
+  /** Connections made, reached or not yet; a server is served once its connection is ready. */
+  const made: McpServerConnection[] = [];
   const closeAll = async (graceMs = 0): Promise<void> => {
     // Pin findings first, then the calls under way (they need their upstreams and the
     // clients' connections to end), then the rest.
@@ -346,7 +340,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     resources.close();
     prompts.close();
     logging.close();
-    await Promise.all([...connections.values()].map((connection) => connection.close()));
+    await Promise.all(made.map((connection) => connection.close()));
     await toolServer.close();
   };
   try {
@@ -356,23 +350,25 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     throw error;
   }
   let closed = false;
-  const retries = new Set<ReturnType<typeof setTimeout>>();
-  const retry =
-    options.reconnect === false ? false : { ...DEFAULT_RECONNECT, ...options.reconnect };
   const { onUpstreamStderr } = options;
   // Only the first attempts heed the signal: later ones are stopped by `close()`.
   let starting: AbortSignal | undefined = options.signal;
 
-  /** Connects one server; a failed first connection is tried again with backoff. */
-  const connect = async (
-    server: LoadedGatewayServer,
-    staging: ToolRegistry,
-    attempt: number,
-  ): Promise<void> => {
+  /** Serves the tools of `server` through `connection`, which is ready. */
+  const serve = (server: LoadedGatewayServer, connection: McpServerConnection): void => {
+    upstreams.add(server.name, connection);
+    connection.on('error', report);
+  };
+
+  /**
+   * Connects one server. A failed first connection is the connection's to retry, with the
+   * backoff of `reconnect` (`firstConnection: 'retry'`); the server is served once reached.
+   */
+  const connect = async (server: LoadedGatewayServer, staging: ToolRegistry): Promise<void> => {
     let connection: McpServerConnection;
     try {
-      connection = await connectMcpServer(
-        upstreamOptions(server, staging, {
+      connection = await connectMcpServer({
+        ...upstreamOptions(server, staging, {
           ...(options.connectTimeoutMs === undefined
             ? {}
             : { connectTimeoutMs: options.connectTimeoutMs }),
@@ -387,46 +383,39 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
               toolServer.askClient(server.name, method, params, signal),
           },
         }),
-      );
+        firstConnection: 'retry',
+      });
     } catch (error) {
       if (closed || starting?.aborted === true) return;
-      const retryable = error instanceof HintgateError && error.code === 'mcp_connect_failed';
-      if (!retryable || retry === false || attempt >= retry.maxAttempts) {
-        report(
-          new Error(
-            `${asError(error).message}\nThe gateway ${attempt === 1 ? 'starts' : 'goes on'} without it; restart the gateway once it is fixed.`,
-            { cause: error },
-          ),
-        );
-        return;
-      }
-      const delay = reconnectDelay(attempt, retry, Math.random);
-      // The first failure is told in full; later ones would only repeat it.
-      if (attempt === 1) {
-        report(
-          new Error(
-            `${asError(error).message}\nThe gateway starts without it and keeps trying to reach it (next attempt in ${delay} ms).`,
-            { cause: error },
-          ),
-        );
-      }
-      const timer = setTimeout(() => {
-        retries.delete(timer);
-        void connect(server, staging, attempt + 1);
-      }, delay);
-      timer.unref?.();
-      retries.add(timer);
+      report(
+        new Error(
+          `${asError(error).message}\nThe gateway starts without it; restart the gateway once it is fixed.`,
+          { cause: error },
+        ),
+      );
       return;
     }
+    made.push(connection);
     if (closed || starting?.aborted === true) {
       await connection.close();
       return;
     }
-    if (attempt > 1) notice(`server "${server.name}" is reachable now; its tools are served.`);
-    upstreams.add(server.name, connection);
-    connection.on('error', report);
+    let reached = connection.status === 'ready';
+    if (reached) serve(server, connection);
+    else {
+      report(
+        new Error(
+          `${connection.lastError?.message ?? `server "${server.name}" could not be reached`}\nThe gateway starts without it and keeps trying to reach it, with the backoff of \`reconnect\`.`,
+          { cause: connection.lastError },
+        ),
+      );
+    }
     connection.on('status', (event) => {
-      if (event.status === 'reconnecting' && event.previous === 'ready') {
+      if (event.status === 'ready' && !reached) {
+        reached = true;
+        notice(`server "${server.name}" is reachable now; its tools are served.`);
+        serve(server, connection);
+      } else if (event.status === 'reconnecting' && event.previous === 'ready') {
         notice(
           `server "${server.name}" was lost (${event.error?.message ?? 'no reason given'}); its calls end upstream_unavailable until it is back. Reconnecting in ${event.retryInMs ?? 0} ms.`,
         );
@@ -435,7 +424,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
       } else if (event.status === 'closed' && event.error !== undefined) {
         report(
           new Error(
-            `server "${server.name}" could not be reconnected and is no longer served: ${event.error.message}`,
+            `server "${server.name}" could not be ${reached ? 'reconnected' : 'reached'} and is no longer served: ${event.error.message}`,
           ),
         );
       }
@@ -445,13 +434,11 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     config.servers.map((server) => {
       const staging: ToolRegistry = createRegistry({ env: {}, onListenerError: report });
       tools.stage(server.name, staging);
-      return connect(server, staging, 1);
+      return connect(server, staging);
     }),
   );
   if (starting?.aborted === true) {
     closed = true;
-    for (const timer of retries) clearTimeout(timer);
-    retries.clear();
     await closeAll();
     throw starting.reason;
   }
@@ -484,8 +471,6 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
       }
       closing ??= (async () => {
         closed = true;
-        for (const timer of retries) clearTimeout(timer);
-        retries.clear();
         if (watch !== false) unwatchFile(config.pin.path, onPinFile);
         tools.stop();
         await closeAll(graceMs);

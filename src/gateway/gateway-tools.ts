@@ -82,12 +82,14 @@ const sameConfig = (a: ToolConfig, b: ToolConfig): boolean =>
   a.scopes === b.scopes &&
   a.trusted === b.trusted &&
   a.requireApproval?.reason === b.requireApproval?.reason &&
-  a.requireApproval?.version === b.requireApproval?.version;
+  a.requireApproval?.version === b.requireApproval?.version &&
+  a.blocked?.reason === b.blocked?.reason;
 
 /**
  * The registry configuration of one tool: its annotation overrides; trust of its
- * annotations when its pin says they were verified; and, while it is not pinned under
- * `newTools: ask`, no trust of its annotations and a person's approval of every call.
+ * annotations when its pin says they were verified; while it is not pinned under
+ * `newTools: ask`, no trust of its annotations and a person's approval of every call; and
+ * while its pins hold it back, `blocked` with the reason (the policy refuses its calls).
  */
 const registryConfig = (
   override: LoadedToolOverride | undefined,
@@ -96,6 +98,7 @@ const registryConfig = (
 ): ToolConfig | undefined => {
   const unpinned = assessment.unpinned.get(name);
   const annotations = override?.annotations;
+  const blocked = assessment.blocked.get(name);
   const config: ToolConfig = {
     ...(annotations === undefined ? {} : { annotations }),
     ...(override?.scopes === undefined ? {} : { scopes: override.scopes }),
@@ -106,6 +109,7 @@ const registryConfig = (
           trusted: false,
           requireApproval: { reason: unpinned.reason, version: unpinned.hash },
         }),
+    ...(blocked === undefined ? {} : { blocked: { reason: blocked } }),
   };
   return Object.keys(config).length === 0 ? undefined : config;
 };
@@ -413,7 +417,8 @@ export class GatewayTools {
         registry.setConcurrency(server.name, cap);
     }
 
-    // Held back before the registry changes, so that no listing shows them in between.
+    // Held back (blocked in their configuration) before the tools change, so that no
+    // listing shows them in between.
     this.blocked.clear();
     for (const [name, reason] of blocked) this.blocked.set(name, reason);
     for (const name of this.#configured.keys()) {

@@ -33,4 +33,3 @@ export {
   type ToolOutcome,
   type ToolPlan,
 } from './plan-gateway-tools.js';
-export { type BlockedToolsOptions, withBlockedTools } from './with-blocked-tools.js';

@@ -22,6 +22,7 @@ export {
 export {
   APPROVAL_CHOICES,
   APPROVAL_INPUT_KEY,
+  type ApprovalChannel,
   type ApprovalChoice,
   allowedHostnames,
   type CreateServerOptions,
@@ -54,4 +55,5 @@ export {
   serveMcpStdio,
   startMcpHttpServer,
   TOOL_META,
+  type TransportToolCall,
 } from './server/index.js';

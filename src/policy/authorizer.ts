@@ -1,4 +1,4 @@
-import type { RequiredApproval } from '../registry/tool-config.js';
+import type { BlockedTool, RequiredApproval } from '../registry/tool-config.js';
 import type { EffectiveHints, ToolAnnotations } from '../tool/annotations.js';
 import type { OpaquePart } from '../tool/approval-keys.js';
 import type { ToolClass } from '../tool/classify.js';
@@ -35,6 +35,8 @@ export interface CallRequest {
    * rules say (say, a gateway tool that is not pinned yet): such a call asks, unless denied.
    */
   readonly requireApproval?: RequiredApproval;
+  /** Set when the tool is held back: the call is refused at the first step, "visible?". */
+  readonly blocked?: BlockedTool;
 }
 
 /** What the policy says of one call. */

@@ -7,7 +7,7 @@ import { effectiveAnnotations } from '../tool/effective-annotations.js';
 import { DESTRUCTIVE, READ_ONLY, WRITE } from '../tool/presets.js';
 import type { CallRequest } from './authorizer.js';
 import { compileRules } from './compiled-rule.js';
-import { decideCall, visibleInMode } from './decide-call.js';
+import { decideCall, isOffered, visibleInMode } from './decide-call.js';
 import { MODES, type Mode, type PolicyRule } from './policy-types.js';
 
 const request = (
@@ -242,5 +242,33 @@ describe('decideCall: rules', () => {
     // An allow stays narrow: `*` does not cross `/`.
     const allow: PolicyRule[] = [{ tool: 'run_command', key: 'git push*', decision: 'allow' }];
     expect(decide(pushBranch, 'ask', allow).decision).toBe('ask');
+  });
+});
+
+describe('decideCall: a tool held back (blocked)', () => {
+  it('is refused at visible?, before rules and modes: an allow rule in yolo does not run it', () => {
+    const held = { ...read, blocked: { reason: 'tool "read_thing" changed since it was pinned' } };
+    for (const mode of MODES) {
+      const decision = decide(held, mode, [{ tool: 'read_thing', decision: 'allow' }]);
+      expect(decision).toEqual({
+        decision: 'deny',
+        reason: 'tool "read_thing" changed since it was pinned',
+      });
+    }
+  });
+
+  it('is refused even when its configuration also requires approval', () => {
+    const held = {
+      ...write,
+      blocked: { reason: 'not pinned yet' },
+      requireApproval: { reason: 'every call asks' },
+    };
+    expect(decide(held, 'ask').decision).toBe('deny');
+  });
+
+  it('is not offered by isOffered, in any mode, while others are', () => {
+    expect(isOffered({ class: 'read', blocked: { reason: 'held' } }, undefined)).toBe(false);
+    expect(isOffered({ class: 'read' }, 'plan')).toBe(true);
+    expect(isOffered({ class: 'write' }, 'plan')).toBe(false);
   });
 });

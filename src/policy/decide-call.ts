@@ -53,7 +53,20 @@ export function visibleInMode(toolClass: CallRequest['class'], mode: Mode): bool
 }
 
 /**
- * Decides one call without approvals: plan mode -> the winning rule (highest priority;
+ * True when a tool is offered: not held back by its configuration (`blocked`) and of a
+ * class the mode offers (`plan` offers reads only). Disabled names and scopes are the
+ * registry's part of "visible?".
+ */
+export function isOffered(
+  tool: Pick<CallRequest, 'class' | 'blocked'>,
+  mode: Mode | undefined,
+): boolean {
+  return tool.blocked === undefined && (mode === undefined || visibleInMode(tool.class, mode));
+}
+
+/**
+ * Decides one call without approvals: visible? (a tool held back by its configuration,
+ * plan mode) -> the winning rule (highest priority;
  * deny > ask > allow at equal priority) -> the mode's default for the call's class. A tool
  * with `gated: false` skips the mode's asking (an explicit ask rule still asks). In `yolo`,
  * ask rules do not ask. A call whose tool requires approval (`requireApproval`) asks
@@ -79,6 +92,9 @@ const decideByPolicy = (
   mode: Mode,
   rules: readonly CompiledRule[],
 ): Decision => {
+  if (call.blocked !== undefined) {
+    return { decision: 'deny', reason: call.blocked.reason };
+  }
   const why = classReason(call);
   if (!visibleInMode(call.class, mode)) {
     return {

@@ -22,7 +22,7 @@ export {
   type PolicyAuthorizer,
   type PolicyOptions,
 } from './create-policy.js';
-export { decideCall, visibleInMode } from './decide-call.js';
+export { decideCall, isOffered, visibleInMode } from './decide-call.js';
 export {
   type DerivedApprovalKeys,
   deriveApprovalKeys,

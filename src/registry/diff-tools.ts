@@ -30,7 +30,8 @@ export function sameWinner(a: RegisteredTool, b: RegisteredTool): boolean {
     a.requireApproval?.reason === b.requireApproval?.reason &&
     a.requireApproval?.version === b.requireApproval?.version &&
     a.file === b.file &&
-    a.timeoutMs === b.timeoutMs
+    a.timeoutMs === b.timeoutMs &&
+    a.blocked?.reason === b.blocked?.reason
   );
 }
 

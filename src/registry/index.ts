@@ -8,7 +8,7 @@ export type {
   ToolChange,
   ToolDescription,
 } from './registered-tool.js';
-export type { RequiredApproval, ToolConfig } from './tool-config.js';
+export type { BlockedTool, RequiredApproval, ToolConfig } from './tool-config.js';
 export { TOOL_LAYERS, type ToolLayer } from './tool-layer.js';
 export {
   createRegistry,

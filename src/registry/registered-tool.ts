@@ -1,5 +1,5 @@
 import type { EffectiveHints, Tool, ToolAnnotations, ToolClass } from '../tool/index.js';
-import type { RequiredApproval } from './tool-config.js';
+import type { BlockedTool, RequiredApproval } from './tool-config.js';
 import type { ToolLayer } from './tool-layer.js';
 
 /** A definition of a name that a later layer's definition hides. */
@@ -49,6 +49,8 @@ export interface RegisteredTool {
    * `timeoutMs`, a call's own timeout wins over it.
    */
   readonly timeoutMs?: number;
+  /** Set when the configuration holds the tool back: not listed, every call denied. */
+  readonly blocked?: BlockedTool;
 }
 
 /** Where a disabled name was disabled: `enabled: false` in config, or `TOOL_<NAME>_DISABLED`. */

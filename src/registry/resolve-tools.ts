@@ -83,6 +83,7 @@ const register = (
     scopes: config?.scopes ?? tool.scopes,
     ...(config?.requireApproval === undefined ? {} : { requireApproval: config.requireApproval }),
     ...(config?.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
+    ...(config?.blocked === undefined ? {} : { blocked: config.blocked }),
   });
 };
 

@@ -23,6 +23,16 @@ export interface RequiredApproval {
   readonly version?: string;
 }
 
+/**
+ * Why a tool is held back (say, a gateway's tool whose definition changed since it was
+ * pinned): it stays registered, so that a call by its name is refused with the reason
+ * rather than taken for a typo, but it is not listed and every call is denied.
+ */
+export interface BlockedTool {
+  /** Why, and what to do about it: told to the caller and recorded in the audit log. */
+  readonly reason: string;
+}
+
 /** Configuration of one tool name, for example from a config file. */
 export interface ToolConfig {
   /**
@@ -56,6 +66,11 @@ export interface ToolConfig {
    * `timeoutMs`; a timeout given with the call wins over it.
    */
   readonly timeoutMs?: number;
+  /**
+   * Holds the tool back (see {@link BlockedTool}): not listed, and every call is refused
+   * at the policy's first step ("visible?"), with the reason, as any denial is audited.
+   */
+  readonly blocked?: BlockedTool;
 }
 
 const KEYS = new Set([
@@ -65,7 +80,20 @@ const KEYS = new Set([
   'trusted',
   'requireApproval',
   'timeoutMs',
+  'blocked',
 ]);
+
+const checkBlocked = (value: unknown, where: string): BlockedTool => {
+  if (!isPlainObject(value)) return invalid(`${where}: blocked must be an object { reason }.`);
+  const { reason, ...rest } = value;
+  const extra = Object.keys(rest);
+  if (extra.length > 0)
+    invalid(`${where}: blocked has unknown keys ${extra.join(', ')}; use reason.`);
+  if (typeof reason !== 'string' || reason.trim() === '') {
+    invalid(`${where}: blocked.reason must be a non-empty string.`);
+  }
+  return Object.freeze({ reason: reason as string });
+};
 
 const checkRequiredApproval = (value: unknown, where: string): RequiredApproval => {
   if (!isPlainObject(value)) {
@@ -130,10 +158,8 @@ export function checkToolConfig(name: unknown, value: unknown): ToolConfig {
       invalid(`${where}: unknown option "${key}". Known options: ${[...KEYS].join(', ')}.`);
     }
   }
-  const { enabled, scopes, annotations, trusted, requireApproval, timeoutMs } = value as Record<
-    keyof ToolConfig,
-    unknown
-  >;
+  const { enabled, scopes, annotations, trusted, requireApproval, timeoutMs, blocked } =
+    value as Record<keyof ToolConfig, unknown>;
   if (enabled !== undefined && typeof enabled !== 'boolean') {
     invalid(`${where}: enabled must be true or false.`);
   }
@@ -160,5 +186,6 @@ export function checkToolConfig(name: unknown, value: unknown): ToolConfig {
       ? {}
       : { requireApproval: checkRequiredApproval(requireApproval, where) }),
     ...(timeoutMs === undefined ? {} : { timeoutMs: timeoutMs as number }),
+    ...(blocked === undefined ? {} : { blocked: checkBlocked(blocked, where) }),
   });
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { AbortScope, type AbortWatch, abortWatchOf } from '../schedule/abort-scope.js';
+import { AbortScope } from '../schedule/abort-scope.js';
 import { systemClock } from '../schedule/clock.js';
 import { defineTool } from '../tool/define-tool.js';
 import { READ_ONLY } from '../tool/presets.js';
@@ -62,20 +62,20 @@ describe('CallAbort as an abort watch', () => {
   });
 });
 
-describe("a tool context's abort watch", () => {
-  it("is the call's scope, aborting with the batch, and a copy of the context with another signal watches that signal", async () => {
-    const custom = new AbortController();
-    let own: AbortWatch | undefined;
-    let copied: AbortWatch | undefined;
+describe("a tool context's cancellation", () => {
+  it('is its signal alone, aborting with the batch; the context carries no hidden keys', async () => {
+    let signal: AbortSignal | undefined;
+    let symbols: symbol[] = [];
     const tool = defineTool({
       name: 'wait',
       description: 'Waits to be cancelled',
       inputSchema: z.object({}),
       annotations: READ_ONLY,
       execute: (_args, context) => {
-        own = abortWatchOf(context);
-        copied = abortWatchOf({ ...context, signal: custom.signal });
-        return new Promise((resolve) => own?.addEventListener('abort', () => resolve('stopped')));
+        symbols = Object.getOwnPropertySymbols(context);
+        signal = context.signal;
+        // Never settles: the runtime ends the call when its signal aborts.
+        return new Promise(() => {});
       },
     });
     const runtime = createRuntime({ mode: 'yolo', tools: [tool] });
@@ -83,14 +83,12 @@ describe("a tool context's abort watch", () => {
     const results = runtime.execute([{ id: '1', name: 'wait', arguments: {} }], {
       signal: batch.signal,
     });
-    await vi.waitFor(() => expect(own).toBeDefined());
-    expect(copied).toBe(custom.signal);
-    expect(own).not.toBe(custom.signal);
-    expect(Object.keys({ ...(own as object) })).toEqual([]);
+    await vi.waitFor(() => expect(signal).toBeDefined());
+    expect(symbols).toEqual([]);
     batch.abort('enough');
     const [result] = await results;
-    expect(own?.aborted).toBe(true);
-    expect(own?.reason).toBe('enough');
+    expect(signal?.aborted).toBe(true);
+    expect(signal?.reason).toBe('enough');
     expect(result?.error?.code).toBe('cancelled');
   });
 });

@@ -4,7 +4,7 @@ import { HintgateError } from '../errors/hintgate-error.js';
 import { createApprovalStore } from '../policy/approval-store.js';
 import type { Authorizer } from '../policy/authorizer.js';
 import { createPolicy, type PolicyAuthorizer } from '../policy/create-policy.js';
-import { visibleInMode } from '../policy/decide-call.js';
+import { isOffered } from '../policy/decide-call.js';
 import { buildSystemPrompt } from '../prompt/build-system-prompt.js';
 import { createRegistry, type ToolRegistry } from '../registry/index.js';
 import { AbortScope } from '../schedule/abort-scope.js';
@@ -135,7 +135,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     const mode = policy?.mode;
     return registry
       .list({ scopes: scopes ?? defaultScopes })
-      .filter((entry) => mode === undefined || visibleInMode(entry.class, mode));
+      .filter((entry) => isOffered(entry, mode));
   };
 
   const prepareOne = (call: ToolCall, scopes: readonly string[]) =>

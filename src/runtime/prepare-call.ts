@@ -103,6 +103,7 @@ const prepared = (
   ...(registered.requireApproval === undefined
     ? {}
     : { requireApproval: registered.requireApproval }),
+  ...(registered.blocked === undefined ? {} : { blocked: registered.blocked }),
 });
 
 /**

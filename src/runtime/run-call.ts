@@ -1,5 +1,5 @@
 import { HintgateError } from '../errors/hintgate-error.js';
-import { ABORT_WATCH, type AbortWatch } from '../schedule/abort-scope.js';
+import type { AbortWatch } from '../schedule/abort-scope.js';
 import type { Clock } from '../schedule/clock.js';
 import type { Lease } from '../schedule/scheduler.js';
 import { normalizeOutput } from '../tool/normalize-output.js';
@@ -29,21 +29,35 @@ export interface RunContext {
 const noop = (): void => {};
 
 /**
- * The `signal` of a tool's context: a getter, since most tools never look at their signal
- * and making one is not free. One getter shared by every context, never a getter written
- * in an object literal: such a getter is a new function per context, which gives each
- * context a hidden class of its own; V8 keeps those in the old heap, where they hold each
- * call's objects past the young generation's collections (measured: a quarter to all of
- * a call's garbage promoted, and the run's time doubled by the collector).
+ * The context a tool gets. Its `signal` is a getter on the class, shared by every context,
+ * since most tools never look at their signal and making one is not free; never a getter
+ * written in an object literal: such a getter is a new function per context, which gives
+ * each context a hidden class of its own; V8 keeps those in the old heap, where they hold
+ * each call's objects past the young generation's collections (measured: a quarter to all
+ * of a call's garbage promoted, and the run's time doubled by the collector).
  */
-function signalOf(this: { readonly [ABORT_WATCH]: AbortWatch & { readonly signal: AbortSignal } }) {
-  return this[ABORT_WATCH].signal;
+class CallContext implements ToolContext {
+  readonly #scope: CallAbort;
+  readonly callId: string;
+  readonly attempt: number;
+  readonly onProgress?: (progress: ToolProgress) => void;
+
+  constructor(
+    scope: CallAbort,
+    callId: string,
+    attempt: number,
+    onProgress: ((progress: ToolProgress) => void) | undefined,
+  ) {
+    this.#scope = scope;
+    this.callId = callId;
+    this.attempt = attempt;
+    if (onProgress !== undefined) this.onProgress = onProgress;
+  }
+
+  get signal(): AbortSignal {
+    return this.#scope.signal;
+  }
 }
-const SIGNAL: PropertyDescriptor = Object.freeze({
-  get: signalOf,
-  enumerable: true,
-  configurable: true,
-});
 
 /** A readable message for anything a tool may throw; never throws itself. */
 const messageOf = (error: unknown): string => {
@@ -147,15 +161,7 @@ export async function runCall(
     let value: unknown;
     let failure: { error: unknown } | undefined;
     try {
-      const context = (
-        onProgress === undefined
-          ? { callId: prepared.id, attempt: attempts }
-          : { callId: prepared.id, attempt: attempts, onProgress }
-      ) as ToolContext;
-      // The package's own tools watch the scope itself (see abortWatchOf); not enumerable,
-      // so that a copy of the context does not carry it.
-      Object.defineProperty(context, ABORT_WATCH, { value: scope });
-      Object.defineProperty(context, 'signal', SIGNAL);
+      const context: ToolContext = new CallContext(scope, prepared.id, attempts, onProgress);
       value = tool.execute(prepared.arguments, context);
       if (
         value instanceof Promise ||

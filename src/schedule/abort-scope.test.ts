@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ABORT_WATCH, AbortScope, abortWatchOf } from './abort-scope.js';
+import { AbortScope } from './abort-scope.js';
 
 describe('AbortScope', () => {
   it('calls each listener once, in the order added, and none added twice', () => {
@@ -79,24 +79,6 @@ describe('AbortScope', () => {
     scope.abort();
     expect(after).toHaveBeenCalledOnce();
     await expect(seen).resolves.toBe(thrown);
-  });
-});
-
-describe('abortWatchOf', () => {
-  it("takes the context's abort watch when it has one, without reading its signal", () => {
-    const watch = new AbortScope();
-    const context = {
-      get signal(): AbortSignal {
-        throw new Error('the signal was read');
-      },
-      [ABORT_WATCH]: watch,
-    };
-    expect(abortWatchOf(context)).toBe(watch);
-  });
-
-  it('falls back to the signal of a context without one', () => {
-    const signal = new AbortController().signal;
-    expect(abortWatchOf({ signal })).toBe(signal);
   });
 });
 

@@ -1,6 +1,5 @@
 /**
- * What the runtime and the MCP client read of a cancellation: the part of `AbortSignal`
- * they use. An `AbortSignal` is one; so are {@link AbortScope} and a call's abort scope,
+ * What the runtime reads of a cancellation: the part of `AbortSignal` it uses. An `AbortSignal` is one; so are {@link AbortScope} and a call's abort scope,
  * which cost far less to make than an `AbortController`.
  */
 export interface AbortWatch {
@@ -8,19 +7,6 @@ export interface AbortWatch {
   readonly reason: unknown;
   addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
   removeEventListener(type: 'abort', listener: () => void): void;
-}
-
-/**
- * Symbol under which a tool's context carries its call's {@link AbortWatch}, for the
- * package's own tools (remote MCP tools), which then need no `AbortSignal` of their own.
- * The property is not enumerable, so a context copied with spread (say, to give a tool
- * another signal) goes without it, and its own `signal` counts.
- */
-export const ABORT_WATCH: unique symbol = Symbol('hintgate.abortWatch');
-
-/** The call's {@link AbortWatch} from a tool context: the cheap one when there, else its signal. */
-export function abortWatchOf(context: { readonly signal: AbortSignal }): AbortWatch {
-  return (context as { readonly [ABORT_WATCH]?: AbortWatch })[ABORT_WATCH] ?? context.signal;
 }
 
 /**

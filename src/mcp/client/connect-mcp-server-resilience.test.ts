@@ -135,3 +135,45 @@ describe('a server that crashes or vanishes', () => {
     expect(registry.origins()).toEqual([]);
   });
 });
+
+describe("connectMcpServer with firstConnection: 'retry'", () => {
+  it('resolves reconnecting with the cause, retries on the injected clock with backoff, and registers the tools once reached', async () => {
+    const refuse = marker();
+    writeFileSync(refuse, '');
+    const timers: { callback: () => void; ms: number }[] = [];
+    let now = 0;
+    const clock = {
+      now: () => now,
+      setTimeout: (callback: () => void, ms: number) => {
+        timers.push({ callback, ms });
+        return timers.length;
+      },
+      clearTimeout: () => {},
+    };
+    const registry = createRegistry({ env: {} });
+    const connection = await connectMcpServer({
+      name: 'late',
+      registry,
+      ...stdioFixture({ FIXTURE_REFUSE_IF_EXISTS: refuse }),
+      firstConnection: 'retry',
+      reconnect: { initialDelayMs: 500, maxDelayMs: 500 },
+      clock,
+      random: () => 0.5,
+    });
+    open.push(connection);
+    expect(connection.status).toBe('reconnecting');
+    expect(connection.lastError?.message).toContain('Could not connect to MCP server "late"');
+    expect(registry.origins().map((origin) => origin.name)).not.toContain('late');
+    expect(timers.map((timer) => timer.ms)).toEqual([expect.any(Number)]);
+    expect(timers[0]?.ms).toBeGreaterThan(0);
+    expect(timers[0]?.ms).toBeLessThanOrEqual(500);
+
+    rmSync(refuse);
+    const ready = nextEvent(connection, 'status', (event) => event.status === 'ready');
+    now += timers[0]?.ms ?? 0;
+    timers[0]?.callback();
+    await ready;
+    expect(connection.lastError).toBeUndefined();
+    expect(registry.resolve('plain')).toBeDefined();
+  });
+});

@@ -79,7 +79,8 @@ const connectFailure = (
  * registered meanwhile (their names do not come and go); after reconnecting the list is
  * read again. `close()` stops all of it and removes the tools.
  *
- * Resolves once the first connection is made and the tools are registered.
+ * Resolves once the first connection is made and the tools are registered; with
+ * `firstConnection: 'retry'`, also when it failed, with the connection `reconnecting`.
  *
  * @throws HintgateError `invalid_option` for bad options (before anything starts),
  * `mcp_connect_failed` when the first connection fails (naming the command or URL, with
@@ -100,6 +101,14 @@ export async function connectMcpServer(
   try {
     await connection.start();
   } catch (error) {
+    const retry =
+      checked.firstConnection === 'retry' &&
+      signal?.aborted !== true &&
+      !(error instanceof HintgateError);
+    if (retry) {
+      connection.retryFirstConnection(connectFailure(checked, error, connection.stderrTail()));
+      return connection;
+    }
     await connection.close();
     signal?.throwIfAborted();
     if (error instanceof HintgateError) throw error;

@@ -83,6 +83,12 @@ export interface McpServerConnection {
   readonly problems: readonly McpToolProblem[];
   /** Current state of the connection. */
   readonly status: McpConnectionStatus;
+  /**
+   * Why the connection is down while it is (the loss, or the last failed attempt, such as
+   * a first connection that failed under `firstConnection: 'retry'`); `undefined` while it
+   * is up.
+   */
+  readonly lastError: Error | undefined;
   /** Name and version the server reported, once connected. */
   readonly serverInfo: Implementation | undefined;
   /** Protocol era negotiated with the server: `legacy` (2025) or `modern` (2026-07-28). */

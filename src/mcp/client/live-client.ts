@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { MAX_MS } from './mcp-server-options.js';
 import type { ProgressRoutes } from './open-mcp-client.js';
-import type { RawToolCalls } from './raw-tool-calls.js';
 import type { RawToolListings } from './raw-tool-listings.js';
 import type { RemoteCallRequest } from './remote-tool.js';
 import type { StderrTail } from './stderr-tail.js';
+import type { ToolCallTransport } from './tool-call-transport.js';
 import { isConnectionFailure, UpstreamUnavailableError } from './upstream-unavailable-error.js';
 
 /** One established connection to a server. */
@@ -13,8 +13,8 @@ export interface LiveClient {
   readonly client: Client;
   /** Where the server's progress notifications go, by token. */
   readonly progress: ProgressRoutes;
-  /** `tools/call` past the SDK's request layer, when the connection allows it (2025 era). */
-  readonly raw?: RawToolCalls;
+  /** `tools/call` past the SDK's request layer, when the connection allows it (2025-era stdio). */
+  readonly raw?: ToolCallTransport;
   /** Puts back the `annotations.custom` the SDK drops from a list read on this connection. */
   readonly listings?: RawToolListings;
   /** Tail of the process's stderr (stdio). */
@@ -66,13 +66,13 @@ export async function callLive(
     // A tool with an output schema stays on the SDK client, which checks its structured
     // content against the schema (hintgate's own check of it is lenient for remote tools).
     if (live.raw !== undefined && request.hasOutputSchema !== true) {
-      return await live.raw.call(
+      return await live.raw.callTool(
         {
           name: request.name,
           arguments: request.arguments,
           ...(progressToken === undefined ? {} : { progressToken }),
         },
-        request.abort,
+        request.signal,
       );
     }
     return await live.client.callTool(
@@ -89,7 +89,7 @@ export async function callLive(
       },
     );
   } catch (error) {
-    if (request.abort.aborted) throw error;
+    if (request.signal.aborted) throw error;
     if (!live.alive || isConnectionFailure(error)) {
       const reason = live.lostReason ?? asError(error).message;
       hooks.lost(live, asError(error));

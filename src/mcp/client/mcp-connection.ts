@@ -89,6 +89,10 @@ export class McpConnection implements McpServerConnection {
     return this.#serverInfo;
   }
 
+  get lastError(): Error | undefined {
+    return this.#lastError;
+  }
+
   get protocolEra(): ProtocolEra | undefined {
     return this.#era;
   }
@@ -137,6 +141,18 @@ export class McpConnection implements McpServerConnection {
   /** Makes the first connection and registers the tools; rejects with the cause on failure. */
   async start(): Promise<void> {
     this.#adopt(await this.#open());
+  }
+
+  /**
+   * After a failed first connection (`firstConnection: 'retry'`): tries again with the
+   * backoff of `reconnect`, as after a loss; `error` is why, told by the `reconnecting`
+   * status. Without reconnecting (`reconnect: false`) the connection closes with it.
+   */
+  retryFirstConnection(error: Error): void {
+    if (this.#status !== 'connecting') return;
+    this.#failures = 1;
+    this.#lastError = error;
+    this.#scheduleReconnect(error);
   }
 
   close(): Promise<void> {

@@ -57,6 +57,13 @@ export interface ConnectMcpServerCommonOptions {
    * the connection for good when it is lost. Default {@link DEFAULT_RECONNECT}.
    */
   readonly reconnect?: ReconnectOptions | false;
+  /**
+   * What a failed first connection does: `required` rejects `connectMcpServer` with the
+   * cause; `retry` resolves with the connection in status `reconnecting`, its
+   * `lastError` saying why, and tries again with the backoff of `reconnect`, as after a
+   * loss (its tools are registered once it is reached). Default `required`.
+   */
+  readonly firstConnection?: 'required' | 'retry';
   /** Receives the server process's stderr as it arrives (stdio only). Default: kept only as a bounded tail for error messages. */
   readonly onStderr?: (text: string) => void;
   /** How hintgate introduces itself to the server. Default `{ name: 'hintgate', version: <package version> }`. */
@@ -103,6 +110,7 @@ export interface CheckedMcpServerOptions {
   readonly connectTimeoutMs: number;
   readonly connectTimeoutHint: string;
   readonly reconnect: ResolvedReconnect | false;
+  readonly firstConnection: 'required' | 'retry';
   readonly onStderr?: (text: string) => void;
   readonly clientInfo?: { readonly name: string; readonly version: string };
   readonly clock?: Clock;
@@ -122,6 +130,7 @@ const KEYS = new Set([
   'connectTimeoutMs',
   'connectTimeoutHint',
   'reconnect',
+  'firstConnection',
   'onStderr',
   'clientInfo',
   'clock',
@@ -214,6 +223,13 @@ export function checkMcpServerOptions(options: unknown): CheckedMcpServerOptions
   if (o.connectTimeoutMs !== undefined && !isMs(o.connectTimeoutMs)) {
     invalid(`${where}: connectTimeoutMs must be milliseconds in (0, ${MAX_MS}].`);
   }
+  if (
+    o.firstConnection !== undefined &&
+    o.firstConnection !== 'required' &&
+    o.firstConnection !== 'retry'
+  ) {
+    invalid(`${where}: firstConnection must be "required" or "retry".`);
+  }
   if (o.connectTimeoutHint !== undefined && typeof o.connectTimeoutHint !== 'string') {
     invalid(`${where}: connectTimeoutHint must be a string.`);
   }
@@ -261,6 +277,7 @@ export function checkMcpServerOptions(options: unknown): CheckedMcpServerOptions
     connectTimeoutMs: (o.connectTimeoutMs as number | undefined) ?? 30_000,
     connectTimeoutHint: (o.connectTimeoutHint as string | undefined) ?? 'raise "connectTimeoutMs"',
     reconnect: checkReconnect(o.reconnect, where),
+    firstConnection: (o.firstConnection as 'required' | 'retry' | undefined) ?? 'required',
     ...(o.onStderr === undefined ? {} : { onStderr: o.onStderr as (text: string) => void }),
     ...(info === undefined
       ? {}

@@ -8,15 +8,16 @@ import {
   type VersionNegotiationMode,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { fastPathEnabled } from '../fast-paths.js';
 import { MODERN_REVISION } from '../protocol-revision.js';
 import type { McpServerNotification } from './connection-events.js';
 import { linearSchemaValidator } from './linear-schema-validator.js';
 import type { McpEraOption } from './mcp-server-options.js';
 import type { CheckedTarget } from './mcp-target.js';
-import { attachRawToolCalls, type RawToolCalls } from './raw-tool-calls.js';
 import { type RawToolListings, watchRawToolListings } from './raw-tool-listings.js';
 import type { StderrTail } from './stderr-tail.js';
 import { NotJsonRpcMessageError, StdioUpstreamTransport } from './stdio-upstream-transport.js';
+import { ToolCallTransport } from './tool-call-transport.js';
 import {
   CAPABILITY_OF,
   UPSTREAM_REQUEST_METHODS,
@@ -68,8 +69,8 @@ export interface OpenedMcpClient {
   readonly tools: McpTool[];
   /** Where the server's `notifications/progress` go, by progress token. */
   readonly progress: ProgressRoutes;
-  /** `tools/call` past the SDK's request layer, on a 2025-era connection. */
-  readonly raw?: RawToolCalls;
+  /** `tools/call` past the SDK's request layer, on a 2025-era stdio connection. */
+  readonly raw?: ToolCallTransport;
   /** Puts back the `annotations.custom` of a later list read on this connection. */
   readonly listings: RawToolListings;
 }
@@ -118,11 +119,13 @@ const transportFor = (
     ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
   };
   // The SDK's own stdio transport for the probe of `auto` and `modern`: it asks a sibling
-  // process, so that a server which exits on the probe still gets the 2025 handshake.
-  const transport =
-    era === 'legacy'
-      ? new StdioUpstreamTransport(params)
-      : new StdioClientTransport({ ...params, stderr: 'pipe' });
+  // process, so that a server which exits on the probe still gets the 2025 handshake. A
+  // 2025-era server gets the upstream fast path: a transport that writes the messages of a
+  // turn together, under the layer that sends tools/call itself (ToolCallTransport).
+  const fast = era === 'legacy' && fastPathEnabled('upstream');
+  const transport = fast
+    ? new StdioUpstreamTransport(params)
+    : new StdioClientTransport({ ...params, stderr: 'pipe' });
   transport.stderr?.on('data', (chunk: Buffer | string) => {
     const text = String(chunk);
     stderr.append(text);
@@ -132,7 +135,7 @@ const transportFor = (
       // A failing stderr listener must not break the pipe that keeps the server running.
     }
   });
-  return transport;
+  return fast ? new ToolCallTransport(transport) : transport;
 };
 
 /**
@@ -233,7 +236,10 @@ export async function openMcpClient(options: OpenMcpClientOptions): Promise<Open
     listings = watchRawToolListings(transport);
     const { tools } = await client.listTools(undefined, request);
     options.signal.removeEventListener('abort', onAbort);
-    const raw = attachRawToolCalls(client, transport);
+    const raw =
+      transport instanceof ToolCallTransport && client.getProtocolEra() === 'legacy'
+        ? transport
+        : undefined;
     return {
       client,
       tools: listings.restore(tools),

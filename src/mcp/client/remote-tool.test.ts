@@ -2,7 +2,6 @@ import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/clie
 import { describe, expect, it } from 'vitest';
 import { createRegistry } from '../../registry/index.js';
 import { createRuntime } from '../../runtime/index.js';
-import { ABORT_WATCH, AbortScope } from '../../schedule/abort-scope.js';
 import { toToolListing } from '../../tool/index.js';
 import {
   type RemoteCall,
@@ -79,30 +78,16 @@ describe('toRemoteTool', () => {
       result,
     );
     expect(calls).toEqual([
-      { name: 'search', arguments: { q: 'a' }, signal, abort: signal, hasOutputSchema: true },
+      { name: 'search', arguments: { q: 'a' }, signal, hasOutputSchema: true },
     ]);
   });
 
-  it("watches the runtime's cheap abort scope when the context has one, and reads the signal only when asked", async () => {
+  it("sends the call with its context's signal, so that aborting it cancels the request", async () => {
     const { calls, call } = recorder({ content: [{ type: 'text', text: 'hit' }] });
     const { tool } = toRemoteTool(listed(), 'srv', call);
-    const watch = new AbortScope();
-    let signalReads = 0;
-    const signal = new AbortController().signal;
-    const context = {
-      get signal() {
-        signalReads += 1;
-        return signal;
-      },
-      [ABORT_WATCH]: watch,
-      callId: 'c',
-      attempt: 1,
-    };
-    await tool?.execute({ q: 'a' }, context);
-    expect(signalReads).toBe(0);
-    expect(calls[0]?.abort).toBe(watch);
-    expect(calls[0]?.signal).toBe(signal);
-    expect(signalReads).toBe(1);
+    const controller = new AbortController();
+    await tool?.execute({ q: 'a' }, { signal: controller.signal, callId: 'c', attempt: 1 });
+    expect(calls[0]?.signal).toBe(controller.signal);
   });
 
   it('leaves structured results unchanged through the runtime, fields the schema does not name included', async () => {

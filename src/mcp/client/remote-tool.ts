@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/client';
 import { HintgateError } from '../../errors/index.js';
-import { type AbortWatch, abortWatchOf } from '../../schedule/abort-scope.js';
 import {
   type DefineToolOptions,
   defineTool,
@@ -37,13 +36,8 @@ export interface RemoteCallRequest {
   readonly name: string;
   /** Checked arguments. */
   readonly arguments: Record<string, unknown>;
-  /**
-   * The call's signal: aborting it cancels the request on the server. Made when first read
-   * (the SDK client's path reads it); {@link abort} watches the same cancellation for less.
-   */
+  /** The call's signal: aborting it cancels the request on the server. */
   readonly signal: AbortSignal;
-  /** The call's cancellation, as the runtime watches it; aborts with {@link signal}. */
-  readonly abort: AbortWatch;
   /** A definition to use instead of the listed one (so the client skips a schema it cannot compile). */
   readonly toolDefinition?: McpTool;
   /**
@@ -192,10 +186,7 @@ export function toRemoteTool(
       return call({
         name,
         arguments: args,
-        get signal() {
-          return context.signal;
-        },
-        abort: abortWatchOf(context),
+        signal: context.signal,
         ...(toolDefinition === undefined ? {} : { toolDefinition }),
         ...(listed.outputSchema === undefined ? {} : { hasOutputSchema: true }),
         ...(onProgress === undefined ? {} : { onProgress }),

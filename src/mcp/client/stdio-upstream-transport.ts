@@ -75,6 +75,8 @@ export class StdioUpstreamTransport implements Transport {
   #flushing: ReturnType<typeof setImmediate> | undefined;
   /** Settles when the server's stdin drains, while it asks writers to wait. */
   #drained: Promise<void> | undefined;
+  /** The close under way: every caller waits for the same end of the process. */
+  #closing: Promise<void> | undefined;
 
   constructor(params: StdioUpstreamParams) {
     this.#params = params;
@@ -142,7 +144,18 @@ export class StdioUpstreamTransport implements Transport {
     });
   }
 
-  async close(): Promise<void> {
+  /**
+   * Ends the server: stdin closed, then SIGTERM, then SIGKILL, each after 2 s without an
+   * exit. Every call, the SDK client's and its owner's, resolves once the process is gone,
+   * so that a connection given up (a first connection that timed out) leaves no process
+   * behind.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
     const child = this.#process;
     this.#flush();
     this.#process = undefined;

@@ -64,7 +64,7 @@ const supports = (
  */
 export function createClientRequests(options: {
   /** The instances whose clients can be sent requests. */
-  readonly instances: () => ReadonlySet<Server>;
+  readonly instances: () => ReadonlyMap<Server, unknown>;
   readonly report: (error: unknown) => void;
 }): ClientRequests {
   const calls: { readonly server: Server; readonly origin: string }[] = [];
@@ -104,7 +104,7 @@ export function createClientRequests(options: {
           .map((call) => call.server)
           .reverse(),
         ...[...recent].reverse(),
-        ...live,
+        ...live.keys(),
       ];
       const server = candidates.find(
         (candidate) =>

@@ -31,46 +31,6 @@ describe('coalesceWrites', () => {
     expect(writes).toEqual(['a\nb\nc\n', 'd\n']);
   });
 
-  it('writeNow writes [a, b pending, c now] in one write at once, in order', () => {
-    const { target, writes } = recorder();
-    const stream = coalesceWrites(target);
-    stream.write('a\n');
-    stream.write('b\n');
-    stream.writeNow('c\n');
-    expect(writes).toEqual(['a\nb\nc\n']);
-    stream.writeNow('d\n');
-    expect(writes).toEqual(['a\nb\nc\n', 'd\n']);
-  });
-
-  it('writeNow queues [c] behind [a, b] while the target asks to wait for drain', async () => {
-    const writes: string[] = [];
-    let release: () => void = () => {};
-    const target = new Writable({
-      highWaterMark: 4,
-      write(chunk: Buffer, _encoding, done) {
-        writes.push(chunk.toString('utf8'));
-        release = done;
-      },
-    });
-    const stream = coalesceWrites(target);
-    stream.write('first\n');
-    await nextTurn();
-    // The target holds "first" and asks to wait: what follows must not overtake it.
-    expect(target.writableNeedDrain).toBe(true);
-    stream.write('a\n');
-    stream.write('b\n');
-    stream.writeNow('c\n');
-    expect(writes).toEqual(['first\n']);
-    for (let turn = 0; turn < 4; turn += 1) {
-      // Each write's callback once: a turn in which nothing new was written has none.
-      const current = release;
-      release = () => {};
-      current();
-      await nextTurn();
-    }
-    expect(writes.join('')).toBe('first\na\nb\nc\n');
-  });
-
   it('never asks its writers to wait, and keeps one drain listener on a target that does', async () => {
     const writes: string[] = [];
     let release: () => void = () => {};

@@ -1,15 +1,5 @@
 import { Writable } from 'node:stream';
 
-/** What {@link coalesceWrites} returns: the coalescing stream, which can also write at once. */
-export interface CoalescingWritable extends Writable {
-  /**
-   * Writes `chunk` to the target now instead of at the end of the turn, in one write with
-   * what is pending (which goes first, so the order holds). While the target asks to wait
-   * for `drain`, or this stream holds writes back, it is queued as `write` would queue it.
-   */
-  writeNow(chunk: string): void;
-}
-
 /**
  * A stream that writes to `target` what was written to it during one turn of the event
  * loop in one `write` (one system call for a pipe), at the end of that turn
@@ -18,10 +8,9 @@ export interface CoalescingWritable extends Writable {
  * once `target` no longer asks to wait for `drain`; until then chunks queue here, and
  * `write` never returns false, so writers never wait for `drain` (nor add listeners). Errors of `target` destroy this stream with the
  * same error, so its users see them. Ending it writes what is pending and leaves `target`
- * open. `writeNow` writes what is pending and a last chunk without waiting for the turn's
- * end.
+ * open.
  */
-export function coalesceWrites(target: Writable): CoalescingWritable {
+export function coalesceWrites(target: Writable): Writable {
   let pending: Buffer[] = [];
   let scheduled: ReturnType<typeof setImmediate> | undefined;
   const flush = (): void => {
@@ -62,16 +51,5 @@ export function coalesceWrites(target: Writable): CoalescingWritable {
     stream.destroy(error);
   };
   target.on('error', onTargetError);
-  const writeNow = (chunk: string): void => {
-    // Anything held back by this stream must leave before the chunk.
-    const queued =
-      stream.writableLength > 0 || stream.writableCorked > 0 || target.writableNeedDrain;
-    if (queued || !stream.writable) {
-      stream.write(chunk);
-      return;
-    }
-    pending.push(Buffer.from(chunk));
-    flush();
-  };
-  return Object.assign(stream, { writeNow });
+  return stream;
 }

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { createRuntime } from '../../runtime/create-runtime.js';
 import { defineTool } from '../../tool/define-tool.js';
 import { DESTRUCTIVE } from '../../tool/presets.js';
-import { APPROVAL_INPUT_KEY } from './client-approvers.js';
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from './create-mcp-http-handler.js';
 import { createMcpToolServer } from './create-mcp-tool-server.js';
+import { APPROVAL_INPUT_KEY } from './input-required-channel.js';
 import { eventually } from './mcp-clients.test-helpers.js';
 
 const cleanups: Array<() => Promise<void>> = [];

@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { HintgateError } from '../../errors/hintgate-error.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
-import { registerLegacySessions } from './http-fast-calls.js';
+import type { LegacyHttpSession } from './http-fast-calls.js';
 import { type SessionLimits, SessionTable, type TableSession } from './session-table.js';
 
 /** Options of {@link createMcpHttpHandler}. */
@@ -80,6 +80,14 @@ const SESSION_DEFAULTS = {
 const jsonRpcError = (status: number, code: number, message: string): Response =>
   Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
 
+/** An HTTP handler and the lookup of its open 2025-11-25 sessions; see {@link createMcpHttpEndpoint}. */
+export interface McpHttpEndpoint {
+  /** The handler, as {@link createMcpHttpHandler} returns it. */
+  readonly handler: McpHttpHandler;
+  /** The open 2025-11-25 session of an `Mcp-Session-Id`, for a transport layer in front. */
+  legacySession(id: string): LegacyHttpSession | undefined;
+}
+
 /**
  * The Streamable HTTP endpoint of a tool server, for both protocol eras at one URL.
  *
@@ -94,6 +102,16 @@ const jsonRpcError = (status: number, code: number, message: string): Response =
  * ({@link startMcpHttpServer} does).
  */
 export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHandler {
+  return createMcpHttpEndpoint(options).handler;
+}
+
+/**
+ * {@link createMcpHttpHandler}, with the lookup of its open 2025-11-25 sessions that the
+ * HTTP fast path of `startMcpHttpServer` needs. Internal: not exported from any index.
+ *
+ * @throws HintgateError `invalid_option` for bad options.
+ */
+export function createMcpHttpEndpoint(options: McpHttpHandlerOptions): McpHttpEndpoint {
   if (
     typeof (options as { toolServer?: { createServer?: unknown } } | null)?.toolServer
       ?.createServer !== 'function'
@@ -272,17 +290,19 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       await Promise.all([modern.close().catch(onerror), sessions.closeAll()]);
     },
   };
-  registerLegacySessions(handler, (id) => {
-    const session = sessions.get(id);
-    if (session === undefined) return undefined;
-    return {
-      server: session.server,
-      closed: session.ended.signal,
-      ...(session.principal === undefined ? {} : { principal: session.principal }),
-      touch() {
-        sessions.touch(session);
-      },
-    };
-  });
-  return handler;
+  return {
+    handler,
+    legacySession(id) {
+      const session = sessions.get(id);
+      if (session === undefined) return undefined;
+      return {
+        server: session.server,
+        closed: session.ended.signal,
+        ...(session.principal === undefined ? {} : { principal: session.principal }),
+        touch() {
+          sessions.touch(session);
+        },
+      };
+    },
+  };
 }

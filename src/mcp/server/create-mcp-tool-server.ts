@@ -1,36 +1,20 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import {
-  createRequestStateCodec,
   type InputRequiredResult,
   type CallToolResult as McpCallToolResult,
   Server,
-  type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { CallerIdentity } from '../../audit/audit-event.js';
 import { HintgateError } from '../../errors/hintgate-error.js';
 import type { ApprovalRequest, Approver, Mode } from '../../policy/policy-types.js';
-import { AuditWriteError } from '../../runtime/audit-write-error.js';
-import type { ExecuteOptions, Runtime } from '../../runtime/runtime.js';
-import type { ToolCall } from '../../runtime/tool-call.js';
-import type { ToolProgress } from '../../tool/tool.js';
-import type { CallResult } from '../../tool/tool-result.js';
-import { type ConnectionInfo, callerIdentity, stamped, stated, whoOf } from './caller-identity.js';
+import type { Runtime } from '../../runtime/runtime.js';
+import type { ApprovalChannel } from './approval-channel.js';
+import { createApprovalRounds } from './approval-rounds.js';
+import { type ConnectionInfo, callerIdentity, stated } from './caller-identity.js';
 import { callerScopes } from './caller-scopes.js';
 import { checkToolServerOptions } from './check-tool-server-options.js';
-import {
-  type ApprovalRoundState,
-  createElicitationApprover,
-  createInputRequiredApproval,
-  isModernRequest,
-  withUnapprovableAdvice,
-} from './client-approvers.js';
 import { type ClientRequestMethod, createClientRequests } from './client-requests.js';
-import {
-  type DirectCallOutcome,
-  type DirectToolCalls,
-  registerDirectToolCalls,
-} from './direct-tool-calls.js';
+import { elicitationThrough } from './elicitation-channel.js';
 import type {
   McpLogSource,
   McpPromptSource,
@@ -38,26 +22,9 @@ import type {
   McpServerEvent,
 } from './mcp-server-sources.js';
 import { createSourceRelay } from './source-relay.js';
-import { toCallToolResult } from './to-call-tool-result.js';
 import { toMcpTool } from './to-mcp-tool.js';
-import { withApprovalChannels } from './with-approval-channels.js';
-
-/** The `instructions` server option of one new connection; none when the function fails. */
-const instructionsOf = (
-  instructions: McpToolServerOptions['instructions'],
-  report: (error: unknown) => void,
-): { instructions?: string } => {
-  if (typeof instructions !== 'function') {
-    return instructions === undefined ? {} : { instructions };
-  }
-  try {
-    const text = instructions();
-    return typeof text === 'string' && text !== '' ? { instructions: text } : {};
-  } catch (error) {
-    report(error);
-    return {};
-  }
-};
+import { createToolCallHandler, fromServerContext } from './tool-call-handler.js';
+import { createToolListNotifier } from './tool-list-notifier.js';
 
 /** Options of {@link createMcpToolServer}. */
 export interface McpToolServerOptions {
@@ -113,12 +80,10 @@ export interface McpToolServerOptions {
    */
   readonly unapprovableAdvice?: (request: ApprovalRequest) => string | undefined;
   /**
-   * Approval channels besides the client's own (the web console, a terminal): each approval
-   * is offered to the client and to these at once, the first answer wins and the others are
-   * withdrawn. While a channel may answer, a client that cannot ask its user does not get
-   * the call denied: it waits for the channels (up to the runtime's approval timeout). A
-   * channel should answer `{ decision: 'deny', asked: false }` only when it cannot ask
-   * anyone. Default none.
+   * Approvers besides each client's own approval channels (the web console, a terminal):
+   * every approval is offered to the client and to these at once, the first answer wins and
+   * the others are withdrawn. While one of these may answer, a client that cannot ask its
+   * user does not end the wait. Default none.
    */
   readonly approvalChannels?: readonly Approver[];
 }
@@ -141,9 +106,29 @@ export interface CreateServerOptions {
   readonly principal?: string;
   /**
    * Scopes the principal's token grants, added to the tool server's `scopes` for what this
-   * instance lists and runs. Default none.
+   * instance lists and may call. Default none.
    */
   readonly scopes?: readonly string[];
+}
+
+/**
+ * A `tools/call` that a transport layer read itself, past the SDK's dispatch, for
+ * {@link McpToolServer.callTool}.
+ */
+export interface TransportToolCall {
+  /** The request's JSON-RPC id. */
+  readonly id: string | number;
+  /** The tool's name. */
+  readonly name: string;
+  /** The call's arguments; absent means none. */
+  readonly arguments?: Record<string, unknown> | undefined;
+  /** Aborts when the client cancels the request or its connection ends. */
+  readonly signal: AbortSignal;
+  /**
+   * How a person can be asked about the call. Default: `elicitation/create` sent through
+   * the instance.
+   */
+  readonly channels?: readonly ApprovalChannel[];
 }
 
 /** What {@link createMcpToolServer} returns. */
@@ -156,6 +141,20 @@ export interface McpToolServer {
    * transport yourself.
    */
   createServer(options?: CreateServerOptions): Server;
+  /**
+   * Answers one `tools/call` that a transport read itself, past the SDK's dispatch, for a
+   * 2025-11-25 connection served by `server` (an instance built by
+   * {@link McpToolServer.createServer} that lives for its connection): through the same
+   * handler as the instance's own `tools/call`, with the connection's session and caller.
+   * The result is projected for the connection; what the handler throws is thrown. For the
+   * fast transport layers of `serveMcpStdio` and `startMcpHttpServer`.
+   *
+   * @throws HintgateError `invalid_option` when `server` is not such an instance.
+   */
+  callTool(
+    server: Server,
+    call: TransportToolCall,
+  ): Promise<McpCallToolResult | InputRequiredResult>;
   /**
    * Switches the runtime's mode and tells connected clients that the tool list changed
    * when it did (plan mode hides mutating tools).
@@ -205,6 +204,23 @@ const packageVersion = (): string => {
   return (require('../../../package.json') as { version: string }).version;
 };
 
+/** The `instructions` server option of one new connection; none when the function fails. */
+const instructionsOf = (
+  instructions: McpToolServerOptions['instructions'],
+  report: (error: unknown) => void,
+): { instructions?: string } => {
+  if (typeof instructions !== 'function') {
+    return instructions === undefined ? {} : { instructions };
+  }
+  try {
+    const text = instructions();
+    return typeof text === 'string' && text !== '' ? { instructions: text } : {};
+  } catch (error) {
+    report(error);
+    return {};
+  }
+};
+
 const asError = (error: unknown): Error =>
   error instanceof Error ? error : new Error(String(error));
 
@@ -212,28 +228,30 @@ const asError = (error: unknown): Error =>
  * Exposes a runtime over MCP: its tools, and the resources, prompts and log messages of
  * the sources given in the options. Every visible tool is listed with its schemas and
  * its annotations exactly as declared (absent hints stay absent), plus hintgate's view of
- * it in `_meta` under `dev.hintgate/`. Every `tools/call` goes through
- * `runtime.execute`, with the request's abort signal, so calls from any number of requests
- * and clients are admitted, in arrival order, into the runtime's one lock manager.
+ * it in `_meta` under `dev.hintgate/`. Every `tools/call`, whatever transport and era
+ * brought it, goes through one handler (`createToolCallHandler`) and `runtime.execute`,
+ * with the request's abort signal, so calls from any number of requests and clients are
+ * admitted, in arrival order, into the runtime's one lock manager.
  *
- * Approvals come from the client that sent the call: a server-initiated
- * `elicitation/create` on 2025-11-25 connections, an `input_required` result on 2026-07-28
- * requests. A client that can do neither gets `denied`, never a silent run.
+ * Approvals come from the client that sent the call, through the approval channels its
+ * request offers: a server-initiated `elicitation/create` on 2025-11-25 connections, an
+ * `input_required` result on 2026-07-28 requests. A client that can do neither gets
+ * `denied`, never a silent run.
+ *
+ * This function wires the stages: the call handler, the approval rounds
+ * (`createApprovalRounds`), the tool-list notifier (`createToolListNotifier`), the relay
+ * of resources, prompts and logs, and the requests of upstream servers to clients.
  *
  * @throws HintgateError `invalid_option` for bad options.
  */
 export function createMcpToolServer(options: McpToolServerOptions): McpToolServer {
   checkToolServerOptions(options);
   const { runtime } = options;
-  const offered = withApprovalChannels(options.approvalChannels);
   const serverInfo = {
     name: options.name ?? 'hintgate',
     version: options.version ?? packageVersion(),
   };
   const scopeOption = options.scopes === undefined ? {} : { scopes: options.scopes };
-  /** The scopes of a caller of `server`: its session's token's, else the request's. */
-  const scopesOf = (server: Server, ctx?: ServerContext) =>
-    callerScopes(options.scopes, connections.get(server)?.scopes ?? ctx?.http?.authInfo?.scopes);
   const report = (error: unknown): void => {
     try {
       options.onError?.(asError(error));
@@ -241,30 +259,14 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
       // Reporting must never break serving.
     }
   };
-  const codec = createRequestStateCodec<ApprovalRoundState>({
-    key: options.requestStateKey ?? randomBytes(32),
-    ttlSeconds: options.approvalRoundTtlSeconds ?? 600,
-    // The state is good for tools/call from the principal it was minted for.
-    bind: (ctx) => `${ctx.mcpReq.method}\u0000${ctx.http?.authInfo?.clientId ?? ''}`,
+  const rounds = createApprovalRounds({
+    ...(options.requestStateKey === undefined ? {} : { key: options.requestStateKey }),
+    ...(options.approvalRoundTtlSeconds === undefined
+      ? {}
+      : { ttlSeconds: options.approvalRoundTtlSeconds }),
   });
-
-  const ttlMs = (options.approvalRoundTtlSeconds ?? 600) * 1000;
-  const usedRounds = new Map<string, number>();
-  /** Marks an approval round used; false when it was used before (a replay). */
-  const consumeRound = (round: string): boolean => {
-    const now = Date.now();
-    for (const [id, expires] of usedRounds) if (expires <= now) usedRounds.delete(id);
-    if (usedRounds.has(round)) return false;
-    usedRounds.set(round, now + ttlMs);
-    return true;
-  };
-  // Approvals "for the session" belong to one client connection, never to all of them.
-  const connections = new WeakMap<Server, ConnectionInfo>();
-
-  const callerOf = (server: Server, ctx?: ServerContext): CallerIdentity =>
-    callerIdentity(server, ctx, connections.get(server));
-  const instances = new Set<Server>();
-  const listeners = new Set<{ readonly listener: () => void }>();
+  /** Instances that live for a connection, with what they know of it. */
+  const instances = new Map<Server, ConnectionInfo>();
   const eventListeners = new Set<{ readonly listener: (event: McpServerEvent) => void }>();
   const emit = (event: McpServerEvent): void => {
     for (const { listener } of [...eventListeners]) {
@@ -279,187 +281,38 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     ...(options.resources === undefined ? {} : { resources: options.resources }),
     ...(options.prompts === undefined ? {} : { prompts: options.prompts }),
     ...(options.logging === undefined ? {} : { logging: options.logging }),
-    instances: () => instances,
+    instances: () => instances.keys(),
     emit,
     report,
   });
   const clientRequests = createClientRequests({ instances: () => instances, report });
-  const originOf = (name: string, scopes: typeof scopeOption): string | undefined =>
-    runtime.registry.resolve(name, scopes)?.origin;
-  const fingerprint = (): string => JSON.stringify(runtime.listTools(scopeOption));
-  let lastList = fingerprint();
+  const notifier = createToolListNotifier({
+    runtime,
+    scopes: options.scopes,
+    instances: () => instances.keys(),
+    onChange: () => emit({ kind: 'tools_list_changed' }),
+    report,
+  });
+  const callTool = createToolCallHandler({
+    runtime,
+    scopes: options.scopes,
+    clientRequests,
+    unapprovableAdvice: options.unapprovableAdvice,
+    approvalChannels: options.approvalChannels,
+    report,
+  });
   let closed = false;
 
-  const refresh = (): void => {
-    if (closed) return;
-    const next = fingerprint();
-    if (next === lastList) return;
-    lastList = next;
-    for (const server of instances) server.sendToolListChanged().catch(report);
-    for (const { listener } of [...listeners]) {
-      try {
-        listener();
-      } catch (error) {
-        report(error);
-      }
-    }
-    emit({ kind: 'tools_list_changed' });
-  };
-  const unsubscribe = runtime.registry.onChange(() => refresh());
-
-  const listTools = (scopes: typeof scopeOption) => {
-    refresh();
+  /** What a caller with `granted` scopes may see: the server's scopes and the token's. */
+  const listTools = (granted: readonly string[] | undefined) => {
+    notifier.refresh();
+    const scopes = callerScopes(options.scopes, granted);
     return runtime
       .listTools(scopes)
       .map((listing) => toMcpTool(listing, runtime.registry.resolve(listing.name, scopes)));
   };
 
-  const callTool = async (
-    server: Server,
-    params: { readonly name: string; readonly arguments?: Record<string, unknown> | undefined },
-    ctx: ServerContext,
-  ): Promise<McpCallToolResult | InputRequiredResult> => {
-    const modern = isModernRequest(server, ctx);
-    const roundApproval = modern
-      ? createInputRequiredApproval(server, ctx, codec, consumeRound)
-      : undefined;
-    // A 2026-07-28 request stands alone: nothing is remembered for a session it lacks.
-    const session = modern ? null : (connections.get(server)?.session ?? null);
-    const caller = callerOf(server, ctx);
-    const approver = offered(
-      stamped(
-        roundApproval?.approver ?? createElicitationApprover(server, ctx),
-        modern ? 'input_required' : 'elicitation',
-        whoOf(caller),
-      ),
-    );
-    const progressToken = ctx.mcpReq._meta?.progressToken;
-    let running = true;
-    const progressSent: Promise<void>[] = [];
-    const onProgress =
-      progressToken === undefined
-        ? undefined
-        : (progress: ToolProgress): void => {
-            // Progress after the result would name a request the client no longer has.
-            if (!running) return;
-            progressSent.push(
-              ctx.mcpReq
-                .notify({
-                  method: 'notifications/progress',
-                  params: { progressToken, ...progress },
-                })
-                .catch(report),
-            );
-          };
-    let result: CallResult | undefined;
-    const scopes = scopesOf(server, ctx);
-    const done = clientRequests.track(server, originOf(params.name, scopes));
-    try {
-      result = await executeOne(
-        {
-          id: String(ctx.mcpReq.id),
-          name: params.name,
-          arguments: params.arguments ?? {},
-          ...(onProgress === undefined ? {} : { onProgress }),
-        },
-        { signal: ctx.mcpReq.signal, approver, session, caller, ...scopes },
-      );
-    } finally {
-      running = false;
-      done();
-    }
-    // The client drops progress that arrives after the result.
-    await Promise.all(progressSent);
-    const pending = await roundApproval?.pending();
-    if (pending !== undefined) return pending;
-    return project(server, params.name, result, scopes);
-  };
-
-  const { unapprovableAdvice } = options;
-  const advised = (approver: Approver | undefined): Approver | undefined =>
-    approver === undefined || unapprovableAdvice === undefined
-      ? approver
-      : withUnapprovableAdvice(approver, unapprovableAdvice);
-
-  /** Runs one call; an audit failure after the call ran leaves its result standing. */
-  const executeOne = (
-    call: ToolCall,
-    executeOptions: ExecuteOptions,
-  ): Promise<CallResult | undefined> => {
-    let batch: Promise<CallResult[]>;
-    try {
-      const approver = advised(executeOptions.approver);
-      batch = runtime.execute(
-        [call],
-        approver === undefined ? executeOptions : { ...executeOptions, approver },
-      );
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    // Chained rather than awaited: no more turns of the microtask queue than the call needs.
-    return batch.then(
-      ([result]) => result,
-      (error: unknown) => {
-        if (!(error instanceof AuditWriteError)) throw error;
-        // The call ran; its result stands even though the audit trail missed it.
-        report(error);
-        return error.results[0];
-      },
-    );
-  };
-
-  /** A call's result as an MCP result, projected for the connection's era. */
-  const project = (
-    server: Server,
-    name: string,
-    result: CallResult | undefined,
-    scopes: typeof scopeOption,
-  ): McpCallToolResult => {
-    if (result === undefined) throw new Error('the runtime returned no result for the call');
-    const outputSchema = runtime.registry.resolve(name, scopes)?.tool.outputSchema;
-    return server.projectCallToolResult(toCallToolResult(result), outputSchema?.jsonSchema);
-  };
-
-  // Outcomes of calls the stdio fast path ran, left for the tools/call handler to answer.
-  const handedOff = new WeakMap<Server, Map<string | number, DirectCallOutcome>>();
-  const direct: DirectToolCalls = {
-    call(server, id, params, signal, approver) {
-      // What callTool does for a 2025-era request without _meta: no progress, no round.
-      const caller = callerOf(server);
-      const scopes = scopesOf(server);
-      const done = clientRequests.track(server, originOf(params.name, scopes));
-      return executeOne(
-        { id: String(id), name: params.name, arguments: params.arguments ?? {} },
-        {
-          signal,
-          approver: offered(
-            stamped(approver ?? createElicitationApprover(server), 'elicitation', whoOf(caller)),
-          ),
-          session: connections.get(server)?.session ?? null,
-          caller,
-          ...scopes,
-        },
-      )
-        .finally(done)
-        .then((result) => project(server, params.name, result, scopes));
-    },
-    handOff(server, id, outcome) {
-      let outcomes = handedOff.get(server);
-      if (outcomes === undefined) {
-        outcomes = new Map();
-        handedOff.set(server, outcomes);
-      }
-      outcomes.set(id, outcome);
-    },
-  };
-  const takeHandedOff = (server: Server, id: string | number): DirectCallOutcome | undefined => {
-    const outcomes = handedOff.get(server);
-    const outcome = outcomes?.get(id);
-    if (outcome !== undefined) outcomes?.delete(id);
-    return outcome;
-  };
-
-  const toolServer: McpToolServer = {
+  return {
     runtime,
     createServer(serverOptions = {}) {
       if (closed) {
@@ -473,28 +326,26 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
       const server = new Server(serverInfo, {
         capabilities: { tools: { listChanged: true }, ...relay.capabilities },
         ...instructionsOf(options.instructions, report),
-        requestState: { verify: codec.verify },
+        requestState: { verify: rounds.codec.verify },
       });
+      // Approvals "for the session" belong to one client connection, never to all of them.
       const session = randomUUID();
       const principal = stated(serverOptions.principal);
-      connections.set(server, {
+      const connection: ConnectionInfo = {
         session,
         ...(serverOptions.transport === undefined ? {} : { transport: serverOptions.transport }),
         ...(principal === undefined ? {} : { principal }),
         ...(serverOptions.scopes === undefined ? {} : { scopes: serverOptions.scopes }),
-      });
+      };
       server.setRequestHandler('tools/list', (_request, ctx) => ({
-        tools: listTools(scopesOf(server, ctx)),
+        tools: listTools(connection.scopes ?? ctx.http?.authInfo?.scopes),
       }));
-      server.setRequestHandler('tools/call', (request, ctx) => {
-        const outcome = takeHandedOff(server, ctx.mcpReq.id);
-        if (outcome === undefined) return callTool(server, request.params, ctx);
-        if (outcome.ok) return outcome.result;
-        throw outcome.error;
-      });
+      server.setRequestHandler('tools/call', (request, ctx) =>
+        callTool(fromServerContext({ server, connection }, request.params, ctx, rounds)),
+      );
       relay.register(server);
       if (serverOptions.listChanged !== false) {
-        instances.add(server);
+        instances.set(server, connection);
         clientRequests.register(server);
       }
       const previous = server.onclose;
@@ -506,11 +357,32 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
       };
       return server;
     },
+    callTool(server, call) {
+      const connection = instances.get(server);
+      if (connection === undefined) {
+        return Promise.reject(
+          new HintgateError(
+            'invalid_option',
+            'callTool takes an instance built by this tool server for a connection (createServer without listChanged: false) that is still open.',
+          ),
+        );
+      }
+      return callTool({
+        instance: { server, connection },
+        id: call.id,
+        params: { name: call.name, arguments: call.arguments },
+        signal: call.signal,
+        modern: false,
+        caller: callerIdentity(server, undefined, connection),
+        grantedScopes: connection.scopes,
+        channels: call.channels ?? [elicitationThrough(server)],
+      });
+    },
     setMode(mode) {
       runtime.setMode(mode);
-      refresh();
+      notifier.refresh();
     },
-    refresh,
+    refresh: () => notifier.refresh(),
     askClient: (origin, method, params, signal) =>
       clientRequests.ask(origin, method, params, signal),
     onClientRootsChanged(listener) {
@@ -522,16 +394,7 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
       }
       return clientRequests.onRootsChanged(listener);
     },
-    onToolsChanged(listener) {
-      if (typeof listener !== 'function') {
-        throw new HintgateError('invalid_option', 'onToolsChanged expects a function () => void.');
-      }
-      const entry = { listener };
-      listeners.add(entry);
-      return () => {
-        listeners.delete(entry);
-      };
-    },
+    onToolsChanged: (listener) => notifier.onToolsChanged(listener),
     onServerEvent(listener) {
       if (typeof listener !== 'function') {
         throw new HintgateError(
@@ -548,15 +411,12 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     async close() {
       if (closed) return;
       closed = true;
-      unsubscribe();
+      notifier.close();
       relay.close();
-      listeners.clear();
       eventListeners.clear();
-      const open = [...instances];
+      const open = [...instances.keys()];
       instances.clear();
       await Promise.all(open.map((server) => server.close().catch(report)));
     },
   };
-  registerDirectToolCalls(toolServer, direct);
-  return toolServer;
 }

@@ -79,56 +79,6 @@ describe('guardJsonRpcLines', () => {
     ]);
   });
 
-  it('lets take take [plain call] and passes [note, result] of [call, note, result], in order, answering nothing', async () => {
-    const input = new PassThrough();
-    const offered: Array<{ message: unknown; line: string }> = [];
-    const replies: string[] = [];
-    const guard = guardJsonRpcLines({
-      input,
-      reply: (line) => replies.push(line),
-      take: (message, line) => {
-        offered.push({ message, line });
-        return message.method === 'tools/call';
-      },
-    });
-    const passed: Buffer[] = [];
-    guard.on('data', (data: Buffer) => passed.push(data));
-    const ended = new Promise((resolve) => guard.on('end', resolve));
-    input.end(`${call}\r\n${note}\nnot json\n${result}\n`);
-    await ended;
-    expect(Buffer.concat(passed).toString('utf8')).toBe(`${note}\n${result}\n`);
-    expect(offered.map(({ line }) => line)).toEqual([`${call}\r`, note, result]);
-    expect(offered[0]?.message).toEqual(JSON.parse(call));
-    expect(replies).toHaveLength(1);
-  });
-
-  it('tells take [false, false, true] for [taken, passed, next] in one chunk, true in the next chunk of that turn, false a turn later, true at the end', async () => {
-    const input = new PassThrough();
-    const behind: boolean[] = [];
-    const guard = guardJsonRpcLines({
-      input,
-      reply: () => {},
-      take: (message, _line, behindPassed) => {
-        behind.push(behindPassed);
-        return message.method === 'tools/call';
-      },
-    });
-    guard.resume();
-    const ended = new Promise((resolve) => guard.on('end', resolve));
-    input.write(`${call}\n${note}\n${call}\n`);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(behind).toEqual([false, false, true]);
-    input.write(`${note}\n`);
-    // Another chunk in the same turn: the note passed above may still be on its way.
-    input.write(`${call}\n`);
-    await new Promise((resolve) => setImmediate(resolve));
-    // Refused lines pass nothing on.
-    input.write(`not json\n${call}\n`);
-    input.end(call);
-    await ended;
-    expect(behind).toEqual([false, false, true, false, true, false, true]);
-  });
-
   it('answers a line longer than maxLineBytes once, however many chunks it spans, and goes on after it', async () => {
     const long = 'x'.repeat(40);
     const { passed, replies } = await run([long, long, long, `${long}\n${call}\n`], 64);

@@ -15,21 +15,6 @@ export interface JsonRpcLineGuardOptions {
   readonly onError?: (error: Error) => void;
   /** Longest line accepted, in bytes. Default 10 MiB, the SDK's stdio buffer limit. */
   readonly maxLineBytes?: number;
-  /**
-   * Offered each JSON-RPC message before it is passed on, with its line (without the
-   * newline); a message it takes (returns true) is not passed on. `behindPassed` tells
-   * whether a line passed on before it may still be on its way through the reader: one was
-   * passed on in this turn of the event loop. The SDK dispatches what it reads over several
-   * microtasks, all of which run before the next turn, so a message taken and handled at
-   * once while `behindPassed` is true could overtake one that came before it. Chunks read
-   * in one turn (after backpressure) count together; at the end of the input it is true.
-   * Default: none taken.
-   */
-  readonly take?: (
-    message: Readonly<Record<string, unknown>>,
-    line: string,
-    behindPassed: boolean,
-  ) => boolean;
 }
 
 const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -89,8 +74,7 @@ const requestId = (value: unknown): string | number | null => {
  * a parse error (-32700) for a line that is not JSON (or is longer than `maxLineBytes`), an
  * invalid request (-32600, with the request's id when it has one) for JSON that is not a
  * request, notification or response, each reported to `onError`. Blank lines are skipped.
- * Lines that pass are passed on as they came, the lines of one chunk in one piece, unless
- * `take` takes them.
+ * Lines that pass are passed on as they came, the lines of one chunk in one piece.
  */
 export function guardJsonRpcLines(options: JsonRpcLineGuardOptions): Transform {
   const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
@@ -102,18 +86,8 @@ export function guardJsonRpcLines(options: JsonRpcLineGuardOptions): Transform {
       // A client that cannot be answered or a failing report must not stop the others.
     }
   };
-  /** A line was passed on in this turn of the event loop (tracked only for `take`). */
-  let passedThisTurn = false;
-  const endTurn = (): void => {
-    passedThisTurn = false;
-  };
-  const markPassed = (): void => {
-    if (passedThisTurn || options.take === undefined) return;
-    passedThisTurn = true;
-    setImmediate(endTurn);
-  };
-  /** Whether a line passes; a line that does not is answered, unless it is blank or taken. */
-  const passes = (text: string, ending = false): boolean => {
+  /** Whether a line passes; a line that does not is answered, unless it is blank. */
+  const passes = (text: string): boolean => {
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -132,11 +106,6 @@ export function guardJsonRpcLines(options: JsonRpcLineGuardOptions): Transform {
       isJSONRPCNotification(value) ||
       isJSONRPCResponse(value)
     ) {
-      const { take } = options;
-      if (take?.(value as Record<string, unknown>, text, ending || passedThisTurn) === true) {
-        return false;
-      }
-      markPassed();
       return true;
     }
     refuse(
@@ -184,7 +153,7 @@ export function guardJsonRpcLines(options: JsonRpcLineGuardOptions): Transform {
       done();
     },
     flush(done: TransformCallback) {
-      if (!skipping && rest.length > 0 && passes(rest.toString('utf8'), true)) {
+      if (!skipping && rest.length > 0 && passes(rest.toString('utf8'))) {
         this.push(Buffer.concat([rest, NEWLINE]));
       }
       done();

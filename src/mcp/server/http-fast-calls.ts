@@ -5,8 +5,8 @@ import { ProtocolError, type Server } from '@modelcontextprotocol/server';
 import { isPlainObject } from '../../tool/json-schema.js';
 import { isModernRevision } from '../protocol-revision.js';
 import type { ElicitationAnswer } from './approval-form.js';
-import { createFormApprover } from './client-approvers.js';
-import type { DirectToolCalls } from './direct-tool-calls.js';
+import type { McpToolServer } from './create-mcp-tool-server.js';
+import { createElicitationChannel } from './elicitation-channel.js';
 import { isRequestId, plainCallParams } from './plain-call-params.js';
 import { plainCallToolResult } from './plain-call-tool-result.js';
 
@@ -22,29 +22,10 @@ export interface LegacyHttpSession {
   readonly principal?: string;
 }
 
-// Keyed by the handler rather than a field of it, so that the public McpHttpHandler type
-// stays as it is.
-const sessionLookups = new WeakMap<object, (id: string) => LegacyHttpSession | undefined>();
-
-/** Records how to find the open 2025-11-25 sessions of an HTTP handler; for its maker only. */
-export function registerLegacySessions(
-  handler: object,
-  lookup: (id: string) => LegacyHttpSession | undefined,
-): void {
-  sessionLookups.set(handler, lookup);
-}
-
-/** How to find the open 2025-11-25 sessions of an HTTP handler, if it said. */
-export function legacySessions(
-  handler: object,
-): ((id: string) => LegacyHttpSession | undefined) | undefined {
-  return sessionLookups.get(handler);
-}
-
 /** Options of {@link createHttpFastCalls}. */
 export interface HttpFastCallsOptions {
-  /** The tool server's direct `tools/call` entry. */
-  readonly calls: DirectToolCalls;
+  /** The tool server whose handler answers the calls. */
+  readonly toolServer: McpToolServer;
   /** The open 2025-11-25 session of an `Mcp-Session-Id`, if there is one. */
   readonly session: (id: string) => LegacyHttpSession | undefined;
   /** Called with errors that cannot reach a client. */
@@ -123,7 +104,7 @@ const jsonRpcError = (error: unknown): Record<string, unknown> => {
  * too. Everything else is left to the SDK.
  */
 export function createHttpFastCalls(options: HttpFastCallsOptions): HttpFastCalls {
-  const { calls } = options;
+  const { toolServer } = options;
   /** Calls under way by session and request id, to cancel. */
   const running = new Map<string, AbortController>();
   const answers = new Map<string, PendingAnswer>();
@@ -221,13 +202,19 @@ export function createHttpFastCalls(options: HttpFastCallsOptions): HttpFastCall
     if (session.closed.aborted) onClosed();
     else session.closed.addEventListener('abort', onClosed, { once: true });
     const { server } = session;
-    const approver = createFormApprover(
-      () => server.getClientCapabilities(),
-      elicitOn(exchange) as Parameters<typeof createFormApprover>[1],
-    );
+    const channel = createElicitationChannel({
+      capabilities: () => server.getClientCapabilities(),
+      elicit: elicitOn(exchange),
+    });
     let response: Record<string, unknown>;
     try {
-      const result = await calls.call(server, id, params, controller.signal, approver);
+      const result = await toolServer.callTool(server, {
+        id,
+        name: params.name,
+        arguments: params.arguments,
+        signal: controller.signal,
+        channels: [channel],
+      });
       const plain = plainCallToolResult(result);
       if (plain !== undefined) response = { result: plain, jsonrpc: '2.0', id };
       else {

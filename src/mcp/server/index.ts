@@ -1,3 +1,4 @@
+export type { ApprovalChannel } from './approval-channel.js';
 export {
   APPROVAL_CHOICES,
   type ApprovalChoice,
@@ -6,7 +7,6 @@ export {
   approvalMessage,
   type ElicitationAnswer,
 } from './approval-form.js';
-export { APPROVAL_INPUT_KEY } from './client-approvers.js';
 export {
   createMcpHttpHandler,
   type McpHttpHandler,
@@ -18,10 +18,12 @@ export {
   createMcpToolServer,
   type McpToolServer,
   type McpToolServerOptions,
+  type TransportToolCall,
 } from './create-mcp-tool-server.js';
 export type { HttpPrincipal } from './http-principals.js';
 export type { HttpRateLimit } from './http-rate-limit.js';
 export { allowedHostnames, LOCALHOST_NAMES } from './http-security.js';
+export { APPROVAL_INPUT_KEY } from './input-required-channel.js';
 export {
   LOGGING_LEVELS,
   type McpLogSource,

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../tool/json-schema.js';
-import type { DirectCallParams } from './direct-tool-calls.js';
+import type { ToolCallParams } from './tool-call-handler.js';
 
 /** A JSON-RPC request id: a string or a safe integer. */
 export const isRequestId = (value: unknown): value is string | number =>
@@ -10,7 +10,7 @@ export const isRequestId = (value: unknown): value is string | number =>
  * string `name` and plain-object `arguments` (whose keys a copy keeps: no `__proto__`),
  * nothing else; so no `_meta`, hence no progress token.
  */
-export const plainCallParams = (params: unknown): DirectCallParams | undefined => {
+export const plainCallParams = (params: unknown): ToolCallParams | undefined => {
   if (!isPlainObject(params) || typeof params.name !== 'string') return undefined;
   const args = params.arguments;
   let keys = 1;

@@ -2,9 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { coalesceWrites } from './coalesce-writes.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
-import { directToolCalls } from './direct-tool-calls.js';
 import { guardJsonRpcLines } from './guard-json-rpc-lines.js';
-import { createStdioFastCalls } from './stdio-fast-calls.js';
 
 /** Options of {@link serveMcpStdio}. */
 export interface McpStdioOptions {
@@ -28,15 +26,12 @@ export interface McpStdioServer {
 
 /**
  * Serves a tool server over this process's stdin and stdout, both protocol eras: the
- * client's opening message decides the connection's era (the SDK's `serveStdio`). A line
- * that is not a JSON-RPC message is answered with a JSON-RPC error and reported to
- * `onError`. The messages that are ready in one turn of the event loop are written to stdout
- * together at its end. Keep stdout for the protocol; log to stderr.
- *
- * On a 2025-era connection, a plain `tools/call` (a name and arguments, no `_meta`) of a tool
- * server made by `createMcpToolServer` takes a fast path past the SDK's per-message dispatch,
- * and its response is written as soon as it is ready when no other such call is under way;
- * what it answers is the same (see `createStdioFastCalls`).
+ * client's opening message decides the connection's era (the SDK's `serveStdio`). Every
+ * request goes through the SDK's dispatch, and every `tools/call` through the tool
+ * server's one handler. A line that is not a JSON-RPC message is answered with a JSON-RPC
+ * error and reported to `onError`. The messages that are ready in one turn of the event
+ * loop are written to stdout together at its end. Keep stdout for the protocol; log to
+ * stderr.
  */
 export function serveMcpStdio(options: McpStdioOptions): McpStdioServer {
   const { toolServer } = options;
@@ -50,36 +45,15 @@ export function serveMcpStdio(options: McpStdioOptions): McpStdioServer {
   };
   // The messages of one turn of the event loop leave in one write.
   const output = coalesceWrites(options.stdout ?? process.stdout);
-  const direct = directToolCalls(toolServer);
-  const fast =
-    direct === undefined
-      ? undefined
-      : createStdioFastCalls({
-          calls: direct,
-          write: (line, now) => {
-            if (now) output.writeNow(line);
-            else output.write(line);
-          },
-          pass: (line) => {
-            // Once the input ended the SDK answers nothing more; it must not be fed either.
-            if (!input.writableEnded && !input.destroyed) input.push(`${line}\n`);
-          },
-          onError: onerror,
-        });
   const input = guardJsonRpcLines({
     input: stdin,
     reply: (line) => output.write(line),
     onError: onerror,
-    ...(fast === undefined ? {} : { take: fast.take }),
   });
-  const handle = serveStdio(
-    () => {
-      const server = toolServer.createServer({ transport: 'stdio' });
-      fast?.attach(server);
-      return server;
-    },
-    { transport: new StdioServerTransport(input, output), onerror },
-  );
+  const handle = serveStdio(() => toolServer.createServer({ transport: 'stdio' }), {
+    transport: new StdioServerTransport(input, output),
+    onerror,
+  });
   let finish: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
     finish = resolve;

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { type NodeIncomingMessageLike, toNodeHandler } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { HintgateError } from '../../errors/hintgate-error.js';
-import { createMcpHttpHandler } from './create-mcp-http-handler.js';
+import { fastPathEnabled } from '../fast-paths.js';
+import { createMcpHttpEndpoint } from './create-mcp-http-handler.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
-import { directToolCalls } from './direct-tool-calls.js';
-import { createHttpFastCalls, legacySessions } from './http-fast-calls.js';
+import { createHttpFastCalls } from './http-fast-calls.js';
 import { authenticate, checkHttpPrincipals, type HttpPrincipal } from './http-principals.js';
 import { checkHttpRateLimit, type HttpRateLimit, HttpRateLimiter } from './http-rate-limit.js';
 import {
@@ -183,7 +183,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
   ];
   const limiter =
     options.rateLimit === undefined ? undefined : new HttpRateLimiter(options.rateLimit);
-  const handler = createMcpHttpHandler({
+  const { handler, legacySession } = createMcpHttpEndpoint({
     toolServer: options.toolServer,
     ...Object.fromEntries(
       SESSION_OPTIONS.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]),
@@ -199,16 +199,15 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
       adapterOptions,
     )(req as NodeIncomingMessageLike, res, body);
   };
-  const direct = directToolCalls(options.toolServer);
-  const sessionsOf = legacySessions(handler);
-  const fast =
-    direct === undefined || sessionsOf === undefined
-      ? undefined
-      : createHttpFastCalls({
-          calls: direct,
-          session: sessionsOf,
-          onError: (error) => options.onError?.(error),
-        });
+  // Plain tools/call requests of 2025-11-25 sessions are answered from this listener,
+  // past the SDK's web-standard request handling (see createHttpFastCalls).
+  const fast = fastPathEnabled('http')
+    ? createHttpFastCalls({
+        toolServer: options.toolServer,
+        session: legacySession,
+        onError: (error) => options.onError?.(error),
+      })
+    : undefined;
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     const path = requestPath(req.url);
@@ -267,7 +266,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
       return;
     }
     const sessionId = req.headers['mcp-session-id'];
-    const opened = typeof sessionId === 'string' ? sessionsOf?.(sessionId) : undefined;
+    const opened = typeof sessionId === 'string' ? legacySession(sessionId) : undefined;
     if (opened !== undefined && opened.principal !== authInfo?.clientId) {
       // A session answers only the caller that opened it; to any other it does not exist.
       plainJson(res, 404, {

@@ -5,14 +5,12 @@ import {
   SdkError,
   SdkErrorCode,
 } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { CallToolResultSchema } from '@modelcontextprotocol/core';
 import { McpServer } from '@modelcontextprotocol/server';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { stdioFixture } from './fixtures/fixtures.test-helpers.js';
-import { attachRawToolCalls, isPlainCallToolResult, type RawToolCalls } from './raw-tool-calls.js';
+import { isPlainCallToolResult, ToolCallTransport } from './tool-call-transport.js';
 
 const open: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -51,24 +49,25 @@ const connect = async () => {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'raw-test', version: '1.0.0' });
-  await client.connect(clientSide);
+  const layer = new ToolCallTransport(clientSide);
+  await client.connect(layer);
   open.push(async () => {
     await client.close();
     await server.close();
   });
-  return { client, transport: clientSide, cancelled };
+  return { client, transport: clientSide, layer, cancelled };
 };
 
 const rawOf = async () => {
   const connected = await connect();
-  const raw = attachRawToolCalls(connected.client, connected.transport) as RawToolCalls;
-  expect(raw).toBeDefined();
+  const { layer } = connected;
+  const raw = { call: layer.callTool.bind(layer) };
   return { ...connected, raw };
 };
 
 const never = new AbortController().signal;
 
-describe('attachRawToolCalls', () => {
+describe('ToolCallTransport', () => {
   it('answers a text call and a call with other content as the SDK does', async () => {
     const { client, raw } = await rawOf();
     for (const [name, args] of [
@@ -150,19 +149,6 @@ describe('attachRawToolCalls', () => {
     expect((await raw.call({ name: 'echo', arguments: { text: 'ok' } }, never)).content).toEqual([
       { type: 'text', text: 'ok' },
     ]);
-  });
-
-  it('is not attached to a 2026-07-28 connection', async () => {
-    const { command, args, cwd } = stdioFixture();
-    const transport = new StdioClientTransport({ command, args, cwd, stderr: 'ignore' });
-    const client = new Client(
-      { name: 'raw-test', version: '1.0.0' },
-      { versionNegotiation: { mode: 'auto' } },
-    );
-    await client.connect(transport);
-    open.push(() => client.close());
-    expect(client.getProtocolEra()).toBe('modern');
-    expect(attachRawToolCalls(client, transport)).toBeUndefined();
   });
 });
 

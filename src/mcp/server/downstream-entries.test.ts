@@ -1,0 +1,176 @@
+import { fileURLToPath } from 'node:url';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRuntime } from '../../runtime/create-runtime.js';
+import { NO_APPROVAL_CHANNEL_WHY } from './approval-form.js';
+import { createMcpHttpHandler } from './create-mcp-http-handler.js';
+import { createMcpToolServer } from './create-mcp-tool-server.js';
+import { behaviourTools } from './fixtures/behaviour-tools.js';
+import {
+  connectClient,
+  connectOverFetch,
+  type ElicitationScript,
+  type Era,
+  type TestClient,
+} from './mcp-clients.test-helpers.js';
+import { startMcpHttpServer } from './start-mcp-http-server.js';
+
+// One behaviour suite for every downstream entry of a tools/call: stdio (both eras, a real
+// child process), Streamable HTTP with the fast path of plain 2025-11-25 calls
+// (startMcpHttpServer), HTTP through the SDK only (createMcpHttpHandler), and HTTP on the
+// 2026-07-28 era. Each runs the same tools in mode ask, so that they cannot drift apart.
+
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const SERVER = fileURLToPath(new URL('./fixtures/behaviour-server.ts', import.meta.url));
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A tool server over the scenario tools, in this process; closed after the test. */
+const inProcess = () => {
+  const runtime = createRuntime({ tools: behaviourTools().tools, mode: 'ask' });
+  const toolServer = createMcpToolServer({ runtime });
+  cleanups.push(async () => {
+    await toolServer.close();
+    await runtime.close();
+  });
+  return toolServer;
+};
+
+interface Entry {
+  readonly name: string;
+  readonly era: Era;
+  connect(script?: ElicitationScript): Promise<TestClient>;
+}
+
+const overHttp = async (era: Era, script?: ElicitationScript): Promise<TestClient> => {
+  const server = await startMcpHttpServer({ toolServer: inProcess(), port: 0 });
+  cleanups.push(() => server.close());
+  return connectClient(new StreamableHTTPClientTransport(new URL(server.url)), era, script);
+};
+
+const overStdio = (era: Era, script?: ElicitationScript): Promise<TestClient> =>
+  connectClient(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', SERVER],
+      cwd: REPO_ROOT,
+      stderr: 'pipe',
+    }),
+    era,
+    script,
+  );
+
+const ENTRIES: readonly Entry[] = [
+  { name: 'stdio, 2025-11-25', era: 'legacy', connect: (script) => overStdio('legacy', script) },
+  { name: 'stdio, 2026-07-28', era: 'modern', connect: (script) => overStdio('modern', script) },
+  {
+    name: 'HTTP with its fast path, 2025-11-25 session',
+    era: 'legacy',
+    connect: (script) => overHttp('legacy', script),
+  },
+  {
+    name: 'HTTP through the SDK (createMcpHttpHandler), 2025-11-25 session',
+    era: 'legacy',
+    async connect(script) {
+      const handler = createMcpHttpHandler({ toolServer: inProcess() });
+      cleanups.push(() => handler.close());
+      return connectOverFetch(handler, 'legacy', script);
+    },
+  },
+  { name: 'HTTP, 2026-07-28', era: 'modern', connect: (script) => overHttp('modern', script) },
+];
+
+const textOf = (result: { content?: unknown }): string =>
+  ((result.content ?? []) as Array<{ type: string; text?: string }>)
+    .map((block) => block.text ?? '')
+    .join('');
+
+describe.each(ENTRIES)('tools/call over $name', (entry) => {
+  const connect = async (script?: ElicitationScript) => {
+    const client = await entry.connect(script);
+    cleanups.push(() => client.close());
+    return client;
+  };
+
+  it('calls a tool and returns its result', async () => {
+    const { client } = await connect();
+    const result = await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
+    expect(result.isError ?? false).toBe(false);
+    expect(result.content).toEqual([{ type: 'text', text: 'hi' }]);
+    expect(result._meta).toMatchObject({ 'dev.hintgate/status': 'ok' });
+  });
+
+  it("turns a tool's failure and bad arguments into results with their codes", async () => {
+    const { client } = await connect();
+    const failed = await client.callTool({ name: 'fail', arguments: {} });
+    expect(failed.isError).toBe(true);
+    expect(textOf(failed)).toContain('the disk is on fire');
+    expect(failed._meta).toMatchObject({ 'dev.hintgate/code': 'tool_error' });
+    const invalid = await client.callTool({ name: 'echo', arguments: { text: 3 } });
+    expect(invalid.isError).toBe(true);
+    expect(invalid._meta).toMatchObject({ 'dev.hintgate/code': 'invalid_arguments' });
+  });
+
+  it('asks the person through the era’s channel and runs the call once allowed', async () => {
+    const client = await connect({});
+    const result = await client.client.callTool({ name: 'remove', arguments: { key: 'a' } });
+    expect(result.isError ?? false).toBe(false);
+    expect(textOf(result)).toBe('removed a');
+    expect(client.forms).toHaveLength(1);
+    expect(client.forms[0]?.message).toContain('remove');
+  });
+
+  it('denies the call when the person declines, and the tool does not run', async () => {
+    const client = await connect({ answer: () => ({ action: 'decline' }) });
+    const result = await client.client.callTool({ name: 'remove', arguments: { key: 'a' } });
+    expect(result.isError).toBe(true);
+    expect(result._meta).toMatchObject({ 'dev.hintgate/code': 'denied' });
+    expect(textOf(result)).not.toContain('removed');
+  });
+
+  it('denies, saying why, when the client cannot ask its user', async () => {
+    const client = await connect();
+    const result = await client.client.callTool({ name: 'remove', arguments: { key: 'a' } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain(NO_APPROVAL_CHANNEL_WHY);
+    expect(client.forms).toHaveLength(0);
+  });
+
+  it("relays the tool's progress before the result", async () => {
+    const { client } = await connect();
+    // Read off the wire by token: the SDK client's own onprogress forgets a token when the
+    // result arrives, before it dispatched progress that came in the same read.
+    const seen: number[] = [];
+    client.setNotificationHandler('notifications/progress', (notification) => {
+      if (notification.params.progressToken === 'count-1') seen.push(notification.params.progress);
+    });
+    const result = await client.callTool({
+      name: 'count',
+      arguments: {},
+      _meta: { progressToken: 'count-1' },
+    });
+    expect(textOf(result)).toBe('counted');
+    expect(seen).toEqual([1, 2, 3]);
+  });
+
+  it('cancels a running call when the client cancels its request', async () => {
+    const { client } = await connect();
+    const controller = new AbortController();
+    const waiting = client.callTool(
+      { name: 'wait', arguments: {} },
+      // The tool's first progress says it runs; then the client gives up on it.
+      { signal: controller.signal, onprogress: () => controller.abort('enough') },
+    );
+    await expect(waiting).rejects.toThrow();
+    let cancelled = '0';
+    for (let attempt = 0; attempt < 200 && cancelled === '0'; attempt += 1) {
+      cancelled = textOf(await client.callTool({ name: 'cancellations', arguments: {} }));
+      if (cancelled === '0') await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(cancelled).toBe('1');
+  });
+});
