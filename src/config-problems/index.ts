@@ -4,4 +4,5 @@ export { describe } from './describe.js';
 export { findJsonError, type JsonError } from './find-json-error.js';
 export { listOf } from './list-of.js';
 export { type ParsedYamlOrJson, parseYamlOrJson } from './parse-yaml-or-json.js';
+export { type SchemaProblemsOptions, schemaProblems } from './schema-problems.js';
 export { type ThrowProblemsOptions, throwProblems } from './throw-problems.js';

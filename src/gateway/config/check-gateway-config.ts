@@ -34,6 +34,7 @@ import {
 import { readPrincipals } from './read-principals.js';
 import { readServers } from './read-servers.js';
 import { readRateLimit } from './read-tool-overrides.js';
+import { validateGatewayConfig } from './validate-gateway-config.js';
 
 /** Where a configuration came from and what it may refer to. */
 export interface GatewayConfigSource extends PolicySource {
@@ -107,7 +108,10 @@ export function checkGatewayConfig(
     locate: source.locate,
   };
   const config = readConfig(value, file, context);
-  throwProblems(context.problems, { source, code: 'invalid_config', root: 'the configuration' });
+  // The readers word what they find for people; the shipped schema has the last word on
+  // what is valid, so whatever it rejects that they let through is still reported.
+  const problems = context.problems.length > 0 ? context.problems : validateGatewayConfig(value);
+  throwProblems(problems, { source, code: 'invalid_config', root: 'the configuration' });
   if (config === undefined)
     throw new Error('unreachable: a configuration that was not read has problems');
   return deepFreeze(config);
