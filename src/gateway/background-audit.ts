@@ -1,4 +1,5 @@
 import type { AuditEvent, AuditSink } from '../audit/audit-event.js';
+import { asError } from '../errors/index.js';
 
 /** Audit writes made in the background, and a way to wait for them. */
 export interface BackgroundAudit {
@@ -7,9 +8,6 @@ export interface BackgroundAudit {
   /** Resolves once every write started so far has settled (written, or reported). */
   settled(): Promise<void>;
 }
-
-const asError = (error: unknown): Error =>
-  error instanceof Error ? error : new Error(String(error));
 
 /**
  * Writes audit events that nobody waits for, such as the gateway's pin findings (`tool.changed`),

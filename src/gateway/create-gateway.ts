@@ -1,7 +1,7 @@
 import { unwatchFile, watchFile } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type AuditEvent, type AuditSink, createJsonlAuditSink } from '../audit/index.js';
-import { HintgateError } from '../errors/index.js';
+import { asError, HintgateError } from '../errors/index.js';
 import type { LoadedGatewayConfig, LoadedGatewayServer } from '../gateway/config/index.js';
 import {
   connectMcpServer,
@@ -130,9 +130,6 @@ export interface Gateway {
    */
   close(options?: { readonly graceMs?: number }): Promise<void>;
 }
-
-const asError = (error: unknown): Error =>
-  error instanceof Error ? error : new Error(String(error));
 
 const stderrLine = (text: string): void => {
   process.stderr.write(`hintgate gateway: ${text.replaceAll('\n', ' ')}\n`);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
+import { asError } from '../../errors/index.js';
 import { MAX_MS } from './mcp-server-options.js';
 import type { ProgressRoutes } from './open-mcp-client.js';
 import type { RawToolListings } from './raw-tool-listings.js';
@@ -35,9 +36,6 @@ export interface LiveCallHooks {
   /** True once the connection is closed for good. */
   closed(): boolean;
 }
-
-const asError = (error: unknown): Error =>
-  error instanceof Error ? error : new Error(String(error));
 
 /**
  * Sends one `tools/call` on `live` with the call's signal (its abort sends

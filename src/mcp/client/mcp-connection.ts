@@ -8,6 +8,7 @@ import {
   SdkErrorCode,
   type ServerCapabilities,
 } from '@modelcontextprotocol/client';
+import { asError } from '../../errors/index.js';
 import { type Clock, systemClock } from '../../schedule/index.js';
 import { ConnectionEmitter } from './connection-emitter.js';
 import type {
@@ -28,8 +29,6 @@ import { isConnectionFailure, UpstreamUnavailableError } from './upstream-unavai
 import { watchNotificationStream } from './watch-notification-stream.js';
 
 const noop = (): void => {};
-const asError = (error: unknown): Error =>
-  error instanceof Error ? error : new Error(String(error));
 const lastLine = (text: string): string => text.split('\n').at(-1)?.slice(-300) ?? '';
 
 /**

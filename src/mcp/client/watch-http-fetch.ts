@@ -1,3 +1,4 @@
+import { asError } from '../../errors/index.js';
 import { isConnectionFailure } from './upstream-unavailable-error.js';
 
 /** What {@link watchHttpFetch} reports about the requests of one HTTP connection. */
@@ -12,9 +13,6 @@ export interface HttpFetchHooks {
 }
 
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
-
-const asError = (error: unknown): Error =>
-  error instanceof Error ? error : new Error(String(error));
 
 /** `body` of `response`, passing its chunks on and telling `onBroken` if it errors. */
 const watchedBody = (

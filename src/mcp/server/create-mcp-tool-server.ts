@@ -6,6 +6,7 @@ import {
   Server,
 } from '@modelcontextprotocol/server';
 import { HintgateError } from '../../errors/hintgate-error.js';
+import { asError } from '../../errors/index.js';
 import type { ApprovalRequest, Approver, Mode } from '../../policy/policy-types.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import type { ApprovalChannel } from './approval-channel.js';
@@ -220,9 +221,6 @@ const instructionsOf = (
     return {};
   }
 };
-
-const asError = (error: unknown): Error =>
-  error instanceof Error ? error : new Error(String(error));
 
 /**
  * Exposes a runtime over MCP: its tools, and the resources, prompts and log messages of
