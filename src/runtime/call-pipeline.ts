@@ -56,7 +56,7 @@ export interface TurnContext {
   /** Timeout when neither call nor tool sets one, in ms. */
   readonly defaultTimeoutMs: number;
   /** The locks a call takes. */
-  locksOf(call: PreparedCall): Lock[];
+  locksOf(call: PreparedCall): readonly Lock[];
   /** A fresh lookup of concurrency caps per origin, remembered for one turn. */
   concurrencyCaps(): (origin: string) => number;
   /** Names of the tools the caller may see, for the message about an unknown tool. */

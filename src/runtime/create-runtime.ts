@@ -8,8 +8,8 @@ import { isOffered } from '../policy/decide-call.js';
 import { buildSystemPrompt } from '../prompt/build-system-prompt.js';
 import { createRegistry, type ToolRegistry } from '../registry/index.js';
 import { AbortScope } from '../schedule/abort-scope.js';
-import { callLocks } from '../schedule/call-locks.js';
 import { systemClock } from '../schedule/clock.js';
+import { memoCallLocks } from '../schedule/memo-call-locks.js';
 import { Scheduler } from '../schedule/scheduler.js';
 import { MAX_TIMER_MS } from '../tool/max-timer-ms.js';
 import { ownValue } from '../tool/own-value.js';
@@ -146,15 +146,17 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       visibleNames: () => visible(scopes).map((entry) => entry.name),
     });
 
+  const lockMemo = memoCallLocks(
+    options.serializeOpenWorldWrites === undefined
+      ? {}
+      : { serializeOpenWorldWrites: options.serializeOpenWorldWrites },
+  );
   const locksOf = (prepared: PreparedCall) =>
-    callLocks({
+    lockMemo({
       origin: prepared.origin,
       class: prepared.class,
       openWorld: prepared.effective.openWorldHint,
       resourceKeys: prepared.resourceKeys,
-      ...(options.serializeOpenWorldWrites === undefined
-        ? {}
-        : { serializeOpenWorldWrites: options.serializeOpenWorldWrites }),
     });
 
   const context: TurnContext = {

@@ -10,7 +10,7 @@ import type { PlanEntry } from './runtime.js';
  */
 export function planBatch(
   prepared: ReadonlyArray<PreparedCall | CallResult>,
-  locksOf: (call: PreparedCall) => Lock[],
+  locksOf: (call: PreparedCall) => readonly Lock[],
 ): PlanEntry[] {
   const schedulable = prepared.filter((entry): entry is PreparedCall => 'registered' in entry);
   const locks = schedulable.map(locksOf);

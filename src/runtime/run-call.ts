@@ -5,7 +5,7 @@ import type { Lease } from '../schedule/scheduler.js';
 import { normalizeOutput } from '../tool/normalize-output.js';
 import type { ToolContext, ToolProgress } from '../tool/tool.js';
 import type { CallErrorCode, CallResult } from '../tool/tool-result.js';
-import { truncateOutput } from '../tool/truncate-output.js';
+import { outputFits, truncateOutput } from '../tool/truncate-output.js';
 import { ABORTED, CallAbort } from './call-abort.js';
 import { failedResult } from './call-result.js';
 import type { PreparedCall } from './prepare-call.js';
@@ -208,7 +208,9 @@ export async function runCall(
           ),
         );
       }
-      const shaped = truncateOutput(output, tool.maxOutputChars ?? context.maxOutputChars);
+      const cap = tool.maxOutputChars ?? context.maxOutputChars;
+      // Most outputs fit: they go on as they are, with no copy.
+      const shaped = outputFits(output, cap) ? output : truncateOutput(output, cap);
       const first = shaped.content.find((block) => block.type === 'text');
       const errorMessage =
         first?.type === 'text' ? first.text : `Tool "${prepared.name}" reported an error.`;
@@ -225,7 +227,7 @@ export async function runCall(
           ? { error: { code: 'tool_error' as const, message: errorMessage } }
           : {}),
         ...facts(),
-        ...(shaped.truncated ? { truncated: true as const } : {}),
+        ...('truncated' in shaped && shaped.truncated ? { truncated: true as const } : {}),
         ...(shaped._meta === undefined ? {} : { _meta: shaped._meta }),
       });
     }

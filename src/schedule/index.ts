@@ -8,6 +8,12 @@ export {
   type LockMode,
   locksConflict,
 } from './lock-mode.js';
+export {
+  DEFAULT_LOCK_MEMO_SIZE,
+  type MemoCallLocksOptions,
+  type MemoLockInput,
+  memoCallLocks,
+} from './memo-call-locks.js';
 export { planWaits } from './plan-waits.js';
 export { RateLimiter, type Reservation } from './rate-limiter.js';
 export { keyHierarchy, normalizeResourceKey } from './resource-key.js';

@@ -49,6 +49,7 @@ export {
 } from './tool-schema.js';
 export {
   DEFAULT_MAX_OUTPUT_CHARS,
+  outputFits,
   type TruncatedOutput,
   truncateOutput,
 } from './truncate-output.js';

@@ -15,6 +15,11 @@ const textLength = (content: readonly ContentBlock[]): number => {
   return total;
 };
 
+/** Whether the text of `output` fits in `maxChars` characters, so that truncation leaves it as it is. */
+export function outputFits(output: NormalizedOutput, maxChars: number): boolean {
+  return textLength(output.content) <= maxChars;
+}
+
 /** The top-level array property with the most items: the list of a list-shaped result. */
 const listProperty = (structured: Record<string, unknown>): string | undefined => {
   let best: string | undefined;
@@ -81,8 +86,7 @@ const cutText = (text: string, keep: number): string => {
 export function truncateOutput(output: NormalizedOutput, maxChars: number): TruncatedOutput {
   let current = output;
   let truncated = false;
-  const total = textLength(current.content);
-  if (total <= maxChars) return { ...current, truncated };
+  if (outputFits(current, maxChars)) return { ...current, truncated };
 
   const structured = current.structuredContent;
   const onlyText = current.content.length === 1 && current.content[0]?.type === 'text';
