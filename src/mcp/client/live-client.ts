@@ -3,7 +3,7 @@ import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { asError } from '../../errors/index.js';
 import { MAX_MS } from './mcp-server-options.js';
 import type { ProgressRoutes } from './open-mcp-client.js';
-import type { RawToolListings } from './raw-tool-listings.js';
+import type { RawToolListings } from './raw-tool-listings-transport.js';
 import type { RemoteCallRequest } from './remote-tool.js';
 import type { StderrTail } from './stderr-tail.js';
 import type { ToolCallTransport } from './tool-call-transport.js';

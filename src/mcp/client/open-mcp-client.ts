@@ -14,7 +14,7 @@ import type { McpServerNotification } from './connection-events.js';
 import { linearSchemaValidator } from './linear-schema-validator.js';
 import type { McpEraOption } from './mcp-server-options.js';
 import type { CheckedTarget } from './mcp-target.js';
-import { type RawToolListings, watchRawToolListings } from './raw-tool-listings.js';
+import { type RawToolListings, RawToolListingsTransport } from './raw-tool-listings-transport.js';
 import type { StderrTail } from './stderr-tail.js';
 import { NotJsonRpcMessageError, StdioUpstreamTransport } from './stdio-upstream-transport.js';
 import { ToolCallTransport } from './tool-call-transport.js';
@@ -99,18 +99,32 @@ const isParseError = (error: Error): boolean =>
   error.name === 'ZodError' ||
   error instanceof NotJsonRpcMessageError;
 
+/** The transport the client connects to: its top layer, and the layer that keeps the listings. */
+interface TransportStack {
+  readonly transport: Transport;
+  readonly listings: RawToolListingsTransport;
+}
+
+/**
+ * The layers over the wire, bottom up: the SDK's transport (or the stdio one of the
+ * upstream fast path), the layer that keeps what `tools/list` answers said in
+ * `annotations.custom`, and on the fast path the layer that sends `tools/call` itself.
+ */
 const transportFor = (
   target: CheckedTarget,
   era: McpEraOption,
   stderr: StderrTail,
   onStderr: ((text: string) => void) | undefined,
   http: HttpFetchHooks | undefined,
-): Transport => {
+): TransportStack => {
   if (target.kind === 'http') {
-    return new StreamableHTTPClientTransport(target.url, {
-      requestInit: { headers: { ...target.headers } },
-      ...(http === undefined ? {} : { fetch: watchHttpFetch(http) }),
-    });
+    const listings = new RawToolListingsTransport(
+      new StreamableHTTPClientTransport(target.url, {
+        requestInit: { headers: { ...target.headers } },
+        ...(http === undefined ? {} : { fetch: watchHttpFetch(http) }),
+      }),
+    );
+    return { transport: listings, listings };
   }
   const params = {
     command: target.command,
@@ -135,7 +149,8 @@ const transportFor = (
       // A failing stderr listener must not break the pipe that keeps the server running.
     }
   });
-  return fast ? new ToolCallTransport(transport) : transport;
+  const listings = new RawToolListingsTransport(transport);
+  return { transport: fast ? new ToolCallTransport(listings) : listings, listings };
 };
 
 /**
@@ -147,7 +162,8 @@ export async function openMcpClient(options: OpenMcpClientOptions): Promise<Open
   const { stderr } = options;
   schemaValidator ??= linearSchemaValidator();
   const { serverRequests } = options;
-  let listings: RawToolListings | undefined;
+  const stack = transportFor(options.target, options.era, stderr, options.onStderr, options.http);
+  const { transport, listings } = stack;
   const client = new Client(options.clientInfo ?? { name: 'hintgate', version: packageVersion() }, {
     ...(serverRequests === undefined ? {} : { capabilities: { ...serverRequests.capabilities } }),
     // A server's result is checked against its own output schema in linear time.
@@ -158,7 +174,7 @@ export async function openMcpClient(options: OpenMcpClientOptions): Promise<Open
         debounceMs: LIST_CHANGED_DEBOUNCE_MS,
         onChanged: (error, tools) => {
           if (error !== null) options.onToolsError(error);
-          else if (tools !== null) options.onToolsChanged(listings?.restore(tools) ?? tools);
+          else if (tools !== null) options.onToolsChanged(listings.restore(tools));
         },
       },
       // Only the news is passed on: whoever relays it reads the list when asked for it.
@@ -200,13 +216,6 @@ export async function openMcpClient(options: OpenMcpClientOptions): Promise<Open
       );
     }
   }
-  const transport = transportFor(
-    options.target,
-    options.era,
-    stderr,
-    options.onStderr,
-    options.http,
-  );
   let attached = true;
   client.onclose = () => {
     if (attached) options.onClose();
@@ -233,7 +242,6 @@ export async function openMcpClient(options: OpenMcpClientOptions): Promise<Open
   try {
     if (options.signal.aborted) throw options.signal.reason;
     await client.connect(transport, request);
-    listings = watchRawToolListings(transport);
     const { tools } = await client.listTools(undefined, request);
     options.signal.removeEventListener('abort', onAbort);
     const raw =

@@ -5,13 +5,12 @@ import {
   ProtocolError,
   SdkError,
   SdkErrorCode,
-  type Transport,
-  type TransportSendOptions,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import { CallToolResultSchema } from '@modelcontextprotocol/core';
 import { isPlainObject } from '../../tool/index.js';
 import { plainCallToolResult } from '../server/plain-call-tool-result.js';
+import { TransportLayer } from './transport-layer.js';
 
 /** One `tools/call` as {@link ToolCallTransport.callTool} sends it. */
 export interface RawCallParams {
@@ -80,10 +79,10 @@ function resultOf(response: Readonly<Record<string, unknown>>): CallToolResult |
  * ({@link ToolCallTransport.callTool}) and take their answers off the wire before the
  * client sees them: such a call skips the client's request bookkeeping and its second
  * validation of the result, which cost as much as the rest of a gateway's relay (measured
- * in bench/fast-paths.ts). It wraps `inner` and is what the client connects to, so every
- * other message passes through unchanged in both directions: the handshake,
- * notifications (progress included, which the client's handler routes by token), the
- * client's own requests, and closing.
+ * in bench/fast-paths.ts). It is a layer the client connects to, so every other message
+ * passes through unchanged in both directions: the handshake, notifications (progress
+ * included, which the client's handler routes by token), the client's own requests, and
+ * closing.
  *
  * For a 2025-era connection only (one that negotiated with `initialize`): 2026-07-28
  * requests carry an envelope and their results may ask for input, so they stay with the
@@ -91,50 +90,10 @@ function resultOf(response: Readonly<Record<string, unknown>>): CallToolResult |
  * request) is pinned with the SDK's exact versions in package.json and checked by
  * sdk-pins.test.ts.
  */
-export class ToolCallTransport implements Transport {
-  onclose?: (() => void) | undefined;
-  onerror?: ((error: Error) => void) | undefined;
-  onmessage?:
-    | (<T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void)
-    | undefined;
-  readonly #inner: Transport;
+export class ToolCallTransport extends TransportLayer {
   readonly #pending = new Map<string, Pending>();
   #nextId = 0;
   #closed = false;
-  #closing: Promise<void> | undefined;
-
-  constructor(inner: Transport) {
-    this.#inner = inner;
-  }
-
-  get sessionId(): string | undefined {
-    return this.#inner.sessionId;
-  }
-
-  setProtocolVersion(version: string): void {
-    this.#inner.setProtocolVersion?.(version);
-  }
-
-  setSupportedProtocolVersions(versions: string[]): void {
-    this.#inner.setSupportedProtocolVersions?.(versions);
-  }
-
-  start(): Promise<void> {
-    this.#inner.onmessage = (message, extra) => this.#receive(message, extra);
-    this.#inner.onerror = (error) => this.onerror?.(error);
-    this.#inner.onclose = () => this.#close();
-    return this.#inner.start();
-  }
-
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    return this.#inner.send(message, options);
-  }
-
-  /** Closes the inner transport; every caller (the client's, its owner's) waits for the same close. */
-  close(): Promise<void> {
-    this.#closing ??= this.#inner.close();
-    return this.#closing;
-  }
 
   /**
    * Sends one `tools/call` and resolves to the server's result, checked against the SDK's
@@ -150,7 +109,7 @@ export class ToolCallTransport implements Transport {
     this.#nextId += 1;
     const id = `${ID_PREFIX}${this.#nextId}`;
     const pending = this.#pending;
-    const transport = this.#inner;
+    const transport = this.inner;
     return new Promise<CallToolResult>((resolve, reject) => {
       const onAbort = (): void => {
         if (!pending.delete(id)) return;
@@ -218,7 +177,7 @@ export class ToolCallTransport implements Transport {
   }
 
   /** A message from the server: the answer of a call sent here, or the client's. */
-  #receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+  protected override receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
     const { id } = message as { id?: unknown };
     if (typeof id === 'string' && !('method' in message)) {
       const waiting = this.#pending.get(id);
@@ -230,16 +189,16 @@ export class ToolCallTransport implements Transport {
         return;
       }
     }
-    this.onmessage?.(message, extra);
+    super.receive(message, extra);
   }
 
-  #close(): void {
+  protected override closed(): void {
     this.#closed = true;
     const gone = [...this.#pending.values()];
     this.#pending.clear();
     for (const waiting of gone) {
       waiting.reject(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
     }
-    this.onclose?.();
+    super.closed();
   }
 }
