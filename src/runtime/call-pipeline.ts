@@ -125,8 +125,12 @@ const closedReason = (signal: AbortScope): string | undefined =>
  * denied. `ask`s whose decisions come together are put to the approver as one group.
  */
 export class CallPipeline {
-  /** The turn's id: the `batchId` of its audit events. */
-  readonly id = randomUUID();
+  #id: string | undefined;
+  /** The turn's id: the `batchId` of its audit events (made when first asked for). */
+  get id(): string {
+    this.#id ??= randomUUID();
+    return this.#id;
+  }
   readonly #context: TurnContext;
   readonly #setup: TurnSetup;
   readonly #decideContext: DecideContext;
