@@ -72,7 +72,7 @@ describe('createOtelTelemetry', () => {
       call,
       event('approval.granted', { answeredBy: { channel: 'elicitation', who: 'client 1.0' } }),
     );
-    const upstream = telemetry.upstream(call, 'write_file', 'fs');
+    const upstream = telemetry.upstream('write_file', 'fs', call);
     expect(upstream.meta.traceparent).toMatch(new RegExp(`^00-${clientTrace}-[0-9a-f]{16}-01$`));
     upstream.end();
     telemetry.record(
