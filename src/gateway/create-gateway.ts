@@ -13,6 +13,7 @@ import { type Approver, DEFAULT_MODE, type Mode } from '../policy/policy-types.j
 import { createRegistry, type Env, type ToolRegistry } from '../registry/index.js';
 import { graceMsOf } from '../runtime/close-options.js';
 import { createRuntime, type Runtime } from '../runtime/index.js';
+import type { CallTelemetry } from '../telemetry/index.js';
 import { createWorkspaceTools } from '../tools/index.js';
 import { backgroundAudit } from './background-audit.js';
 import { createGatewayPrompts } from './gateway-prompts.js';
@@ -91,6 +92,13 @@ export interface CreateGatewayOptions
    * every event the log gets. Default none.
    */
   readonly auditSinks?: readonly AuditSink[];
+  /**
+   * Traces every call: a span `execute_tool {name}` per `tools/call` continuing the
+   * client's `_meta.traceparent`, with a child span per upstream request whose
+   * `traceparent` goes to the server in `_meta`, and call metrics (`startTelemetry` makes
+   * one from the `telemetry` block and the `OTEL_*` variables). Default none.
+   */
+  readonly telemetry?: CallTelemetry;
 }
 
 /** A running gateway: upstream connections, one runtime over all their tools, and its MCP server. */
@@ -179,6 +187,7 @@ async function workspaceGateway(
     ...(options.approvalChannels === undefined
       ? {}
       : { approvalChannels: options.approvalChannels }),
+    ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
     instructions: () => runtime.systemPrompt(),
   });
   const events = backgroundAudit(fanOut(sinks), report);
@@ -307,6 +316,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     ...(options.approvalChannels === undefined
       ? {}
       : { approvalChannels: options.approvalChannels }),
+    ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
   });
   tools.onApplied = () => toolServer.refresh();
   // A client's roots changed: the servers, which may have asked for them, are told.
@@ -374,6 +384,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
             ? {}
             : { onStderr: (text: string) => onUpstreamStderr(server.name, text) }),
           ...(starting === undefined ? {} : { signal: starting }),
+          ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
           serverRequests: {
             capabilities: GATEWAY_CLIENT_CAPABILITIES,
             handle: (method, params, signal) =>
