@@ -8,7 +8,11 @@ import {
   type McpServerConnection,
   UpstreamUnavailableError,
 } from '../mcp/client/index.js';
-import { createMcpToolServer, type McpToolServer } from '../mcp/server/index.js';
+import {
+  createMcpToolServer,
+  type McpToolServer,
+  type ReadinessCheck,
+} from '../mcp/server/index.js';
 import { type Approver, DEFAULT_MODE, type Mode } from '../policy/policy-types.js';
 import { createRegistry, type Env, type ToolRegistry } from '../registry/index.js';
 import { graceMsOf } from '../runtime/close-options.js';
@@ -113,6 +117,12 @@ export interface Gateway {
   /** Connections by server name; a server not reached yet is absent. */
   readonly connections: ReadonlyMap<string, McpServerConnection>;
   /**
+   * What the HTTP endpoint's `/readyz` checks (hand it to `startMcpHttpServer`):
+   * `upstreams`, true while every configured server is connected (none configured: the
+   * built-in tools, always true). Shared state adds its own check here.
+   */
+  readonly readiness: readonly ReadinessCheck[];
+  /**
    * Why each held-back tool is held back, by the name it is known by while held back: its
    * own name when no offered tool has it, else `<server>__<tool>`.
    */
@@ -195,6 +205,7 @@ async function workspaceGateway(
     runtime,
     toolServer,
     connections: new Map(),
+    readiness: [],
     blockedTools: () => new Map(),
     reloadPins: async () => {},
     toolStates: () => gatewayToolStates({ registry: runtime.registry, blocked: new Map() }),
@@ -466,6 +477,13 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     runtime,
     toolServer,
     connections,
+    readiness: [
+      {
+        name: 'upstreams',
+        check: () =>
+          config.servers.every((server) => connections.get(server.name)?.status === 'ready'),
+      },
+    ],
     blockedTools: () => new Map(tools.blocked),
     reloadPins: () => tools.reloadPins(),
     toolStates: () => tools.states(),
