@@ -1,7 +1,10 @@
 # hintgate gateway image: Streamable HTTP on port 8080, run as the unprivileged "node" user.
 # Build: docker build -t hintgate .
-# Run:   docker run -p 8080:8080 -v "$PWD/hintgate.yaml:/config/hintgate.yaml:ro" \
+# Run:   docker run -p 127.0.0.1:8080:8080 -v "$PWD/hintgate.yaml:/config/hintgate.yaml:ro" \
 #          -e HINTGATE_TOKEN=... hintgate
+# The configuration is mounted read-only: point audit.path and approvals.path at /data
+# (see deploy/hintgate.yaml). /healthz answers while the process serves, /readyz once
+# every upstream is connected (see docs/deploy.md).
 FROM node:20-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
@@ -10,8 +13,9 @@ RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY schema ./schema
 COPY src ./src
-RUN npx tsc -p tsconfig.build.json && chmod 0755 dist/cli/main.js \
-  && npm prune --omit=dev --ignore-scripts
+# npm run build also copies the web console's assets into dist. The prune keeps the optional
+# OpenTelemetry packages, which the gateway loads when OTEL_* variables turn telemetry on.
+RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production
