@@ -15,7 +15,7 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectInMemory } from '../mcp/server/mcp-clients.test-helpers.js';
+import { connectInMemory, type ElicitationScript } from '../mcp/server/mcp-clients.test-helpers.js';
 import { createOtelTelemetry } from '../telemetry/create-otel-telemetry.js';
 import { createGateway } from './create-gateway.js';
 import { resultText, tempDir, toolsFileServer, writeConfig } from './gateway.test-helpers.js';
@@ -57,7 +57,7 @@ afterEach(async () => {
 const clientTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
 const clientSpan = '00f067aa0ba902b7';
 
-async function tracedGateway(withTelemetry: boolean) {
+async function tracedGateway(withTelemetry: boolean, elicitation?: ElicitationScript) {
   const { dir, remove } = await tempDir();
   cleanups.push(remove);
   const wire = join(dir, 'wire.log');
@@ -67,6 +67,11 @@ async function tracedGateway(withTelemetry: boolean) {
     [
       { name: 'meta', description: 'Echoes _meta.', annotations: { readOnlyHint: true } },
       { name: 'save', description: 'Saves.', annotations: { readOnlyHint: false } },
+      {
+        name: 'meet',
+        description: 'Answers once two calls of it run at once.',
+        annotations: { readOnlyHint: true },
+      },
     ],
     { trusted: true },
   );
@@ -91,7 +96,7 @@ async function tracedGateway(withTelemetry: boolean) {
       : {}),
   });
   cleanups.push(() => gateway.close());
-  const client = await connectInMemory(gateway.toolServer);
+  const client = await connectInMemory(gateway.toolServer, elicitation);
   cleanups.push(() => client.close());
   return { client: client.client, wire };
 }
@@ -189,6 +194,50 @@ describe('gateway telemetry', () => {
     expect(server?.status.code).toBe(2);
     // Denied before it ran: no upstream request, no upstream span.
     expect(spans.getFinishedSpans().some((s) => s.name === 'tools/call save')).toBe(false);
+  });
+
+  it('keeps each of two concurrent calls in its own trace, upstream spans included', async () => {
+    spans.reset();
+    const { client } = await tracedGateway(true);
+    const traces = ['11111111111111111111111111111111', '22222222222222222222222222222222'];
+    // meet answers only once both calls run upstream at the same time.
+    await Promise.all(
+      traces.map((trace) =>
+        client.callTool({
+          name: 'meet',
+          arguments: {},
+          _meta: { traceparent: `00-${trace}-00f067aa0ba902b7-01` },
+        }),
+      ),
+    );
+    const finished = spans.getFinishedSpans();
+    for (const trace of traces) {
+      const server = finished.filter(
+        (s) => s.name === 'execute_tool meet' && s.spanContext().traceId === trace,
+      );
+      const upstream = finished.filter(
+        (s) => s.name === 'tools/call meet' && s.spanContext().traceId === trace,
+      );
+      expect(server).toHaveLength(1);
+      expect(upstream).toHaveLength(1);
+      expect(upstream[0]?.parentSpanContext?.spanId).toBe(server[0]?.spanContext().spanId);
+    }
+  });
+
+  it('records the approval and the channel that answered it', async () => {
+    spans.reset();
+    const { client } = await tracedGateway(true, {});
+    const result = await client.callTool({ name: 'save', arguments: {} });
+    expect(result.isError).not.toBe(true);
+    const server = spans.getFinishedSpans().find((s) => s.name === 'execute_tool save');
+    // The decision as it ended: allowed by the person; the question is the span's event.
+    expect(server?.attributes).toMatchObject({
+      'hintgate.decision': 'allow',
+      'hintgate.approval.channel': 'elicitation',
+      'hintgate.status': 'ok',
+    });
+    expect(server?.events.map((e) => e.name)).toEqual(['approval.requested', 'approval.granted']);
+    expect(spans.getFinishedSpans().some((s) => s.name === 'tools/call save')).toBe(true);
   });
 
   it('sends no trace context upstream without telemetry', async () => {
