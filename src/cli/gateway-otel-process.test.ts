@@ -9,7 +9,11 @@ import {
   until,
   writeConfig,
 } from '../gateway/gateway.test-helpers.js';
-import { type HttpServeProcess, startHttpGateway } from './serve-process.test-helpers.js';
+import {
+  type HttpServeProcess,
+  startHttpGateway,
+  startHttpServe,
+} from './serve-process.test-helpers.js';
 
 // A `hintgate gateway --http` process turned on by the standard OTEL_* variables exports its
 // spans over OTLP/HTTP to a receiver on 127.0.0.1, loading the optional SDK.
@@ -128,5 +132,45 @@ describe('hintgate gateway with OTEL_* variables', () => {
     // Metrics are flushed at the stop too.
     expect(JSON.stringify(receiver.metrics)).toContain('hintgate.calls');
     expect(gateway.stderr()).not.toContain('OpenTelemetry export was asked for');
+  });
+
+  it('does the same for hintgate serve, whose runtime writes no audit log', async () => {
+    const receiver = await startReceiver();
+    cleanups.push(receiver.close);
+    const { dir, remove } = await tempDir();
+    cleanups.push(remove);
+    const serve = await startHttpServe(['--workspace', dir], {
+      env: {
+        ...process.env,
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_BSP_SCHEDULE_DELAY: '50',
+      },
+      timeoutMs: 60_000,
+    });
+    cleanups.push(() => serve.stop('SIGKILL'));
+    const client = new Client({ name: 'otel-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(serve.url)));
+    const traceId = '1bf92f3577b34da6a3ce929d0e0e4736';
+    const result = await client.callTool({
+      name: 'list_directory',
+      arguments: { path: '.' },
+      _meta: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+    });
+    expect(result.isError).not.toBe(true);
+    await client.close();
+    expect(await serve.stop('SIGTERM')).toBe(0);
+    await until(() => receiver.traces.length > 0, 20_000);
+    const spans = receiver.traces.flatMap((t) =>
+      t.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)),
+    );
+    const span = spans.find((s) => s.name === 'execute_tool list_directory');
+    expect(span?.traceId).toBe(traceId);
+    expect(attribute(span as OtlpSpan, 'hintgate.class')).toBe('read');
+    expect(attribute(span as OtlpSpan, 'hintgate.status')).toBe('ok');
+    const resource = receiver.traces[0]?.resourceSpans[0]?.resource;
+    expect(attribute(resource as { attributes: OtlpSpan['attributes'] }, 'service.name')).toBe(
+      'hintgate-serve',
+    );
   });
 });
