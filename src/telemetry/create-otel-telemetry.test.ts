@@ -100,6 +100,7 @@ describe('createOtelTelemetry', () => {
       'hintgate.status': 'ok',
       'hintgate.attempts': 1,
       'hintgate.queue_ms': 520,
+      'network.transport': 'pipe',
     });
 
     await reader.forceFlush();

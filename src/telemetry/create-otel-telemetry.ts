@@ -129,7 +129,12 @@ export function createOtelTelemetry(options: OtelTelemetryOptions = {}): OtelTel
       attributes['gen_ai.tool.call.id'] = String(start.requestId);
     }
     if (start.server !== undefined) attributes['hintgate.server'] = start.server;
-    if (start.transport !== undefined) attributes['network.transport'] = start.transport;
+    // As the MCP conventions name them: stdio is a pipe, Streamable HTTP runs on TCP.
+    if (start.transport === 'stdio') attributes['network.transport'] = 'pipe';
+    if (start.transport === 'http') {
+      attributes['network.transport'] = 'tcp';
+      attributes['network.protocol.name'] = 'http';
+    }
     if (start.verified !== undefined) attributes['hintgate.verified'] = start.verified;
     const span = tracer.startSpan(
       `execute_tool ${start.tool}`,

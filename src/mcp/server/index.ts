@@ -1,3 +1,9 @@
+export {
+  HEALTHZ_PATH,
+  READINESS_TIMEOUT_MS,
+  READYZ_PATH,
+  type ReadinessCheck,
+} from './answer-health.js';
 export type { ApprovalChannel } from './approval-channel.js';
 export {
   APPROVAL_CHOICES,
@@ -20,12 +26,6 @@ export {
   type McpToolServerOptions,
   type TransportToolCall,
 } from './create-mcp-tool-server.js';
-export {
-  HEALTHZ_PATH,
-  READINESS_TIMEOUT_MS,
-  READYZ_PATH,
-  type ReadinessCheck,
-} from './health-endpoints.js';
 export type { HttpPrincipal } from './http-principals.js';
 export type { HttpRateLimit } from './http-rate-limit.js';
 export { allowedHostnames, LOCALHOST_NAMES } from './http-security.js';

@@ -4,9 +4,9 @@ import { type NodeIncomingMessageLike, toNodeHandler } from '@modelcontextprotoc
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { HintgateError } from '../../errors/hintgate-error.js';
 import { fastPathEnabled } from '../fast-paths.js';
+import { answerHealth, checkReadinessChecks, type ReadinessCheck } from './answer-health.js';
 import { createMcpHttpEndpoint } from './create-mcp-http-handler.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
-import { answerHealth, checkReadinessChecks, type ReadinessCheck } from './health-endpoints.js';
 import { createHttpFastCalls } from './http-fast-calls.js';
 import { authenticate, checkHttpPrincipals, type HttpPrincipal } from './http-principals.js';
 import { checkHttpRateLimit, type HttpRateLimit, HttpRateLimiter } from './http-rate-limit.js';
