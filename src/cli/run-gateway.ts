@@ -9,6 +9,7 @@ import {
   startMcpHttpServer,
 } from '../mcp/server/index.js';
 import { MODES, type Mode } from '../policy/policy-types.js';
+import { type RunningTelemetry, startTelemetry } from '../telemetry/index.js';
 import { takeConsoleOption } from './console-option.js';
 import { discoverCliTools } from './discover-cli-tools.js';
 import { fetchAllowArg } from './fetch-allow-arg.js';
@@ -237,6 +238,22 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
       return 1;
     }
   }
+  let telemetry: RunningTelemetry | undefined;
+  try {
+    telemetry = await startTelemetry({
+      config: config?.telemetry,
+      serviceName: 'hintgate-gateway',
+      env,
+    });
+  } catch (error) {
+    await webConsole?.close();
+    report(new Error(messageOf(error)));
+    return 1;
+  }
+  // Last on every way out: what the calls left is exported before the process exits.
+  const stopTelemetry = async (): Promise<void> => {
+    await telemetry?.shutdown().catch(report);
+  };
   const upstreamLines = new Map<string, (chunk: string) => void>();
   // Listening from before the start: a signal while upstreams are still being reached
   // stops the start, and what it began (upstream processes) is closed before exiting.
@@ -267,6 +284,7 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
           mayAsk: http,
         }),
       ...(webConsole === undefined ? {} : { auditSinks: webConsole.auditSinks }),
+      ...(telemetry === undefined ? {} : { telemetry: telemetry.telemetry }),
       ...(webConsole === undefined && values.terminal !== true
         ? {}
         : {
@@ -289,6 +307,7 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
   } catch (error) {
     shutdown.dispose();
     await webConsole?.close();
+    await stopTelemetry();
     if (signalled !== undefined) {
       say(`${signalled}: stopped while starting.`);
       return 0;
@@ -322,12 +341,14 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
         ...(token === undefined ? {} : { token }),
         ...(downstream?.principals === undefined ? {} : { principals: downstream.principals }),
         ...(downstream?.rateLimit === undefined ? {} : { rateLimit: downstream.rateLimit }),
+        readiness: gateway.readiness,
         onError: report,
       });
     } catch (error) {
       shutdown.dispose();
       await webConsole?.close();
       await gateway.close();
+      await stopTelemetry();
       say(`cannot listen on ${host}: ${messageOf(error)}`);
       return 1;
     }
@@ -359,6 +380,7 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
       await gateway.close();
       await httpServer?.close();
       await stdio?.close();
+      await stopTelemetry();
       say(`cannot start the console: ${messageOf(error)}`);
       return 1;
     }
@@ -378,5 +400,6 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
   await webConsole?.close();
   await httpServer?.close();
   await stdio?.close();
+  await stopTelemetry();
   return 0;
 }

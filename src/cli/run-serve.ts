@@ -13,6 +13,7 @@ import { loadPolicy } from '../policy/load-policy.js';
 import { DEFAULT_MODE, type Policy } from '../policy/policy-types.js';
 import { createRegistry } from '../registry/index.js';
 import { createRuntime } from '../runtime/create-runtime.js';
+import { type RunningTelemetry, startTelemetry } from '../telemetry/index.js';
 import { createWorkspaceTools } from '../tools/index.js';
 import { discoverCliTools } from './discover-cli-tools.js';
 import { nextSignal, SHUTDOWN_GRACE_MS, shutdownNotice } from './next-signal.js';
@@ -108,9 +109,21 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     approvalsFile: join(workspace, '.hintgate', 'approvals.json'),
   });
   const report = (error: Error): void => io.stderr(`hintgate serve: ${oneLine(error.message)}\n`);
+  let telemetry: RunningTelemetry | undefined;
+  try {
+    telemetry = await startTelemetry({
+      serviceName: 'hintgate-serve',
+      env: io.env ?? process.env,
+    });
+  } catch (error) {
+    await runtime.close();
+    io.stderr(`hintgate serve: ${oneLine(messageOf(error))}\n`);
+    return 2;
+  }
   const toolServer = createMcpToolServer({
     runtime,
     onError: report,
+    ...(telemetry === undefined ? {} : { telemetry: telemetry.telemetry }),
     // The system prompt reaches the client's model as the server's instructions.
     instructions: () => runtime.systemPrompt(),
   });
@@ -133,6 +146,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
       shutdown.dispose();
       await toolServer.close();
       await runtime.close();
+      await telemetry?.shutdown().catch(report);
       io.stderr(`hintgate serve: cannot listen on ${host}: ${messageOf(error)}\n`);
       return 1;
     }
@@ -156,5 +170,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
   await http?.close();
   await stdio?.close();
   await toolServer.close();
+  // Last: the spans of the calls that ended above are exported before the process exits.
+  await telemetry?.shutdown().catch(report);
   return 0;
 }

@@ -8,11 +8,16 @@ import {
   type McpServerConnection,
   UpstreamUnavailableError,
 } from '../mcp/client/index.js';
-import { createMcpToolServer, type McpToolServer } from '../mcp/server/index.js';
+import {
+  createMcpToolServer,
+  type McpToolServer,
+  type ReadinessCheck,
+} from '../mcp/server/index.js';
 import { type Approver, DEFAULT_MODE, type Mode } from '../policy/policy-types.js';
 import { createRegistry, type Env, type ToolRegistry } from '../registry/index.js';
 import { graceMsOf } from '../runtime/close-options.js';
 import { createRuntime, type Runtime } from '../runtime/index.js';
+import type { CallTelemetry } from '../telemetry/index.js';
 import { createWorkspaceTools } from '../tools/index.js';
 import { backgroundAudit } from './background-audit.js';
 import { createGatewayPrompts } from './gateway-prompts.js';
@@ -91,6 +96,13 @@ export interface CreateGatewayOptions
    * every event the log gets. Default none.
    */
   readonly auditSinks?: readonly AuditSink[];
+  /**
+   * Traces every call: a span `execute_tool {name}` per `tools/call` continuing the
+   * client's `_meta.traceparent`, with a child span per upstream request whose
+   * `traceparent` goes to the server in `_meta`, and call metrics (`startTelemetry` makes
+   * one from the `telemetry` block and the `OTEL_*` variables). Default none.
+   */
+  readonly telemetry?: CallTelemetry;
 }
 
 /** A running gateway: upstream connections, one runtime over all their tools, and its MCP server. */
@@ -104,6 +116,12 @@ export interface Gateway {
   readonly toolServer: McpToolServer;
   /** Connections by server name; a server not reached yet is absent. */
   readonly connections: ReadonlyMap<string, McpServerConnection>;
+  /**
+   * What the HTTP endpoint's `/readyz` checks (hand it to `startMcpHttpServer`):
+   * `upstreams`, true while every configured server is connected (none configured: the
+   * built-in tools, always true). Shared state adds its own check here.
+   */
+  readonly readiness: readonly ReadinessCheck[];
   /**
    * Why each held-back tool is held back, by the name it is known by while held back: its
    * own name when no offered tool has it, else `<server>__<tool>`.
@@ -179,6 +197,7 @@ async function workspaceGateway(
     ...(options.approvalChannels === undefined
       ? {}
       : { approvalChannels: options.approvalChannels }),
+    ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
     instructions: () => runtime.systemPrompt(),
   });
   const events = backgroundAudit(fanOut(sinks), report);
@@ -186,6 +205,7 @@ async function workspaceGateway(
     runtime,
     toolServer,
     connections: new Map(),
+    readiness: [],
     blockedTools: () => new Map(),
     reloadPins: async () => {},
     toolStates: () => gatewayToolStates({ registry: runtime.registry, blocked: new Map() }),
@@ -307,6 +327,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     ...(options.approvalChannels === undefined
       ? {}
       : { approvalChannels: options.approvalChannels }),
+    ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
   });
   tools.onApplied = () => toolServer.refresh();
   // A client's roots changed: the servers, which may have asked for them, are told.
@@ -374,6 +395,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
             ? {}
             : { onStderr: (text: string) => onUpstreamStderr(server.name, text) }),
           ...(starting === undefined ? {} : { signal: starting }),
+          ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
           serverRequests: {
             capabilities: GATEWAY_CLIENT_CAPABILITIES,
             handle: (method, params, signal) =>
@@ -455,6 +477,13 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     runtime,
     toolServer,
     connections,
+    readiness: [
+      {
+        name: 'upstreams',
+        check: () =>
+          config.servers.every((server) => connections.get(server.name)?.status === 'ready'),
+      },
+    ],
     blockedTools: () => new Map(tools.blocked),
     reloadPins: () => tools.reloadPins(),
     toolStates: () => tools.states(),

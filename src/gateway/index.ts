@@ -2,11 +2,20 @@
 // Node only.
 
 export {
+  type CallTelemetry,
+  type RunningTelemetry,
+  type StartTelemetryOptions,
+  startTelemetry,
+  type TelemetrySettings,
+  telemetryWanted,
+} from '../telemetry/index.js';
+export {
   type AuditSyncPolicy,
   type GatewayAuditRotate,
   type GatewayConfig,
   type LoadedGatewayConfig,
   type LoadedGatewayServer,
+  type LoadedTelemetry,
   type LoadGatewayConfigOptions,
   loadGatewayConfig,
   type NewToolsPolicy,

@@ -5,6 +5,7 @@ import type {
   UpstreamRequests,
 } from '../mcp/client/index.js';
 import type { ToolRegistry } from '../registry/index.js';
+import type { CallTelemetry } from '../telemetry/index.js';
 
 /** Connection settings the gateway and `hintgate pin` choose, not the configuration. */
 export interface UpstreamConnectSettings {
@@ -29,6 +30,8 @@ export interface UpstreamConnectSettings {
    * those capabilities. Default none.
    */
   readonly serverRequests?: UpstreamRequests;
+  /** Traces each upstream `tools/call` (see `connectMcpServer`). Default none. */
+  readonly telemetry?: Pick<CallTelemetry, 'upstream'>;
 }
 
 /**
@@ -67,6 +70,7 @@ export function upstreamOptions(
     ...(settings.onStderr === undefined ? {} : { onStderr: settings.onStderr }),
     ...(settings.signal === undefined ? {} : { signal: settings.signal }),
     ...(settings.serverRequests === undefined ? {} : { serverRequests: settings.serverRequests }),
+    ...(settings.telemetry === undefined ? {} : { telemetry: settings.telemetry }),
   };
   if (server.transport === 'http') {
     return { ...common, url: server.url, headers: { ...server.headers } };

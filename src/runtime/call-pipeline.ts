@@ -73,6 +73,8 @@ export interface TurnSetup {
   readonly session: string | null | undefined;
   /** Who makes the calls, carried by every audit event of them (see `ExecuteOptions.caller`). */
   readonly caller?: CallerIdentity | undefined;
+  /** Hears each audit event of the turn's calls (see `ExecuteOptions.onEvent`). */
+  readonly onEvent?: ((event: AuditEvent) => void) | undefined;
   /** Cancels every call of the turn. */
   readonly signal: AbortScope;
   /**
@@ -200,10 +202,11 @@ export class CallPipeline {
    */
   endBatch(results: CallResult[]): CallResult[] | Promise<CallResult[]> {
     const { audit } = this.#context;
-    if (!audit.enabled) return results;
+    if (!audit.enabled && this.#setup.onEvent === undefined) return results;
     for (const [index, result] of results.entries()) {
       this.#recordEnd(this.#entries[index] as Entry, result);
     }
+    if (!audit.enabled) return results;
     return audit.settle(this.#pending).then(
       () => results,
       (error: unknown) => {
@@ -443,7 +446,8 @@ export class CallPipeline {
 
   #record(type: AuditEventType, entry: Entry, extra: Partial<AuditEvent>): void {
     const { audit, includeArguments } = this.#context;
-    if (!audit.enabled) return;
+    const { onEvent } = this.#setup;
+    if (!audit.enabled && onEvent === undefined) return;
     const event = callEvent(
       type,
       this.id,
@@ -451,7 +455,13 @@ export class CallPipeline {
       this.#withCaller(extra),
       includeArguments,
     );
-    audit.emit(event, entry.pending);
+    if (audit.enabled) audit.emit(event, entry.pending);
+    if (onEvent === undefined) return;
+    try {
+      onEvent(event);
+    } catch {
+      // A listener's failure must not change the call (see `ExecuteOptions.onEvent`).
+    }
   }
 
   #recordEnd(entry: Entry, result: CallResult): void {
@@ -466,8 +476,9 @@ export class CallPipeline {
   #endEach(entry: Entry, outcome: CallResult | Promise<CallResult>): Promise<CallResult> {
     const { audit } = this.#context;
     const stored = (result: CallResult): CallResult | Promise<CallResult> => {
-      if (!audit.enabled) return result;
+      if (!audit.enabled && this.#setup.onEvent === undefined) return result;
       this.#recordEnd(entry, result);
+      if (!audit.enabled) return result;
       return audit.settle(entry.pending).then(
         () => result,
         (error: unknown) => {

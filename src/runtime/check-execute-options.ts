@@ -13,7 +13,7 @@ export function checkExecuteOptions(
   method: string,
 ): asserts options is ExecuteOptions {
   checkCallerOptions(options, method);
-  const { session, approver, signal, caller } = options as Record<string, unknown>;
+  const { session, approver, signal, caller, onEvent } = options as Record<string, unknown>;
   if (caller !== undefined && (typeof caller !== 'object' || caller === null)) {
     throw new HintgateError(
       'invalid_option',
@@ -30,6 +30,12 @@ export function checkExecuteOptions(
     throw new HintgateError(
       'invalid_option',
       `${method}: approver must be a function (request, { signal }) => answer.`,
+    );
+  }
+  if (onEvent !== undefined && typeof onEvent !== 'function') {
+    throw new HintgateError(
+      'invalid_option',
+      `${method}: onEvent must be a function (event) => void, or absent.`,
     );
   }
   if (signal !== undefined && !(signal instanceof AbortSignal)) {

@@ -216,6 +216,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       approver: executeOptions.approver,
       session: executeOptions.session,
       caller: executeOptions.caller,
+      onEvent: executeOptions.onEvent,
       signal: stop,
       eachCall: false,
     });

@@ -74,6 +74,7 @@ export function createTurn(context: TurnContext, options: ExecuteOptions, hooks:
     scopes: options.scopes ?? hooks.defaultScopes,
     approver: options.approver,
     session: options.session,
+    onEvent: options.onEvent,
     signal: scope,
     eachCall: true,
   });

@@ -477,3 +477,33 @@ await Promise.all([loop('a'), loop('b')]);
     expect(missing).toEqual([]);
   });
 });
+
+describe('execute: onEvent', () => {
+  it('hands the listener each event of the batch, with no audit sink and past a listener that throws', async () => {
+    const registry = createRegistry();
+    registry.addOrigin({ name: 'local', layer: 'bundled', tools: [lookup, save] });
+    const runtime = createRuntime({ registry, mode: 'yolo' });
+    const heard: AuditEventType[] = [];
+    const results = await runtime.execute(
+      [
+        { id: 'a', name: 'lookup' },
+        { id: 'b', name: 'save' },
+      ],
+      {
+        onEvent: (event) => {
+          heard.push(event.type);
+          throw new Error('listener bug');
+        },
+      },
+    );
+    expect(results.map((r) => r.status)).toEqual(['ok', 'ok']);
+    expect(heard.filter((t) => t === 'call.started')).toHaveLength(2);
+    expect(heard.filter((t) => t === 'call.succeeded')).toHaveLength(2);
+    await expect(
+      runtime.execute([{ id: 'c', name: 'lookup' }], {
+        onEvent: 'log' as unknown as () => void,
+      }),
+    ).rejects.toThrow(/onEvent must be a function/);
+    await runtime.close();
+  });
+});

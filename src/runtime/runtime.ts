@@ -1,4 +1,4 @@
-import type { CallerIdentity } from '../audit/audit-event.js';
+import type { AuditEvent, CallerIdentity } from '../audit/audit-event.js';
 import type { ApprovalAnswer, Approver, Mode } from '../policy/policy-types.js';
 import type { ToolRegistry } from '../registry/index.js';
 import type { LockMode } from '../schedule/lock-mode.js';
@@ -41,6 +41,12 @@ export interface ExecuteOptions {
    * principal): carried by every audit event of the batch's calls. Default none.
    */
   readonly caller?: CallerIdentity;
+  /**
+   * Hears every audit event of the batch's calls as it is made, whether or not the runtime
+   * has audit sinks (the gateway puts them on the call's OpenTelemetry span). A listener
+   * that throws is ignored. Default none.
+   */
+  readonly onEvent?: (event: AuditEvent) => void;
 }
 
 /** Options of one call of a turn ({@link Turn.call}). */

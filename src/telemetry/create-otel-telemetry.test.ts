@@ -72,7 +72,7 @@ describe('createOtelTelemetry', () => {
       call,
       event('approval.granted', { answeredBy: { channel: 'elicitation', who: 'client 1.0' } }),
     );
-    const upstream = telemetry.upstream(call, 'write_file', 'fs');
+    const upstream = telemetry.upstream('write_file', 'fs', call);
     expect(upstream.meta.traceparent).toMatch(new RegExp(`^00-${clientTrace}-[0-9a-f]{16}-01$`));
     upstream.end();
     telemetry.record(
@@ -100,6 +100,7 @@ describe('createOtelTelemetry', () => {
       'hintgate.status': 'ok',
       'hintgate.attempts': 1,
       'hintgate.queue_ms': 520,
+      'network.transport': 'pipe',
     });
 
     await reader.forceFlush();
@@ -115,7 +116,7 @@ describe('createOtelTelemetry', () => {
     );
   });
 
-  it('starts a root span without caller context, ignores junk _meta and marks failures', () => {
+  it('starts a root span without caller context, ignores junk _meta and marks failures', async () => {
     spans.reset();
     for (const meta of [undefined, 'x', [1], { traceparent: 42 }, { traceparent: 'garbage' }]) {
       const call = telemetry.startCall({ tool: 'search', meta });
@@ -131,5 +132,36 @@ describe('createOtelTelemetry', () => {
       expect(span.status.code).toBe(2);
       expect(span.attributes['error.type']).toBe('rate_limited');
     }
+    await reader.forceFlush();
+    const rejections = metricExporter
+      .getMetrics()
+      .at(-1)
+      ?.scopeMetrics[0]?.metrics.find(
+        (m) => m.descriptor.name === 'hintgate.rate_limit.rejections',
+      );
+    expect(rejections?.dataPoints[0]?.value).toBe(5);
+  });
+
+  it('ends the span of a call that ended without an end event, and counts its approval done', async () => {
+    spans.reset();
+    const failure = telemetry.call({ tool: 'deploy', requestId: 'r1' }, async (onEvent) => {
+      onEvent(event('approval.requested', { tool: 'deploy' }));
+      throw new Error('inside hintgate');
+    });
+    await expect(failure).rejects.toThrow('inside hintgate');
+    const deferred = await telemetry.call({ tool: 'deploy', requestId: 'r2' }, async (onEvent) => {
+      onEvent(event('approval.requested', { tool: 'deploy' }));
+      return 'input_required';
+    });
+    expect(deferred).toBe('input_required');
+    const finished = spans.getFinishedSpans().filter((s) => s.name === 'execute_tool deploy');
+    expect(finished).toHaveLength(2);
+    expect(finished[0]?.status).toMatchObject({ code: 2, message: 'inside hintgate' });
+    await reader.forceFlush();
+    const pending = metricExporter
+      .getMetrics()
+      .at(-1)
+      ?.scopeMetrics[0]?.metrics.find((m) => m.descriptor.name === 'hintgate.approvals.pending');
+    expect(pending?.dataPoints.reduce((sum, point) => sum + (point.value as number), 0)).toBe(0);
   });
 });

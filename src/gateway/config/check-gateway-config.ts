@@ -33,6 +33,7 @@ import {
 } from './read-config-value.js';
 import { readPrincipals } from './read-principals.js';
 import { readServers } from './read-servers.js';
+import { readTelemetry } from './read-telemetry.js';
 import { readRateLimit } from './read-tool-overrides.js';
 import { validateGatewayConfig } from './validate-gateway-config.js';
 
@@ -62,6 +63,7 @@ const TOP_LEVEL: KeySet = {
     'downstream',
     'console',
     'instructions',
+    'telemetry',
   ],
   what: 'a hintgate configuration key',
   synonyms: {
@@ -72,6 +74,9 @@ const TOP_LEVEL: KeySet = {
     log: 'audit',
     webConsole: 'console',
     ui: 'console',
+    otel: 'telemetry',
+    opentelemetry: 'telemetry',
+    tracing: 'telemetry',
   },
   advice: {
     policy: 'is not a hintgate configuration key; write "mode" and "rules" at the top level.',
@@ -183,6 +188,7 @@ function readConfig(
       : readChoice(pin.newTools, ['pin', 'newTools'], NEW_TOOLS_POLICIES, context.problems);
   const http = readDownstream(value.downstream, context);
   const webConsole = readConsole(value.console, context);
+  const telemetry = readTelemetry(value.telemetry, context);
   const instructions = readBoolean(value.instructions, ['instructions'], context);
   const directory = context.directory;
   const at = (path: string) => join(directory, path);
@@ -221,6 +227,7 @@ function readConfig(
     },
     downstream: http === undefined ? {} : { http },
     ...(webConsole === undefined ? {} : { console: webConsole }),
+    ...(telemetry === undefined ? {} : { telemetry }),
   };
 }
 

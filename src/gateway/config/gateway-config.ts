@@ -283,6 +283,23 @@ export interface LoadedConsole {
 }
 
 /**
+ * OpenTelemetry settings after loading: only what the file states. Whether telemetry is on
+ * is decided at start: `enabled` when stated, else on when `endpoint` is stated or the
+ * standard `OTEL_*` variables ask for export (`OTEL_SDK_DISABLED=true` turns it off).
+ */
+export interface LoadedTelemetry {
+  /** `true` turns telemetry on, `false` off whatever the environment says. */
+  readonly enabled?: boolean;
+  /** The `service.name` of the spans and metrics; `OTEL_SERVICE_NAME` overrides it. */
+  readonly serviceName?: string;
+  /**
+   * Base URL of an OTLP/HTTP receiver (`/v1/traces` and `/v1/metrics` are added), used
+   * unless `OTEL_EXPORTER_OTLP_ENDPOINT` (or its per-signal variants) is set.
+   */
+  readonly endpoint?: string;
+}
+
+/**
  * A checked gateway configuration: defaults applied, paths absolute, `${VAR}` references
  * replaced, frozen.
  */
@@ -311,6 +328,8 @@ export interface LoadedGatewayConfig {
   readonly downstream: { readonly http?: LoadedDownstreamHttp };
   /** Present when the file turns the web console on. */
   readonly console?: LoadedConsole;
+  /** Present when the file has a `telemetry` block (see {@link LoadedTelemetry}). */
+  readonly telemetry?: LoadedTelemetry;
   /**
    * `false` keeps the system prompt from reaching clients as the server's MCP
    * `instructions`. Absent: it is sent.

@@ -24,6 +24,7 @@ export {
   type LoadedPrincipal,
   type LoadedServerCommon,
   type LoadedStdioServer,
+  type LoadedTelemetry,
   type LoadedToolOverride,
   NEW_TOOLS_POLICIES,
   type NewToolsPolicy,

@@ -69,6 +69,7 @@ export async function callLive(
           name: request.name,
           arguments: request.arguments,
           ...(progressToken === undefined ? {} : { progressToken }),
+          ...(request.meta === undefined ? {} : { meta: request.meta }),
         },
         request.signal,
       );
@@ -77,7 +78,14 @@ export async function callLive(
       {
         name: request.name,
         arguments: request.arguments,
-        ...(progressToken === undefined ? {} : { _meta: { progressToken } }),
+        ...(progressToken === undefined && request.meta === undefined
+          ? {}
+          : {
+              _meta: {
+                ...request.meta,
+                ...(progressToken === undefined ? {} : { progressToken }),
+              },
+            }),
       },
       {
         signal: request.signal,

@@ -326,11 +326,23 @@ export class McpConnection implements McpServerConnection {
       });
       return Promise.reject(new UpstreamUnavailableError(this.origin, message));
     }
-    return callLive(live, request, {
+    const hooks = {
       origin: this.origin,
-      lost: (gone, error) => this.#lost(gone, error),
+      lost: (gone: LiveClient, error: Error) => this.#lost(gone, error),
       closed: () => this.#status === 'closed',
-    });
+    };
+    const trace = this.#options.telemetry?.upstream(request.name, this.origin);
+    if (trace === undefined) return callLive(live, request, hooks);
+    return callLive(live, { ...request, meta: trace.meta }, hooks).then(
+      (result) => {
+        trace.end(result.isError === true ? 'the tool reported an error' : undefined);
+        return result;
+      },
+      (error: unknown) => {
+        trace.end(asError(error).message);
+        throw error;
+      },
+    );
   }
 
   /**

@@ -1,6 +1,7 @@
 import { HintgateError } from '../../errors/index.js';
 import { TOOL_LAYERS, type ToolLayer, ToolRegistry } from '../../registry/index.js';
 import type { Clock } from '../../schedule/index.js';
+import type { CallTelemetry } from '../../telemetry/index.js';
 import { isPlainObject } from '../../tool/index.js';
 import {
   type CheckedTarget,
@@ -92,6 +93,11 @@ export interface ConnectMcpServerCommonOptions {
    * then). The gateway and `hintgate pin` use `lazy`.
    */
   readonly schemas?: 'eager' | 'lazy';
+  /**
+   * Traces each `tools/call` sent to the server: a client span, a child of the call under
+   * way, whose `traceparent` goes in the request's `_meta`. Default none.
+   */
+  readonly telemetry?: Pick<CallTelemetry, 'upstream'>;
 }
 
 /** Options of {@link connectMcpServer}: common options plus a stdio or an HTTP target. */
@@ -117,6 +123,7 @@ export interface CheckedMcpServerOptions {
   readonly random?: () => number;
   readonly serverRequests?: UpstreamRequests;
   readonly schemas: 'eager' | 'lazy';
+  readonly telemetry?: Pick<CallTelemetry, 'upstream'>;
 }
 
 const KEYS = new Set([
@@ -136,6 +143,7 @@ const KEYS = new Set([
   'clock',
   'random',
   'serverRequests',
+  'telemetry',
   'signal',
   'command',
   'args',
@@ -262,6 +270,10 @@ export function checkMcpServerOptions(options: unknown): CheckedMcpServerOptions
   if (o.schemas !== undefined && o.schemas !== 'eager' && o.schemas !== 'lazy') {
     invalid(`${where}: schemas must be "eager" or "lazy".`);
   }
+  const telemetry = o.telemetry as { upstream?: unknown } | undefined;
+  if (telemetry !== undefined && typeof telemetry?.upstream !== 'function') {
+    invalid(`${where}: telemetry must be an object with an upstream(name, server) method.`);
+  }
   const info = o.clientInfo as { name?: unknown; version?: unknown } | undefined;
   if (info !== undefined && (typeof info?.name !== 'string' || typeof info.version !== 'string')) {
     invalid(`${where}: clientInfo must be { name: string, version: string }.`);
@@ -286,5 +298,6 @@ export function checkMcpServerOptions(options: unknown): CheckedMcpServerOptions
     ...(o.random === undefined ? {} : { random: o.random as () => number }),
     ...(requests === undefined ? {} : { serverRequests: requests as UpstreamRequests }),
     schemas: o.schemas === 'lazy' ? 'lazy' : 'eager',
+    ...(telemetry === undefined ? {} : { telemetry: telemetry as Pick<CallTelemetry, 'upstream'> }),
   };
 }

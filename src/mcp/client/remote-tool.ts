@@ -47,6 +47,8 @@ export interface RemoteCallRequest {
   readonly hasOutputSchema?: boolean;
   /** Receives the server's `notifications/progress` for the call; asks for them when present. */
   readonly onProgress?: (progress: ToolProgress) => void;
+  /** More keys for the request's `_meta` (a `traceparent`); the progress token wins. */
+  readonly meta?: Readonly<Record<string, string>>;
 }
 
 /** Sends one `tools/call` and resolves to the server's result. */

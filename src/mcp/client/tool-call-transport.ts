@@ -18,6 +18,8 @@ export interface RawCallParams {
   readonly arguments: Record<string, unknown>;
   /** Sent as `_meta.progressToken`; the server's progress for it is routed by the caller. */
   readonly progressToken?: string;
+  /** More keys for `_meta` (a `traceparent`). */
+  readonly meta?: Readonly<Record<string, string>>;
 }
 
 interface Pending {
@@ -162,9 +164,16 @@ export class ToolCallTransport extends TransportLayer {
           params: {
             name: params.name,
             arguments: params.arguments,
-            ...(params.progressToken === undefined
+            ...(params.progressToken === undefined && params.meta === undefined
               ? {}
-              : { _meta: { progressToken: params.progressToken } }),
+              : {
+                  _meta: {
+                    ...params.meta,
+                    ...(params.progressToken === undefined
+                      ? {}
+                      : { progressToken: params.progressToken }),
+                  },
+                }),
           },
         });
       } catch (error) {

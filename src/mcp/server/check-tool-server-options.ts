@@ -70,6 +70,7 @@ export const checkToolServerOptions = (options: McpToolServerOptions): void => {
     resources: ['list', 'listTemplates', 'read', 'subscribe', 'unsubscribe', 'onEvent'],
     prompts: ['list', 'get', 'onListChanged'],
     logging: ['setLevel', 'onMessage'],
+    telemetry: ['call', 'upstream'],
   } as const;
   for (const [key, methods] of Object.entries(sources)) {
     const source = raw[key];

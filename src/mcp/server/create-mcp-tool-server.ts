@@ -9,6 +9,7 @@ import { HintgateError } from '../../errors/hintgate-error.js';
 import { asError } from '../../errors/index.js';
 import type { ApprovalRequest, Approver, Mode } from '../../policy/policy-types.js';
 import type { Runtime } from '../../runtime/runtime.js';
+import type { CallTelemetry } from '../../telemetry/index.js';
 import type { ApprovalChannel } from './approval-channel.js';
 import { createApprovalRounds } from './approval-rounds.js';
 import { type ConnectionInfo, callerIdentity, stated } from './caller-identity.js';
@@ -87,6 +88,12 @@ export interface McpToolServerOptions {
    * user does not end the wait. Default none.
    */
   readonly approvalChannels?: readonly Approver[];
+  /**
+   * Traces every `tools/call`: a span `execute_tool {name}` that continues the request's
+   * `_meta.traceparent` and carries the call's audit facts (see `startTelemetry`).
+   * Default none.
+   */
+  readonly telemetry?: CallTelemetry;
 }
 
 /** Options of {@link McpToolServer.createServer}. */
@@ -298,6 +305,7 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     unapprovableAdvice: options.unapprovableAdvice,
     approvalChannels: options.approvalChannels,
     report,
+    telemetry: options.telemetry,
   });
   let closed = false;
 

@@ -1,3 +1,9 @@
+export {
+  HEALTHZ_PATH,
+  READINESS_TIMEOUT_MS,
+  READYZ_PATH,
+  type ReadinessCheck,
+} from './answer-health.js';
 export type { ApprovalChannel } from './approval-channel.js';
 export {
   APPROVAL_CHOICES,

@@ -4,6 +4,7 @@ import { type NodeIncomingMessageLike, toNodeHandler } from '@modelcontextprotoc
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { HintgateError } from '../../errors/hintgate-error.js';
 import { fastPathEnabled } from '../fast-paths.js';
+import { answerHealth, checkReadinessChecks, type ReadinessCheck } from './answer-health.js';
 import { createMcpHttpEndpoint } from './create-mcp-http-handler.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
 import { createHttpFastCalls } from './http-fast-calls.js';
@@ -74,6 +75,11 @@ export interface McpHttpServerOptions {
   readonly uninitializedSessionMs?: number;
   /** Called with errors that cannot reach a client. Default: ignore. */
   readonly onError?: (error: Error) => void;
+  /**
+   * What `/readyz` checks (the gateway's `readiness`: upstreams connected, shared state
+   * reachable). `/healthz` needs none. Default none: `/readyz` is 200 while serving.
+   */
+  readonly readiness?: readonly ReadinessCheck[];
 }
 
 /** A running HTTP server; see {@link startMcpHttpServer}. */
@@ -160,12 +166,14 @@ const checkOptions = (options: McpHttpServerOptions): void => {
   }
   if (options.principals !== undefined) checkHttpPrincipals(options.principals);
   if (options.rateLimit !== undefined) checkHttpRateLimit(options.rateLimit);
+  if (options.readiness !== undefined) checkReadinessChecks(options.readiness);
 };
 
 /**
  * Serves a tool server over Streamable HTTP at `/mcp`, both protocol eras at one URL
- * (see {@link createMcpHttpHandler}). In front of the endpoint, in this order: a request
- * target that is not a path gets 400, other paths 404; a malformed `Host` or `Origin`
+ * (see {@link createMcpHttpHandler}), with `/healthz` and `/readyz` for load balancers
+ * (see `answerHealth`: no token, no `Host` check). In front of the endpoint, in this
+ * order: a request target that is not a path gets 400, other paths 404; a malformed `Host` or `Origin`
  * header gets 400 and one naming a host not in `allowedHosts` 403 (DNS rebinding
  * protection; see `checkRequestHosts`); with a `token`, a request without the right bearer
  * token gets 401.
@@ -181,6 +189,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
     ...(options.principals === undefined ? [] : checkHttpPrincipals(options.principals)),
     ...(token === undefined ? [] : [{ name: 'bearer', token, scopes: [] }]),
   ];
+  const readiness = [...(options.readiness ?? [])];
   const limiter =
     options.rateLimit === undefined ? undefined : new HttpRateLimiter(options.rateLimit);
   const { handler, legacySession } = createMcpHttpEndpoint({
@@ -218,6 +227,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
       return;
     }
     if (path !== MCP_PATH) {
+      if (answerHealth(path, req, res, readiness)) return;
       plainJson(res, 404, { error: `Not found; the MCP endpoint is ${MCP_PATH}.` });
       return;
     }

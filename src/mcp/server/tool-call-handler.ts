@@ -4,10 +4,11 @@ import type {
   Server,
   ServerContext,
 } from '@modelcontextprotocol/server';
-import type { CallerIdentity } from '../../audit/audit-event.js';
+import type { AuditEvent, CallerIdentity } from '../../audit/audit-event.js';
 import type { ApprovalRequest, Approver } from '../../policy/policy-types.js';
 import { AuditWriteError } from '../../runtime/audit-write-error.js';
 import type { Runtime } from '../../runtime/runtime.js';
+import type { CallTelemetry } from '../../telemetry/index.js';
 import type { ToolProgress } from '../../tool/tool.js';
 import type { CallResult } from '../../tool/tool-result.js';
 import { type ApprovalChannel, approverOf } from './approval-channel.js';
@@ -59,6 +60,8 @@ export interface ToolCallRequest {
   readonly grantedScopes?: readonly string[] | undefined;
   /** Sends one progress notification for the call; absent when the client asked for none. */
   readonly progress?: ((progress: ToolProgress) => Promise<void>) | undefined;
+  /** The request's `params._meta` (a `traceparent` for telemetry); hostile, unchecked. */
+  readonly meta?: unknown;
 }
 
 /** Options of {@link createToolCallHandler}. */
@@ -75,6 +78,8 @@ export interface ToolCallHandlerOptions {
   readonly unapprovableAdvice?: ((request: ApprovalRequest) => string | undefined) | undefined;
   /** Receives errors that cannot reach the client. */
   readonly report: (error: unknown) => void;
+  /** Traces each call (a span continuing the request's `traceparent`); absent: none. */
+  readonly telemetry?: CallTelemetry | undefined;
 }
 
 /** Answers one `tools/call`; see {@link createToolCallHandler}. */
@@ -95,7 +100,8 @@ export function fromServerContext(
 ): ToolCallRequest {
   const { server, connection } = instance;
   const modern = isModernRequest(server, ctx);
-  const progressToken = ctx.mcpReq._meta?.progressToken;
+  const meta = ctx.mcpReq._meta;
+  const progressToken = meta?.progressToken;
   return {
     instance,
     id: ctx.mcpReq.id,
@@ -107,6 +113,7 @@ export function fromServerContext(
     channels: modern
       ? [createInputRequiredChannel(server, ctx, rounds)]
       : [elicitationThrough(server, ctx)],
+    ...(meta === undefined ? {} : { meta }),
     progress:
       progressToken === undefined
         ? undefined
@@ -154,14 +161,15 @@ const progressRelay = (
  * 1. who: the caller (client, transport, principal) and the session approvals are
  *    remembered for (none on the 2026-07-28 era, which has no sessions);
  * 2. approvals: the request's {@link ApprovalChannel}s, offered together;
- * 3. run: `runtime.execute` with the request's signal and its progress relayed; an audit
- *    failure after the call ran leaves its result standing (reported);
+ * 3. run: `runtime.execute` with the request's signal and its progress relayed, inside
+ *    the call's span when there is telemetry; an audit failure after the call ran leaves
+ *    its result standing (reported);
  * 4. settle: a question deferred to the client's retry becomes the `input_required` result;
  * 5. project: the result as an MCP result for the connection's era and the tool's output
  *    schema.
  */
 export function createToolCallHandler(options: ToolCallHandlerOptions): ToolCallHandler {
-  const { runtime, clientRequests, report, unapprovableAdvice } = options;
+  const { runtime, clientRequests, report, unapprovableAdvice, telemetry } = options;
   const offered = withApprovalChannels(options.approvalChannels);
 
   const advised = (approver: Approver): Approver =>
@@ -191,9 +199,8 @@ export function createToolCallHandler(options: ToolCallHandlerOptions): ToolCall
     const progress = progressRelay(request.progress, report);
     const tool = runtime.registry.resolve(params.name, scopeOption);
     const done = clientRequests.track(server, tool?.origin);
-    let result: CallResult | undefined;
-    try {
-      result = await run(
+    const execute = (onEvent?: (event: AuditEvent) => void) =>
+      run(
         [
           {
             id: String(request.id),
@@ -202,8 +209,37 @@ export function createToolCallHandler(options: ToolCallHandlerOptions): ToolCall
             ...(progress.onProgress === undefined ? {} : { onProgress: progress.onProgress }),
           },
         ],
-        { signal: request.signal, approver, session, caller, ...scopeOption },
+        {
+          signal: request.signal,
+          approver,
+          session,
+          caller,
+          ...scopeOption,
+          ...(onEvent === undefined ? {} : { onEvent }),
+        },
       );
+    let result: CallResult | undefined;
+    try {
+      result =
+        telemetry === undefined
+          ? await execute()
+          : await telemetry.call(
+              {
+                tool: params.name,
+                requestId: request.id,
+                meta: request.meta,
+                ...(caller.transport === undefined ? {} : { transport: caller.transport }),
+                ...(tool === undefined
+                  ? {}
+                  : {
+                      server: tool.origin,
+                      claimed: tool.claimed,
+                      effective: tool.effective,
+                      verified: tool.trusted,
+                    }),
+              },
+              execute,
+            );
     } finally {
       done();
       await progress.end();
