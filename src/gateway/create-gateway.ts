@@ -252,6 +252,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
       layer: 'bundled',
       trusted: server.trusted,
       ...(server.concurrency === undefined ? {} : { concurrency: server.concurrency }),
+      ...(server.rateLimit === undefined ? {} : { rateLimit: server.rateLimit }),
     });
   }
   await options.discoverTools?.(registry);

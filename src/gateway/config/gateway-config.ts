@@ -84,6 +84,13 @@ export interface GatewayServerExtras {
    */
   readonly concurrency?: number;
   /**
+   * One quota across all this server's tools (a backend capped per second): at most `max`
+   * calls that succeed per `windowMs`, beside each tool's own `rateLimit` (a call needs a
+   * unit of both); a call waits for quota up to `maxWaitMs` (default `windowMs`), then ends
+   * `rate_limited`. Default: none.
+   */
+  readonly rateLimit?: RateLimit | null;
+  /**
    * Time allowed for one connection attempt (start, handshake, tool list), in
    * milliseconds. Default 30000.
    */
@@ -222,6 +229,8 @@ export interface LoadedServerCommon {
   readonly name: string;
   readonly trusted: boolean;
   readonly concurrency?: number;
+  /** Quota across the server's tools, when the file states one. */
+  readonly rateLimit?: RateLimit;
   /** Time allowed for one connection attempt, in milliseconds; absent: the default (30 s). */
   readonly connectTimeoutMs?: number;
   /**
