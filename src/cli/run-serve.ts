@@ -9,6 +9,7 @@ import {
   serveMcpStdio,
   startMcpHttpServer,
 } from '../mcp/server/index.js';
+import { applyToolSettings } from '../policy/index.js';
 import { loadPolicy } from '../policy/load-policy.js';
 import { DEFAULT_MODE, type Policy } from '../policy/policy-types.js';
 import { createRegistry } from '../registry/index.js';
@@ -90,13 +91,18 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
   });
   try {
     // Over stdio, stdin carries MCP: the project's trust can only be asked with --http.
-    await discoverCliTools(io, {
+    const discovery = await discoverCliTools(io, {
       registry,
       project: workspace,
       command: 'serve',
       mayAsk: args.http,
     });
+    applyToolSettings(registry, policy.tools, {
+      someHeldBack: discovery.status().heldBack !== undefined,
+      onWarning: (message) => io.stderr(`hintgate serve: ${message}\n`),
+    });
   } catch (error) {
+    await registry.close();
     io.stderr(`hintgate serve: ${oneLine(messageOf(error))}\n`);
     return 2;
   }

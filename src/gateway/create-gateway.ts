@@ -9,6 +9,7 @@ import {
   UpstreamUnavailableError,
 } from '../mcp/client/index.js';
 import { createMcpToolServer, type McpToolServer } from '../mcp/server/index.js';
+import { applyToolSettings } from '../policy/index.js';
 import { type Approver, DEFAULT_MODE, type Mode } from '../policy/policy-types.js';
 import { createRegistry, type Env, type ToolRegistry } from '../registry/index.js';
 import { graceMsOf } from '../runtime/close-options.js';
@@ -198,6 +199,13 @@ async function workspaceGateway(
   };
 }
 
+/** Whether a loader's outcome (a `ToolDiscovery`) holds a project's tools back. */
+const heldBackIn = (discovered: unknown): boolean => {
+  const status = (discovered as { status?: unknown } | undefined)?.status;
+  if (typeof status !== 'function') return false;
+  return (status.call(discovered) as { heldBack?: unknown }).heldBack !== undefined;
+};
+
 /**
  * Starts the gateway of a configuration: connects every upstream server (each its own
  * origin in one registry, with its trust and concurrency cap), names their tools (a tool
@@ -255,7 +263,19 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
       ...(server.rateLimit === undefined ? {} : { rateLimit: server.rateLimit }),
     });
   }
-  await options.discoverTools?.(registry);
+  const discovered = await options.discoverTools?.(registry);
+  try {
+    applyToolSettings(registry, config.tools, {
+      otherOrigins: new Set(config.servers.map((server) => server.name)),
+      someHeldBack: heldBackIn(discovered),
+      onWarning: notice,
+      code: 'invalid_config',
+    });
+  } catch (error) {
+    // The loaders the discovery attached (their modules, their watchers) go with it.
+    await registry.close();
+    throw error;
+  }
   const sink = createJsonlAuditSink({
     path: config.audit.path,
     sync: config.audit.sync === 'always' ? true : config.audit.sync,

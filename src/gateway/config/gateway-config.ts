@@ -1,4 +1,5 @@
 import type { Mode, PolicyRule } from '../../policy/policy-types.js';
+import type { ToolSettings } from '../../policy/read-tool-settings.js';
 import type { ToolAnnotations } from '../../tool/annotations.js';
 import type { RateLimit } from '../../tool/tool.js';
 
@@ -143,6 +144,23 @@ export interface GatewayConfig {
   readonly mode?: Mode;
   /** Policy rules, as in a policy file. */
   readonly rules?: readonly PolicyRule[] | null;
+  /**
+   * Configuration of the tools of the global and project tool folders by name: `enabled`
+   * (or `disabled`), `timeoutMs`, `annotations`, `scopes`. An upstream server's tools are
+   * configured under its `tools`.
+   */
+  readonly tools?: Readonly<
+    Record<
+      string,
+      {
+        readonly enabled?: boolean;
+        readonly disabled?: boolean;
+        readonly timeoutMs?: number;
+        readonly annotations?: ToolAnnotations | null;
+        readonly scopes?: readonly string[] | null;
+      } | null
+    >
+  > | null;
   readonly audit?: {
     /** JSONL audit log. Default `.hintgate/audit.jsonl` beside the configuration. */
     readonly path?: string;
@@ -306,6 +324,8 @@ export interface LoadedGatewayConfig {
   readonly mode?: Mode;
   /** The rules, checked as `checkPolicy` does; empty when none. */
   readonly rules: readonly PolicyRule[];
+  /** `tools:`, when the file has it: configuration of discovered tools by name. */
+  readonly tools?: ToolSettings;
   readonly audit: {
     readonly path: string;
     readonly arguments: boolean;
