@@ -376,6 +376,20 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
   const serve = (server: LoadedGatewayServer, connection: McpServerConnection): void => {
     upstreams.add(server.name, connection);
     connection.on('error', report);
+    connection.on('rateLimited', ({ until, retryAfterMs, source }) => {
+      const how =
+        source === 'http' ? 'answered HTTP 429' : 'answered a tool error saying it is rate limited';
+      const message = `server "${server.name}" ${how}; its calls wait until ${new Date(until).toISOString()}.`;
+      notice(message);
+      findings.write({
+        type: 'upstream.rate_limited',
+        time: new Date().toISOString(),
+        origin: server.name,
+        until: new Date(until).toISOString(),
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+        message,
+      });
+    });
   };
 
   /**
