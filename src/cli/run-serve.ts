@@ -95,6 +95,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
       registry,
       project: workspace,
       command: 'serve',
+      watch: true,
       mayAsk: args.http,
     });
     applyToolSettings(registry, policy.tools, {
