@@ -14,7 +14,7 @@ import { loadPolicy } from '../policy/load-policy.js';
 import { DEFAULT_MODE, type Policy } from '../policy/policy-types.js';
 import { createRegistry } from '../registry/index.js';
 import { createRuntime } from '../runtime/create-runtime.js';
-import { createWorkspaceTools } from '../tools/index.js';
+import { createWorkspaceTools, httpEmbedder } from '../tools/index.js';
 import { discoverCliTools } from './discover-cli-tools.js';
 import { nextSignal, SHUTDOWN_GRACE_MS, shutdownNotice } from './next-signal.js';
 import { parseServeArgs, SERVE_USAGE } from './parse-serve-args.js';
@@ -87,6 +87,8 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
       workspace,
       protectedPaths: ['.hintgate', ...(args.policy === undefined ? [] : [resolve(args.policy)])],
       ...(args.fetchAllow === undefined ? {} : { fetchAllow: args.fetchAllow }),
+      ...(args.embedder === undefined ? {} : { embedder: httpEmbedder(args.embedder) }),
+      ...(args.delegate === undefined ? {} : { delegate: { command: args.delegate } }),
     }),
   });
   try {
@@ -134,6 +136,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
         host,
         ...(args.port === undefined ? {} : { port: args.port }),
         ...(args.token === undefined ? {} : { token: args.token }),
+        ...(args.principals === undefined ? {} : { principals: args.principals }),
         onError: report,
       });
     } catch (error) {
@@ -143,7 +146,11 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
       io.stderr(`hintgate serve: cannot listen on ${host}: ${messageOf(error)}\n`);
       return 1;
     }
-    const auth = args.token === undefined ? '' : ', bearer token required';
+    const callers = args.principals?.length ?? 0;
+    const auth =
+      args.token === undefined && callers === 0
+        ? ''
+        : `, bearer token required${callers === 0 ? '' : ` (${callers} caller${callers === 1 ? '' : 's'} with scopes)`}`;
     io.stderr(`hintgate serve: serving ${what} at ${http.url}${auth}\n`);
     if (args.tokenWarning !== undefined) io.stderr(`hintgate serve: ${args.tokenWarning}\n`);
   } else {
