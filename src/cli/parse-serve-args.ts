@@ -26,6 +26,10 @@ export interface ServeArgs {
   readonly embedder?: { readonly url: string; readonly model: string; readonly apiKey?: string };
   /** `--delegate`: the sub-agent command of `delegate_task`, program and arguments. */
   readonly delegate?: readonly string[];
+  /** `--rate-limit MAX/WINDOW_MS`: requests one HTTP caller may send per window. */
+  readonly rateLimit?: { readonly max: number; readonly windowMs: number };
+  /** `--no-instructions`: the system prompt does not reach clients as `instructions`. */
+  readonly noInstructions?: boolean;
 }
 
 /** The parsed options, or the one-line reason they are wrong. */
@@ -40,7 +44,8 @@ export const SERVE_USAGE = `Usage: hintgate serve [--workspace DIR] [--mode MODE
                       [--fetch-allow LIST] [--embedder URL --embedder-model MODEL
                       [--embedder-key-env VAR]] [--delegate COMMAND]
                       [--http [--host HOST] [--port PORT] [--token TOKEN | --insecure-no-token]
-                              [--principal NAME=VAR[:SCOPE,...]]...]
+                              [--principal NAME=VAR[:SCOPE,...]]... [--rate-limit MAX/MS]]
+                      [--no-instructions]
 
 Serves the built-in workspace tools (read_file, write_file, edit_file, list_directory,
 glob, grep_search, run_command, web_fetch) over MCP, through hintgate: conflicting calls
@@ -80,6 +85,8 @@ Options:
                     JSON list for arguments with spaces ('["codex","exec","-"]'). An
                     argument {prompt} is replaced by the task; without one the task goes
                     to its standard input.
+  --no-instructions Do not send the system prompt (the safety rules of the tools) to
+                    clients as the server's MCP instructions. Default: it is sent.
   --http            Serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio.
   --host HOST       Address to listen on. Default 127.0.0.1 (this machine only).
                     Requests whose Host or Origin header names anything but localhost,
@@ -102,6 +109,10 @@ Options:
                     "tools" in the policy file). Repeatable; NAME is what the audit log
                     records. Example: --principal ci=CI_TOKEN:read --principal
                     me=MY_TOKEN:read,shell
+  --rate-limit MAX/MS
+                    Most requests one caller (its principal, else its address) may send
+                    per window of MS milliseconds, e.g. 120/60000; over it, 429 with
+                    Retry-After. Default none.
   -h, --help        Show this help and exit.
 
 Over stdio, stdout carries the protocol and messages go to stderr. SIGINT or SIGTERM shuts
@@ -126,6 +137,8 @@ const OPTIONS = {
   'embedder-model': { type: 'string' },
   'embedder-key-env': { type: 'string' },
   delegate: { type: 'string' },
+  'rate-limit': { type: 'string' },
+  'no-instructions': { type: 'boolean' },
 } as const;
 
 const fail = (message: string): ParsedServeArgs => ({ ok: false, message });
@@ -175,6 +188,8 @@ export function parseServeArgs(
     'embedder-model'?: string;
     'embedder-key-env'?: string;
     delegate?: string;
+    'rate-limit'?: string;
+    'no-instructions'?: boolean;
   };
   try {
     ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true }));
@@ -209,7 +224,14 @@ export function parseServeArgs(
     }
   }
   const http = values.http === true;
-  for (const name of ['host', 'port', 'token', 'insecure-no-token', 'principal'] as const) {
+  for (const name of [
+    'host',
+    'port',
+    'token',
+    'insecure-no-token',
+    'principal',
+    'rate-limit',
+  ] as const) {
     if (values[name] !== undefined && !http) {
       return fail(`--${name} only applies with --http. ${seeHelp}`);
     }
@@ -222,6 +244,18 @@ export function parseServeArgs(
   if (!embedder.ok) return fail(embedder.message);
   const delegate = delegateArg(values.delegate);
   if (!delegate.ok) return fail(delegate.message);
+  let rateLimit: { max: number; windowMs: number } | undefined;
+  if (values['rate-limit'] !== undefined) {
+    const match = /^(\d{1,9})\/(\d{1,10})$/.exec(values['rate-limit']);
+    const max = Number(match?.[1]);
+    const windowMs = Number(match?.[2]);
+    if (match === null || max < 1 || windowMs < 1 || windowMs > 2_147_483_647) {
+      return fail(
+        `--rate-limit "${values['rate-limit']}" is not MAX/MS; give the requests one caller may send per window and the window in milliseconds, as in 120/60000.`,
+      );
+    }
+    rateLimit = { max, windowMs };
+  }
   const envToken = env.HINTGATE_TOKEN === '' ? undefined : env.HINTGATE_TOKEN;
   const token = values.token ?? (http ? envToken : undefined);
   if (token !== undefined && token.length < MIN_TOKEN_LENGTH) {
@@ -253,6 +287,8 @@ export function parseServeArgs(
       ...(principals.list.length === 0 ? {} : { principals: principals.list }),
       ...(embedder.value === undefined ? {} : { embedder: embedder.value }),
       ...(delegate.command === undefined ? {} : { delegate: delegate.command }),
+      ...(rateLimit === undefined ? {} : { rateLimit }),
+      ...(values['no-instructions'] === true ? { noInstructions: true } : {}),
     },
   };
 }

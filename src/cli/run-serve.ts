@@ -121,7 +121,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     runtime,
     onError: report,
     // The system prompt reaches the client's model as the server's instructions.
-    instructions: () => runtime.systemPrompt(),
+    ...(args.noInstructions === true ? {} : { instructions: () => runtime.systemPrompt() }),
   });
   const shutdown = nextSignal();
   const what = `${runtime.listTools().length} tools of ${workspace} (mode ${mode})`;
@@ -137,6 +137,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
         ...(args.port === undefined ? {} : { port: args.port }),
         ...(args.token === undefined ? {} : { token: args.token }),
         ...(args.principals === undefined ? {} : { principals: args.principals }),
+        ...(args.rateLimit === undefined ? {} : { rateLimit: args.rateLimit }),
         onError: report,
       });
     } catch (error) {

@@ -83,6 +83,64 @@ describe('parseServeArgs: --principal, --embedder, --delegate', () => {
   });
 });
 
+describe('hintgate serve --rate-limit and --no-instructions', () => {
+  it('parses MAX/MS and refuses anything else', () => {
+    expect(parseServeArgs(['--http', '--rate-limit', '120/60000'])).toMatchObject({
+      ok: true,
+      args: { rateLimit: { max: 120, windowMs: 60_000 } },
+    });
+    const bad = parseServeArgs(['--http', '--rate-limit', '120 per minute']);
+    expect(bad.ok ? '' : bad.message).toMatch(/is not MAX\/MS/);
+    const noHttp = parseServeArgs(['--rate-limit', '1/1000']);
+    expect(noHttp.ok ? '' : noHttp.message).toMatch(/only applies with --http/);
+  });
+
+  it('answers a caller over the limit 429 with Retry-After, and sends no instructions when told', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'hintgate-serve-limit-'));
+    const served = await startHttpServe(
+      [
+        '--workspace',
+        home,
+        '--token',
+        'limit-token-1',
+        '--rate-limit',
+        '3/60000',
+        '--no-instructions',
+      ],
+      { env: { ...process.env, HINTGATE_HOME: join(home, 'home') }, timeoutMs: 60_000 },
+    );
+    try {
+      const client = new Client({ name: 'limit-test', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(served.url), {
+          requestInit: { headers: { authorization: 'Bearer limit-token-1' } },
+        }),
+      );
+      expect(client.getInstructions()).toBeUndefined();
+      await client.close();
+      let limited: Response | undefined;
+      for (let i = 0; i < 5 && limited === undefined; i += 1) {
+        const response = await fetch(served.url, {
+          method: 'POST',
+          headers: {
+            authorization: 'Bearer limit-token-1',
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        });
+        await response.text();
+        if (response.status === 429) limited = response;
+      }
+      expect(limited?.status).toBe(429);
+      expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await served.stop();
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
 describe('hintgate serve --http with --principal, --embedder and --delegate', () => {
   let root: string;
   let serve: HttpServeProcess | undefined;
