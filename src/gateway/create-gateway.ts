@@ -22,6 +22,7 @@ import { type GatewayToolState, gatewayToolStates } from './gateway-tool-states.
 import { GatewayTools } from './gateway-tools.js';
 import { GatewayUpstreams } from './gateway-upstreams.js';
 import { relayLogging } from './relay-logging.js';
+import { reportUpstreamRateLimits } from './report-upstream-rate-limits.js';
 import { unapprovableAdvice } from './unapprovable-advice.js';
 import type { UpstreamConnectSettings } from './upstream-options.js';
 import { GATEWAY_CLIENT_CAPABILITIES, upstreamOptions } from './upstream-options.js';
@@ -376,20 +377,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
   const serve = (server: LoadedGatewayServer, connection: McpServerConnection): void => {
     upstreams.add(server.name, connection);
     connection.on('error', report);
-    connection.on('rateLimited', ({ until, retryAfterMs, source }) => {
-      const how =
-        source === 'http' ? 'answered HTTP 429' : 'answered a tool error saying it is rate limited';
-      const message = `server "${server.name}" ${how}; its calls wait until ${new Date(until).toISOString()}.`;
-      notice(message);
-      findings.write({
-        type: 'upstream.rate_limited',
-        time: new Date().toISOString(),
-        origin: server.name,
-        until: new Date(until).toISOString(),
-        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-        message,
-      });
-    });
+    reportUpstreamRateLimits(server.name, connection, { notice, audit: findings.write });
   };
 
   /**
