@@ -1,3 +1,4 @@
+import { ProtocolError } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import {
   MAX_UPSTREAM_RATE_WINDOW_MS,
@@ -44,5 +45,29 @@ describe('reading a rate-limit answer', () => {
     // A shorter answer does not shorten the window, nor is it told again.
     window.note(1_000, 'tool_error');
     expect(seen).toHaveLength(1);
+  });
+});
+
+describe('UpstreamRateWindow.call', () => {
+  const request = (deadline?: number) => ({
+    name: 'search',
+    arguments: {},
+    signal: new AbortController().signal,
+    ...(deadline === undefined ? {} : { deadline }),
+  });
+
+  it('opens the window on a JSON-RPC error that says rate limited, passes the error on, and ends a call whose deadline comes first rate_limited unsent', async () => {
+    const seen: { source: string; retryAfterMs?: number }[] = [];
+    const window = new UpstreamRateWindow('api', (limit) => seen.push(limit));
+    const refusal = new ProtocolError(-32000, 'Rate limit exceeded; retry after 30 seconds');
+    await expect(window.call(request(), () => Promise.reject(refusal))).rejects.toBe(refusal);
+    expect(seen).toEqual([expect.objectContaining({ source: 'tool_error', retryAfterMs: 30_000 })]);
+    let sent = false;
+    const short = window.call(request(Date.now() + 1_000), async () => {
+      sent = true;
+      return { content: [] };
+    });
+    await expect(short).rejects.toMatchObject({ code: 'rate_limited', origin: 'api' });
+    expect(sent).toBe(false);
   });
 });

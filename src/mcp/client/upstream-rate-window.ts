@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { SdkHttpError } from '@modelcontextprotocol/client';
+import { ProtocolError, SdkHttpError } from '@modelcontextprotocol/client';
 import type { RemoteCallRequest } from './remote-tool.js';
 import { UpstreamRateLimitedError } from './upstream-rate-limited-error.js';
 
@@ -25,7 +25,7 @@ export interface UpstreamRateLimit {
   readonly until: number;
   /** How long it asked to wait, in milliseconds, when it said. */
   readonly retryAfterMs?: number;
-  /** How it said so: an HTTP 429 answer, or a tool error whose text says so. */
+  /** How it said so: an HTTP 429 answer, or a tool error (or JSON-RPC error) whose text says so. */
   readonly source: 'http' | 'tool_error';
 }
 
@@ -148,6 +148,10 @@ export class UpstreamRateWindow {
           `MCP server "${this.#origin}" answered HTTP 429 Too Many Requests to tool "${request.name}"; retry after ${at(until)}. Calls to it wait until then.`,
           { cause: error },
         );
+      }
+      // A JSON-RPC error that says so counts as the tool error would; it is passed on as is.
+      if (error instanceof ProtocolError && LIMITED_TEXT.test(error.message.slice(0, MAX_TEXT))) {
+        this.note(retryAfterInText(error.message), 'tool_error');
       }
       throw error;
     }
