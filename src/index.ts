@@ -30,6 +30,7 @@ export {
 } from './discovery/index.js';
 export { HINTGATE_ERROR_CODES, HintgateError, type HintgateErrorCode } from './errors/index.js';
 export {
+  type ApplyToolSettingsOptions,
   type ApprovalAnswer,
   type ApprovalAnswerer,
   type ApprovalAsk,
@@ -41,6 +42,7 @@ export {
   type Approver,
   type Authorizer,
   allowAll,
+  applyToolSettings,
   type CallRequest,
   checkPolicy,
   createApprovalStore,
@@ -62,6 +64,7 @@ export {
   parsePolicyText,
   type RememberScope,
   type RuleDecision,
+  type ToolSettings,
 } from './policy/index.js';
 export {
   type BuildSystemPromptOptions,

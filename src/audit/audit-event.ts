@@ -12,6 +12,7 @@ export const AUDIT_EVENT_TYPES = [
   'approval.denied',
   'tool.changed',
   'mode.changed',
+  'upstream.rate_limited',
 ] as const;
 
 /** One of {@link AUDIT_EVENT_TYPES}. */
@@ -74,6 +75,13 @@ export interface AuditEvent {
   readonly previousMode?: Mode;
   /** For `mode.changed`: who switched it, and through which channel (`console`). */
   readonly changedBy?: ApprovalAnswerer;
+  /**
+   * For `upstream.rate_limited` (with `origin`, the server): ISO-8601 time until which its
+   * calls wait, because it answered HTTP 429 or a tool error saying it is rate limited.
+   */
+  readonly until?: string;
+  /** For `upstream.rate_limited`: what the server asked to wait, in milliseconds, if it said. */
+  readonly retryAfterMs?: number;
 }
 
 /**

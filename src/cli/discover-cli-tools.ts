@@ -23,6 +23,11 @@ export interface DiscoverCliToolsOptions {
   readonly mayAsk: boolean;
   /** Run modules' `init`/`dispose`. Default true. */
   readonly lifecycle?: boolean;
+  /**
+   * Watch the tool folders and reload between turns when a module is added, changed or
+   * removed (`serve`, `gateway`). Default false.
+   */
+  readonly watch?: boolean;
 }
 
 /**
@@ -44,6 +49,7 @@ export function discoverCliTools(
     project: options.project,
     env: io.env ?? process.env,
     lifecycle: options.lifecycle ?? true,
+    ...(options.watch === true ? { watch: true } : {}),
     onProblem: (message) => io.stderr(`hintgate ${options.command}: ${message}\n`),
     ...(ask === undefined
       ? {}

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_HTTP_HOST } from '../mcp/server/index.js';
+import { DEFAULT_HTTP_HOST, type HttpPrincipal } from '../mcp/server/index.js';
 import { MODES, type Mode } from '../policy/policy-types.js';
 import { fetchAllowArg } from './fetch-allow-arg.js';
 import { httpTokenCheck } from './http-token-check.js';
@@ -20,6 +20,16 @@ export interface ServeArgs {
   readonly tokenWarning?: string;
   /** Entries of `--fetch-allow`: private addresses and names `web_fetch` may reach. */
   readonly fetchAllow?: readonly string[];
+  /** `--principal`: callers of the HTTP endpoint, each with a token from the environment. */
+  readonly principals?: readonly HttpPrincipal[];
+  /** `--embedder` and its model (and key from the environment): for `semantic_search`. */
+  readonly embedder?: { readonly url: string; readonly model: string; readonly apiKey?: string };
+  /** `--delegate`: the sub-agent command of `delegate_task`, program and arguments. */
+  readonly delegate?: readonly string[];
+  /** `--rate-limit MAX/WINDOW_MS`: requests one HTTP caller may send per window. */
+  readonly rateLimit?: { readonly max: number; readonly windowMs: number };
+  /** `--no-instructions`: the system prompt does not reach clients as `instructions`. */
+  readonly noInstructions?: boolean;
 }
 
 /** The parsed options, or the one-line reason they are wrong. */
@@ -31,8 +41,11 @@ export type ParsedServeArgs =
 export const MIN_TOKEN_LENGTH = 8;
 
 export const SERVE_USAGE = `Usage: hintgate serve [--workspace DIR] [--mode MODE] [--policy FILE]
-                      [--fetch-allow LIST]
-                      [--http [--host HOST] [--port PORT] [--token TOKEN | --insecure-no-token]]
+                      [--fetch-allow LIST] [--embedder URL --embedder-model MODEL
+                      [--embedder-key-env VAR]] [--delegate COMMAND]
+                      [--http [--host HOST] [--port PORT] [--token TOKEN | --insecure-no-token]
+                              [--principal NAME=VAR[:SCOPE,...]]... [--rate-limit MAX/MS]]
+                      [--no-instructions]
 
 Serves the built-in workspace tools (read_file, write_file, edit_file, list_directory,
 glob, grep_search, run_command, web_fetch) over MCP, through hintgate: conflicting calls
@@ -57,6 +70,23 @@ Options:
                     (127.0.0.1), CIDR ranges (10.0.0.0/8), host names (localhost) and
                     *.domains; repeatable. Default none: loopback, private, link-local
                     (cloud metadata) and other special-use addresses are refused.
+  --embedder URL    Rank semantic_search by meaning with embeddings from an
+                    OpenAI-compatible endpoint: https://api.openai.com/v1/embeddings,
+                    http://127.0.0.1:11434/v1/embeddings (Ollama), ... Without it,
+                    semantic_search ranks locally by words and says so.
+  --embedder-model MODEL
+                    The embedding model, e.g. text-embedding-3-small, nomic-embed-text.
+  --embedder-key-env VAR
+                    Environment variable holding the endpoint's API key (sent as a
+                    bearer token). The key itself is never given on the command line.
+  --delegate COMMAND
+                    Offer delegate_task, handing tasks to this sub-agent command, run in
+                    the workspace: words split on spaces ("claude -p {prompt}"), or a
+                    JSON list for arguments with spaces ('["codex","exec","-"]'). An
+                    argument {prompt} is replaced by the task; without one the task goes
+                    to its standard input.
+  --no-instructions Do not send the system prompt (the safety rules of the tools) to
+                    clients as the server's MCP instructions. Default: it is sent.
   --http            Serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio.
   --host HOST       Address to listen on. Default 127.0.0.1 (this machine only).
                     Requests whose Host or Origin header names anything but localhost,
@@ -71,6 +101,18 @@ Options:
                     may reach (and warns on loopback).
   --insecure-no-token
                     Listen without a token on such an address all the same.
+  --principal NAME=VAR[:SCOPE,SCOPE...]
+                    A caller with its own bearer token, read from environment variable
+                    VAR (at least ${MIN_TOKEN_LENGTH} characters; tokens never go on the
+                    command line), and the scopes it grants: it sees and may call only
+                    the tools whose scopes it all holds (tools' scopes are set under
+                    "tools" in the policy file). Repeatable; NAME is what the audit log
+                    records. Example: --principal ci=CI_TOKEN:read --principal
+                    me=MY_TOKEN:read,shell
+  --rate-limit MAX/MS
+                    Most requests one caller (its principal, else its address) may send
+                    per window of MS milliseconds, e.g. 120/60000; over it, 429 with
+                    Retry-After. Default none.
   -h, --help        Show this help and exit.
 
 Over stdio, stdout carries the protocol and messages go to stderr. SIGINT or SIGTERM shuts
@@ -90,6 +132,13 @@ const OPTIONS = {
   token: { type: 'string' },
   'insecure-no-token': { type: 'boolean' },
   'fetch-allow': { type: 'string', multiple: true },
+  principal: { type: 'string', multiple: true },
+  embedder: { type: 'string' },
+  'embedder-model': { type: 'string' },
+  'embedder-key-env': { type: 'string' },
+  delegate: { type: 'string' },
+  'rate-limit': { type: 'string' },
+  'no-instructions': { type: 'boolean' },
 } as const;
 
 const fail = (message: string): ParsedServeArgs => ({ ok: false, message });
@@ -134,6 +183,13 @@ export function parseServeArgs(
     token?: string;
     'insecure-no-token'?: boolean;
     'fetch-allow'?: string[];
+    principal?: string[];
+    embedder?: string;
+    'embedder-model'?: string;
+    'embedder-key-env'?: string;
+    delegate?: string;
+    'rate-limit'?: string;
+    'no-instructions'?: boolean;
   };
   try {
     ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true }));
@@ -142,7 +198,16 @@ export function parseServeArgs(
   }
   if (values.help === true) return { ok: true, args: { help: true, workspace: '.', http: false } };
 
-  for (const name of ['workspace', 'policy', 'host', 'token'] as const) {
+  for (const name of [
+    'workspace',
+    'policy',
+    'host',
+    'token',
+    'embedder',
+    'embedder-model',
+    'embedder-key-env',
+    'delegate',
+  ] as const) {
     if (values[name] === '') return fail(`option "--${name}" needs a value. ${seeHelp}`);
   }
   const { mode } = values;
@@ -159,13 +224,38 @@ export function parseServeArgs(
     }
   }
   const http = values.http === true;
-  for (const name of ['host', 'port', 'token', 'insecure-no-token'] as const) {
+  for (const name of [
+    'host',
+    'port',
+    'token',
+    'insecure-no-token',
+    'principal',
+    'rate-limit',
+  ] as const) {
     if (values[name] !== undefined && !http) {
       return fail(`--${name} only applies with --http. ${seeHelp}`);
     }
   }
   const fetchAllow = fetchAllowArg(values['fetch-allow']);
   if (!fetchAllow.ok) return fail(fetchAllow.message);
+  const principals = principalArgs(values.principal ?? [], env);
+  if (!principals.ok) return fail(principals.message);
+  const embedder = embedderArgs(values, env);
+  if (!embedder.ok) return fail(embedder.message);
+  const delegate = delegateArg(values.delegate);
+  if (!delegate.ok) return fail(delegate.message);
+  let rateLimit: { max: number; windowMs: number } | undefined;
+  if (values['rate-limit'] !== undefined) {
+    const match = /^(\d{1,9})\/(\d{1,10})$/.exec(values['rate-limit']);
+    const max = Number(match?.[1]);
+    const windowMs = Number(match?.[2]);
+    if (match === null || max < 1 || windowMs < 1 || windowMs > 2_147_483_647) {
+      return fail(
+        `--rate-limit "${values['rate-limit']}" is not MAX/MS; give the requests one caller may send per window and the window in milliseconds, as in 120/60000.`,
+      );
+    }
+    rateLimit = { max, windowMs };
+  }
   const envToken = env.HINTGATE_TOKEN === '' ? undefined : env.HINTGATE_TOKEN;
   const token = values.token ?? (http ? envToken : undefined);
   if (token !== undefined && token.length < MIN_TOKEN_LENGTH) {
@@ -175,7 +265,7 @@ export function parseServeArgs(
   const verdict = http
     ? httpTokenCheck({
         host: values.host ?? DEFAULT_HTTP_HOST,
-        token,
+        token: token ?? principals.list[0]?.token,
         insecureNoToken: values['insecure-no-token'] === true,
       })
     : undefined;
@@ -194,6 +284,155 @@ export function parseServeArgs(
       ...(token === undefined ? {} : { token }),
       ...(tokenWarning === undefined ? {} : { tokenWarning }),
       ...(fetchAllow.entries.length === 0 ? {} : { fetchAllow: fetchAllow.entries }),
+      ...(principals.list.length === 0 ? {} : { principals: principals.list }),
+      ...(embedder.value === undefined ? {} : { embedder: embedder.value }),
+      ...(delegate.command === undefined ? {} : { delegate: delegate.command }),
+      ...(rateLimit === undefined ? {} : { rateLimit }),
+      ...(values['no-instructions'] === true ? { noInstructions: true } : {}),
     },
   };
+}
+
+const PRINCIPAL = /^([A-Za-z0-9_.@-]{1,64})=([A-Za-z_][A-Za-z0-9_]*)(?::(.*))?$/;
+
+/** `--principal NAME=VAR[:SCOPE,...]`: each a caller whose token is in the environment. */
+function principalArgs(
+  given: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): { ok: true; list: HttpPrincipal[] } | { ok: false; message: string } {
+  const list: HttpPrincipal[] = [];
+  for (const entry of given) {
+    const match = PRINCIPAL.exec(entry);
+    if (match === null) {
+      // Never echo what may be a token pasted in the wrong place.
+      return {
+        ok: false,
+        message: `--principal takes NAME=VAR[:SCOPE,SCOPE...] (NAME 1-64 of A-Z a-z 0-9 _ - . @, VAR the environment variable that holds the token), as in --principal ci=CI_TOKEN:read; the token itself never goes on the command line.`,
+      };
+    }
+    const [, name = '', variable = '', scopeList] = match;
+    const token = env[variable];
+    if (token === undefined || token === '') {
+      return {
+        ok: false,
+        message: `--principal ${name}: environment variable ${variable} is not set; put ${name}'s token in it (at least ${MIN_TOKEN_LENGTH} characters).`,
+      };
+    }
+    if (token.length < MIN_TOKEN_LENGTH || /\s/.test(token)) {
+      return {
+        ok: false,
+        message: `--principal ${name}: the token in ${variable} must be at least ${MIN_TOKEN_LENGTH} characters without spaces.`,
+      };
+    }
+    const scopes = scopeList === undefined ? [] : scopeList.split(',').map((s) => s.trim());
+    if (scopes.some((scope) => scope === '')) {
+      return {
+        ok: false,
+        message: `--principal ${name}: "${scopeList}" has an empty scope; write scopes separated by commas, as in :read,shell.`,
+      };
+    }
+    if (list.some((p) => p.name === name)) {
+      return { ok: false, message: `--principal ${name} is given twice; name each caller once.` };
+    }
+    if (list.some((p) => p.token === token)) {
+      return {
+        ok: false,
+        message: `--principal ${name}: its token (in ${variable}) is another caller's too; give each caller its own token.`,
+      };
+    }
+    list.push({ name, token, scopes });
+  }
+  return { ok: true, list };
+}
+
+/** `--embedder URL --embedder-model MODEL [--embedder-key-env VAR]`. */
+function embedderArgs(
+  values: { embedder?: string; 'embedder-model'?: string; 'embedder-key-env'?: string },
+  env: Readonly<Record<string, string | undefined>>,
+):
+  | { ok: true; value?: { url: string; model: string; apiKey?: string } }
+  | { ok: false; message: string } {
+  const url = values.embedder;
+  const model = values['embedder-model'];
+  const keyVariable = values['embedder-key-env'];
+  if (url === undefined) {
+    return model === undefined && keyVariable === undefined
+      ? { ok: true }
+      : {
+          ok: false,
+          message: `--embedder-model and --embedder-key-env need --embedder URL. ${seeHelp}`,
+        };
+  }
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    return {
+      ok: false,
+      message: `--embedder "${url}" is not an http: or https: URL; give the embeddings endpoint, such as http://127.0.0.1:11434/v1/embeddings.`,
+    };
+  }
+  if (parsed.username !== '' || parsed.password !== '') {
+    return {
+      ok: false,
+      message:
+        '--embedder must not carry credentials in its URL; put the key in an environment variable and name it with --embedder-key-env.',
+    };
+  }
+  if (model === undefined) {
+    return {
+      ok: false,
+      message:
+        '--embedder needs --embedder-model, such as text-embedding-3-small or nomic-embed-text.',
+    };
+  }
+  let apiKey: string | undefined;
+  if (keyVariable !== undefined) {
+    apiKey = env[keyVariable];
+    if (apiKey === undefined || apiKey === '') {
+      return {
+        ok: false,
+        message: `--embedder-key-env: environment variable ${keyVariable} is not set; put the embedder's API key in it.`,
+      };
+    }
+  }
+  return { ok: true, value: { url, model, ...(apiKey === undefined ? {} : { apiKey }) } };
+}
+
+/** `--delegate COMMAND`: words split on spaces, or a JSON list of strings. */
+function delegateArg(
+  value: string | undefined,
+): { ok: true; command?: readonly string[] } | { ok: false; message: string } {
+  if (value === undefined) return { ok: true };
+  const text = value.trim();
+  let command: unknown;
+  if (text.startsWith('[')) {
+    try {
+      command = JSON.parse(text);
+    } catch {
+      command = undefined;
+    }
+    if (
+      !Array.isArray(command) ||
+      command.length === 0 ||
+      !command.every((w) => typeof w === 'string' && w !== '')
+    ) {
+      return {
+        ok: false,
+        message: `--delegate ${JSON.stringify(value)} is not a JSON list of non-empty strings; write it as '["codex","exec","-"]', or as words separated by spaces.`,
+      };
+    }
+  } else {
+    command = text.split(/\s+/).filter((word) => word !== '');
+    if (/["'\\]/.test(text)) {
+      return {
+        ok: false,
+        message: `--delegate ${JSON.stringify(value)} has quotes or backslashes, which are not read as a shell would; write the command as a JSON list, as in '["claude","-p","{prompt}"]'.`,
+      };
+    }
+  }
+  return { ok: true, command: command as string[] };
 }

@@ -21,7 +21,7 @@ import type { LoadedGatewayServer } from '../gateway/config/index.js';
 import { connectMcpServer, type McpServerConnection } from '../mcp/client/index.js';
 import { toRemoteTools } from '../mcp/client/remote-tool.js';
 import { createRegistry } from '../registry/index.js';
-import { isPlainObject, type ToolListing, toToolListing } from '../tool/index.js';
+import { isPlainObject, type Tool, type ToolListing, toToolListing } from '../tool/index.js';
 
 /** How {@link checkServer} checks a server. */
 export interface CheckServerOptions {
@@ -198,12 +198,12 @@ async function listTools(
  * The listed tools as the gateway registers them (and `hintgate pin` pins them): malformed
  * entries and names hintgate cannot register are left out, as the gateway leaves them out.
  */
-function listingsOf(server: string, tools: readonly unknown[]): ToolListing[] {
+function registered(server: string, tools: readonly unknown[]): readonly Tool[] {
   const usable = tools.filter(
     (tool): tool is McpTool => isPlainObject(tool) && typeof tool.name === 'string',
   );
   const unused = () => Promise.reject(new Error('hintgate check does not call tools here.'));
-  return toRemoteTools(usable, server, unused).tools.map((tool) => toToolListing(tool));
+  return toRemoteTools(usable, server, unused).tools;
 }
 
 const probeTarget = (server: LoadedGatewayServer): ProbeTarget =>
@@ -292,16 +292,24 @@ export async function checkServer(
     findings: findings.length,
     violations: verdicts.filter((verdict) => verdict.verdict === 'violation').length,
   });
+  const made = registered(server.name, tools);
+  const declaredLimits = made.flatMap((tool) => {
+    const declared = tool.annotations.custom?.rateLimit;
+    return declared === undefined || tool.rateLimit === undefined
+      ? []
+      : [{ tool: tool.name, rateLimit: tool.rateLimit }];
+  });
   return {
     server: {
       name: server.name,
       status: 'checked',
       tools: names,
+      ...(declaredLimits.length === 0 ? {} : { declaredLimits }),
       ...(replaced.length === 0 ? {} : { replacedDirectories: [...new Set(replaced)] }),
       ...(sandbox === undefined ? {} : { sandbox }),
     },
     findings,
     verdicts,
-    listings: listingsOf(server.name, tools),
+    listings: made.map((tool) => toToolListing(tool)),
   };
 }

@@ -281,6 +281,7 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
           registry,
           project: config?.directory ?? cwd,
           command: 'gateway',
+          watch: true,
           mayAsk: http,
         }),
       ...(webConsole === undefined ? {} : { auditSinks: webConsole.auditSinks }),

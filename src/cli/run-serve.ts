@@ -9,12 +9,13 @@ import {
   serveMcpStdio,
   startMcpHttpServer,
 } from '../mcp/server/index.js';
+import { applyToolSettings } from '../policy/index.js';
 import { loadPolicy } from '../policy/load-policy.js';
 import { DEFAULT_MODE, type Policy } from '../policy/policy-types.js';
 import { createRegistry } from '../registry/index.js';
 import { createRuntime } from '../runtime/create-runtime.js';
 import { type RunningTelemetry, startTelemetry } from '../telemetry/index.js';
-import { createWorkspaceTools } from '../tools/index.js';
+import { createWorkspaceTools, httpEmbedder } from '../tools/index.js';
 import { discoverCliTools } from './discover-cli-tools.js';
 import { nextSignal, SHUTDOWN_GRACE_MS, shutdownNotice } from './next-signal.js';
 import { parseServeArgs, SERVE_USAGE } from './parse-serve-args.js';
@@ -87,17 +88,25 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
       workspace,
       protectedPaths: ['.hintgate', ...(args.policy === undefined ? [] : [resolve(args.policy)])],
       ...(args.fetchAllow === undefined ? {} : { fetchAllow: args.fetchAllow }),
+      ...(args.embedder === undefined ? {} : { embedder: httpEmbedder(args.embedder) }),
+      ...(args.delegate === undefined ? {} : { delegate: { command: args.delegate } }),
     }),
   });
   try {
     // Over stdio, stdin carries MCP: the project's trust can only be asked with --http.
-    await discoverCliTools(io, {
+    const discovery = await discoverCliTools(io, {
       registry,
       project: workspace,
       command: 'serve',
+      watch: true,
       mayAsk: args.http,
     });
+    applyToolSettings(registry, policy.tools, {
+      someHeldBack: discovery.status().heldBack !== undefined,
+      onWarning: (message) => io.stderr(`hintgate serve: ${message}\n`),
+    });
   } catch (error) {
+    await registry.close();
     io.stderr(`hintgate serve: ${oneLine(messageOf(error))}\n`);
     return 2;
   }
@@ -125,7 +134,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     onError: report,
     ...(telemetry === undefined ? {} : { telemetry: telemetry.telemetry }),
     // The system prompt reaches the client's model as the server's instructions.
-    instructions: () => runtime.systemPrompt(),
+    ...(args.noInstructions === true ? {} : { instructions: () => runtime.systemPrompt() }),
   });
   const shutdown = nextSignal();
   const what = `${runtime.listTools().length} tools of ${workspace} (mode ${mode})`;
@@ -140,6 +149,8 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
         host,
         ...(args.port === undefined ? {} : { port: args.port }),
         ...(args.token === undefined ? {} : { token: args.token }),
+        ...(args.principals === undefined ? {} : { principals: args.principals }),
+        ...(args.rateLimit === undefined ? {} : { rateLimit: args.rateLimit }),
         onError: report,
       });
     } catch (error) {
@@ -150,7 +161,11 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
       io.stderr(`hintgate serve: cannot listen on ${host}: ${messageOf(error)}\n`);
       return 1;
     }
-    const auth = args.token === undefined ? '' : ', bearer token required';
+    const callers = args.principals?.length ?? 0;
+    const auth =
+      args.token === undefined && callers === 0
+        ? ''
+        : `, bearer token required${callers === 0 ? '' : ` (${callers} caller${callers === 1 ? '' : 's'} with scopes)`}`;
     io.stderr(`hintgate serve: serving ${what} at ${http.url}${auth}\n`);
     if (args.tokenWarning !== undefined) io.stderr(`hintgate serve: ${args.tokenWarning}\n`);
   } else {

@@ -14,7 +14,8 @@ import type {
 import { findToolFiles } from './find-tool-files.js';
 import { hintgateHome } from './hintgate-home.js';
 import { type LoadedToolModule, loadToolModule } from './load-tool-module.js';
-import { createTrustStore, type TrustStore } from './trust-store.js';
+import { createTrustStore, TRUST_FILE_NAME, type TrustStore } from './trust-store.js';
+import { type ToolFolderWatch, type WatchedPath, watchToolFolders } from './watch-tool-folders.js';
 import { wrapModuleTool } from './wrap-module-tool.js';
 
 /** Options of {@link createToolDiscovery}. */
@@ -47,6 +48,14 @@ export interface ToolDiscoveryOptions {
    * `false` loads modules only to list their tools (`hintgate tools`).
    */
   readonly lifecycle?: boolean;
+  /**
+   * Watch the tool folders (and the trust file): a module added, changed or removed
+   * triggers a reload once the folders have been quiet for `debounceMs` (default 200),
+   * applied between turns as every reload is; a changed project file is held back until
+   * the project is trusted again. `true` for the defaults. Default: no watching (call
+   * `registry.reload()`).
+   */
+  readonly watch?: boolean | { readonly debounceMs?: number };
 }
 
 /** A loaded module and its lifecycle. */
@@ -92,6 +101,7 @@ export class ToolDiscovery {
   #reloading: Promise<void> = Promise.resolve();
   #closed: Promise<void> | undefined;
   readonly #detach: () => void;
+  readonly #watch: ToolFolderWatch | undefined;
 
   /** Prefer {@link createToolDiscovery}, which also loads. */
   constructor(options: ToolDiscoveryOptions) {
@@ -119,6 +129,39 @@ export class ToolDiscovery {
     this.#onProblem = options.onProblem ?? (() => {});
     this.#lifecycle = options.lifecycle !== false;
     this.#detach = this.#registry.attach(this);
+    this.#watch =
+      options.watch === undefined || options.watch === false
+        ? undefined
+        : this.#watchFolders(home, options.watch);
+  }
+
+  #watchFolders(home: string, watch: true | { readonly debounceMs?: number }): ToolFolderWatch {
+    const debounceMs = watch === true ? undefined : watch.debounceMs;
+    if (debounceMs !== undefined && !(Number.isFinite(debounceMs) && debounceMs >= 0)) {
+      throw new HintgateError(
+        'invalid_option',
+        'watch.debounceMs must be a number of milliseconds, 0 or more.',
+      );
+    }
+    const paths: WatchedPath[] = [{ path: join(home, TRUST_FILE_NAME), kind: 'file' }];
+    for (const layer of LAYERS) {
+      const folder = this.#folders[layer];
+      if (folder !== undefined) paths.push({ path: folder, kind: 'folder' });
+    }
+    const watcher = watchToolFolders(paths, {
+      ...(debounceMs === undefined ? {} : { debounceMs }),
+      onProblem: (message) => this.#onProblem(message),
+      onChange: () => {
+        this.reload().then(
+          () => watcher.rearm(),
+          (error: unknown) => {
+            watcher.rearm();
+            this.#onProblem(`reloading the tool folders failed: ${messageOf(error)}`);
+          },
+        );
+      },
+    });
+    return watcher;
   }
 
   /** What was found: modules loaded, modules left out, project held back. */
@@ -159,6 +202,7 @@ export class ToolDiscovery {
   /** Disposes every module whose `init` ran (or that has none), once; detaches from the registry. */
   close(): Promise<void> {
     this.#closed ??= (async () => {
+      this.#watch?.close();
       this.#detach();
       await this.#reloading;
       const all = LAYERS.flatMap((layer) => this.#layers.get(layer)?.modules ?? []);
@@ -358,6 +402,11 @@ export class ToolDiscovery {
  */
 export async function createToolDiscovery(options: ToolDiscoveryOptions): Promise<ToolDiscovery> {
   const discovery = new ToolDiscovery(options);
-  await discovery.reload();
+  try {
+    await discovery.reload();
+  } catch (error) {
+    await discovery.close();
+    throw error;
+  }
   return discovery;
 }

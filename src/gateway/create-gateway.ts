@@ -13,6 +13,7 @@ import {
   type McpToolServer,
   type ReadinessCheck,
 } from '../mcp/server/index.js';
+import { applyToolSettings } from '../policy/index.js';
 import { type Approver, DEFAULT_MODE, type Mode } from '../policy/policy-types.js';
 import { createRegistry, type Env, type ToolRegistry } from '../registry/index.js';
 import { graceMsOf } from '../runtime/close-options.js';
@@ -26,6 +27,7 @@ import { type GatewayToolState, gatewayToolStates } from './gateway-tool-states.
 import { GatewayTools } from './gateway-tools.js';
 import { GatewayUpstreams } from './gateway-upstreams.js';
 import { relayLogging } from './relay-logging.js';
+import { reportUpstreamRateLimits } from './report-upstream-rate-limits.js';
 import { unapprovableAdvice } from './unapprovable-advice.js';
 import type { UpstreamConnectSettings } from './upstream-options.js';
 import { GATEWAY_CLIENT_CAPABILITIES, upstreamOptions } from './upstream-options.js';
@@ -218,6 +220,13 @@ async function workspaceGateway(
   };
 }
 
+/** Whether a loader's outcome (a `ToolDiscovery`) holds a project's tools back. */
+const heldBackIn = (discovered: unknown): boolean => {
+  const status = (discovered as { status?: unknown } | undefined)?.status;
+  if (typeof status !== 'function') return false;
+  return (status.call(discovered) as { heldBack?: unknown }).heldBack !== undefined;
+};
+
 /**
  * Starts the gateway of a configuration: connects every upstream server (each its own
  * origin in one registry, with its trust and concurrency cap), names their tools (a tool
@@ -272,9 +281,22 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
       layer: 'bundled',
       trusted: server.trusted,
       ...(server.concurrency === undefined ? {} : { concurrency: server.concurrency }),
+      ...(server.rateLimit === undefined ? {} : { rateLimit: server.rateLimit }),
     });
   }
-  await options.discoverTools?.(registry);
+  const discovered = await options.discoverTools?.(registry);
+  try {
+    applyToolSettings(registry, config.tools, {
+      otherOrigins: new Set(config.servers.map((server) => server.name)),
+      someHeldBack: heldBackIn(discovered),
+      onWarning: notice,
+      code: 'invalid_config',
+    });
+  } catch (error) {
+    // The loaders the discovery attached (their modules, their watchers) go with it.
+    await registry.close();
+    throw error;
+  }
   const sink = createJsonlAuditSink({
     path: config.audit.path,
     sync: config.audit.sync === 'always' ? true : config.audit.sync,
@@ -376,6 +398,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
   const serve = (server: LoadedGatewayServer, connection: McpServerConnection): void => {
     upstreams.add(server.name, connection);
     connection.on('error', report);
+    reportUpstreamRateLimits(server.name, connection, { notice, audit: findings.write });
   };
 
   /**

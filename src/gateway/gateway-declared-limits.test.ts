@@ -92,3 +92,43 @@ describe('annotations.custom.rateLimit of an upstream tool', () => {
     expect(results.map((result) => result.isError ?? false)).toEqual([false, false, false, false]);
   }, 30_000);
 });
+
+describe('servers.X.rateLimit: one quota across the tools of a server', () => {
+  it('ends the call over the quota rate_limited, whichever tool of the server it calls', async () => {
+    const { client } = await gatewayOver(
+      entry({ rateLimit: { max: 2, windowMs: 60_000, maxWaitMs: 0 } }),
+    );
+    const call = async (name: string) =>
+      (await client.client.callTool({ name, arguments: {} })) as {
+        content: unknown[];
+        isError?: boolean;
+      };
+    const first = await call('crash_once_read');
+    const second = await call('search');
+    expect([first.isError ?? false, second.isError ?? false]).toEqual([false, false]);
+    // Each tool's own limit has quota left (search: 2 per minute, crash_once_read: none).
+    const third = await call('crash_once_read');
+    expect(third.isError).toBe(true);
+    expect(JSON.stringify(third)).toContain('rate_limited');
+    expect(resultText(third)).toMatch(
+      /rate limit of server "records" \(across its tools\) of 2 call\(s\) per 60000 ms/,
+    );
+  }, 30_000);
+
+  it('hands the quota back when a call fails, so failures do not spend it', async () => {
+    const { client } = await gatewayOver(
+      entry({ rateLimit: { max: 1, windowMs: 60_000, maxWaitMs: 0 } }),
+    );
+    // busy's first call answers a tool error.
+    const failed = (await client.client.callTool({ name: 'busy', arguments: {} })) as {
+      isError?: boolean;
+    };
+    expect(failed.isError).toBe(true);
+    const ok = (await client.client.callTool({ name: 'crash_once_read', arguments: {} })) as {
+      content: unknown[];
+      isError?: boolean;
+    };
+    expect(ok.isError ?? false).toBe(false);
+    expect(resultText(ok)).toBe('read after restart');
+  }, 30_000);
+});

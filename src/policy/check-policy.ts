@@ -18,6 +18,7 @@ import {
   type PolicyRule,
   type RuleDecision,
 } from './policy-types.js';
+import { readToolSettings } from './read-tool-settings.js';
 
 /** Where a policy came from, so that each problem can say where to fix it. */
 export type PolicySource = ConfigSource;
@@ -29,7 +30,7 @@ type Problem = ConfigProblem;
 const DECISIONS: readonly RuleDecision[] = ['allow', 'ask', 'deny'];
 
 /** Top-level keys of a policy. `$schema` is also accepted, for editors, and ignored. */
-const POLICY_KEYS = ['mode', 'rules'] as const;
+const POLICY_KEYS = ['mode', 'rules', 'tools'] as const;
 
 /** Keys of {@link PolicyRule}, in the order a normalized rule lists them. */
 const RULE_KEYS = [
@@ -79,13 +80,16 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
  */
 export function checkPolicy(value: unknown, source?: PolicySource): Policy {
   const problems: Problem[] = [];
-  const policy = readPolicy(value, problems);
+  const policy = readPolicy(value, problems, source);
   throwProblems(problems, { source });
   return policy;
 }
 
-/** Reads `mode` and `rules` of a policy, adding what is wrong to `problems`. */
-export function readPolicy(value: unknown, problems: Problem[]): Policy {
+/**
+ * Reads `mode`, `rules` and `tools` of a policy, adding what is wrong to `problems`;
+ * `source` locates the `tools` entries for later messages.
+ */
+export function readPolicy(value: unknown, problems: Problem[], source?: PolicySource): Policy {
   const policy: Mutable<Policy> = {};
   if (!isPlainObject(value)) {
     problems.push({
@@ -106,6 +110,8 @@ export function readPolicy(value: unknown, problems: Problem[]): Policy {
     const rules = readRules(value.rules, problems);
     if (rules !== undefined) policy.rules = rules;
   }
+  const tools = readToolSettings(value.tools, ['tools'], problems, source);
+  if (tools !== undefined) policy.tools = tools;
   return Object.freeze(policy);
 }
 

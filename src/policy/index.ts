@@ -1,3 +1,7 @@
+export {
+  type ApplyToolSettingsOptions,
+  applyToolSettings,
+} from './apply-tool-settings.js';
 export { approvalKeyLines, opaqueLines, showBlankRuns } from './approval-details.js';
 export {
   type ApprovalRecord,
@@ -44,4 +48,5 @@ export {
   type RememberScope,
   type RuleDecision,
 } from './policy-types.js';
+export { readToolSettings, type ToolSettings } from './read-tool-settings.js';
 export { SessionApprovals } from './session-approvals.js';

@@ -41,8 +41,8 @@ const decide = (policy: Policy, request: CallRequest, mode?: Mode) =>
   decideCall(request, mode ?? policy.mode ?? 'ask', compileRules(policy.rules ?? [])).decision;
 
 describe('docs/policy.md examples', () => {
-  it('has three YAML examples, each a valid policy', () => {
-    expect(examples).toHaveLength(3);
+  it('has four YAML examples, each a valid policy', () => {
+    expect(examples).toHaveLength(4);
     for (const text of examples)
       expect(() => parsePolicyText(text, 'docs/policy.md')).not.toThrow();
   });

@@ -2,6 +2,7 @@ import type { EffectiveHints, ToolAnnotations } from '../tool/annotations.js';
 import type { OpaquePart } from '../tool/approval-keys.js';
 import type { ToolClass } from '../tool/classify.js';
 import type { ToolArguments } from '../tool/resource-template.js';
+import type { ToolSettings } from './read-tool-settings.js';
 
 /**
  * How much runs without asking:
@@ -57,6 +58,11 @@ export interface PolicyRule {
 export interface Policy {
   readonly mode?: Mode;
   readonly rules?: readonly PolicyRule[];
+  /**
+   * `tools:` of a policy file: configuration of tools by name (`enabled`, `timeoutMs`,
+   * `annotations`, `scopes`), for any layer's tool; `hintgate serve` applies it.
+   */
+  readonly tools?: ToolSettings;
 }
 
 /** How long an approval is remembered. */

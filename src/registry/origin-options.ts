@@ -1,5 +1,6 @@
 import { HintgateError } from '../errors/hintgate-error.js';
-import { isPlainObject, isTool, type Tool } from '../tool/index.js';
+import { isPlainObject, isTool, type RateLimit, type Tool } from '../tool/index.js';
+import { isTimerMs, MAX_TIMER_MS } from '../tool/max-timer-ms.js';
 
 import { TOOL_LAYERS, type ToolLayer } from './tool-layer.js';
 
@@ -20,6 +21,12 @@ export interface OriginOptions {
    * Absent: the runtime decides.
    */
   readonly concurrency?: number;
+  /**
+   * One quota across every tool of this origin (say, a server capped per second): at most
+   * `max` calls that succeed in any `windowMs`, beside each tool's own `rateLimit`; a call
+   * needs a unit of both. Absent: none.
+   */
+  readonly rateLimit?: RateLimit;
   /** Tools made by `defineTool`. Default none; replace them later with `setTools`. */
   readonly tools?: readonly Tool[];
   /**
@@ -40,6 +47,8 @@ export interface OriginInfo {
   readonly trusted: boolean;
   /** Concurrency cap, when one was given. */
   readonly concurrency?: number;
+  /** Quota across the origin's tools, when one was given. */
+  readonly rateLimit?: RateLimit;
   /** How many tools the origin currently provides (visible or not). */
   readonly toolCount: number;
   /** The file the origin's tools were loaded from, when they come from one. */
@@ -52,14 +61,30 @@ export interface CheckedOrigin {
   readonly layer: ToolLayer;
   readonly trusted: boolean;
   readonly concurrency?: number;
+  readonly rateLimit?: RateLimit;
   readonly tools: readonly Tool[];
   readonly file?: string;
 }
 
-const KEYS = new Set(['name', 'layer', 'trusted', 'concurrency', 'tools', 'file']);
+const KEYS = new Set(['name', 'layer', 'trusted', 'concurrency', 'rateLimit', 'tools', 'file']);
 
 const invalid = (message: string): never => {
   throw new HintgateError('invalid_option', message);
+};
+
+const checkOriginRateLimit = (value: unknown, where: string): void => {
+  const { max, windowMs, maxWaitMs, ...rest } = isPlainObject(value) ? value : {};
+  if (
+    !isPlainObject(value) ||
+    Object.keys(rest).length > 0 ||
+    !(Number.isSafeInteger(max) && (max as number) > 0) ||
+    !isTimerMs(windowMs) ||
+    !(maxWaitMs === undefined || maxWaitMs === 0 || isTimerMs(maxWaitMs))
+  ) {
+    invalid(
+      `${where}: rateLimit must be { max, windowMs, maxWaitMs? }: max a positive integer, windowMs (and maxWaitMs) milliseconds in (0, ${MAX_TIMER_MS}], such as { max: 10, windowMs: 1000 }.`,
+    );
+  }
 };
 
 /**
@@ -91,7 +116,7 @@ export function checkTools(value: unknown, where: string): readonly Tool[] {
 export function checkOriginOptions(value: unknown): CheckedOrigin {
   if (!isPlainObject(value)) return invalid('addOrigin expects one options object.');
   const options = value as Partial<Record<keyof OriginOptions, unknown>>;
-  const { name, layer, trusted, concurrency, tools, file } = options;
+  const { name, layer, trusted, concurrency, rateLimit, tools, file } = options;
   if (typeof name !== 'string' || name.trim() === '') {
     invalid(`Origin name ${JSON.stringify(name)} is invalid: use a non-empty string.`);
   }
@@ -114,6 +139,7 @@ export function checkOriginOptions(value: unknown): CheckedOrigin {
   ) {
     invalid(`${where}: concurrency must be a positive integer or Infinity.`);
   }
+  if (rateLimit !== undefined) checkOriginRateLimit(rateLimit, where);
   if (file !== undefined && (typeof file !== 'string' || file === '')) {
     invalid(`${where}: file must be the path of the module the tools come from.`);
   }
@@ -122,6 +148,9 @@ export function checkOriginOptions(value: unknown): CheckedOrigin {
     layer: layer as ToolLayer,
     trusted: (trusted as boolean | undefined) ?? true,
     ...(concurrency === undefined ? {} : { concurrency: concurrency as number }),
+    ...(rateLimit === undefined
+      ? {}
+      : { rateLimit: Object.freeze({ ...(rateLimit as RateLimit) }) }),
     tools: tools === undefined ? Object.freeze([]) : checkTools(tools, where),
     ...(file === undefined ? {} : { file: file as string }),
   };

@@ -94,6 +94,7 @@ const originInfo = (o: CheckedOrigin): OriginInfo => ({
   layer: o.layer,
   trusted: o.trusted,
   ...(o.concurrency === undefined ? {} : { concurrency: o.concurrency }),
+  ...(o.rateLimit === undefined ? {} : { rateLimit: o.rateLimit }),
   toolCount: o.tools.length,
   ...(o.file === undefined ? {} : { file: o.file }),
 });

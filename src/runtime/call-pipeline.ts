@@ -364,6 +364,7 @@ export class CallPipeline {
   #schedule(entry: Entry, hold: boolean): Promise<CallResult> {
     const call = entry.prepared as PreparedCall;
     const { scheduler } = this.#context;
+    const originLimit = this.#context.registry.origin(call.origin)?.rateLimit;
     const admission = scheduler.admit({
       id: call.id,
       locks: this.#context.locksOf(call),
@@ -372,6 +373,9 @@ export class CallPipeline {
       ...(call.tool.rateLimit === undefined
         ? {}
         : { rateLimit: { key: `${call.origin}\u0000${call.name}`, limit: call.tool.rateLimit } }),
+      ...(originLimit === undefined
+        ? {}
+        : { originRateLimit: { key: call.origin, limit: originLimit } }),
       signal: entry.signal,
       hold,
     });

@@ -50,18 +50,21 @@ class CallContext implements ToolContext {
   declare readonly signal: AbortSignal;
   readonly callId: string;
   readonly attempt: number;
+  readonly deadline: number;
   readonly onProgress?: (progress: ToolProgress) => void;
 
   constructor(
     scope: CallAbort,
     callId: string,
     attempt: number,
+    deadline: number,
     onProgress: ((progress: ToolProgress) => void) | undefined,
   ) {
     this.#scope = scope;
     Object.defineProperty(this, 'signal', CallContext.#signal);
     this.callId = callId;
     this.attempt = attempt;
+    this.deadline = deadline;
     if (onProgress !== undefined) this.onProgress = onProgress;
   }
 }
@@ -168,8 +171,15 @@ export async function runCall(
     let value: unknown;
     let failure: { error: unknown } | undefined;
     try {
-      const context: ToolContext = new CallContext(scope, prepared.id, attempts, onProgress);
-      value = tool.execute(prepared.arguments, context);
+      const deadline = Date.now() + context.timeoutMs - (clock.now() - startedAt);
+      const toolContext: ToolContext = new CallContext(
+        scope,
+        prepared.id,
+        attempts,
+        deadline,
+        onProgress,
+      );
+      value = tool.execute(prepared.arguments, toolContext);
       if (
         value instanceof Promise ||
         typeof (value as PromiseLike<unknown> | null)?.then === 'function'

@@ -369,3 +369,51 @@ describe('Scheduler: calls on hold (waiting for approval)', () => {
     expect(later.grant).toMatchObject({ ok: true });
   });
 });
+
+describe('Scheduler: an origin rate limit beside the tool one', () => {
+  const origin = (limit: RateLimit) => ({ originRateLimit: { key: 'server', limit } });
+  const tool = (key: string, max = 5) => ({ rateLimit: { key, limit: { max, windowMs: 100 } } });
+
+  it('runs [t1, t2] of one origin capped at 1 per 100 ms one window apart, though each tool has quota', async () => {
+    const { admit, clock } = setup();
+    const a = admit('a', { ...tool('t1'), ...origin({ max: 1, windowMs: 100 }) });
+    const b = admit('b', { ...tool('t2'), ...origin({ max: 1, windowMs: 100 }) });
+    await flush();
+    expect(a.grant).toMatchObject({ ok: true });
+    expect(b.grant).toBeUndefined();
+    leaseOf(a).settle(true);
+    leaseOf(a).release();
+    clock.advance(100);
+    await flush();
+    expect(b.grant).toMatchObject({ ok: true, queuedMs: 100 });
+  });
+
+  it("hands the tool's unit back when the origin has none, and names the origin's limit", async () => {
+    const { admit } = setup();
+    const capped = origin({ max: 1, windowMs: 100, maxWaitMs: 0 });
+    admit('a', { ...tool('t1'), ...capped });
+    const b = admit('b', { ...tool('t2', 1), ...capped });
+    await flush();
+    expect(b.grant).toMatchObject({ ok: false, reason: 'rate_limited' });
+    expect(b.grant?.ok === false ? b.grant.message : '').toMatch(
+      /^rate limit of server "o" \(across its tools\) of 1 call\(s\) per 100 ms/,
+    );
+    // t2 (1 per window) still has its unit: b did not keep it.
+    const c = admit('c', tool('t2', 1));
+    await flush();
+    expect(c.grant).toMatchObject({ ok: true });
+  });
+
+  it('hands both units back when a call fails', async () => {
+    const { admit } = setup();
+    const capped = origin({ max: 1, windowMs: 100 });
+    const a = admit('a', { ...tool('t1', 1), ...capped });
+    const b = admit('b', { ...tool('t1', 1), ...capped });
+    await flush();
+    expect(b.grant).toBeUndefined();
+    leaseOf(a).settle(false);
+    leaseOf(a).release();
+    await flush();
+    expect(b.grant).toMatchObject({ ok: true });
+  });
+});

@@ -16,6 +16,12 @@ export interface AdmitRequest {
   readonly concurrency: number;
   /** Rate limit of the tool, shared by every call with the same `rateLimitKey`. */
   readonly rateLimit?: { readonly key: string; readonly limit: RateLimit };
+  /**
+   * Rate limit of the call's origin (a server's quota across its tools), shared by every
+   * call with the same key. A call runs only with a unit of both limits; the tool's is taken
+   * first, and handed back when the origin's has none.
+   */
+  readonly originRateLimit?: { readonly key: string; readonly limit: RateLimit };
   /** Aborting it before the call is granted ends the call `cancelled`. */
   readonly signal?: AbortWatch;
   /**
@@ -71,6 +77,12 @@ interface Ticket extends Admission {
   waitsFor: readonly string[];
   readonly resolve: (grant: Grant) => void;
   readonly onAbort: () => void;
+}
+
+/** A unit of quota a granted call holds, handed back when it fails. */
+interface Taken {
+  readonly limiter: RateLimiter;
+  readonly reservation: Reservation;
 }
 
 /** Options of {@link Scheduler}. */
@@ -210,28 +222,39 @@ export class Scheduler {
       if (ticket.state !== 'ready') continue;
       const { origin, concurrency, rateLimit } = ticket.request;
       if ((this.#running.get(origin) ?? 0) >= concurrency) continue;
-      let reservation: Reservation | undefined;
-      let limiter: RateLimiter | undefined;
-      if (rateLimit !== undefined) {
-        limiter = this.#limiter(rateLimit.key, rateLimit.limit);
+      const taken: Taken[] = [];
+      let waitUntil: number | undefined;
+      let refused = false;
+      for (const limited of [rateLimit, ticket.request.originRateLimit]) {
+        if (limited === undefined) continue;
+        const limiter = this.#limiter(limited.key, limited.limit);
         const attempt = limiter.tryReserve(now);
-        if ('retryAt' in attempt) {
-          const maxWait = rateLimit.limit.maxWaitMs ?? rateLimit.limit.windowMs;
-          if (attempt.retryAt - ticket.readySince > maxWait) {
-            const { max, windowMs } = rateLimit.limit;
-            this.#refuse(
-              ticket,
-              'rate_limited',
-              `rate limit of ${max} call(s) per ${windowMs} ms reached; quota frees up in ${Math.ceil(attempt.retryAt - now)} ms. Wait before calling this tool again, or batch the work into fewer calls.`,
-            );
-          } else {
-            retryAt = Math.min(retryAt, attempt.retryAt);
-          }
+        if (!('retryAt' in attempt)) {
+          taken.push({ limiter, reservation: attempt });
           continue;
         }
-        reservation = attempt;
+        for (const { limiter: other, reservation } of taken) other.rollback(reservation);
+        const maxWait = limited.limit.maxWaitMs ?? limited.limit.windowMs;
+        if (attempt.retryAt - ticket.readySince > maxWait) {
+          refused = true;
+          const { max, windowMs } = limited.limit;
+          const whose = limited === rateLimit ? '' : ` of server "${origin}" (across its tools)`;
+          this.#refuse(
+            ticket,
+            'rate_limited',
+            `rate limit${whose} of ${max} call(s) per ${windowMs} ms reached; quota frees up in ${Math.ceil(attempt.retryAt - now)} ms. Wait before calling this tool again, or batch the work into fewer calls.`,
+          );
+        } else {
+          waitUntil = attempt.retryAt;
+        }
+        break;
       }
-      this.#grant(ticket, now, limiter, reservation);
+      if (refused) continue;
+      if (waitUntil !== undefined) {
+        retryAt = Math.min(retryAt, waitUntil);
+        continue;
+      }
+      this.#grant(ticket, now, taken);
     }
     this.#ready = this.#ready.filter((ticket) => ticket.state === 'ready');
     if (retryAt !== Number.POSITIVE_INFINITY) this.#armTimer(retryAt, now);
@@ -251,12 +274,7 @@ export class Scheduler {
     );
   }
 
-  #grant(
-    ticket: Ticket,
-    now: number,
-    limiter: RateLimiter | undefined,
-    reservation: Reservation | undefined,
-  ): void {
+  #grant(ticket: Ticket, now: number, taken: readonly Taken[]): void {
     ticket.state = 'running';
     ticket.request.signal?.removeEventListener('abort', ticket.onAbort);
     const { origin } = ticket.request;
@@ -267,8 +285,8 @@ export class Scheduler {
       settle: (succeeded) => {
         if (settled) return;
         settled = true;
-        if (!succeeded && limiter !== undefined && reservation !== undefined) {
-          limiter.rollback(reservation);
+        if (!succeeded && taken.length > 0) {
+          for (const { limiter, reservation } of taken) limiter.rollback(reservation);
           this.#schedulePump();
         }
       },

@@ -13,6 +13,12 @@ export interface ToolContext {
   /** 1 for the first invocation, 2 for the first retry, and so on. */
   readonly attempt: number;
   /**
+   * When the call times out, as a `Date.now()` time (its timeout counts from its start,
+   * across every attempt): how long a tool may wait for something before the call ends
+   * anyway. Set by the runtime; absent when a tool is invoked some other way.
+   */
+  readonly deadline?: number;
+  /**
    * Present when the caller wants to hear how the call advances (an MCP client that sent a
    * `progressToken`): call it as the work advances, `progress` increasing each time.
    */

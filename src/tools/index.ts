@@ -21,6 +21,7 @@ export { createWriteFileTool } from './create-write-file-tool.js';
 export { createFetchAllowList, type FetchAllowList } from './fetch-allow-list.js';
 export type { ResolvedAddress, ResolveHost } from './guarded-get.js';
 export { type HtmlText, htmlToText } from './html-to-text.js';
+export { type HttpEmbedderOptions, httpEmbedder } from './http-embedder.js';
 export type { CommandKeys } from './keys-of-line.js';
 export { MAX_COMMAND_LENGTH } from './max-command-length.js';
 export type {

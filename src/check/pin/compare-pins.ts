@@ -128,6 +128,36 @@ const claimedText = (value: boolean | undefined): string =>
 const moveText = (move: HintMove): string =>
   `${move.hint} ${claimedText(move.from)} -> ${claimedText(move.to)}`;
 
+/** A declared `custom.rateLimit` in words, for a pin finding. */
+const declaredLimitText = (annotations: ToolAnnotations | undefined): string => {
+  const limit = annotations?.custom?.rateLimit;
+  if (limit === undefined) return 'absent';
+  const { max, windowMs, maxWaitMs } = (limit ?? {}) as Record<string, unknown>;
+  return typeof max === 'number' && typeof windowMs === 'number'
+    ? `${max} per ${windowMs} ms${typeof maxWaitMs === 'number' ? ` (wait ${maxWaitMs} ms)` : ''}`
+    : JSON.stringify(limit).slice(0, 200);
+};
+
+/**
+ * `custom.rateLimit 2 per 60000 ms -> absent` when the limit a tool declares on itself
+ * changed (the gateway honours it, so a change changes how its calls run); else nothing.
+ */
+function customRateLimitMove(
+  before: ToolAnnotations | undefined,
+  after: ToolAnnotations | undefined,
+): string[] {
+  const canonical = (value: unknown): string =>
+    JSON.stringify(
+      value ?? null,
+      typeof value === 'object' && value !== null ? Object.keys(value).sort() : undefined,
+    );
+  const from = canonical(before?.custom?.rateLimit);
+  const to = canonical(after?.custom?.rateLimit);
+  return from === to
+    ? []
+    : [`custom.rateLimit ${declaredLimitText(before)} -> ${declaredLimitText(after)}`];
+}
+
 /** Every hint whose claimed value differs between two sets of annotations. */
 export function hintMoves(
   before: ToolAnnotations | undefined,
@@ -240,9 +270,19 @@ export function comparePins(lock: LockFile, options: ComparePinsOptions): PinRep
         changedFields: fields,
         hintMoves: moves,
       });
+      const annotationMoves = [
+        ...moves.map(moveText),
+        // The pin's own `annotations` keep only the hints; its recorded definition keeps all.
+        ...(pinned.definition === undefined
+          ? []
+          : customRateLimitMove(
+              pinned.definition.annotations as ToolAnnotations | undefined,
+              listing.annotations,
+            )),
+      ];
       const what = fields.map((field) =>
-        field === 'annotations' && moves.length > 0
-          ? `annotations (${moves.map(moveText).join(', ')})`
+        field === 'annotations' && annotationMoves.length > 0
+          ? `annotations (${annotationMoves.join(', ')})`
           : field,
       );
       finding(

@@ -1,3 +1,4 @@
+import type { RateLimit } from '../../tool/tool.js';
 import {
   CHECK_SEVERITIES,
   type CheckFinding,
@@ -86,6 +87,17 @@ export interface CheckedServer {
   readonly replacedDirectories?: readonly string[];
   /** How it was run (stdio servers that were started). */
   readonly sandbox?: CheckedServerSandbox;
+  /**
+   * The limits its tools declare on themselves in `annotations.custom.rateLimit` (which
+   * the gateway honours, trusted or not), in its order; absent when none does.
+   */
+  readonly declaredLimits?: readonly DeclaredRateLimit[];
+}
+
+/** A tool's own `annotations.custom.rateLimit`, as `hintgate check` reports it. */
+export interface DeclaredRateLimit {
+  readonly tool: string;
+  readonly rateLimit: RateLimit;
 }
 
 /** A finding with the part of the check that produced it. */

@@ -93,6 +93,7 @@ export function toCheckJson(report: CheckReport): CheckJson {
         ? {}
         : { replacedDirectories: server.replacedDirectories }),
       ...(server.sandbox === undefined ? {} : { sandbox: server.sandbox }),
+      ...(server.declaredLimits === undefined ? {} : { declaredLimits: server.declaredLimits }),
     })),
     findings: sortFindings(report.findings).map((finding) => ({
       kind: finding.kind,

@@ -1,3 +1,4 @@
+import type { RateLimit } from '../../tool/tool.js';
 import { CHECK_SEVERITIES, type CheckSeverity, type ToolVerdict } from '../check-types.js';
 import { plural } from '../plural.js';
 import {
@@ -66,6 +67,10 @@ function sandboxLine(sandbox: CheckedServerSandbox): string {
     ? `  sandbox: bubblewrap, the host read-only but for the sandbox and writable caches${handed}${code}`
     : `  sandbox: no OS isolation (${sandbox.reason ?? 'none'}): it ran as you; writes outside the sandbox are not seen${handed}${code}`;
 }
+
+/** `2 calls per 60000 ms (no wait)`: a rate limit in words. */
+export const rateLimitText = ({ max, windowMs, maxWaitMs }: RateLimit): string =>
+  `${plural(max, 'call')} per ${windowMs} ms${maxWaitMs === undefined ? '' : maxWaitMs === 0 ? ' (no wait)' : ` (wait up to ${maxWaitMs} ms)`}`;
 
 const VERDICT_ORDER: Record<ToolVerdict['verdict'], number> = {
   violation: 0,
@@ -195,6 +200,11 @@ export function formatTable(report: CheckReport, options: FormatTableOptions = {
       );
     }
     if (!quiet && server.sandbox !== undefined) lines.push(sandboxLine(server.sandbox));
+    if (!quiet && server.declaredLimits !== undefined) {
+      lines.push(
+        `  declared rate limits (annotations.custom.rateLimit): ${server.declaredLimits.map(({ tool, rateLimit }) => `${tool} ${rateLimitText(rateLimit)}`).join(', ')}`,
+      );
+    }
     lines.push(...findingLines(visible, report));
     if (folded.length > 0) {
       lines.push(

@@ -12,7 +12,7 @@ const PIN_RULE_TEXT: Record<PinFindingId, Omit<CheckRule, 'id' | 'kind'> & { fix
   'pin-changed': {
     severity: 'medium',
     summary: 'A pinned tool is listed with another definition than the one pinned.',
-    help: 'Name, title, description, schemas, annotations or hint _meta changed since `hintgate pin`. The gateway holds the tool back until the new definition is reviewed and pinned.',
+    help: 'Name, title, description, schemas, annotations or hint _meta changed since `hintgate pin`; the message names the hints that moved and a changed `annotations.custom.rateLimit` (`custom.rateLimit 2 per 60000 ms -> absent`). The gateway holds the tool back until the new definition is reviewed and pinned.',
     fix: 'Review the new definition, then pin it with `hintgate pin`.',
   },
   'pin-renamed': {

@@ -7,6 +7,7 @@ import {
   throwProblems,
 } from '../../config-problems/index.js';
 import { readChoice, readPolicy } from '../../policy/check-policy.js';
+import { readToolSettings } from '../../policy/read-tool-settings.js';
 import { isPlainObject } from '../../tool/json-schema.js';
 import type { EnvironmentVariables } from './expand-env.js';
 import {
@@ -64,6 +65,7 @@ const TOP_LEVEL: KeySet = {
     'console',
     'instructions',
     'telemetry',
+    'tools',
   ],
   what: 'a hintgate configuration key',
   synonyms: {
@@ -88,7 +90,6 @@ const TOP_LEVEL: KeySet = {
     trusted: MISPLACED('trusted', 'each server'),
     concurrency: MISPLACED('concurrency', 'each server'),
     connectTimeoutMs: MISPLACED('connectTimeoutMs', 'each server'),
-    tools: MISPLACED('tools', 'each server, keyed by the tool names that server gives'),
   },
 };
 
@@ -112,7 +113,7 @@ export function checkGatewayConfig(
     directory: dirname(file),
     locate: source.locate,
   };
-  const config = readConfig(value, file, context);
+  const config = readConfig(value, file, context, source);
   // The readers word what they find for people; the shipped schema has the last word on
   // what is valid, so whatever it rejects that they let through is still reported.
   const problems = context.problems.length > 0 ? context.problems : validateGatewayConfig(value);
@@ -126,6 +127,7 @@ function readConfig(
   value: unknown,
   file: string,
   context: ReadContext,
+  source: GatewayConfigSource,
 ): LoadedGatewayConfig | undefined {
   if (!isPlainObject(value)) {
     report(
@@ -163,6 +165,7 @@ function readConfig(
     },
     problems,
   );
+  const tools = readToolSettings(value.tools, ['tools'], problems, source);
   context.problems.push(...problems);
   const audit = readMapping(value.audit, ['audit'], '{ path: "logs/audit.jsonl" }', context) ?? {};
   checkKeys(
@@ -199,6 +202,7 @@ function readConfig(
     ...(policy.mode === undefined ? {} : { mode: policy.mode }),
     ...(instructions === false ? { instructions: false } : {}),
     rules: policy.rules ?? [],
+    ...(tools === undefined ? {} : { tools }),
     audit: {
       path:
         readPath(audit.path, ['audit', 'path'], '"logs/audit.jsonl"', context) ??

@@ -1,4 +1,5 @@
 import type { Mode, PolicyRule } from '../../policy/policy-types.js';
+import type { ToolSettings } from '../../policy/read-tool-settings.js';
 import type { ToolAnnotations } from '../../tool/annotations.js';
 import type { RateLimit } from '../../tool/tool.js';
 
@@ -84,6 +85,13 @@ export interface GatewayServerExtras {
    */
   readonly concurrency?: number;
   /**
+   * One quota across all this server's tools (a backend capped per second): at most `max`
+   * calls that succeed per `windowMs`, beside each tool's own `rateLimit` (a call needs a
+   * unit of both); a call waits for quota up to `maxWaitMs` (default `windowMs`), then ends
+   * `rate_limited`. Default: none.
+   */
+  readonly rateLimit?: RateLimit | null;
+  /**
    * Time allowed for one connection attempt (start, handshake, tool list), in
    * milliseconds. Default 30000.
    */
@@ -136,6 +144,23 @@ export interface GatewayConfig {
   readonly mode?: Mode;
   /** Policy rules, as in a policy file. */
   readonly rules?: readonly PolicyRule[] | null;
+  /**
+   * Configuration of the tools of the global and project tool folders by name: `enabled`
+   * (or `disabled`), `timeoutMs`, `annotations`, `scopes`. An upstream server's tools are
+   * configured under its `tools`.
+   */
+  readonly tools?: Readonly<
+    Record<
+      string,
+      {
+        readonly enabled?: boolean;
+        readonly disabled?: boolean;
+        readonly timeoutMs?: number;
+        readonly annotations?: ToolAnnotations | null;
+        readonly scopes?: readonly string[] | null;
+      } | null
+    >
+  > | null;
   readonly audit?: {
     /** JSONL audit log. Default `.hintgate/audit.jsonl` beside the configuration. */
     readonly path?: string;
@@ -222,6 +247,8 @@ export interface LoadedServerCommon {
   readonly name: string;
   readonly trusted: boolean;
   readonly concurrency?: number;
+  /** Quota across the server's tools, when the file states one. */
+  readonly rateLimit?: RateLimit;
   /** Time allowed for one connection attempt, in milliseconds; absent: the default (30 s). */
   readonly connectTimeoutMs?: number;
   /**
@@ -314,6 +341,8 @@ export interface LoadedGatewayConfig {
   readonly mode?: Mode;
   /** The rules, checked as `checkPolicy` does; empty when none. */
   readonly rules: readonly PolicyRule[];
+  /** `tools:`, when the file has it: configuration of discovered tools by name. */
+  readonly tools?: ToolSettings;
   readonly audit: {
     readonly path: string;
     readonly arguments: boolean;

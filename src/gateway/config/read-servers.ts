@@ -18,13 +18,21 @@ import {
   readStringMap,
   report,
 } from './read-config-value.js';
-import { readToolOverrides } from './read-tool-overrides.js';
+import { readRateLimit, readToolOverrides } from './read-tool-overrides.js';
 
 type Transport = 'stdio' | 'http';
 
 const STDIO_KEYS = ['command', 'args', 'env', 'cwd'] as const;
 const HTTP_KEYS = ['url', 'headers'] as const;
-const EXTRA_KEYS = ['type', 'trusted', 'concurrency', 'connectTimeoutMs', 'era', 'tools'] as const;
+const EXTRA_KEYS = [
+  'type',
+  'trusted',
+  'concurrency',
+  'rateLimit',
+  'connectTimeoutMs',
+  'era',
+  'tools',
+] as const;
 /** Values of a server's `era`. */
 const ERAS = ['auto', 'legacy', 'modern'] as const;
 /**
@@ -48,6 +56,8 @@ const SYNONYMS: Readonly<Record<string, string>> = {
   transportType: 'type',
   trust: 'trusted',
   maxConcurrency: 'concurrency',
+  quota: 'rateLimit',
+  limit: 'rateLimit',
   connectTimeout: 'connectTimeoutMs',
   startupTimeoutMs: 'connectTimeoutMs',
   overrides: 'tools',
@@ -203,6 +213,7 @@ function readServer(
     },
     context,
   );
+  const rateLimit = readRateLimit(value.rateLimit, [...path, 'rateLimit'], context);
   const era =
     value.era === undefined
       ? undefined
@@ -212,6 +223,7 @@ function readServer(
     trusted,
     ...(era === undefined ? {} : { era }),
     ...(concurrency === undefined ? {} : { concurrency }),
+    ...(rateLimit === undefined ? {} : { rateLimit }),
     ...(connectTimeoutMs === undefined ? {} : { connectTimeoutMs }),
     tools: readToolOverrides(value.tools, [...path, 'tools'], context),
   };

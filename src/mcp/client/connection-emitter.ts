@@ -13,6 +13,7 @@ export class ConnectionEmitter {
     change: new Set(),
     error: new Set(),
     notification: new Set(),
+    rateLimited: new Set(),
   };
 
   /** Adds a listener; returns a function that removes it. */

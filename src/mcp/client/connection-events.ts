@@ -8,6 +8,7 @@ import type {
   ServerCapabilities,
 } from '@modelcontextprotocol/client';
 import type { McpToolProblem } from './remote-tool.js';
+import type { UpstreamRateLimit } from './upstream-rate-window.js';
 
 /**
  * State of a connection to an MCP server: `connecting` until the first connection is up,
@@ -71,6 +72,11 @@ export interface McpConnectionEvents {
   readonly error: Error;
   /** The server sent one of the notifications of {@link McpServerNotification}. */
   readonly notification: McpServerNotification;
+  /**
+   * The server said it is rate limited: an HTTP `429 Too Many Requests` answer (with what
+   * its `Retry-After` asks), or a tool error that says so. Its calls wait until `until`.
+   */
+  readonly rateLimited: UpstreamRateLimit;
 }
 
 /** A live connection to one MCP server whose tools are registered as one origin. */

@@ -25,6 +25,7 @@ import type { McpToolProblem, RemoteCallRequest } from './remote-tool.js';
 import { RemoteToolOrigin } from './remote-tool-origin.js';
 import { StderrTail } from './stderr-tail.js';
 import { NotJsonRpcMessageError } from './stdio-upstream-transport.js';
+import { UpstreamRateWindow } from './upstream-rate-window.js';
 import { isConnectionFailure, UpstreamUnavailableError } from './upstream-unavailable-error.js';
 import { watchNotificationStream } from './watch-notification-stream.js';
 
@@ -43,6 +44,7 @@ export class McpConnection implements McpServerConnection {
   readonly #random: () => number;
   readonly #abort = new AbortController();
   readonly #events = new ConnectionEmitter();
+  readonly #rateWindow: UpstreamRateWindow;
   #status: McpConnectionStatus = 'connecting';
   #live: LiveClient | undefined;
   readonly #origin: RemoteToolOrigin;
@@ -66,6 +68,9 @@ export class McpConnection implements McpServerConnection {
 
   constructor(options: CheckedMcpServerOptions) {
     this.origin = options.name;
+    this.#rateWindow = new UpstreamRateWindow(this.origin, (limit) =>
+      this.#events.emit('rateLimited', limit),
+    );
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
@@ -205,6 +210,7 @@ export class McpConnection implements McpServerConnection {
         onStreamBroken: (error) => {
           if (slot.live !== undefined) this.#probe(slot.live, error);
         },
+        onRateLimited: (retryAfterMs) => this.#rateWindow.note(retryAfterMs, 'http'),
       },
       onTransportError: (error) => {
         const live = slot.live;
@@ -313,7 +319,12 @@ export class McpConnection implements McpServerConnection {
     this.#events.emit('change', { tools: this.#origin.listed, problems: this.#origin.problems });
   }
 
+  /** One call, once the server's rate-limit window (if any) is over; see {@link UpstreamRateWindow}. */
   #call(request: RemoteCallRequest): Promise<CallToolResult> {
+    return this.#rateWindow.call(request, () => this.#send(request));
+  }
+
+  #send(request: RemoteCallRequest): Promise<CallToolResult> {
     const live = this.#live;
     if (live === undefined || !live.alive) {
       const message = downMessage({

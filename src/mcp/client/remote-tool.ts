@@ -38,6 +38,8 @@ export interface RemoteCallRequest {
   readonly arguments: Record<string, unknown>;
   /** The call's signal: aborting it cancels the request on the server. */
   readonly signal: AbortSignal;
+  /** When the call times out, as a `Date.now()` time (see `ToolContext.deadline`). */
+  readonly deadline?: number;
   /** A definition to use instead of the listed one (so the client skips a schema it cannot compile). */
   readonly toolDefinition?: McpTool;
   /**
@@ -189,6 +191,7 @@ export function toRemoteTool(
         name,
         arguments: args,
         signal: context.signal,
+        ...(context.deadline === undefined ? {} : { deadline: context.deadline }),
         ...(toolDefinition === undefined ? {} : { toolDefinition }),
         ...(listed.outputSchema === undefined ? {} : { hasOutputSchema: true }),
         ...(onProgress === undefined ? {} : { onProgress }),

@@ -10,6 +10,27 @@ export interface HttpFetchHooks {
    * server may be gone, or only that stream.
    */
   onStreamBroken(error: Error): void;
+  /**
+   * The server answered `429 Too Many Requests`: `retryAfterMs` is what its `Retry-After`
+   * header says (seconds or an HTTP date, from now), absent when it says nothing usable.
+   */
+  onRateLimited?(retryAfterMs: number | undefined): void;
+}
+
+/**
+ * Milliseconds from `now` that a `Retry-After` value asks to wait: delay-seconds, or an
+ * HTTP date. Undefined when absent or unusable; 0 for a date in the past.
+ */
+export function parseRetryAfter(
+  value: string | null,
+  now: number = Date.now(),
+): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (/^\d{1,10}$/.test(text)) return Number(text) * 1000;
+  if (text.length > 64) return undefined;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -52,6 +73,13 @@ export function watchHttpFetch(hooks: HttpFetchHooks, base: Fetch = fetch): Fetc
     } catch (error) {
       if (!aborted() && isConnectionFailure(error)) hooks.onUnreachable(asError(error));
       throw error;
+    }
+    if (response.status === 429) {
+      try {
+        hooks.onRateLimited?.(parseRetryAfter(response.headers.get('retry-after')));
+      } catch {
+        // A listener's failure must not change what the transport sees.
+      }
     }
     const { body } = response;
     if (body === null) return response;
