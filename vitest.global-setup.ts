@@ -21,11 +21,23 @@ interface ProcessInfo {
   readonly marked: boolean;
 }
 
+/**
+ * The run's mark, shared by the root config and each project: Vitest calls this setup once
+ * for each of them, in the same process, and all must agree on one mark.
+ */
+const RUN = Symbol.for('hintgate.testRun');
+
 export default function setup(): () => Promise<void> {
-  const run = randomUUID();
+  const shared = globalThis as { [RUN]?: { id: string; checked: boolean } };
+  shared[RUN] ??= { id: randomUUID(), checked: false };
+  const state = shared[RUN];
+  const run = state.id;
   process.env[MARK] = run;
   return async () => {
     if (process.platform !== 'linux') return;
+    // The first teardown runs after every test of every project; the others have nothing left.
+    if (state.checked) return;
+    state.checked = true;
     let left = leftovers(run);
     const deadline = Date.now() + GRACE_MS;
     while (left.length > 0 && Date.now() < deadline) {

@@ -4,6 +4,7 @@ import { type Clock, systemClock } from './clock.js';
 import { type LockEntry, LockManager } from './lock-manager.js';
 import type { Lock } from './lock-mode.js';
 import { RateLimiter, type Reservation } from './rate-limiter.js';
+import { SeqHeap } from './seq-heap.js';
 
 /** A call asking to run. */
 export interface AdmitRequest {
@@ -73,6 +74,8 @@ interface Ticket extends Admission {
   /** Every earlier conflicting call is done: the lock manager let it go. */
   unlocked: boolean;
   state: 'waiting' | 'ready' | 'running' | 'done';
+  /** The call's origin queue, looked up when it becomes ready. */
+  origin: OriginQueue | undefined;
   entry: LockEntry | undefined;
   waitsFor: readonly string[];
   readonly resolve: (grant: Grant) => void;
@@ -85,6 +88,20 @@ interface Taken {
   readonly reservation: Reservation;
 }
 
+/** One origin's running count and its ready calls, earliest admitted first. */
+interface OriginQueue {
+  readonly name: string;
+  running: number;
+  /** Ready calls; a call that left the ready state stays until it reaches the top. */
+  readonly ready: SeqHeap<Ticket>;
+}
+
+/** An origin offered to one pump, ordered by the admission number of its earliest ready call. */
+interface OriginHead {
+  readonly seq: number;
+  readonly origin: OriginQueue;
+}
+
 /** Options of {@link Scheduler}. */
 export interface SchedulerOptions {
   /** Time source and timers. Default: the system clock. */
@@ -94,7 +111,9 @@ export interface SchedulerOptions {
 /**
  * Decides when each call may start: after the earlier calls it conflicts with (lock
  * manager), when its origin has a free concurrency slot, and when its tool's rate limit has
- * quota. Calls are admitted in arrival order; ready calls take slots in that order. A call
+ * quota. Calls are admitted in arrival order; ready calls take slots in that order (within an
+ * origin strictly first come, first served: while the earliest ready call of an origin waits
+ * for a slot, the later ones wait behind it, even one given a higher cap by a later turn). A call
  * admitted on hold (waiting for its approval) keeps its place meanwhile: later calls that
  * conflict with it wait, the others go on.
  */
@@ -102,8 +121,15 @@ export class Scheduler {
   readonly #clock: Clock;
   #seq = 0;
   readonly #locks = new LockManager();
-  #ready: Ticket[] = [];
-  readonly #running = new Map<string, number>();
+  /** Origins with calls ready or running, each with its own ready queue. */
+  readonly #origins = new Map<string, OriginQueue>();
+  /**
+   * Origins whose state changed since the last pump (a call became ready, a slot freed):
+   * only these can grant anything, unless quota came back ({@link #pumpAll}).
+   */
+  #dirty = new Set<OriginQueue>();
+  /** Quota came back or a retry time passed: the next pump looks at every origin. */
+  #pumpAll = false;
   readonly #limiters = new Map<string, RateLimiter>();
   #pumpQueued = false;
   #timer: unknown;
@@ -127,6 +153,7 @@ export class Scheduler {
     const now = this.#clock.now();
     const ticket: Ticket = {
       request,
+      origin: undefined,
       seq: this.#seq++,
       since: now,
       readySince: now,
@@ -175,6 +202,15 @@ export class Scheduler {
     this.#refuse(admission as Ticket, 'withdrawn', message);
   }
 
+  #origin(name: string): OriginQueue {
+    let origin = this.#origins.get(name);
+    if (origin === undefined) {
+      origin = { name, running: 0, ready: new SeqHeap<Ticket>() };
+      this.#origins.set(name, origin);
+    }
+    return origin;
+  }
+
   #onUnlocked(ticket: Ticket): void {
     ticket.unlocked = true;
     if (!ticket.held) this.#onReady(ticket);
@@ -184,11 +220,12 @@ export class Scheduler {
     if (ticket.state !== 'waiting') return;
     ticket.state = 'ready';
     ticket.readySince = this.#clock.now();
-    // Keep the ready list in admission order (a call that became ready later may have been
-    // admitted earlier), so capped slots go first come, first served.
-    let index = this.#ready.length;
-    while (index > 0 && (this.#ready[index - 1] as Ticket).seq > ticket.seq) index -= 1;
-    this.#ready.splice(index, 0, ticket);
+    // The heap keeps admission order (a call that became ready later may have been admitted
+    // earlier), so capped slots go first come, first served.
+    const origin = this.#origin(ticket.request.origin);
+    ticket.origin = origin;
+    origin.ready.push(ticket);
+    this.#dirty.add(origin);
     this.#schedulePump();
   }
 
@@ -215,17 +252,26 @@ export class Scheduler {
   #pump(): void {
     this.#pumpQueued = false;
     const now = this.#clock.now();
+    // Past the earliest retry time, quota may have come back for a call of any origin.
+    const all = this.#pumpAll || now >= this.#timerAt;
+    this.#pumpAll = false;
+    const origins = all ? [...this.#origins.values()] : [...this.#dirty];
+    this.#dirty = new Set();
+    // Merge the origins' ready queues by admission number, each origin offered while it has
+    // a free slot: a call costs O(log n) here, however many others of its origin wait.
+    const heads = new SeqHeap<OriginHead>();
+    for (const origin of origins) this.#offer(heads, origin);
+    // Calls still ready that wait for quota, put back once the walk is over.
+    const waiting: Ticket[] = [];
     let retryAt = Number.POSITIVE_INFINITY;
-    // The list can grow while we walk it: refusing a call releases its locks.
-    for (let index = 0; index < this.#ready.length; index += 1) {
-      const ticket = this.#ready[index] as Ticket;
-      if (ticket.state !== 'ready') continue;
-      const { origin, concurrency, rateLimit } = ticket.request;
-      if ((this.#running.get(origin) ?? 0) >= concurrency) continue;
+    for (let head = heads.pop(); head !== undefined; head = heads.pop()) {
+      const { origin } = head;
+      const ticket = origin.ready.pop() as Ticket;
+      const { rateLimit, originRateLimit } = ticket.request;
       const taken: Taken[] = [];
       let waitUntil: number | undefined;
       let refused = false;
-      for (const limited of [rateLimit, ticket.request.originRateLimit]) {
+      for (const limited of [rateLimit, originRateLimit]) {
         if (limited === undefined) continue;
         const limiter = this.#limiter(limited.key, limited.limit);
         const attempt = limiter.tryReserve(now);
@@ -238,7 +284,8 @@ export class Scheduler {
         if (attempt.retryAt - ticket.readySince > maxWait) {
           refused = true;
           const { max, windowMs } = limited.limit;
-          const whose = limited === rateLimit ? '' : ` of server "${origin}" (across its tools)`;
+          const whose =
+            limited === rateLimit ? '' : ` of server "${ticket.request.origin}" (across its tools)`;
           this.#refuse(
             ticket,
             'rate_limited',
@@ -249,15 +296,42 @@ export class Scheduler {
         }
         break;
       }
-      if (refused) continue;
-      if (waitUntil !== undefined) {
-        retryAt = Math.min(retryAt, waitUntil);
+      if (refused || waitUntil !== undefined) {
+        if (waitUntil !== undefined) {
+          retryAt = Math.min(retryAt, waitUntil);
+          waiting.push(ticket);
+        }
+        this.#offer(heads, origin);
         continue;
       }
       this.#grant(ticket, now, taken);
+      this.#offer(heads, origin);
     }
-    this.#ready = this.#ready.filter((ticket) => ticket.state === 'ready');
+    for (const ticket of waiting) {
+      if (ticket.state === 'ready') ticket.origin?.ready.push(ticket);
+    }
+    for (const origin of origins) this.#forget(origin);
     if (retryAt !== Number.POSITIVE_INFINITY) this.#armTimer(retryAt, now);
+  }
+
+  /** Offers `origin` to a pump when its earliest ready call has a free slot. */
+  #offer(heads: SeqHeap<OriginHead>, origin: OriginQueue): void {
+    const { ready } = origin;
+    let first = ready.peek();
+    // Calls refused or withdrawn while ready leave the queue here.
+    while (first !== undefined && first.state !== 'ready') {
+      ready.pop();
+      first = ready.peek();
+    }
+    if (first !== undefined && origin.running < first.request.concurrency) {
+      heads.push({ seq: first.seq, origin });
+    }
+  }
+
+  /** Drops an origin with nothing ready or running; {@link #origin} makes it again. */
+  #forget(origin: OriginQueue): void {
+    if (origin.running > 0 || origin.ready.size > 0 || this.#dirty.has(origin)) return;
+    if (this.#origins.get(origin.name) === origin) this.#origins.delete(origin.name);
   }
 
   #armTimer(at: number, now: number): void {
@@ -268,6 +342,7 @@ export class Scheduler {
       () => {
         this.#timer = undefined;
         this.#timerAt = Number.POSITIVE_INFINITY;
+        this.#pumpAll = true;
         this.#pump();
       },
       Math.max(0, at - now),
@@ -277,8 +352,8 @@ export class Scheduler {
   #grant(ticket: Ticket, now: number, taken: readonly Taken[]): void {
     ticket.state = 'running';
     ticket.request.signal?.removeEventListener('abort', ticket.onAbort);
-    const { origin } = ticket.request;
-    this.#running.set(origin, (this.#running.get(origin) ?? 0) + 1);
+    const origin = ticket.origin as OriginQueue;
+    origin.running += 1;
     let settled = false;
     let released = false;
     const lease: Lease = {
@@ -287,6 +362,7 @@ export class Scheduler {
         settled = true;
         if (!succeeded && taken.length > 0) {
           for (const { limiter, reservation } of taken) limiter.rollback(reservation);
+          this.#pumpAll = true;
           this.#schedulePump();
         }
       },
@@ -294,7 +370,8 @@ export class Scheduler {
         if (released) return;
         released = true;
         ticket.state = 'done';
-        this.#running.set(origin, (this.#running.get(origin) ?? 1) - 1);
+        origin.running -= 1;
+        this.#dirty.add(origin);
         if (ticket.entry !== undefined) this.#locks.release(ticket.entry);
         this.#schedulePump();
       },
