@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,6 +17,28 @@ const alive = (pid: number): boolean => {
   }
 };
 
+const built = new URL('../../dist/testing/create-fixture-server.js', import.meta.url);
+
+/** Connects a client to a fixture server's entry over stdio. */
+const connect = async (entry: Record<string, unknown>): Promise<Client> => {
+  const { command, args, env, cwd } = entry as {
+    command: string;
+    args: string[];
+    env: Record<string, string>;
+    cwd?: string;
+  };
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    env: { ...(process.env as Record<string, string>), ...env },
+    ...(cwd === undefined ? {} : { cwd }),
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'fixture-test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+};
+
 describe('createFixtureServer', () => {
   it('lists its tools as written, answers calls, takes a new list, and is gone after close', async () => {
     made = await createTempWorkspace();
@@ -26,21 +49,7 @@ describe('createFixtureServer', () => {
         { name: 'read_note', description: 'Reads a note.', annotations: { readOnlyHint: true } },
       ],
     });
-    const entry = server.entry as {
-      command: string;
-      args: string[];
-      env: Record<string, string>;
-      cwd?: string;
-    };
-    const transport = new StdioClientTransport({
-      command: entry.command,
-      args: entry.args,
-      env: { ...(process.env as Record<string, string>), ...entry.env },
-      ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }),
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'fixture-test', version: '1.0.0' });
-    await client.connect(transport);
+    const client = await connect(server.entry);
     let pid = 0;
     try {
       const listed = await client.listTools();
@@ -75,4 +84,27 @@ describe('createFixtureServer', () => {
       /use 1-64 of/,
     );
   });
+
+  it.runIf(existsSync(built))(
+    'runs from the built package with plain node, without tsx',
+    async () => {
+      made = await createTempWorkspace();
+      const fromDist = (await import(built.href)) as typeof import('./create-fixture-server.js');
+      const server = await fromDist.createFixtureServer({
+        dir: made.workspace,
+        name: 'dist',
+        tools: [{ name: 'x', description: 'X.' }],
+      });
+      expect(server.entry.args).toEqual([
+        new URL('../../dist/testing/fixture-server-process.js', import.meta.url).pathname,
+      ]);
+      const client = await connect(server.entry);
+      try {
+        const answer = await client.callTool({ name: 'x', arguments: {} });
+        expect(answer.content).toEqual([{ type: 'text', text: 'dist x {}' }]);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });
