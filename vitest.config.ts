@@ -44,6 +44,8 @@ export default defineConfig({
       'hintgate/langchain': fileURLToPath(
         new URL('./src/adapters/langchain/index.ts', import.meta.url),
       ),
+      'hintgate/gateway': fileURLToPath(new URL('./src/gateway/index.ts', import.meta.url)),
+      'hintgate/testing': fileURLToPath(new URL('./src/testing/index.ts', import.meta.url)),
       hintgate: fileURLToPath(new URL('./src/index.ts', import.meta.url)),
     },
   },

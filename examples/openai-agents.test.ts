@@ -1,27 +1,14 @@
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
+import { exampleBlock, repoText, runExample } from './run-example.test-helpers.js';
 
 describe('examples/openai-agents.ts', () => {
   it('is the example docs/adapters.md shows', async () => {
-    const example = await readFile(join(root, 'examples', 'openai-agents.ts'), 'utf8');
-    const docs = await readFile(join(root, 'docs', 'adapters.md'), 'utf8');
-    expect(docs).toContain(`\`\`\`ts\n${example}\`\`\``);
+    expect(await repoText('docs/adapters.md')).toContain(await exampleBlock('openai-agents'));
   });
 
   it('runs: asks before the write, runs the reads at once, and hands the model hintgate\'s system prompt', async () => {
-    const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [tsx, '--tsconfig', join(root, 'tsconfig.json'), join(root, 'examples', 'openai-agents.ts')],
-      { cwd: root },
-    );
-    expect(stdout.trim().split('\n')).toEqual([
+    const { lines } = await runExample('openai-agents');
+    expect(lines).toEqual([
       'approve? write_file {"path":"a.txt","text":"new"}',
       'c1: old',
       'c3: bee',

@@ -457,7 +457,7 @@ describe('hintgate check: probe, SARIF and pins', { timeout: 60_000 }, () => {
     await mkdir(pinned);
     await writeFile(
       join(pinned, 'hintgate.yaml'),
-      `servers:\n  words:\n    command: ${JSON.stringify(process.execPath)}\n    args: ${JSON.stringify(['--import', TSX, join(ROOT, 'src', 'gateway', 'fixtures', 'tools-file-server.ts')])}\n    env: { FIXTURE_TOOLS_FILE: ${JSON.stringify(tools)}, TSX_DISABLE_CACHE: "1" }\n`,
+      `servers:\n  words:\n    command: ${JSON.stringify(process.execPath)}\n    args: ${JSON.stringify(['--import', TSX, join(ROOT, 'src', 'testing', 'fixture-server-process.ts')])}\n    env: { FIXTURE_TOOLS_FILE: ${JSON.stringify(tools)}, TSX_DISABLE_CACHE: "1" }\n`,
     );
     expect(
       await runCli(['pin'], { stdout: () => {}, stderr: () => {}, env: {}, cwd: pinned }),

@@ -3,6 +3,7 @@ export type { ConfigPath, ConfigPosition, ConfigProblem, ConfigSource } from './
 export { describe } from './describe.js';
 export { findJsonError, type JsonError } from './find-json-error.js';
 export { listOf } from './list-of.js';
+export { mergeProblems } from './merge-problems.js';
 export { type ParsedYamlOrJson, parseYamlOrJson } from './parse-yaml-or-json.js';
 export { type SchemaProblemsOptions, schemaProblems } from './schema-problems.js';
 export { type ThrowProblemsOptions, throwProblems } from './throw-problems.js';

@@ -1,7 +1,12 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  createFixtureServer,
+  createTempWorkspace,
+  type FixtureServer,
+  type FixtureTool,
+} from '../testing/index.js';
 import type { LoadedGatewayConfig } from './config/index.js';
 import { loadGatewayConfig } from './config/index.js';
 
@@ -11,56 +16,19 @@ const modules = join(REPO_ROOT, 'node_modules', '@modelcontextprotocol');
 
 /** A fresh temporary directory, removed by the returned function. */
 export async function tempDir(): Promise<{ dir: string; remove: () => Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'hintgate-gateway-'));
-  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+  const made = await createTempWorkspace({ prefix: 'hintgate-gateway-' });
+  return { dir: made.workspace, remove: made.remove };
 }
 
-/** A tool definition as the tools-file fixture lists it. */
-export interface FixtureTool {
-  readonly name: string;
-  readonly description: string;
-  readonly inputSchema?: Record<string, unknown>;
-  readonly annotations?: Record<string, unknown>;
-  readonly title?: string;
-}
+export type { FixtureTool };
 
-/** A tools-file fixture server: its configuration entry and a way to change its tools. */
-export interface ToolsFileServer {
-  /** The server's entry for `servers` in a configuration. */
-  readonly entry: Record<string, unknown>;
-  /** Replaces the tool list the server reports from its next `tools/list`. */
-  setTools(tools: readonly FixtureTool[]): Promise<void>;
-}
-
-const withSchema = (tools: readonly FixtureTool[]) =>
-  tools.map((tool) => ({ inputSchema: { type: 'object' }, ...tool }));
-
-/** Writes the tool list of a tools-file fixture server named `name` into `dir`. */
-export async function toolsFileServer(
+/** A tools-file fixture server named `name` with its list file in `dir` (see `hintgate/testing`). */
+export const toolsFileServer = (
   dir: string,
   name: string,
   tools: readonly FixtureTool[],
   extra: Record<string, unknown> = {},
-): Promise<ToolsFileServer> {
-  const file = join(dir, `${name}.tools.json`);
-  const setTools = (next: readonly FixtureTool[]) =>
-    writeFile(file, JSON.stringify(withSchema(next)));
-  await setTools(tools);
-  return {
-    entry: {
-      command: process.execPath,
-      args: [
-        '--import',
-        'tsx',
-        fileURLToPath(new URL('./fixtures/tools-file-server.ts', import.meta.url)),
-      ],
-      env: { FIXTURE_TOOLS_FILE: file, FIXTURE_NAME: name },
-      cwd: REPO_ROOT,
-      ...extra,
-    },
-    setTools,
-  };
-}
+): Promise<FixtureServer> => createFixtureServer({ dir, name, tools, extra });
 
 /** The configuration entry of `@modelcontextprotocol/server-everything` over stdio. */
 export const everythingServer = (extra: Record<string, unknown> = {}) => ({

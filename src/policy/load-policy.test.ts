@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -296,5 +296,21 @@ describe('parsePolicyText', () => {
         { tool: 'a', decision: 'deny' },
       ],
     });
+  });
+});
+
+describe('the policy file schema', () => {
+  it("is the gateway schema's mode and rules, so that the two cannot drift apart", async () => {
+    const read = async (name: string) =>
+      JSON.parse(await readFile(new URL(`../../schema/${name}`, import.meta.url), 'utf8'));
+    const gateway = await read('hintgate.schema.json');
+    const policy = await read('hintgate-policy.schema.json');
+    expect(policy.properties).toEqual({
+      $schema: gateway.properties.$schema,
+      mode: gateway.properties.mode,
+      rules: gateway.properties.rules,
+    });
+    expect(policy.$defs).toEqual({ rule: gateway.$defs.rule });
+    expect(policy.additionalProperties).toBe(false);
   });
 });

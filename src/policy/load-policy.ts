@@ -1,8 +1,14 @@
-import { parseYamlOrJson } from '../config-problems/index.js';
+import {
+  type ConfigProblem,
+  mergeProblems,
+  parseYamlOrJson,
+  throwProblems,
+} from '../config-problems/index.js';
 import { HintgateError } from '../errors/hintgate-error.js';
 import { readTextFile } from '../fs/read-text-file.js';
-import { checkPolicy } from './check-policy.js';
+import { readPolicy } from './check-policy.js';
 import type { Policy } from './policy-types.js';
+import { validatePolicyFile } from './validate-policy-file.js';
 
 /** Options of {@link loadPolicy}. */
 export interface LoadPolicyOptions {
@@ -68,7 +74,13 @@ export function parsePolicyText(text: string, file: string): Policy {
       `${file}: the file has only comments; write a policy such as "mode: ask", with rules under "rules".`,
     );
   }
-  return checkPolicy(parsed.value, { file, locate: parsed.locate });
+  // The shipped schema first, every error; then the checks of what it cannot say (globs,
+  // synonyms of keys) and the normalising, whose words win on the values they report.
+  const schema = validatePolicyFile(parsed.value);
+  const problems: ConfigProblem[] = [];
+  const policy = readPolicy(parsed.value, problems);
+  throwProblems(mergeProblems(schema, problems), { source: { file, locate: parsed.locate } });
+  return policy;
 }
 
 function invalid(message: string, cause?: unknown): HintgateError {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createFakeClock } from '../testing/index.js';
 import type { RateLimit } from '../tool/tool.js';
-import type { Clock } from './clock.js';
 import type { Lock, LockMode } from './lock-mode.js';
 import {
   type Admission,
@@ -9,36 +9,6 @@ import {
   type Lease,
   Scheduler,
 } from './scheduler.js';
-
-/** A clock that moves only when told to, with timers that fire on {@link ManualClock.advance}. */
-interface ManualClock extends Clock {
-  advance(ms: number): void;
-}
-
-function manualClock(): ManualClock {
-  let now = 0;
-  let nextId = 1;
-  const timers = new Map<number, { at: number; callback: () => void }>();
-  return {
-    now: () => now,
-    setTimeout(callback, ms) {
-      const id = nextId++;
-      timers.set(id, { at: now + ms, callback });
-      return id;
-    },
-    clearTimeout(handle) {
-      timers.delete(handle as number);
-    },
-    advance(ms) {
-      now += ms;
-      const due = [...timers].filter(([, t]) => t.at <= now).sort((a, b) => a[1].at - b[1].at);
-      for (const [id, timer] of due) {
-        timers.delete(id);
-        timer.callback();
-      }
-    },
-  };
-}
 
 /** Lets queued microtasks (the scheduler's pump) and promise callbacks run. */
 const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -53,7 +23,7 @@ interface Tracked {
 }
 
 function setup() {
-  const clock = manualClock();
+  const clock = createFakeClock();
   const scheduler = new Scheduler({ clock });
   const granted: string[] = [];
   const admit = (id: string, request: Partial<Omit<AdmitRequest, 'id'>> = {}): Tracked => {
@@ -96,7 +66,7 @@ describe('Scheduler', () => {
     const a = admit('a', { locks: [lock('n', 'X')] });
     const b = admit('b', { locks: [lock('n', 'X')] });
     await flush();
-    clock.advance(30);
+    await clock.advance(30);
     await flush();
     expect(b.grant).toBeUndefined();
     leaseOf(a).release();
@@ -186,10 +156,10 @@ describe('Scheduler', () => {
     expect(a.grant).toMatchObject({ ok: true });
     leaseOf(a).settle(true);
     leaseOf(a).release();
-    clock.advance(99);
+    await clock.advance(99);
     await flush();
     expect(b.grant).toBeUndefined();
-    clock.advance(1);
+    await clock.advance(1);
     await flush();
     expect(b.grant).toMatchObject({ ok: true, queuedMs: 100 });
   });
@@ -287,7 +257,7 @@ describe('Scheduler: calls on hold (waiting for approval)', () => {
     expect(later.waitsFor).toEqual(['held']);
     await flush();
     expect(granted).toEqual(['other']);
-    clock.advance(500);
+    await clock.advance(500);
     scheduler.proceed(held.admission);
     await flush();
     // Time waiting for the answer is not time queued.

@@ -2,6 +2,7 @@ import { dirname, join, resolve } from 'node:path';
 import { MIN_AUDIT_ROTATE_BYTES } from '../../audit/index.js';
 import {
   describe,
+  mergeProblems,
   type ConfigSource as PolicySource,
   type ConfigProblem as Problem,
   throwProblems,
@@ -113,10 +114,12 @@ export function checkGatewayConfig(
     directory: dirname(file),
     locate: source.locate,
   };
+  // The shipped schema is checked first and every error it finds is reported; the readers
+  // then expand, tolerate client formats and normalise, and say what the schema cannot
+  // (where a misplaced key belongs, what an expanded token lacks) in their own words.
+  const schema = validateGatewayConfig(value);
   const config = readConfig(value, file, context, source);
-  // The readers word what they find for people; the shipped schema has the last word on
-  // what is valid, so whatever it rejects that they let through is still reported.
-  const problems = context.problems.length > 0 ? context.problems : validateGatewayConfig(value);
+  const problems = mergeProblems(schema, context.problems);
   throwProblems(problems, { source, code: 'invalid_config', root: 'the configuration' });
   if (config === undefined)
     throw new Error('unreachable: a configuration that was not read has problems');
