@@ -300,7 +300,7 @@ describe('parsePolicyText', () => {
 });
 
 describe('the policy file schema', () => {
-  it("is the gateway schema's mode and rules, so that the two cannot drift apart", async () => {
+  it("is the gateway schema's mode, rules and tools, so that the two cannot drift apart", async () => {
     const read = async (name: string) =>
       JSON.parse(await readFile(new URL(`../../schema/${name}`, import.meta.url), 'utf8'));
     const gateway = await read('hintgate.schema.json');
@@ -309,8 +309,12 @@ describe('the policy file schema', () => {
       $schema: gateway.properties.$schema,
       mode: gateway.properties.mode,
       rules: gateway.properties.rules,
+      tools: gateway.properties.tools,
     });
-    expect(policy.$defs).toEqual({ rule: gateway.$defs.rule });
+    expect(policy.$defs).toEqual({
+      rule: gateway.$defs.rule,
+      toolOverride: gateway.$defs.toolOverride,
+    });
     expect(policy.additionalProperties).toBe(false);
   });
 });

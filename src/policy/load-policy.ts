@@ -78,8 +78,10 @@ export function parsePolicyText(text: string, file: string): Policy {
   // synonyms of keys) and the normalising, whose words win on the values they report.
   const schema = validatePolicyFile(parsed.value);
   const problems: ConfigProblem[] = [];
-  const policy = readPolicy(parsed.value, problems);
-  throwProblems(mergeProblems(schema, problems), { source: { file, locate: parsed.locate } });
+  const where = { file, locate: parsed.locate };
+  // The source also locates the `tools` entries for messages given once the tools are loaded.
+  const policy = readPolicy(parsed.value, problems, where);
+  throwProblems(mergeProblems(schema, problems), { source: where });
   return policy;
 }
 

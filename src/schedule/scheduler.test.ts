@@ -353,7 +353,7 @@ describe('Scheduler: an origin rate limit beside the tool one', () => {
     expect(b.grant).toBeUndefined();
     leaseOf(a).settle(true);
     leaseOf(a).release();
-    clock.advance(100);
+    await clock.advance(100);
     await flush();
     expect(b.grant).toMatchObject({ ok: true, queuedMs: 100 });
   });
