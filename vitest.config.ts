@@ -12,6 +12,7 @@ export default defineConfig({
       'hintgate/langchain': fileURLToPath(
         new URL('./src/adapters/langchain/index.ts', import.meta.url),
       ),
+      'hintgate/node': fileURLToPath(new URL('./src/node.ts', import.meta.url)),
       hintgate: fileURLToPath(new URL('./src/index.ts', import.meta.url)),
     },
   },

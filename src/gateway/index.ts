@@ -1,8 +1,7 @@
-// The gateway (`hintgate/gateway`): front MCP servers with one runtime, pin their tools.
-// Node only.
-
 export {
   type AuditSyncPolicy,
+  addServersToConfigText,
+  DEFAULT_SCHEMA_URL,
   type GatewayAuditRotate,
   type GatewayConfig,
   type LoadedGatewayConfig,
@@ -12,6 +11,8 @@ export {
   type NewToolsPolicy,
   parseGatewayConfigText,
   renderStarterConfig,
+  SERVER_NAME_PATTERN,
+  type ServerEntry,
 } from './config/index.js';
 export { type CreateGatewayOptions, createGateway, type Gateway } from './create-gateway.js';
 export {

@@ -1,7 +1,7 @@
 import type { BigIntStats } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 import {
   acquireFileLock,
   describeFsErrorCode,

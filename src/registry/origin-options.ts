@@ -1,4 +1,4 @@
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 import { isPlainObject, isTool, type Tool } from '../tool/index.js';
 
 import { TOOL_LAYERS, type ToolLayer } from './tool-layer.js';

@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { AuditEmitter } from '../audit/audit-emitter.js';
-import type { AuditEvent, AuditEventType, CallerIdentity } from '../audit/audit-event.js';
-import { HintgateError } from '../errors/hintgate-error.js';
-import type { Authorizer, DecideContext, Decision } from '../policy/authorizer.js';
-import type { ApprovalAnswer, Approver } from '../policy/policy-types.js';
+import type { AuditEmitter, AuditEvent, AuditEventType, CallerIdentity } from '../audit/index.js';
+import { HintgateError } from '../errors/index.js';
+import type {
+  ApprovalAnswer,
+  Approver,
+  Authorizer,
+  DecideContext,
+  Decision,
+} from '../policy/index.js';
 import type { ToolRegistry } from '../registry/index.js';
-import { AbortScope } from '../schedule/abort-scope.js';
-import type { Clock } from '../schedule/clock.js';
-import type { Lock } from '../schedule/lock-mode.js';
-import type { Admission, Grant, Scheduler } from '../schedule/scheduler.js';
-import type { CallResult } from '../tool/tool-result.js';
+import type { Admission, Clock, Grant, Lock, Scheduler } from '../schedule/index.js';
+import { AbortScope } from '../schedule/index.js';
+import type { CallResult } from '../tool/index.js';
 import type { ArrivalOrder } from './arrival-order.js';
 import { AskGatherer } from './ask-gatherer.js';
 import { AuditWriteError } from './audit-write-error.js';

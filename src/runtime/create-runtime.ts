@@ -1,21 +1,13 @@
 import { resolve as resolvePath } from 'node:path';
-import { createAuditEmitter } from '../audit/audit-emitter.js';
-import { HintgateError } from '../errors/hintgate-error.js';
-import { createApprovalStore } from '../policy/approval-store.js';
-import type { Authorizer } from '../policy/authorizer.js';
-import { createPolicy, type PolicyAuthorizer } from '../policy/create-policy.js';
-import { isOffered } from '../policy/decide-call.js';
-import { buildSystemPrompt } from '../prompt/build-system-prompt.js';
+import { createAuditEmitter } from '../audit/index.js';
+import { HintgateError } from '../errors/index.js';
+import type { Authorizer } from '../policy/index.js';
+import { createPolicy, isOffered, type PolicyAuthorizer } from '../policy/index.js';
+import { buildSystemPrompt } from '../prompt/index.js';
 import { createRegistry, type ToolRegistry } from '../registry/index.js';
-import { AbortScope } from '../schedule/abort-scope.js';
-import { callLocks } from '../schedule/call-locks.js';
-import { systemClock } from '../schedule/clock.js';
-import { Scheduler } from '../schedule/scheduler.js';
-import { MAX_TIMER_MS } from '../tool/max-timer-ms.js';
-import { ownValue } from '../tool/own-value.js';
-import { toToolListing } from '../tool/to-tool-listing.js';
-import type { CallResult } from '../tool/tool-result.js';
-import { DEFAULT_MAX_OUTPUT_CHARS } from '../tool/truncate-output.js';
+import { AbortScope, callLocks, Scheduler, systemClock } from '../schedule/index.js';
+import type { CallResult } from '../tool/index.js';
+import { DEFAULT_MAX_OUTPUT_CHARS, MAX_TIMER_MS, ownValue, toToolListing } from '../tool/index.js';
 import { ArrivalOrder } from './arrival-order.js';
 import { deniedMessage } from './authorize-batch.js';
 import { CallPipeline, type TurnContext } from './call-pipeline.js';
@@ -83,9 +75,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
           ...(options.approvalTimeoutMs === undefined
             ? {}
             : { approvalTimeoutMs: options.approvalTimeoutMs }),
-          ...(options.approvalsFile === undefined
-            ? {}
-            : { approvals: createApprovalStore({ path: resolvePath(options.approvalsFile) }) }),
+          ...(options.approvals === undefined ? {} : { approvals: options.approvals }),
         })
       : undefined;
   const authorizer: Authorizer = options.authorizer ?? (policy as PolicyAuthorizer);

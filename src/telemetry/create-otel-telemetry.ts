@@ -11,7 +11,7 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import type { AuditEvent } from '../audit/audit-event.js';
+import type { AuditEvent } from '../audit/index.js';
 
 /** What the gateway knows of a `tools/call` when it arrives. */
 export interface CallSpanStart {

@@ -1,4 +1,4 @@
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 
 /** Whether the standard environment asks for OpenTelemetry export. */
 export function otelRequested(env: NodeJS.ProcessEnv = process.env): boolean {

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { RegularFileError, readRegularFile } from '../fs/index.js';
-import { defineTool } from '../tool/define-tool.js';
-import type { Tool } from '../tool/tool.js';
+import type { Tool } from '../tool/index.js';
+import { defineTool } from '../tool/index.js';
 import { describeFsError } from './describe-fs-error.js';
 import { looksBinary } from './looks-binary.js';
 import { openWorkspaceDirectory, type WorkspaceDirectory } from './open-workspace-directory.js';

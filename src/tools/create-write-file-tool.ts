@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
-import { defineTool } from '../tool/define-tool.js';
-import type { Tool } from '../tool/tool.js';
+import type { Tool } from '../tool/index.js';
+import { defineTool } from '../tool/index.js';
 import { describeFsError } from './describe-fs-error.js';
 import { openWorkspaceDirectory, type WorkspaceDirectory } from './open-workspace-directory.js';
 import { refuseProtectedPath } from './protected-paths.js';

@@ -1,4 +1,4 @@
-import type { OpaquePart } from '../tool/approval-keys.js';
+import type { OpaquePart } from '../tool/index.js';
 import { assignmentOf, DECLARATIONS } from './assignment-word.js';
 import type { BashGrammar } from './load-bash-grammar.js';
 import { parseShellCommand } from './parse-shell-command.js';

@@ -1,6 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import { fsErrorCode, RegularFileError, readRegularFile } from '../fs/index.js';
-import { isPlainObject } from '../tool/json-schema.js';
+import { isPlainObject } from '../tool/index.js';
 import { openWorkspaceDirectory, type WorkspaceDirectory } from './open-workspace-directory.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 

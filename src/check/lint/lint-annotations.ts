@@ -1,5 +1,4 @@
-import { HINT_NAMES, type HintName, SPEC_DEFAULT_HINTS } from '../../tool/annotations.js';
-import { ownValue } from '../../tool/own-value.js';
+import { HINT_NAMES, type HintName, ownValue, SPEC_DEFAULT_HINTS } from '../../tool/index.js';
 import { isJsonObject, type ReportFinding, showValue, type ToolEntry } from './tool-entry.js';
 
 /**

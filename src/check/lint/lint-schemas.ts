@@ -1,4 +1,4 @@
-import { ownValue } from '../../tool/own-value.js';
+import { ownValue } from '../../tool/index.js';
 import { isJsonObject, type ReportFinding, showValue, type ToolEntry } from './tool-entry.js';
 
 /**

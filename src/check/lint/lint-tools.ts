@@ -1,5 +1,5 @@
-import { HintgateError } from '../../errors/hintgate-error.js';
-import { ownValue } from '../../tool/own-value.js';
+import { HintgateError } from '../../errors/index.js';
+import { ownValue } from '../../tool/index.js';
 import type { CheckFinding, CheckSeverity } from '../check-types.js';
 import { lintAnnotations } from './lint-annotations.js';
 import { type LintRuleId, lintRuleSeverity } from './lint-rules.js';

@@ -1,5 +1,4 @@
-import { HINT_NAMES, type HintName } from '../../tool/annotations.js';
-import { ownValue } from '../../tool/own-value.js';
+import { HINT_NAMES, type HintName, ownValue } from '../../tool/index.js';
 import type { LintRuleId } from './lint-rules.js';
 
 /** A JSON object as a server sent it: nothing about its fields is known yet. */

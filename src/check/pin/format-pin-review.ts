@@ -1,9 +1,8 @@
 import { diffSentences, structuredPatch } from 'diff';
-import { canonicalJson } from '../../audit/argument-digest.js';
-import { paint } from '../../terminal/format-approval-request.js';
-import { neutralizeTerminalText } from '../../terminal/neutralize-terminal-text.js';
-import { ownValue } from '../../tool/own-value.js';
-import type { ToolListing } from '../../tool/tool.js';
+import { canonicalJson } from '../../audit/index.js';
+import { neutralizeTerminalText, paint } from '../../terminal/index.js';
+import type { ToolListing } from '../../tool/index.js';
+import { ownValue } from '../../tool/index.js';
 import { plural } from '../plural.js';
 import type { PinReport, ToolPinState } from './compare-pins.js';
 import { lessCautionMoves } from './compare-pins.js';

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { canonicalJson } from '../../audit/argument-digest.js';
-import { HintgateError } from '../../errors/hintgate-error.js';
+import { canonicalJson } from '../../audit/index.js';
+import { HintgateError } from '../../errors/index.js';
 import {
   acquireFileLock,
   FileLockLostError,
@@ -11,9 +11,7 @@ import {
   readRegularFile,
   writeFileAtomic,
 } from '../../fs/index.js';
-import { HINT_NAMES, type ToolAnnotations } from '../../tool/annotations.js';
-import { nullRecord } from '../../tool/null-record.js';
-import { ownValue } from '../../tool/own-value.js';
+import { HINT_NAMES, nullRecord, ownValue, type ToolAnnotations } from '../../tool/index.js';
 import { DEFINITION_FIELDS, type DefinitionField } from './definition-hash.js';
 import {
   type PinnedDefinition,

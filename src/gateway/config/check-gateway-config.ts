@@ -1,13 +1,13 @@
 import { dirname, join, resolve } from 'node:path';
-import { MIN_AUDIT_ROTATE_BYTES } from '../../audit/index.js';
+import { MIN_AUDIT_ROTATE_BYTES } from '../../audit/node.js';
 import {
   describe,
   type ConfigSource as PolicySource,
   type ConfigProblem as Problem,
   throwProblems,
 } from '../../config-problems/index.js';
-import { readChoice, readPolicy } from '../../policy/check-policy.js';
-import { isPlainObject } from '../../tool/json-schema.js';
+import { readChoice, readPolicy } from '../../policy/index.js';
+import { isPlainObject } from '../../tool/index.js';
 import type { EnvironmentVariables } from './expand-env.js';
 import {
   AUDIT_SYNC_POLICIES,

@@ -1,6 +1,5 @@
-import type { Mode, PolicyRule } from '../../policy/policy-types.js';
-import type { ToolAnnotations } from '../../tool/annotations.js';
-import type { RateLimit } from '../../tool/tool.js';
+import type { Mode, PolicyRule } from '../../policy/index.js';
+import type { RateLimit, ToolAnnotations } from '../../tool/index.js';
 
 /**
  * What the gateway does with a tool that is not in the pin file yet (new, or renamed):

@@ -5,10 +5,9 @@ import {
   type CallToolResult as McpCallToolResult,
   Server,
 } from '@modelcontextprotocol/server';
-import { HintgateError } from '../../errors/hintgate-error.js';
-import { asError } from '../../errors/index.js';
-import type { ApprovalRequest, Approver, Mode } from '../../policy/policy-types.js';
-import type { Runtime } from '../../runtime/runtime.js';
+import { asError, HintgateError } from '../../errors/index.js';
+import type { ApprovalRequest, Approver, Mode } from '../../policy/index.js';
+import type { Runtime } from '../../runtime/index.js';
 import type { ApprovalChannel } from './approval-channel.js';
 import { createApprovalRounds } from './approval-rounds.js';
 import { type ConnectionInfo, callerIdentity, stated } from './caller-identity.js';
