@@ -30,6 +30,8 @@ const LAYERS = [
   'console',
   'adapters/shared',
   ['adapters/ai-sdk', 'adapters/langchain', 'adapters/openai-agents'],
+  // What tests share (hintgate/testing): it drives any layer below.
+  'testing',
   'cli',
 ];
 
