@@ -2,7 +2,7 @@ import { diffSentences, structuredPatch } from 'diff';
 import { canonicalJson } from '../../audit/index.js';
 import { neutralizeTerminalText, paint } from '../../terminal/index.js';
 import type { ToolListing } from '../../tool/index.js';
-import { ownValue } from '../../tool/index.js';
+import { isPlainObject, ownValue } from '../../tool/index.js';
 import { plural } from '../plural.js';
 import type { PinReport, ToolPinState } from './compare-pins.js';
 import { lessCautionMoves } from './compare-pins.js';
@@ -135,10 +135,7 @@ function annotationLines(
   }
 }
 
-const asRecord = (value: unknown): Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
+const asRecord = (value: unknown): Record<string, unknown> => (isPlainObject(value) ? value : {});
 
 /** The detail lines of a tool whose pinned definition changed. */
 function changedTool(
