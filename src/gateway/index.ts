@@ -1,3 +1,5 @@
+// What other layers of hintgate may use of the gateway layer. The public
+// `hintgate/gateway` is src/gateway.ts.
 export {
   type AuditSyncPolicy,
   addServersToConfigText,

@@ -1,3 +1,5 @@
+// What other layers of hintgate may use of the MCP layer. The public `hintgate/mcp` is
+// src/mcp.ts.
 export {
   type ConnectMcpServerCommonOptions,
   type ConnectMcpServerOptions,
