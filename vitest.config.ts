@@ -44,8 +44,9 @@ export default defineConfig({
       'hintgate/langchain': fileURLToPath(
         new URL('./src/adapters/langchain/index.ts', import.meta.url),
       ),
-      'hintgate/gateway': fileURLToPath(new URL('./src/gateway/index.ts', import.meta.url)),
+      'hintgate/gateway': fileURLToPath(new URL('./src/gateway.ts', import.meta.url)),
       'hintgate/testing': fileURLToPath(new URL('./src/testing/index.ts', import.meta.url)),
+      'hintgate/node': fileURLToPath(new URL('./src/node.ts', import.meta.url)),
       hintgate: fileURLToPath(new URL('./src/index.ts', import.meta.url)),
     },
   },

@@ -30,14 +30,9 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import {
-  type AuditSink,
-  createJsonlAuditSink,
-  createMemoryAuditSink,
-  createRegistry,
-  createRuntime,
-} from 'hintgate';
+import { type AuditSink, createMemoryAuditSink, createRegistry, createRuntime } from 'hintgate';
 import { connectMcpServer, type McpEraOption } from 'hintgate/mcp';
+import { createJsonlAuditSink } from 'hintgate/node';
 import { childEnv, percentile, ROOT, UPSTREAM_COMMAND } from './gateway.js';
 import { fixed, median, table } from './report.js';
 

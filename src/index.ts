@@ -1,33 +1,17 @@
-// The public API of hintgate. Node-only adapters live behind subpath exports.
+// The public API of hintgate (`hintgate`): portable, it imports no Node I/O module. What
+// reads or writes files lives in `hintgate/node` (src/node.ts); MCP, the gateway, the
+// built-in tools and the adapters have subpaths of their own.
 
 export {
   AUDIT_EVENT_TYPES,
   type AuditEvent,
   type AuditEventType,
-  type AuditFileSystem,
-  type AuditRotateOptions,
   type AuditSink,
   argumentDigest,
   type CallerIdentity,
-  createJsonlAuditSink,
   createMemoryAuditSink,
-  type JsonlAuditSinkOptions,
   type MemoryAuditSink,
 } from './audit/index.js';
-export {
-  createToolDiscovery,
-  createTrustStore,
-  type DiscoveryStatus,
-  type HeldBackProject,
-  hintgateHome,
-  ToolDiscovery,
-  type ToolDiscoveryOptions,
-  type ToolModuleApi,
-  type ToolModuleContext,
-  type TrustAnswer,
-  type TrustRequest,
-  type TrustStore,
-} from './discovery/index.js';
 export { HINTGATE_ERROR_CODES, HintgateError, type HintgateErrorCode } from './errors/index.js';
 export {
   type ApplyToolSettingsOptions,
@@ -36,16 +20,13 @@ export {
   type ApprovalAsk,
   type ApprovalKeyNote,
   type ApprovalOutcome,
-  type ApprovalRecord,
   type ApprovalRequest,
-  type ApprovalStore,
   type Approver,
   type Authorizer,
   allowAll,
   applyToolSettings,
   type CallRequest,
   checkPolicy,
-  createApprovalStore,
   createPolicy,
   DEFAULT_MODE,
   type Decision,
@@ -54,7 +35,6 @@ export {
   deriveCallApprovalKeys,
   type FirstAnswerOptions,
   firstAnswer,
-  loadPolicy,
   MODES,
   type Mode,
   type Policy,

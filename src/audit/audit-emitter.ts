@@ -1,4 +1,4 @@
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 import type { AuditEvent, AuditSink } from './audit-event.js';
 
 /** Fans events out to sinks and keeps track of writes still in flight. */

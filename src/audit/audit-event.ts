@@ -1,6 +1,5 @@
-import type { ApprovalAnswerer, Mode } from '../policy/policy-types.js';
-import type { ToolClass } from '../tool/classify.js';
-import type { CallErrorCode, CallStatus } from '../tool/tool-result.js';
+import type { ApprovalAnswerer, Mode } from '../policy/index.js';
+import type { CallErrorCode, CallStatus, ToolClass } from '../tool/index.js';
 
 /** Kinds of audit events. */
 export const AUDIT_EVENT_TYPES = [

@@ -1,4 +1,4 @@
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 
 /**
  * When the JSONL audit sink starts a new file. Rotation happens only between whole lines:

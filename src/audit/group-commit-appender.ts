@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 import type { AuditFileSystem } from './audit-file-system.js';
 import type { ResolvedAuditRotation } from './audit-rotate-options.js';
 import { shiftAuditFiles } from './shift-audit-files.js';

@@ -1,4 +1,4 @@
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 import type { AuditEvent, AuditSink } from './audit-event.js';
 import { type AuditFileSystem, nodeAuditFileSystem } from './audit-file-system.js';
 import { type AuditRotateOptions, resolveAuditRotation } from './audit-rotate-options.js';

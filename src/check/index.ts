@@ -11,18 +11,41 @@ export {
 } from './check-types.js';
 export { LINT_RULES, type LintToolsOptions, lintTools } from './lint/index.js';
 export {
+  comparePins,
+  formatPinReview,
+  type LockFile,
+  type PinFinding,
+  type PinReport,
+  type PinStatus,
+  type PinVerdict,
+  pinTools,
+  readLockFile,
+  sameLockFile,
+  updateLockFile,
+} from './pin/index.js';
+export type { ProbeProgress } from './probe/index.js';
+export {
+  createSandbox,
+  detectBubblewrap,
+  fixturesForServer,
+  ISOLATION_OPTIONS,
+  type IsolationOption,
+  type LoadedProbeFixtures,
   loadProbeFixtures,
   PROBE_RULES,
   type ProbeFixtures,
   type ProbeReport,
   type ProbeServerOptions,
   type ProbeTarget,
+  prepareLaunch,
   probeServer,
+  type SandboxIsolation,
 } from './probe/index.js';
 export {
   CHECK_EXIT_CODES,
   CHECK_REPORT_VERSION,
   type CheckedServer,
+  type CheckedServerSandbox,
   type CheckJson,
   type CheckReport,
   type CheckTarget,
@@ -34,5 +57,7 @@ export {
   formatSarif,
   formatTable,
   PIN_RULES,
+  pinCheckFinding,
   type ReportedFinding,
+  type SourceLocation,
 } from './report/index.js';

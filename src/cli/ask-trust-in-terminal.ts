@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { TrustAnswer, TrustRequest } from '../discovery/index.js';
-import type { Approver } from '../policy/policy-types.js';
+import type { Approver } from '../policy/index.js';
 import { createTerminalApprover, type TerminalInput } from '../terminal/index.js';
 import { SPEC_DEFAULT_HINTS } from '../tool/index.js';
 

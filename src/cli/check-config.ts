@@ -1,17 +1,17 @@
 import { existsSync } from 'node:fs';
-import { canonicalJson } from '../audit/argument-digest.js';
-import type { ToolVerdict } from '../check/check-types.js';
+import { canonicalJson } from '../audit/index.js';
+import type { ProbeFixtures, ToolVerdict } from '../check/index.js';
 import {
   comparePins,
   type LockFile,
   type PinVerdict,
+  pinCheckFinding,
   pinTools,
+  type ReportedFinding,
   readLockFile,
   updateLockFile,
-} from '../check/pin/index.js';
-import type { ProbeFixtures } from '../check/probe/index.js';
-import { pinCheckFinding, type ReportedFinding } from '../check/report/index.js';
-import type { LoadedGatewayConfig } from '../gateway/config/index.js';
+} from '../check/index.js';
+import type { LoadedGatewayConfig } from '../gateway/index.js';
 import { nullRecord } from '../tool/index.js';
 import {
   type CheckServerOptions,

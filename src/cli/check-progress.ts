@@ -1,4 +1,4 @@
-import { neutralizeTerminalText } from '../terminal/neutralize-terminal-text.js';
+import { neutralizeTerminalText } from '../terminal/index.js';
 import type { ServerCheckProgress } from './run-check-server.js';
 
 /** Options of {@link CheckProgress}. */

@@ -1,4 +1,4 @@
-import { isLoopbackHost } from '../mcp/server/http-security.js';
+import { isLoopbackHost } from '../mcp/index.js';
 
 /** What {@link httpTokenCheck} says of serving HTTP on a host with or without a token. */
 export type HttpTokenVerdict =

@@ -1,8 +1,14 @@
 import { extname } from 'node:path';
-import { CHECK_SEVERITIES, type CheckSeverity } from '../check/check-types.js';
-import { ISOLATION_OPTIONS, type IsolationOption } from '../check/probe/index.js';
-import { DEFAULT_FAIL_ON, FAIL_ON_VALUES, type FailOn } from '../check/report/index.js';
-import { SERVER_NAME_PATTERN } from '../gateway/config/index.js';
+import {
+  CHECK_SEVERITIES,
+  type CheckSeverity,
+  DEFAULT_FAIL_ON,
+  FAIL_ON_VALUES,
+  type FailOn,
+  ISOLATION_OPTIONS,
+  type IsolationOption,
+} from '../check/index.js';
+import { SERVER_NAME_PATTERN } from '../gateway/index.js';
 import { nullRecord } from '../tool/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_HTTP_HOST, type HttpPrincipal } from '../mcp/server/index.js';
-import { MODES, type Mode } from '../policy/policy-types.js';
+import { DEFAULT_HTTP_HOST, type HttpPrincipal } from '../mcp/index.js';
+import { MODES, type Mode } from '../policy/index.js';
 import { fetchAllowArg } from './fetch-allow-arg.js';
 import { httpTokenCheck } from './http-token-check.js';
 

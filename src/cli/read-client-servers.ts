@@ -3,11 +3,7 @@ import { extname } from 'node:path';
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
 import { parse as parseYaml } from 'yaml';
 import { HintgateError } from '../errors/index.js';
-import {
-  parseGatewayConfigText,
-  SERVER_NAME_PATTERN,
-  type ServerEntry,
-} from '../gateway/config/index.js';
+import { parseGatewayConfigText, SERVER_NAME_PATTERN, type ServerEntry } from '../gateway/index.js';
 
 import { isPlainObject } from '../tool/index.js';
 

@@ -1,7 +1,7 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
-import type { SourceLocation } from '../check/report/index.js';
+import type { SourceLocation } from '../check/index.js';
 import { MAX_CONFIG_FILE_BYTES, readRegularFile } from '../fs/index.js';
 
 /**

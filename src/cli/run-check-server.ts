@@ -1,25 +1,24 @@
 import { basename } from 'node:path';
 import type { Tool as McpTool } from '@modelcontextprotocol/client';
-import type { ToolVerdict } from '../check/check-types.js';
-import { lintTools } from '../check/lint/index.js';
+import type {
+  CheckedServer,
+  CheckedServerSandbox,
+  ReportedFinding,
+  ToolVerdict,
+} from '../check/index.js';
 import {
   createSandbox,
   type IsolationOption,
+  lintTools,
   type ProbeFixtures,
   type ProbeProgress,
   type ProbeTarget,
   prepareLaunch,
   probeServer,
   type SandboxIsolation,
-} from '../check/probe/index.js';
-import type {
-  CheckedServer,
-  CheckedServerSandbox,
-  ReportedFinding,
-} from '../check/report/index.js';
-import type { LoadedGatewayServer } from '../gateway/config/index.js';
-import { connectMcpServer, type McpServerConnection } from '../mcp/client/index.js';
-import { toRemoteTools } from '../mcp/client/remote-tool.js';
+} from '../check/index.js';
+import type { LoadedGatewayServer } from '../gateway/index.js';
+import { connectMcpServer, type McpServerConnection, toRemoteTools } from '../mcp/index.js';
 import { createRegistry } from '../registry/index.js';
 import { isPlainObject, type Tool, type ToolListing, toToolListing } from '../tool/index.js';
 

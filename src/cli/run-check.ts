@@ -1,14 +1,6 @@
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import type { CheckRule } from '../check/check-types.js';
-import { LINT_RULES } from '../check/lint/index.js';
-import {
-  detectBubblewrap,
-  fixturesForServer,
-  type LoadedProbeFixtures,
-  loadProbeFixtures,
-  PROBE_RULES,
-} from '../check/probe/index.js';
+import type { CheckRule } from '../check/index.js';
 import {
   CHECK_EXIT_CODES,
   type CheckedServer,
@@ -16,13 +8,19 @@ import {
   type CheckTarget,
   checkExitCode,
   DEFAULT_FAIL_ON,
+  detectBubblewrap,
+  fixturesForServer,
   formatJson,
   formatSarif,
   formatTable,
+  LINT_RULES,
+  type LoadedProbeFixtures,
+  loadProbeFixtures,
   PIN_RULES,
+  PROBE_RULES,
   type ReportedFinding,
-} from '../check/report/index.js';
-import type { LoadedGatewayConfig, LoadedGatewayServer } from '../gateway/config/index.js';
+} from '../check/index.js';
+import type { LoadedGatewayConfig, LoadedGatewayServer } from '../gateway/index.js';
 import { checkConfig } from './check-config.js';
 import { CheckProgress } from './check-progress.js';
 import { chooseGatewayConfig } from './gateway-config-file.js';

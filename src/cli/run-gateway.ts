@@ -7,8 +7,8 @@ import {
   type McpStdioServer,
   serveMcpStdio,
   startMcpHttpServer,
-} from '../mcp/server/index.js';
-import { MODES, type Mode } from '../policy/policy-types.js';
+} from '../mcp/index.js';
+import { MODES, type Mode } from '../policy/index.js';
 import { type RunningTelemetry, startTelemetry } from '../telemetry/index.js';
 import { takeConsoleOption } from './console-option.js';
 import { discoverCliTools } from './discover-cli-tools.js';

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
-import { renderStarterConfig } from '../gateway/config/index.js';
+import { renderStarterConfig } from '../gateway/index.js';
 import { KNOWN_CLIENTS } from './client-config-paths.js';
 import { DEFAULT_CONFIG_FILE } from './gateway-config-file.js';
 import { parseCommandArgs } from './parse-command-args.js';

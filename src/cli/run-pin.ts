@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { createInterface } from 'node:readline';
-import { formatPinReview } from '../check/pin/index.js';
+import { formatPinReview } from '../check/index.js';
 import { type PinPlan, pinGateway } from '../gateway/index.js';
 import { chooseGatewayConfig } from './gateway-config-file.js';
 import { parseCommandArgs } from './parse-command-args.js';

@@ -8,12 +8,11 @@ import {
   type McpStdioServer,
   serveMcpStdio,
   startMcpHttpServer,
-} from '../mcp/server/index.js';
-import { applyToolSettings } from '../policy/index.js';
-import { loadPolicy } from '../policy/load-policy.js';
-import { DEFAULT_MODE, type Policy } from '../policy/policy-types.js';
+} from '../mcp/index.js';
+import { applyToolSettings, DEFAULT_MODE, type Policy } from '../policy/index.js';
+import { createApprovalStore, loadPolicy } from '../policy/node.js';
 import { createRegistry } from '../registry/index.js';
-import { createRuntime } from '../runtime/create-runtime.js';
+import { createRuntime } from '../runtime/index.js';
 import { type RunningTelemetry, startTelemetry } from '../telemetry/index.js';
 import { createWorkspaceTools, httpEmbedder } from '../tools/index.js';
 import { discoverCliTools } from './discover-cli-tools.js';
@@ -115,7 +114,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
     workspace,
     mode,
     ...(policy.rules === undefined ? {} : { rules: policy.rules }),
-    approvalsFile: join(workspace, '.hintgate', 'approvals.json'),
+    approvals: createApprovalStore({ path: join(workspace, '.hintgate', 'approvals.json') }),
   });
   const report = (error: Error): void => io.stderr(`hintgate serve: ${oneLine(error.message)}\n`);
   let telemetry: RunningTelemetry | undefined;

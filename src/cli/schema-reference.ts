@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_SCHEMA_URL } from '../gateway/config/index.js';
+import { DEFAULT_SCHEMA_URL } from '../gateway/index.js';
 
 const SCHEMA_IN_PACKAGE = join('schema', 'hintgate.schema.json');
 

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { HintgateError } from '../errors/index.js';
 import { writeFileAtomic } from '../fs/index.js';
-import { addServersToConfigText, renderStarterConfig } from '../gateway/config/index.js';
+import { addServersToConfigText, renderStarterConfig } from '../gateway/index.js';
 import {
   CLIENT_NAMES,
   clientConfigPaths,

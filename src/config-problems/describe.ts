@@ -1,4 +1,4 @@
-import { isPlainObject } from '../tool/json-schema.js';
+import { isPlainObject } from '../tool/index.js';
 
 /** A short description of a value for a message: `"block"`, `42`, `a list`, `a mapping`. */
 export function describe(value: unknown): string {

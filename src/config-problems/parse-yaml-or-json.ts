@@ -10,7 +10,7 @@ import {
   visit,
   type YAMLError,
 } from 'yaml';
-import { HintgateError, type HintgateErrorCode } from '../errors/hintgate-error.js';
+import { HintgateError, type HintgateErrorCode } from '../errors/index.js';
 import type { ConfigPath, ConfigPosition } from './config-problem.js';
 import { findJsonError } from './find-json-error.js';
 

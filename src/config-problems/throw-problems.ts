@@ -1,4 +1,4 @@
-import { HintgateError, type HintgateErrorCode } from '../errors/hintgate-error.js';
+import { HintgateError, type HintgateErrorCode } from '../errors/index.js';
 import type { ConfigPath, ConfigPosition, ConfigProblem, ConfigSource } from './config-problem.js';
 
 /** Options of {@link throwProblems}. */

@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import { AUDIT_EVENT_TYPES, type AuditEvent, type AuditSink } from '../audit/index.js';
-import { isPlainObject } from '../tool/json-schema.js';
+import { isPlainObject } from '../tool/index.js';
 
 /** Options of {@link ConsoleAuditTrail}. */
 export interface ConsoleAuditTrailOptions {

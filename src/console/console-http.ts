@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isPlainObject } from '../tool/json-schema.js';
+import { isPlainObject } from '../tool/index.js';
 
 /**
  * The Content-Security-Policy of every console response: scripts, styles and requests only

@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { redactSecrets } from '../audit/argument-digest.js';
-import { approvalKeyLines, opaqueLines } from '../policy/approval-details.js';
-import type {
-  ApprovalAnswer,
-  ApprovalRequest,
-  Approver,
-  RememberScope,
-} from '../policy/policy-types.js';
+import { redactSecrets } from '../audit/index.js';
+import type { ApprovalAnswer, ApprovalRequest, Approver, RememberScope } from '../policy/index.js';
+import { approvalKeyLines, opaqueLines } from '../policy/index.js';
 import type { EffectiveHints, ToolAnnotations, ToolClass } from '../tool/index.js';
 
 /** What the console shows of one call waiting for approval. Every string is data, never markup. */

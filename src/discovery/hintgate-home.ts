@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 
 /** Environment variable that moves hintgate's per-user folder (default `~/.hintgate`). */
 export const HINTGATE_HOME_ENV = 'HINTGATE_HOME';

@@ -1,5 +1,5 @@
 import { basename, join, resolve } from 'node:path';
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 import type { Env, ToolRegistry } from '../registry/index.js';
 import type { Tool } from '../tool/index.js';
 import type {

@@ -1,6 +1,6 @@
 import { mkdir, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 import {
   acquireFileLock,
   RegularFileError,

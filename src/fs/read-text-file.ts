@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { HintgateError, type HintgateErrorCode } from '../errors/hintgate-error.js';
+import { HintgateError, type HintgateErrorCode } from '../errors/index.js';
 import { fsErrorCode } from './describe-fs-error-code.js';
 import { RegularFileError, readRegularFile } from './read-regular-file.js';
 

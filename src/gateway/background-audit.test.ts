@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../audit/audit-event.js';
-import { createJsonlAuditSink } from '../audit/index.js';
+import { createJsonlAuditSink } from '../audit/node.js';
 import { backgroundAudit } from './background-audit.js';
 import { createGateway } from './create-gateway.js';
 import {

@@ -1,4 +1,4 @@
-import type { AuditEvent, AuditSink } from '../audit/audit-event.js';
+import type { AuditEvent, AuditSink } from '../audit/index.js';
 import { asError } from '../errors/index.js';
 
 /** Audit writes made in the background, and a way to wait for them. */

@@ -1,23 +1,21 @@
 import { unwatchFile, watchFile } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type AuditEvent, type AuditSink, createJsonlAuditSink } from '../audit/index.js';
+import type { AuditEvent, AuditSink } from '../audit/index.js';
+import { createJsonlAuditSink } from '../audit/node.js';
 import { asError, HintgateError } from '../errors/index.js';
 import type { LoadedGatewayConfig, LoadedGatewayServer } from '../gateway/config/index.js';
 import {
   connectMcpServer,
-  type McpServerConnection,
-  UpstreamUnavailableError,
-} from '../mcp/client/index.js';
-import {
   createMcpToolServer,
+  type McpServerConnection,
   type McpToolServer,
   type ReadinessCheck,
-} from '../mcp/server/index.js';
-import { applyToolSettings } from '../policy/index.js';
-import { type Approver, DEFAULT_MODE, type Mode } from '../policy/policy-types.js';
+  UpstreamUnavailableError,
+} from '../mcp/index.js';
+import { type Approver, applyToolSettings, DEFAULT_MODE, type Mode } from '../policy/index.js';
+import { createApprovalStore } from '../policy/node.js';
 import { createRegistry, type Env, type ToolRegistry } from '../registry/index.js';
-import { graceMsOf } from '../runtime/close-options.js';
-import { createRuntime, type Runtime } from '../runtime/index.js';
+import { createRuntime, graceMsOf, type Runtime } from '../runtime/index.js';
 import type { CallTelemetry } from '../telemetry/index.js';
 import { createWorkspaceTools } from '../tools/index.js';
 import { backgroundAudit } from './background-audit.js';
@@ -190,7 +188,7 @@ async function workspaceGateway(
     registry,
     workspace,
     mode: options.mode ?? DEFAULT_MODE,
-    approvalsFile: join(workspace, '.hintgate', 'approvals.json'),
+    approvals: createApprovalStore({ path: join(workspace, '.hintgate', 'approvals.json') }),
     auditSinks: sinks,
   });
   const toolServer = createMcpToolServer({
@@ -311,7 +309,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     registry,
     mode: options.mode ?? config.mode ?? DEFAULT_MODE,
     rules: config.rules,
-    approvalsFile: config.approvals.path,
+    approvals: createApprovalStore({ path: config.approvals.path }),
     auditSinks: sinks,
     auditArguments: config.audit.arguments,
     workspace: config.directory,

@@ -5,7 +5,7 @@ import {
   type PinFinding,
   type PinReport,
   readLockFile,
-} from '../check/pin/index.js';
+} from '../check/index.js';
 import type { NewToolsPolicy } from '../gateway/config/index.js';
 import { type Tool, toToolListing } from '../tool/index.js';
 

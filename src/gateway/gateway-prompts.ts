@@ -1,6 +1,6 @@
 import { type Prompt, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
-import { UpstreamUnavailableError } from '../mcp/client/index.js';
-import type { McpPromptSource, McpSourceRequest } from '../mcp/server/index.js';
+import type { McpPromptSource, McpSourceRequest } from '../mcp/index.js';
+import { UpstreamUnavailableError } from '../mcp/index.js';
 import { exposedNames } from './exposed-names.js';
 import type { GatewayUpstreams } from './gateway-upstreams.js';
 

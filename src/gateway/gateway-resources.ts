@@ -6,8 +6,8 @@ import {
   type ResourceTemplateType,
   UriTemplate,
 } from '@modelcontextprotocol/client';
-import { UpstreamUnavailableError } from '../mcp/client/index.js';
-import type { McpResourceEvent, McpResourceSource, McpSourceRequest } from '../mcp/server/index.js';
+import type { McpResourceEvent, McpResourceSource, McpSourceRequest } from '../mcp/index.js';
+import { UpstreamUnavailableError } from '../mcp/index.js';
 import type { GatewayUpstreams, Upstream } from './gateway-upstreams.js';
 
 /** Options of {@link createGatewayResources}. */

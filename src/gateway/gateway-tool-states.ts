@@ -4,10 +4,15 @@ import {
   type PinReport,
   type PinStatus,
   type PinVerdict,
-} from '../check/pin/index.js';
+} from '../check/index.js';
 import type { ShadowedTool, ToolLayer, ToolRegistry } from '../registry/index.js';
-import type { EffectiveHints, RateLimit, ToolAnnotations, ToolClass } from '../tool/index.js';
-import type { ToolListing } from '../tool/tool.js';
+import type {
+  EffectiveHints,
+  RateLimit,
+  ToolAnnotations,
+  ToolClass,
+  ToolListing,
+} from '../tool/index.js';
 
 /** What the pins say of one tool, as the gateway last applied them. */
 export interface ToolPinDetail {

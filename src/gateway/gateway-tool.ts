@@ -1,7 +1,7 @@
 import type { LoadedToolOverride } from '../gateway/config/index.js';
-import { listedSchema } from '../mcp/client/remote-schema.js';
+import { listedSchema } from '../mcp/index.js';
+import type { ToolSchema } from '../tool/index.js';
 import { type DefineToolOptions, defineTool, type SchemaInput, type Tool } from '../tool/index.js';
-import type { ToolSchema } from '../tool/tool-schema.js';
 
 /** A gateway tool, or the upstream tool as it is with why its overrides were not applied. */
 export interface GatewayToolOutcome {

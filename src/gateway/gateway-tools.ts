@@ -1,12 +1,12 @@
-import type { AuditEvent } from '../audit/audit-event.js';
-import type { PinFinding } from '../check/pin/index.js';
+import type { AuditEvent } from '../audit/index.js';
+import type { PinFinding } from '../check/index.js';
 import {
   type LoadedGatewayConfig,
   type LoadedServerCommon,
   type LoadedToolOverride,
   VERIFIED_CONCURRENCY,
 } from '../gateway/config/index.js';
-import type { McpServerConnection } from '../mcp/client/index.js';
+import type { McpServerConnection } from '../mcp/index.js';
 import type { ToolConfig, ToolRegistry } from '../registry/index.js';
 import { effectiveAnnotations, ownValue, type Tool, toToolListing } from '../tool/index.js';
 import { gatewayNames } from './gateway-names.js';

@@ -1,4 +1,4 @@
-import type { McpServerConnection, McpServerNotification } from '../mcp/client/index.js';
+import type { McpServerConnection, McpServerNotification } from '../mcp/index.js';
 
 /** One reached upstream server. */
 export interface Upstream {

@@ -1,6 +1,5 @@
-// The gateway (`hintgate/gateway`): front MCP servers with one runtime, pin their tools.
-// Node only.
-
+// What other layers of hintgate may use of the gateway layer. The public
+// `hintgate/gateway` is src/gateway.ts.
 export {
   type CallTelemetry,
   type RunningTelemetry,
@@ -11,6 +10,8 @@ export {
 } from '../telemetry/index.js';
 export {
   type AuditSyncPolicy,
+  addServersToConfigText,
+  DEFAULT_SCHEMA_URL,
   type GatewayAuditRotate,
   type GatewayConfig,
   type LoadedGatewayConfig,
@@ -21,6 +22,8 @@ export {
   type NewToolsPolicy,
   parseGatewayConfigText,
   renderStarterConfig,
+  SERVER_NAME_PATTERN,
+  type ServerEntry,
 } from './config/index.js';
 export { type CreateGatewayOptions, createGateway, type Gateway } from './create-gateway.js';
 export {

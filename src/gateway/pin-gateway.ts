@@ -7,10 +7,10 @@ import {
   readLockFile,
   sameLockFile,
   updateLockFile,
-} from '../check/pin/index.js';
+} from '../check/index.js';
 import { HintgateError } from '../errors/index.js';
 import type { LoadedGatewayConfig } from '../gateway/config/index.js';
-import { connectMcpServer, type McpServerConnection } from '../mcp/client/index.js';
+import { connectMcpServer, type McpServerConnection } from '../mcp/index.js';
 import { createRegistry } from '../registry/index.js';
 import { nullRecord, type ToolListing, toToolListing } from '../tool/index.js';
 import {

@@ -1,5 +1,5 @@
 import type { LoggingLevel, LoggingMessageNotificationParams } from '@modelcontextprotocol/client';
-import type { McpLogSource } from '../mcp/server/index.js';
+import type { McpLogSource } from '../mcp/index.js';
 import type { GatewayUpstreams, Upstream } from './gateway-upstreams.js';
 
 /** Options of {@link relayLogging}. */

@@ -1,5 +1,5 @@
-import type { AuditEvent } from '../audit/audit-event.js';
-import type { McpServerConnection } from '../mcp/client/index.js';
+import type { AuditEvent } from '../audit/index.js';
+import type { McpServerConnection } from '../mcp/index.js';
 
 /** Where {@link reportUpstreamRateLimits} tells what it sees. */
 export interface UpstreamRateLimitReports {

@@ -1,9 +1,5 @@
 import type { LoadedGatewayServer } from '../gateway/config/index.js';
-import type {
-  ConnectMcpServerOptions,
-  ReconnectOptions,
-  UpstreamRequests,
-} from '../mcp/client/index.js';
+import type { ConnectMcpServerOptions, ReconnectOptions, UpstreamRequests } from '../mcp/index.js';
 import type { ToolRegistry } from '../registry/index.js';
 import type { CallTelemetry } from '../telemetry/index.js';
 

@@ -1,5 +1,5 @@
-import type { McpServerConnection } from '../mcp/client/index.js';
-import { UpstreamUnavailableError } from '../mcp/client/index.js';
+import type { McpServerConnection } from '../mcp/index.js';
+import { UpstreamUnavailableError } from '../mcp/index.js';
 import type { Tool, ToolContext } from '../tool/index.js';
 
 /**

@@ -1,4 +1,4 @@
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 
 /** Environment variable that turns the MCP layer's fast paths off, all or some. */
 export const FAST_PATHS_ENV = 'HINTGATE_FAST_PATHS';

@@ -1,6 +1,5 @@
-// The MCP adapters of hintgate (`hintgate/mcp`): serve a runtime over MCP, and use remote
-// MCP servers as tools. Node only.
-
+// What other layers of hintgate may use of the MCP layer. The public `hintgate/mcp` is
+// src/mcp.ts.
 export {
   type ConnectMcpServerCommonOptions,
   type ConnectMcpServerOptions,
@@ -17,8 +16,19 @@ export {
   type McpToolProblem,
   type McpToolsEvent,
   type ReconnectOptions,
+  type UpstreamRequests,
   UpstreamUnavailableError,
 } from './client/index.js';
+export { checkTarget } from './client/mcp-target.js';
+export { redactUrl } from './client/redact-url.js';
+export { listedSchema } from './client/remote-schema.js';
+export { toRemoteTools } from './client/remote-tool.js';
+export { MODERN_REVISION } from './protocol-revision.js';
+export {
+  checkRequestHosts,
+  isLoopbackHost,
+  normalizeAllowedHosts,
+} from './server/http-security.js';
 export {
   APPROVAL_CHOICES,
   APPROVAL_INPUT_KEY,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRegistry } from '../registry/index.js';
 import { defineTool, READ_ONLY } from '../tool/index.js';
 import { applyToolSettings } from './apply-tool-settings.js';
-import { parsePolicyText } from './load-policy.js';
+import { parsePolicyText } from './parse-policy-text.js';
 
 const tool = (name: string) =>
   defineTool({

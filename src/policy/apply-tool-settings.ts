@@ -1,5 +1,5 @@
 import { type ConfigProblem, closest, throwProblems } from '../config-problems/index.js';
-import type { HintgateErrorCode } from '../errors/hintgate-error.js';
+import type { HintgateErrorCode } from '../errors/index.js';
 import type { ToolRegistry } from '../registry/index.js';
 import type { ToolSettings } from './read-tool-settings.js';
 

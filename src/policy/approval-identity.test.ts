@@ -8,6 +8,7 @@ import { createRuntime } from '../runtime/create-runtime.js';
 import { defineTool } from '../tool/define-tool.js';
 import { DESTRUCTIVE } from '../tool/presets.js';
 import type { Tool } from '../tool/tool.js';
+import { createApprovalStore } from './approval-store.js';
 import type { ApprovalAnswer, ApprovalRequest } from './policy-types.js';
 
 // Remembered approvals bind to a tool's identity (origin + name on its origin), as a
@@ -47,7 +48,7 @@ const setup = async (answers: ApprovalAnswer[]) => {
     createRuntime({
       registry,
       mode: 'ask',
-      approvalsFile,
+      approvals: createApprovalStore({ path: approvalsFile }),
       approver: (request) => {
         asked.push(request);
         return answers.shift() ?? { decision: 'deny', reason: 'no more answers' };

@@ -1,7 +1,7 @@
 import type { BigIntStats } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 import {
   acquireFileLock,
   describeFsErrorCode,
@@ -14,6 +14,7 @@ import {
   readRegularFile,
   writeFileAtomic,
 } from '../fs/index.js';
+import { isPlainObject } from '../tool/index.js';
 
 /** One persistent approval: `tool` may run on `key` without asking, in this project. */
 export interface ApprovalRecord {
@@ -129,9 +130,6 @@ function invalidFile(path: string, problem: string, cause?: unknown): HintgateEr
   );
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function parseApprovals(text: string, path: string): ApprovalRecord[] {
   let data: unknown;
   try {
@@ -139,7 +137,7 @@ function parseApprovals(text: string, path: string): ApprovalRecord[] {
   } catch (error) {
     throw invalidFile(path, `is not valid JSON (${messageOf(error)})`, error);
   }
-  if (!isObject(data)) throw invalidFile(path, 'does not hold a JSON object');
+  if (!isPlainObject(data)) throw invalidFile(path, 'does not hold a JSON object');
   if (data.version !== FILE_VERSION) {
     throw invalidFile(
       path,
@@ -149,7 +147,7 @@ function parseApprovals(text: string, path: string): ApprovalRecord[] {
   if (!Array.isArray(data.approvals)) throw invalidFile(path, 'has no "approvals" array');
   return data.approvals.map((entry: unknown, index: number): ApprovalRecord => {
     const where = `approvals[${index}]`;
-    if (!isObject(entry)) throw invalidFile(path, `has ${where} that is not an object`);
+    if (!isPlainObject(entry)) throw invalidFile(path, `has ${where} that is not an object`);
     const { tool, key, grantedAt, reason } = entry;
     for (const [name, value] of [
       ['tool', tool],

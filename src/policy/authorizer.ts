@@ -1,9 +1,12 @@
-import type { BlockedTool, RequiredApproval } from '../registry/tool-config.js';
-import type { EffectiveHints, ToolAnnotations } from '../tool/annotations.js';
-import type { OpaquePart } from '../tool/approval-keys.js';
-import type { ToolClass } from '../tool/classify.js';
-import type { ToolArguments } from '../tool/resource-template.js';
-import type { Tool } from '../tool/tool.js';
+import type { BlockedTool, RequiredApproval } from '../registry/index.js';
+import type {
+  EffectiveHints,
+  OpaquePart,
+  Tool,
+  ToolAnnotations,
+  ToolArguments,
+  ToolClass,
+} from '../tool/index.js';
 import type { ApprovalAnswerer, Approver } from './policy-types.js';
 
 /** A validated call, as the policy sees it before it is scheduled. */

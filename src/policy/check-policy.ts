@@ -7,9 +7,7 @@ import {
   listOf,
   throwProblems,
 } from '../config-problems/index.js';
-import { HINT_NAMES, type HintName } from '../tool/annotations.js';
-import { isPlainObject } from '../tool/json-schema.js';
-import { ownValue } from '../tool/own-value.js';
+import { HINT_NAMES, type HintName, isPlainObject, ownValue } from '../tool/index.js';
 import { checkGlob } from './compile-glob.js';
 import {
   MODES,

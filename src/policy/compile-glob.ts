@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 import { compileLinearGlob } from './compile-linear-glob.js';
 
 /**

@@ -1,7 +1,5 @@
-import { qualifiedToolName } from '../registry/qualified-tool-name.js';
-import type { EffectiveHints } from '../tool/annotations.js';
-import type { OpaquePart } from '../tool/approval-keys.js';
-import type { Tool } from '../tool/tool.js';
+import { qualifiedToolName } from '../registry/index.js';
+import type { EffectiveHints, OpaquePart, Tool } from '../tool/index.js';
 import { compileGlob, globBase } from './compile-glob.js';
 import { nameOnOrigin } from './name-on-origin.js';
 import type { Mode, PolicyRule, RuleDecision } from './policy-types.js';

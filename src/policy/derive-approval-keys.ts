@@ -1,8 +1,6 @@
-import { HintgateError } from '../errors/hintgate-error.js';
-import type { ApprovalKeyResult, OpaquePart } from '../tool/approval-keys.js';
-import { isPlainObject } from '../tool/json-schema.js';
-import type { ToolArguments } from '../tool/resource-template.js';
-import type { Tool } from '../tool/tool.js';
+import { HintgateError } from '../errors/index.js';
+import type { ApprovalKeyResult, OpaquePart, Tool, ToolArguments } from '../tool/index.js';
+import { isPlainObject } from '../tool/index.js';
 
 /** The approval keys of a call, with the parts its tool could not understand. */
 export interface DerivedApprovalKeys {

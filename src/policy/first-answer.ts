@@ -1,4 +1,4 @@
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 import type { ApprovalAnswer, ApprovalRequest, Approver } from './policy-types.js';
 
 /** Options of {@link firstAnswer}. */

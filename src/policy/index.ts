@@ -3,12 +3,7 @@ export {
   applyToolSettings,
 } from './apply-tool-settings.js';
 export { approvalKeyLines, opaqueLines, showBlankRuns } from './approval-details.js';
-export {
-  type ApprovalRecord,
-  type ApprovalStore,
-  type ApprovalStoreOptions,
-  createApprovalStore,
-} from './approval-store.js';
+export type { DecideContext } from './authorizer.js';
 export {
   type ApprovalAsk,
   type ApprovalOutcome,
@@ -17,9 +12,10 @@ export {
   type CallRequest,
   type Decision,
 } from './authorizer.js';
-export { checkPolicy } from './check-policy.js';
+export { checkPolicy, readChoice, readPolicy } from './check-policy.js';
 export { compileGlob } from './compile-glob.js';
 export { compileLinearGlob, type LinearGlobOptions } from './compile-linear-glob.js';
+export type { SharedSessionApprovals } from './create-policy.js';
 export {
   createPolicy,
   type PersistentApprovals,
@@ -33,7 +29,7 @@ export {
   deriveCallApprovalKeys,
 } from './derive-approval-keys.js';
 export { type FirstAnswerOptions, firstAnswer } from './first-answer.js';
-export { type LoadPolicyOptions, loadPolicy, parsePolicyText } from './load-policy.js';
+export { parsePolicyText } from './parse-policy-text.js';
 export {
   type ApprovalAnswer,
   type ApprovalAnswerer,

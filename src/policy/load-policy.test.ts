@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HintgateError } from '../errors/hintgate-error.js';
-import { loadPolicy, parsePolicyText } from './load-policy.js';
+import { loadPolicy } from './load-policy.js';
+import { parsePolicyText } from './parse-policy-text.js';
 
 let dir: string;
 

@@ -1,4 +1,4 @@
-import type { Tool } from '../tool/tool.js';
+import type { Tool } from '../tool/index.js';
 
 /** A call or rule subject: the name a tool is offered under, and the tool. */
 export interface NamedSubject {

@@ -7,6 +7,7 @@ import { createRuntime } from '../runtime/create-runtime.js';
 import type { ApprovalKeys } from '../tool/approval-keys.js';
 import { defineTool } from '../tool/define-tool.js';
 import { DESTRUCTIVE } from '../tool/presets.js';
+import { createApprovalStore } from './approval-store.js';
 import type { ApprovalAnswer, ApprovalRequest, Mode, PolicyRule } from './policy-types.js';
 
 // Calls whose tool reports parts it could not understand (`approvalKey` returning
@@ -48,7 +49,9 @@ const setup = async (options: {
     tools: [run],
     mode: options.mode,
     rules: options.rules ?? [],
-    ...(options.approvalsFile === undefined ? {} : { approvalsFile: options.approvalsFile }),
+    ...(options.approvalsFile === undefined
+      ? {}
+      : { approvals: createApprovalStore({ path: options.approvalsFile }) }),
     approver: (request) => {
       asked.push(request);
       return options.answer ?? { decision: 'deny' };

@@ -9,7 +9,7 @@ import { DESTRUCTIVE, READ_ONLY, WRITE } from '../tool/presets.js';
 import type { CallRequest } from './authorizer.js';
 import { compileRules } from './compiled-rule.js';
 import { decideCall } from './decide-call.js';
-import { parsePolicyText } from './load-policy.js';
+import { parsePolicyText } from './parse-policy-text.js';
 import type { Mode, Policy } from './policy-types.js';
 
 const docs = await readFile(new URL('../../docs/policy.md', import.meta.url), 'utf8');

@@ -1,7 +1,10 @@
-import type { EffectiveHints, ToolAnnotations } from '../tool/annotations.js';
-import type { OpaquePart } from '../tool/approval-keys.js';
-import type { ToolClass } from '../tool/classify.js';
-import type { ToolArguments } from '../tool/resource-template.js';
+import type {
+  EffectiveHints,
+  OpaquePart,
+  ToolAnnotations,
+  ToolArguments,
+  ToolClass,
+} from '../tool/index.js';
 import type { ToolSettings } from './read-tool-settings.js';
 
 /**

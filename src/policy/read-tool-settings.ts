@@ -7,10 +7,13 @@ import {
   describe,
 } from '../config-problems/index.js';
 import type { ToolConfig } from '../registry/index.js';
-import { HINT_NAMES } from '../tool/annotations.js';
-import { TOOL_NAME_PATTERN } from '../tool/define-tool.js';
-import { isPlainObject } from '../tool/json-schema.js';
-import { isTimerMs, MAX_TIMER_MS } from '../tool/max-timer-ms.js';
+import {
+  HINT_NAMES,
+  isPlainObject,
+  isTimerMs,
+  MAX_TIMER_MS,
+  TOOL_NAME_PATTERN,
+} from '../tool/index.js';
 
 /**
  * `tools:` of a policy file or of `hintgate.yaml`: configuration of tools by name, for any

@@ -7,6 +7,7 @@ import { createRegistry } from '../registry/index.js';
 import { createRuntime } from '../runtime/create-runtime.js';
 import { defineTool } from '../tool/define-tool.js';
 import { READ_ONLY } from '../tool/presets.js';
+import { createApprovalStore } from './approval-store.js';
 import type { ApprovalAnswer, ApprovalRequest, Mode, PolicyRule } from './policy-types.js';
 
 const dirs: string[] = [];
@@ -46,7 +47,7 @@ const setup = async (options: { mode: Mode; rules?: PolicyRule[]; answer: Approv
     registry,
     mode: options.mode,
     rules: options.rules ?? [],
-    approvalsFile,
+    approvals: createApprovalStore({ path: approvalsFile }),
     approver: (request) => {
       asked.push(request);
       return options.answer;

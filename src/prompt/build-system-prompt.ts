@@ -1,5 +1,5 @@
-import type { Mode } from '../policy/policy-types.js';
-import type { ToolClass } from '../tool/classify.js';
+import type { Mode } from '../policy/index.js';
+import type { ToolClass } from '../tool/index.js';
 import {
   checkPromptTools,
   compareCodeUnits,

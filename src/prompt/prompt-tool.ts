@@ -1,8 +1,7 @@
-import { HintgateError } from '../errors/hintgate-error.js';
-import { DEFAULT_MODE, MODES, type Mode } from '../policy/policy-types.js';
-import type { EffectiveHints, ToolAnnotations } from '../tool/annotations.js';
-import { classify, type ToolClass } from '../tool/classify.js';
-import type { JsonSchemaObject } from '../tool/json-schema.js';
+import { HintgateError } from '../errors/index.js';
+import { DEFAULT_MODE, MODES, type Mode } from '../policy/index.js';
+import type { EffectiveHints, JsonSchemaObject, ToolAnnotations } from '../tool/index.js';
+import { classify, type ToolClass } from '../tool/index.js';
 
 /**
  * A tool as the prompt builders see it. A `ToolListing` (what `toToolListing` returns

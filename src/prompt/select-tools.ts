@@ -1,6 +1,6 @@
-import { HintgateError } from '../errors/hintgate-error.js';
-import type { Mode } from '../policy/policy-types.js';
-import type { ToolClass } from '../tool/classify.js';
+import { HintgateError } from '../errors/index.js';
+import type { Mode } from '../policy/index.js';
+import type { ToolClass } from '../tool/index.js';
 import { compareCodeUnits, type PromptTool, resolveMode } from './prompt-tool.js';
 import { type ToolSearchIndex, toolSearchIndex } from './tool-search-index.js';
 

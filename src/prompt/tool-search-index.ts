@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch';
-import type { ToolClass } from '../tool/classify.js';
-import { isPlainObject } from '../tool/json-schema.js';
+import type { ToolClass } from '../tool/index.js';
+import { isPlainObject } from '../tool/index.js';
 import {
   checkPromptTools,
   compareCodeUnits,

@@ -1,6 +1,12 @@
-import { HintgateError } from '../errors/hintgate-error.js';
-import { isPlainObject, isTool, type RateLimit, type Tool } from '../tool/index.js';
-import { isTimerMs, MAX_TIMER_MS } from '../tool/max-timer-ms.js';
+import { HintgateError } from '../errors/index.js';
+import {
+  isPlainObject,
+  isTimerMs,
+  isTool,
+  MAX_TIMER_MS,
+  type RateLimit,
+  type Tool,
+} from '../tool/index.js';
 
 import { TOOL_LAYERS, type ToolLayer } from './tool-layer.js';
 

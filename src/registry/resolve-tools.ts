@@ -1,4 +1,4 @@
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 import { classify, effectiveAnnotations, type Tool } from '../tool/index.js';
 import { compareNames, sameRegistered } from './diff-tools.js';
 import { disabledEnvVar } from './env-disabled.js';

@@ -1,11 +1,12 @@
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 import {
   HINT_NAMES,
   isPlainObject,
+  isTimerMs,
+  MAX_TIMER_MS,
   TOOL_NAME_PATTERN,
   type ToolAnnotations,
 } from '../tool/index.js';
-import { isTimerMs, MAX_TIMER_MS } from '../tool/max-timer-ms.js';
 
 /**
  * A person's approval that every call of a tool needs, whatever the mode, the rules that

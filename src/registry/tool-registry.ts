@@ -1,4 +1,4 @@
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 import { isPlainObject, type Tool } from '../tool/index.js';
 
 import { compareNames, diffTools } from './diff-tools.js';

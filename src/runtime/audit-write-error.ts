@@ -1,5 +1,5 @@
-import { HintgateError } from '../errors/hintgate-error.js';
-import type { CallResult } from '../tool/tool-result.js';
+import { HintgateError } from '../errors/index.js';
+import type { CallResult } from '../tool/index.js';
 
 /**
  * `execute` rejects with this when an audit sink failed to record the batch's events. The

@@ -1,8 +1,13 @@
-import type { AuditEvent, AuditEventType } from '../audit/audit-event.js';
-import type { ApprovalAsk, ApprovalOutcome, Authorizer, Decision } from '../policy/authorizer.js';
-import type { Approver } from '../policy/policy-types.js';
-import type { AbortScope } from '../schedule/abort-scope.js';
-import type { CallResult } from '../tool/tool-result.js';
+import type { AuditEvent, AuditEventType } from '../audit/index.js';
+import type {
+  ApprovalAsk,
+  ApprovalOutcome,
+  Approver,
+  Authorizer,
+  Decision,
+} from '../policy/index.js';
+import type { AbortScope } from '../schedule/index.js';
+import type { CallResult } from '../tool/index.js';
 import { failedResult } from './call-result.js';
 import type { PreparedCall } from './prepare-call.js';
 

@@ -1,5 +1,5 @@
-import { AbortListeners, type AbortWatch } from '../schedule/abort-scope.js';
-import type { Clock } from '../schedule/clock.js';
+import type { Clock } from '../schedule/index.js';
+import { AbortListeners, type AbortWatch } from '../schedule/index.js';
 
 /** What a call's abort scope resolves to when it aborts first. */
 export const ABORTED = Symbol('aborted');

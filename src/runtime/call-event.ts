@@ -1,6 +1,6 @@
-import { argumentDigest, redactSecrets } from '../audit/argument-digest.js';
-import type { AuditEvent, AuditEventType } from '../audit/audit-event.js';
-import type { CallResult } from '../tool/tool-result.js';
+import type { AuditEvent, AuditEventType } from '../audit/index.js';
+import { argumentDigest, redactSecrets } from '../audit/index.js';
+import type { CallResult } from '../tool/index.js';
 import type { PreparedCall } from './prepare-call.js';
 import type { ToolCall } from './tool-call.js';
 

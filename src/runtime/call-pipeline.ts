@@ -1,20 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import type { AuditEmitter } from '../audit/audit-emitter.js';
-import type { AuditEvent, AuditEventType, CallerIdentity } from '../audit/audit-event.js';
-import { HintgateError } from '../errors/hintgate-error.js';
-import type { Authorizer, DecideContext, Decision } from '../policy/authorizer.js';
-import type { ApprovalAnswer, Approver } from '../policy/policy-types.js';
+import type { AuditEmitter, AuditEvent, CallerIdentity } from '../audit/index.js';
+import { HintgateError } from '../errors/index.js';
+import type {
+  ApprovalAnswer,
+  Approver,
+  Authorizer,
+  DecideContext,
+  Decision,
+} from '../policy/index.js';
 import type { ToolRegistry } from '../registry/index.js';
-import { AbortScope } from '../schedule/abort-scope.js';
-import type { Clock } from '../schedule/clock.js';
-import type { Lock } from '../schedule/lock-mode.js';
-import type { Admission, Grant, Scheduler } from '../schedule/scheduler.js';
-import type { CallResult } from '../tool/tool-result.js';
+import type { Admission, Clock, Grant, Lock, Scheduler } from '../schedule/index.js';
+import { AbortScope } from '../schedule/index.js';
+import type { CallResult } from '../tool/index.js';
 import type { ArrivalOrder } from './arrival-order.js';
 import { AskGatherer } from './ask-gatherer.js';
-import { AuditWriteError } from './audit-write-error.js';
 import { type Authorization, authorizeBatch, deniedMessage } from './authorize-batch.js';
-import { callEvent, resultFields } from './call-event.js';
+import { BatchAudit } from './batch-audit.js';
 import { failedResult } from './call-result.js';
 import { decidePolicy } from './decide-policy.js';
 import {
@@ -142,12 +143,20 @@ export class CallPipeline {
   readonly #entries: Entry[] = [];
   /** Audit writes of the whole turn, when the caller writes the end events. */
   readonly #pending: Promise<void>[] = [];
+  readonly #audit: BatchAudit;
 
   constructor(context: TurnContext, setup: TurnSetup) {
     this.#context = context;
     this.#setup = setup;
     this.#decideContext = setup.session === undefined ? {} : { session: setup.session };
     this.#capOf = context.concurrencyCaps();
+    this.#audit = new BatchAudit({
+      batchId: () => this.id,
+      audit: context.audit,
+      includeArguments: context.includeArguments,
+      caller: setup.caller,
+      onEvent: setup.onEvent,
+    });
     const { scopes } = setup;
     this.#prepareContext = {
       registry: context.registry,
@@ -192,7 +201,7 @@ export class CallPipeline {
     } else {
       outcome = this.#admitInOrder(entry, prepared);
     }
-    return this.#setup.eachCall ? this.#endEach(entry, outcome) : outcome;
+    return this.#setup.eachCall ? this.#audit.endEach(entry, outcome) : outcome;
   }
 
   /**
@@ -201,18 +210,7 @@ export class CallPipeline {
    * failed.
    */
   endBatch(results: CallResult[]): CallResult[] | Promise<CallResult[]> {
-    const { audit } = this.#context;
-    if (!audit.enabled && this.#setup.onEvent === undefined) return results;
-    for (const [index, result] of results.entries()) {
-      this.#recordEnd(this.#entries[index] as Entry, result);
-    }
-    if (!audit.enabled) return results;
-    return audit.settle(this.#pending).then(
-      () => results,
-      (error: unknown) => {
-        throw new AuditWriteError(error, results);
-      },
-    );
+    return this.#audit.endBatch(this.#entries, results, this.#pending);
   }
 
   /** Waits for the call's place, then admits it (see {@link ArrivalOrder}). */
@@ -344,7 +342,7 @@ export class CallPipeline {
         session: this.#setup.session,
         record: (type, position, extra) => {
           const entry = entries[position] as Entry;
-          if (!entry.ended) this.#record(type, entry, extra);
+          if (!entry.ended) this.#audit.record(type, entry, extra);
         },
       },
     ).then(settle, (error: unknown) => {
@@ -400,7 +398,7 @@ export class CallPipeline {
     }
     const context = this.#context;
     const decision = entry.decision as Decision;
-    this.#record('call.started', entry, {
+    this.#audit.record('call.started', entry, {
       decision: decision.decision,
       reason: decision.reason,
       queuedMs: grant.queuedMs,
@@ -440,56 +438,5 @@ export class CallPipeline {
       `Tool "${call.name}" failed inside hintgate: ${reason}.`,
       facts,
     );
-  }
-
-  /** The event's own fields with the caller of the turn, when it has one. */
-  #withCaller(extra: Partial<AuditEvent>): Partial<AuditEvent> {
-    const { caller } = this.#setup;
-    return caller === undefined ? extra : { caller, ...extra };
-  }
-
-  #record(type: AuditEventType, entry: Entry, extra: Partial<AuditEvent>): void {
-    const { audit, includeArguments } = this.#context;
-    const { onEvent } = this.#setup;
-    if (!audit.enabled && onEvent === undefined) return;
-    const event = callEvent(
-      type,
-      this.id,
-      entry.prepared ?? entry.call,
-      this.#withCaller(extra),
-      includeArguments,
-    );
-    if (audit.enabled) audit.emit(event, entry.pending);
-    if (onEvent === undefined) return;
-    try {
-      onEvent(event);
-    } catch {
-      // A listener's failure must not change the call (see `ExecuteOptions.onEvent`).
-    }
-  }
-
-  #recordEnd(entry: Entry, result: CallResult): void {
-    const { decision } = entry;
-    this.#record(result.status === 'ok' ? 'call.succeeded' : 'call.failed', entry, {
-      ...(decision === undefined ? {} : { decision: decision.decision, reason: decision.reason }),
-      ...resultFields(result),
-    });
-  }
-
-  /** Writes a call's end event once it ended; its result once its events are stored. */
-  #endEach(entry: Entry, outcome: CallResult | Promise<CallResult>): Promise<CallResult> {
-    const { audit } = this.#context;
-    const stored = (result: CallResult): CallResult | Promise<CallResult> => {
-      if (!audit.enabled && this.#setup.onEvent === undefined) return result;
-      this.#recordEnd(entry, result);
-      if (!audit.enabled) return result;
-      return audit.settle(entry.pending).then(
-        () => result,
-        (error: unknown) => {
-          throw new AuditWriteError(error, [result]);
-        },
-      );
-    };
-    return outcome instanceof Promise ? outcome.then(stored) : Promise.resolve(stored(outcome));
   }
 }

@@ -1,4 +1,4 @@
-import type { CallErrorCode, CallResult, CallStatus } from '../tool/tool-result.js';
+import type { CallErrorCode, CallResult, CallStatus } from '../tool/index.js';
 
 const STATUS_OF: Readonly<Record<CallErrorCode, CallStatus>> = {
   unknown_tool: 'error',

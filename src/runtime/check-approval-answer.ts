@@ -1,7 +1,7 @@
 import { describe } from '../config-problems/index.js';
-import { HintgateError } from '../errors/hintgate-error.js';
-import type { ApprovalAnswer } from '../policy/policy-types.js';
-import { isPlainObject } from '../tool/json-schema.js';
+import { HintgateError } from '../errors/index.js';
+import type { ApprovalAnswer } from '../policy/index.js';
+import { isPlainObject } from '../tool/index.js';
 
 const REMEMBER = ['once', 'session', 'always'];
 

@@ -1,4 +1,4 @@
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 
 /**
  * Checks the options object of a runtime method: an object, with scopes a list of names.

@@ -1,4 +1,4 @@
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 import { checkCallerOptions } from './check-caller-options.js';
 import type { ExecuteOptions } from './runtime.js';
 

@@ -1,7 +1,6 @@
-import { isPlainObject } from '../tool/json-schema.js';
-import { isTimerMs, MAX_TIMER_MS } from '../tool/max-timer-ms.js';
+import { isPlainObject, isTimerMs, MAX_TIMER_MS } from '../tool/index.js';
 
-const POLICY_KEYS = ['mode', 'rules', 'approver', 'approvalsFile', 'approvalTimeoutMs'] as const;
+const POLICY_KEYS = ['mode', 'rules', 'approver', 'approvals', 'approvalTimeoutMs'] as const;
 
 /**
  * Checks the policy-related options of `createRuntime` (mode and rules are checked by the
@@ -27,11 +26,10 @@ export function checkPolicyOptions(
       'approver must be a function (request, { signal }) => { decision, remember?, reason? }.',
     );
   }
-  if (
-    o.approvalsFile !== undefined &&
-    (typeof o.approvalsFile !== 'string' || o.approvalsFile === '')
-  ) {
-    invalid('approvalsFile must be the path of a JSON file.');
+  if (o.approvals !== undefined && !isApprovalStore(o.approvals)) {
+    invalid(
+      'approvals must be a store with path, hasAll(tool, keys) and add(tool, keys), such as createApprovalStore({ path }) from hintgate/node.',
+    );
   }
   const timeout = o.approvalTimeoutMs;
   if (timeout !== undefined && !isTimerMs(timeout)) {
@@ -52,4 +50,14 @@ export function checkPolicyOptions(
       'trust must be { origins?: { [origin]: true | false }, tools?: { [tool]: annotations } }.',
     );
   }
+}
+
+function isApprovalStore(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const store = value as { path?: unknown; hasAll?: unknown; add?: unknown };
+  return (
+    typeof store.path === 'string' &&
+    typeof store.hasAll === 'function' &&
+    typeof store.add === 'function'
+  );
 }

@@ -1,4 +1,4 @@
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 
 /**
  * The grace period of a `close(options)` call (`{ graceMs? }`, default 0), checked.

@@ -1,37 +1,28 @@
 import { resolve as resolvePath } from 'node:path';
-import { createAuditEmitter } from '../audit/audit-emitter.js';
-import { HintgateError } from '../errors/hintgate-error.js';
-import { createApprovalStore } from '../policy/approval-store.js';
-import type { Authorizer } from '../policy/authorizer.js';
-import { createPolicy, type PolicyAuthorizer } from '../policy/create-policy.js';
-import { isOffered } from '../policy/decide-call.js';
-import { buildSystemPrompt } from '../prompt/build-system-prompt.js';
+import { createAuditEmitter } from '../audit/index.js';
+import { HintgateError } from '../errors/index.js';
+import type { Authorizer } from '../policy/index.js';
+import { createPolicy, isOffered, type PolicyAuthorizer } from '../policy/index.js';
+import { buildSystemPrompt } from '../prompt/index.js';
 import { createRegistry, type ToolRegistry } from '../registry/index.js';
-import { AbortScope } from '../schedule/abort-scope.js';
-import { systemClock } from '../schedule/clock.js';
-import { memoCallLocks } from '../schedule/memo-call-locks.js';
-import { Scheduler } from '../schedule/scheduler.js';
-import { MAX_TIMER_MS } from '../tool/max-timer-ms.js';
-import { ownValue } from '../tool/own-value.js';
-import { toToolListing } from '../tool/to-tool-listing.js';
-import type { CallResult } from '../tool/tool-result.js';
-import { DEFAULT_MAX_OUTPUT_CHARS } from '../tool/truncate-output.js';
+import { memoCallLocks, Scheduler, systemClock } from '../schedule/index.js';
+import { DEFAULT_MAX_OUTPUT_CHARS, ownValue, toToolListing } from '../tool/index.js';
 import { ArrivalOrder } from './arrival-order.js';
-import { deniedMessage } from './authorize-batch.js';
-import { CallPipeline, type TurnContext } from './call-pipeline.js';
+import type { TurnContext } from './call-pipeline.js';
 import { checkCallerOptions } from './check-caller-options.js';
 import { checkExecuteOptions } from './check-execute-options.js';
 import { graceMsOf } from './close-options.js';
 import { createTurn } from './create-turn.js';
-import { decidePolicy } from './decide-policy.js';
+import { type BatchRuntime, executeBatch } from './execute-batch.js';
 import { planBatch } from './plan-batch.js';
 import { type PreparedCall, prepareCall } from './prepare-call.js';
+import { type PreviewRuntime, previewDecision } from './preview-decision.js';
 import { DEFAULT_RETRY, resolveRetry } from './retry-delay.js';
-import type { CallDecision, DecideOptions, ExecuteOptions, Runtime } from './runtime.js';
+import { RunningWork } from './running-work.js';
+import type { Runtime } from './runtime.js';
 import { checkRuntimeOptions, type RuntimeOptions, type TrustOptions } from './runtime-options.js';
 import type { ToolCall } from './tool-call.js';
 import { validateBatch } from './validate-batch.js';
-import { validateCall } from './validate-call.js';
 
 /** Applies trust settings to the registry: origin flags, and trusted annotation overrides. */
 const applyTrust = (registry: ToolRegistry, trust: TrustOptions | undefined): void => {
@@ -83,9 +74,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
           ...(options.approvalTimeoutMs === undefined
             ? {}
             : { approvalTimeoutMs: options.approvalTimeoutMs }),
-          ...(options.approvalsFile === undefined
-            ? {}
-            : { approvals: createApprovalStore({ path: resolvePath(options.approvalsFile) }) }),
+          ...(options.approvals === undefined ? {} : { approvals: options.approvals }),
         })
       : undefined;
   const authorizer: Authorizer = options.authorizer ?? (policy as PolicyAuthorizer);
@@ -178,126 +167,40 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     visibleNames: (scopes) => visible(scopes).map((entry) => entry.name),
   };
 
-  /** Calls and batches under way, each with the scope that cancels it when the runtime closes. */
-  const running = new Map<Promise<unknown>, AbortScope>();
+  const running = new RunningWork();
   let closing: Promise<void> | undefined;
-  const track = (work: Promise<unknown>, scope: AbortScope): void => {
-    running.set(work, scope);
-    const done = (): void => {
-      running.delete(work);
-    };
-    work.then(done, done);
-  };
-
   const closedError = (method: string): HintgateError =>
     new HintgateError(
       'runtime_closed',
       `${method}: this runtime is shutting down or closed, so it takes no more calls; run them once it (or a new one) is up again.`,
     );
-
-  const execute = (
-    calls: readonly ToolCall[],
-    executeOptions: ExecuteOptions = {},
-  ): Promise<CallResult[]> => {
-    if (closing !== undefined) return Promise.reject(closedError('execute'));
-    try {
-      validateBatch(calls);
-      checkExecuteOptions(executeOptions, 'execute');
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const stop = new AbortScope();
-    const unlink =
-      executeOptions.signal === undefined ? undefined : stop.follow(executeOptions.signal);
-    // A turn given all its calls at once: admitted in call order, in one synchronous pass,
-    // so the batch keeps its order in the lock manager against batches that arrive meanwhile.
-    const pipeline = new CallPipeline(context, {
-      scopes: executeOptions.scopes ?? defaultScopes,
-      approver: executeOptions.approver,
-      session: executeOptions.session,
-      caller: executeOptions.caller,
-      onEvent: executeOptions.onEvent,
-      signal: stop,
-      eachCall: false,
-    });
-    // The batch keeps the tools it started with: reloads of tool modules wait for it.
-    const leave = registry.holdTurn();
-    const results = calls.map((call) => pipeline.arrive(call));
-    // then rather than finally: one turn of the microtask queue less for every batch.
-    const finish = (settled: CallResult[]): CallResult[] => {
-      running.delete(batch);
-      unlink?.();
-      leave();
-      return settled;
-    };
-    const fail = (error: unknown): never => {
-      running.delete(batch);
-      unlink?.();
-      leave();
-      throw error;
-    };
-    const batch = Promise.all(results)
-      .then((settled) => pipeline.endBatch(settled))
-      .then(finish, fail);
-    running.set(batch, stop);
-    return batch;
+  const batchRuntime: BatchRuntime = {
+    context,
+    defaultScopes,
+    running,
+    holdTurn: () => registry.holdTurn(),
   };
-
-  const decide = async (
-    call: ToolCall,
-    decideOptions: DecideOptions = {},
-  ): Promise<CallDecision> => {
-    validateCall(call, 'decide(call)');
-    checkExecuteOptions(decideOptions, 'decide');
-    const prepared = await prepareOne(call, decideOptions.scopes ?? defaultScopes);
-    if (!('registered' in prepared)) {
-      const error = prepared.error ?? {
-        code: 'tool_error' as const,
-        message: 'the call cannot run',
-      };
-      return {
-        id: call.id,
-        name: call.name,
-        decision: 'deny',
-        reason: error.message,
-        message: error.message,
-        error,
-      };
-    }
-    const { session } = decideOptions;
-    const decision = await decidePolicy(
-      prepared,
-      authorizer,
-      session === undefined ? {} : { session },
-    );
-    return {
-      id: call.id,
-      name: call.name,
-      decision: decision.decision,
-      reason: decision.reason,
-      ...(decision.decision === 'deny'
-        ? { message: deniedMessage(call.name, decision.reason, decision.message) }
-        : {}),
-      origin: prepared.origin,
-      class: prepared.class,
-      approvalKeys: prepared.approvalKeys,
-    };
-  };
+  const previewRuntime: PreviewRuntime = { authorizer, defaultScopes, prepare: prepareOne };
 
   return {
     registry,
-    execute,
+    execute(calls, executeOptions = {}) {
+      if (closing !== undefined) return Promise.reject(closedError('execute'));
+      return executeBatch(batchRuntime, calls, executeOptions);
+    },
     turn(turnOptions = {}) {
       if (closing !== undefined) throw closedError('turn');
       checkExecuteOptions(turnOptions, 'turn');
       return createTurn(context, turnOptions, {
         defaultScopes,
         closing: () => closing !== undefined,
-        track,
+        track: (work, scope) => running.track(work, scope),
         hold: () => registry.holdTurn(),
       });
     },
-    decide,
+    decide(call, decideOptions = {}) {
+      return previewDecision(previewRuntime, call, decideOptions);
+    },
     async plan(calls, planOptions = {}) {
       validateBatch(calls);
       checkCallerOptions(planOptions, 'plan');
@@ -344,23 +247,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       }
       closing ??= (async () => {
         unsubscribe();
-        const settled = (): Promise<unknown> => Promise.allSettled([...running.keys()]);
-        if (running.size > 0 && graceMs > 0) {
-          let timer: ReturnType<typeof setTimeout> | undefined;
-          await Promise.race([
-            settled(),
-            new Promise((resolveGrace) => {
-              timer = setTimeout(resolveGrace, Math.min(graceMs, MAX_TIMER_MS));
-            }),
-          ]);
-          clearTimeout(timer);
-        }
-        const reason = new HintgateError(
-          'runtime_closed',
-          'the runtime was closed while the call was under way',
-        );
-        for (const stop of running.values()) stop.abort(reason);
-        await settled();
+        await running.drain(graceMs);
         // Tool modules' dispose, once no call of theirs is under way.
         await registry.close();
         await audit.close();

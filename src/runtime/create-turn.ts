@@ -1,7 +1,7 @@
-import { HintgateError } from '../errors/hintgate-error.js';
-import { AbortScope } from '../schedule/abort-scope.js';
-import { isPlainObject } from '../tool/json-schema.js';
-import type { CallResult } from '../tool/tool-result.js';
+import { HintgateError } from '../errors/index.js';
+import { AbortScope } from '../schedule/index.js';
+import type { CallResult } from '../tool/index.js';
+import { isPlainObject } from '../tool/index.js';
 import { AuditWriteError } from './audit-write-error.js';
 import { type ArriveOptions, CallPipeline, type TurnContext } from './call-pipeline.js';
 import { checkApprovalAnswer } from './check-approval-answer.js';

@@ -1,4 +1,4 @@
-import type { Authorizer, DecideContext, Decision } from '../policy/authorizer.js';
+import type { Authorizer, DecideContext, Decision } from '../policy/index.js';
 import type { PreparedCall } from './prepare-call.js';
 
 const messageOf = (error: unknown): string =>

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createMemoryAuditSink } from '../audit/memory-audit-sink.js';
+import { createApprovalStore } from '../policy/node.js';
 import type { ApprovalAnswer, ApprovalRequest, Approver } from '../policy/policy-types.js';
 import { defineTool } from '../tool/define-tool.js';
 import { DESTRUCTIVE, READ_ONLY, WRITE } from '../tool/presets.js';
@@ -162,7 +163,10 @@ describe('approvals', () => {
   it('keeps always approvals in the approvals file, honoured by a new runtime', async () => {
     const approvalsFile = join(dir, '.hintgate', 'approvals.json');
     const { asked, approver } = recording(() => ({ decision: 'allow', remember: 'always' }));
-    await runtimeWith([], { approver, approvalsFile }).execute([del('1', 'a')]);
+    await runtimeWith([], {
+      approver,
+      approvals: createApprovalStore({ path: approvalsFile }),
+    }).execute([del('1', 'a')]);
     expect(asked).toHaveLength(1);
     const stored = JSON.parse(await readFile(approvalsFile, 'utf8')) as {
       approvals: Array<{ tool: string; key: string }>;
@@ -170,7 +174,7 @@ describe('approvals', () => {
     expect(stored.approvals).toMatchObject([{ tool: 'local:delete_files', key: 'file:a' }]);
 
     const ran: string[] = [];
-    const fresh = runtimeWith(ran, { approvalsFile });
+    const fresh = runtimeWith(ran, { approvals: createApprovalStore({ path: approvalsFile }) });
     const results = await fresh.execute([del('2', 'a'), del('3', 'b')]);
     expect(results.map((r) => r.status)).toEqual(['ok', 'denied']);
     expect(ran).toEqual(['delete a']);

@@ -6,16 +6,10 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import {
-  type AuditEventType,
-  type AuditFileSystem,
-  argumentDigest,
-  createJsonlAuditSink,
-  createMemoryAuditSink,
-  nodeAuditFileSystem,
-} from '../audit/index.js';
+import { type AuditEventType, argumentDigest, createMemoryAuditSink } from '../audit/index.js';
 import { heldSyncs, settled } from '../audit/jsonl-audit-sink.test-helpers.js';
 import { jsonlSyncPolicy } from '../audit/jsonl-sync-policy.js';
+import { type AuditFileSystem, createJsonlAuditSink, nodeAuditFileSystem } from '../audit/node.js';
 import { createRegistry } from '../registry/index.js';
 import { defineTool } from '../tool/define-tool.js';
 import { READ_ONLY, WRITE } from '../tool/presets.js';

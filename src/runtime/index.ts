@@ -1,4 +1,5 @@
 export { AuditWriteError } from './audit-write-error.js';
+export { graceMsOf } from './close-options.js';
 export { createRuntime, DEFAULT_TIMEOUT_MS } from './create-runtime.js';
 export { DEFAULT_RETRY, type ResolvedRetry, retryDelay } from './retry-delay.js';
 export { isRetryable, RetryableError, type RetryableErrorOptions } from './retryable-error.js';

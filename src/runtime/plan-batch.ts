@@ -1,6 +1,6 @@
-import type { Lock } from '../schedule/lock-mode.js';
-import { planWaits } from '../schedule/plan-waits.js';
-import type { CallResult } from '../tool/tool-result.js';
+import type { Lock } from '../schedule/index.js';
+import { planWaits } from '../schedule/index.js';
+import type { CallResult } from '../tool/index.js';
 import type { PreparedCall } from './prepare-call.js';
 import type { PlanEntry } from './runtime.js';
 

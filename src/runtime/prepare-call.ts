@@ -1,14 +1,9 @@
-import type { CallRequest } from '../policy/authorizer.js';
-import {
-  type DerivedApprovalKeys,
-  deriveCallApprovalKeys,
-} from '../policy/derive-approval-keys.js';
+import type { CallRequest } from '../policy/index.js';
+import { type DerivedApprovalKeys, deriveCallApprovalKeys } from '../policy/index.js';
 import type { RegisteredTool, ToolRegistry } from '../registry/index.js';
-import { normalizeResourceKey } from '../schedule/resource-key.js';
-import { isPlainObject } from '../tool/json-schema.js';
-import type { ToolArguments } from '../tool/resource-template.js';
-import type { CallResult } from '../tool/tool-result.js';
-import type { ValidationOutcome } from '../tool/tool-schema.js';
+import { normalizeResourceKey } from '../schedule/index.js';
+import type { CallResult, ToolArguments, ValidationOutcome } from '../tool/index.js';
+import { isPlainObject } from '../tool/index.js';
 import { failedResult } from './call-result.js';
 import type { ToolCall } from './tool-call.js';
 

@@ -1,4 +1,4 @@
-import type { RetryOptions } from '../tool/tool.js';
+import type { RetryOptions } from '../tool/index.js';
 
 /** Retry settings after defaults. */
 export interface ResolvedRetry {

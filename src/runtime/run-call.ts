@@ -1,11 +1,7 @@
-import { HintgateError } from '../errors/hintgate-error.js';
-import type { AbortWatch } from '../schedule/abort-scope.js';
-import type { Clock } from '../schedule/clock.js';
-import type { Lease } from '../schedule/scheduler.js';
-import { normalizeOutput } from '../tool/normalize-output.js';
-import type { ToolContext, ToolProgress } from '../tool/tool.js';
-import type { CallErrorCode, CallResult } from '../tool/tool-result.js';
-import { outputFits, truncateOutput } from '../tool/truncate-output.js';
+import { HintgateError } from '../errors/index.js';
+import type { AbortWatch, Clock, Lease } from '../schedule/index.js';
+import type { CallErrorCode, CallResult, ToolContext, ToolProgress } from '../tool/index.js';
+import { normalizeOutput, outputFits, truncateOutput } from '../tool/index.js';
 import { ABORTED, CallAbort } from './call-abort.js';
 import { failedResult } from './call-result.js';
 import type { PreparedCall } from './prepare-call.js';

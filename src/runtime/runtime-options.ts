@@ -1,13 +1,16 @@
-import type { AuditSink } from '../audit/audit-event.js';
-import { HintgateError } from '../errors/hintgate-error.js';
-import type { Authorizer } from '../policy/authorizer.js';
-import type { Approver, Mode, PolicyRule } from '../policy/policy-types.js';
+import type { AuditSink } from '../audit/index.js';
+import { HintgateError } from '../errors/index.js';
+import type {
+  Approver,
+  Authorizer,
+  Mode,
+  PersistentApprovals,
+  PolicyRule,
+} from '../policy/index.js';
 import { ToolRegistry } from '../registry/index.js';
-import type { Clock } from '../schedule/clock.js';
-import type { ToolAnnotations } from '../tool/annotations.js';
-import { isPlainObject } from '../tool/json-schema.js';
-import { isTimerMs, MAX_TIMER_MS } from '../tool/max-timer-ms.js';
-import type { RetryOptions, Tool } from '../tool/tool.js';
+import type { Clock } from '../schedule/index.js';
+import type { RetryOptions, Tool, ToolAnnotations } from '../tool/index.js';
+import { isPlainObject, isTimerMs, MAX_TIMER_MS } from '../tool/index.js';
 import { checkPolicyOptions } from './check-policy-options.js';
 
 /** Trust settings: annotations of an untrusted origin are reported but not used. */
@@ -38,15 +41,19 @@ export interface RuntimeOptions {
   readonly rules?: readonly PolicyRule[];
   /** Asks a person to approve a call. Without one, calls that need approval are denied. */
   readonly approver?: Approver;
-  /** JSON file where `always` approvals are kept for the project. Default: none. */
-  readonly approvalsFile?: string;
+  /**
+   * Where `always` approvals are kept for the project, for example
+   * `createApprovalStore({ path })` from `hintgate/node`. Default: none (an `always` answer
+   * holds for the session).
+   */
+  readonly approvals?: PersistentApprovals;
   /** Time a person has to answer one approval request, in ms. Default 300000. */
   readonly approvalTimeoutMs?: number;
   /** Which origins' annotations to trust, and trusted annotation overrides per tool. */
   readonly trust?: TrustOptions;
   /**
    * A custom policy hook instead of the built-in policy engine (then `mode`, `rules`,
-   * `approver`, `approvalsFile` and `approvalTimeoutMs` must not be given).
+   * `approver`, `approvals` and `approvalTimeoutMs` must not be given).
    */
   readonly authorizer?: Authorizer;
   /** Timeout of a call (all attempts) when neither call nor tool sets one, in ms. Default 60000. */
@@ -87,7 +94,7 @@ const KNOWN = new Set<string>([
   'mode',
   'rules',
   'approver',
-  'approvalsFile',
+  'approvals',
   'approvalTimeoutMs',
   'trust',
   'defaultTimeoutMs',

@@ -1,10 +1,8 @@
-import type { AuditEvent, CallerIdentity } from '../audit/audit-event.js';
-import type { ApprovalAnswer, Approver, Mode } from '../policy/policy-types.js';
+import type { AuditEvent, CallerIdentity } from '../audit/index.js';
+import type { ApprovalAnswer, Approver, Mode } from '../policy/index.js';
 import type { ToolRegistry } from '../registry/index.js';
-import type { LockMode } from '../schedule/lock-mode.js';
-import type { ToolClass } from '../tool/classify.js';
-import type { ToolListing } from '../tool/tool.js';
-import type { CallErrorCode, CallResult } from '../tool/tool-result.js';
+import type { LockMode } from '../schedule/index.js';
+import type { CallErrorCode, CallResult, ToolClass, ToolListing } from '../tool/index.js';
 import type { ToolCall } from './tool-call.js';
 
 /** Options of {@link Runtime.close}. */

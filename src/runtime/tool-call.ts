@@ -1,4 +1,4 @@
-import type { ToolProgress } from '../tool/tool.js';
+import type { ToolProgress } from '../tool/index.js';
 
 /** One tool call of a model turn. */
 export interface ToolCall {

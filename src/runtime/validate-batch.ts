@@ -1,4 +1,4 @@
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 import type { ToolCall } from './tool-call.js';
 import { validateCall } from './validate-call.js';
 

@@ -1,6 +1,5 @@
-import { HintgateError } from '../errors/hintgate-error.js';
-import { isPlainObject } from '../tool/json-schema.js';
-import { isTimerMs, MAX_TIMER_MS } from '../tool/max-timer-ms.js';
+import { HintgateError } from '../errors/index.js';
+import { isPlainObject, isTimerMs, MAX_TIMER_MS } from '../tool/index.js';
 import type { ToolCall } from './tool-call.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ToolClass } from '../tool/classify.js';
+import type { ToolClass } from '../tool/index.js';
 import type { Lock, LockMode } from './lock-mode.js';
 import { keyHierarchy, normalizeResourceKey } from './resource-key.js';
 

@@ -1,4 +1,4 @@
-import type { RateLimit } from '../tool/tool.js';
+import type { RateLimit } from '../tool/index.js';
 
 /** A slot of quota taken by a call; hand it back with {@link RateLimiter.rollback}. */
 export interface Reservation {

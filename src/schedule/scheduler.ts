@@ -1,4 +1,4 @@
-import type { RateLimit } from '../tool/tool.js';
+import type { RateLimit } from '../tool/index.js';
 import type { AbortWatch } from './abort-scope.js';
 import { type Clock, systemClock } from './clock.js';
 import { type LockEntry, LockManager } from './lock-manager.js';

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Redis as RedisClient } from 'ioredis';
-import { HintgateError } from '../errors/hintgate-error.js';
-import { redactUrl } from '../mcp/client/redact-url.js';
+import { HintgateError } from '../errors/index.js';
+import { redactUrl } from '../mcp/index.js';
 import { ACQUIRE_SCRIPT, RENEW_SCRIPT, RESERVE_SCRIPT } from './redis-scripts.js';
 import {
   type ApprovalMemo,

@@ -1,4 +1,4 @@
-import type { PersistentApprovals, SharedSessionApprovals } from '../policy/create-policy.js';
+import type { PersistentApprovals, SharedSessionApprovals } from '../policy/index.js';
 import type { SharedState } from './shared-state.js';
 
 /** How long a shared session approval lasts after it was given. */

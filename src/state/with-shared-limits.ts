@@ -1,6 +1,5 @@
-import { withExecute } from '../tool/define-tool.js';
-import type { RateLimit, Tool, ToolContext } from '../tool/tool.js';
-import { isCallToolResult } from '../tool/tool-result.js';
+import type { RateLimit, Tool, ToolContext } from '../tool/index.js';
+import { isCallToolResult, withExecute } from '../tool/index.js';
 import type { SharedState, SlotLease, WindowReservation } from './shared-state.js';
 
 /** The limits one tool shares with every replica; see {@link withSharedLimits}. */

@@ -1,4 +1,4 @@
-import type { AuditEvent } from '../audit/audit-event.js';
+import type { AuditEvent } from '../audit/index.js';
 import type { EffectiveHints, ToolAnnotations } from '../tool/index.js';
 
 /** What the MCP server knows of a `tools/call` when it arrives. */

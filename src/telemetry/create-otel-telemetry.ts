@@ -11,7 +11,7 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import type { AuditEvent } from '../audit/audit-event.js';
+import type { AuditEvent } from '../audit/index.js';
 import { asError } from '../errors/index.js';
 import { HINT_NAMES } from '../tool/index.js';
 import type { CallTelemetry, CallTelemetryStart, UpstreamTrace } from './call-telemetry.js';

@@ -1,4 +1,4 @@
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 
 /** Options of {@link startOtelSdk}. */
 export interface StartOtelSdkOptions {

@@ -1,6 +1,6 @@
 import { emitKeypressEvents, type Key } from 'node:readline';
-import { HintgateError } from '../errors/hintgate-error.js';
-import type { ApprovalAnswer, ApprovalRequest, Approver } from '../policy/policy-types.js';
+import { HintgateError } from '../errors/index.js';
+import type { ApprovalAnswer, ApprovalRequest, Approver } from '../policy/index.js';
 import { formatApprovalRequest, paint } from './format-approval-request.js';
 
 /**

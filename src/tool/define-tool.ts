@@ -1,5 +1,5 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 import { HINT_NAMES, type ToolAnnotations } from './annotations.js';
 import type { ApprovalKeyResult } from './approval-keys.js';
 import { effectiveAnnotations } from './effective-annotations.js';

@@ -13,15 +13,18 @@ export {
   type InferArguments,
   isTool,
   TOOL_NAME_PATTERN,
+  withExecute,
 } from './define-tool.js';
 export { effectiveAnnotations } from './effective-annotations.js';
 export { isPlainObject, type JsonSchemaObject } from './json-schema.js';
 export { linearRegExp } from './linear-reg-exp.js';
+export { isTimerMs, MAX_TIMER_MS } from './max-timer-ms.js';
 export { type NormalizedOutput, normalizeOutput, type OutputProblem } from './normalize-output.js';
 export { nullRecord } from './null-record.js';
 export { ownValue } from './own-value.js';
 export { DESTRUCTIVE, READ_ONLY, WRITE } from './presets.js';
 export type { ResourcesOption, ToolArguments } from './resource-template.js';
+export { compileResources } from './resource-template.js';
 export { toToolListing } from './to-tool-listing.js';
 export type {
   RateLimit,

@@ -1,4 +1,4 @@
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 import { ownValue } from './own-value.js';
 
 /** Arguments of a call, after validation. */

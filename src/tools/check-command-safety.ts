@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 import {
   dangerOf,
   isRooted,

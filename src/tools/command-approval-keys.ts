@@ -1,4 +1,4 @@
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 import { expandCommands } from './expand-commands.js';
 import { type CommandKeys, keysOfLine } from './keys-of-line.js';
 import { type BashGrammar, loadBashGrammar } from './load-bash-grammar.js';

@@ -3,7 +3,7 @@ import { posix } from 'node:path';
 import { fsErrorCode } from '../fs/index.js';
 import { describeFsError } from './describe-fs-error.js';
 import { openWorkspaceDirectory, type WorkspaceDirectory } from './open-workspace-directory.js';
-import { writeFileAtomic } from './write-file-atomic.js';
+import { writeWorkspaceFile } from './write-workspace-file.js';
 
 /** One file's change, computed in full before anything is written. */
 export interface FileChange {
@@ -33,13 +33,13 @@ const remove = async (directory: WorkspaceDirectory, name: string): Promise<void
 
 const apply = async ({ change, directory, name }: Placed): Promise<void> => {
   if (change.after === undefined) await remove(directory, name);
-  else await writeFileAtomic(directory, name, change.after);
+  else await writeWorkspaceFile(directory, name, change.after);
 };
 
 /** Puts a file back as it was before the commit. */
 const undo = async ({ change, directory, name }: Placed): Promise<void> => {
   if (change.before === undefined) await remove(directory, name);
-  else await writeFileAtomic(directory, name, change.before);
+  else await writeWorkspaceFile(directory, name, change.before);
 };
 
 /**

@@ -1,6 +1,6 @@
-import { HintgateError } from '../errors/hintgate-error.js';
-import { defineTool, isTool, TOOL_NAME_PATTERN } from '../tool/define-tool.js';
-import type { Tool } from '../tool/tool.js';
+import { HintgateError } from '../errors/index.js';
+import type { Tool } from '../tool/index.js';
+import { defineTool, isTool, TOOL_NAME_PATTERN } from '../tool/index.js';
 
 /** Options of {@link createAliasTool}. */
 export interface AliasToolOptions {

@@ -1,7 +1,6 @@
-import { HintgateError } from '../errors/hintgate-error.js';
-import { defineTool } from '../tool/define-tool.js';
-import type { Tool } from '../tool/tool.js';
-import type { CallToolResult } from '../tool/tool-result.js';
+import { HintgateError } from '../errors/index.js';
+import type { CallToolResult, Tool } from '../tool/index.js';
+import { defineTool } from '../tool/index.js';
 import { OutputCapture } from './output-capture.js';
 import {
   DELEGATE_DEPTH_VARIABLE,

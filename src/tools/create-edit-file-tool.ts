@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { RegularFileError, readRegularFile } from '../fs/index.js';
-import { defineTool } from '../tool/define-tool.js';
-import type { Tool } from '../tool/tool.js';
+import type { Tool } from '../tool/index.js';
+import { defineTool } from '../tool/index.js';
 import { describeFsError } from './describe-fs-error.js';
 import { looksBinary } from './looks-binary.js';
 import { openWorkspaceDirectory, type WorkspaceDirectory } from './open-workspace-directory.js';
@@ -11,7 +11,7 @@ import {
   resolveWorkspaceToolsOptions,
   type WorkspaceToolsOptions,
 } from './workspace-tools-options.js';
-import { writeFileAtomic } from './write-file-atomic.js';
+import { writeWorkspaceFile } from './write-workspace-file.js';
 
 type EditFileArgs = { path: string; old_string: string; new_string: string; replace_all?: boolean };
 
@@ -125,7 +125,7 @@ export function createEditFileTool(options: WorkspaceToolsOptions): Tool {
         });
         const bytes = await readForEdit(directory, name, shown, maxFileBytes);
         const edited = editText(bytes, shown, oldArg, newArg, replace_all);
-        await writeFileAtomic(directory, name, edited.text);
+        await writeWorkspaceFile(directory, name, edited.text);
         return edited.reply;
       } catch (error) {
         throw describeFsError(error, shown);

@@ -1,9 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute, posix } from 'node:path';
 import picomatch from 'picomatch';
-import { defineTool } from '../tool/define-tool.js';
-import { READ_ONLY } from '../tool/presets.js';
-import type { Tool } from '../tool/tool.js';
+import type { Tool } from '../tool/index.js';
+import { defineTool, READ_ONLY } from '../tool/index.js';
 import { compileModelGlob } from './compile-model-glob.js';
 import { LineBudget } from './line-budget.js';
 import { resolveInWorkspace, workspaceFileKey } from './resolve-in-workspace.js';

@@ -1,8 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { posix } from 'node:path';
-import { defineTool } from '../tool/define-tool.js';
-import { READ_ONLY } from '../tool/presets.js';
-import type { Tool } from '../tool/tool.js';
+import type { Tool } from '../tool/index.js';
+import { defineTool, READ_ONLY } from '../tool/index.js';
 import { compileModelGlob } from './compile-model-glob.js';
 import { type GrepFile, grepFiles } from './grep-worker.js';
 import { LineBudget } from './line-budget.js';

@@ -1,5 +1,5 @@
-import { defineTool } from '../tool/define-tool.js';
-import type { Tool } from '../tool/tool.js';
+import type { Tool } from '../tool/index.js';
+import { defineTool } from '../tool/index.js';
 import { resolveEmbedder } from './resolve-embedder.js';
 import { resolveInWorkspace } from './resolve-in-workspace.js';
 import { updateWorkspaceIndex } from './update-workspace-index.js';

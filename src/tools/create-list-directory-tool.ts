@@ -1,9 +1,8 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { defineTool } from '../tool/define-tool.js';
-import { READ_ONLY } from '../tool/presets.js';
-import type { Tool } from '../tool/tool.js';
+import type { Tool } from '../tool/index.js';
+import { defineTool, READ_ONLY } from '../tool/index.js';
 import { describeFsError } from './describe-fs-error.js';
 import { resolveInWorkspace, workspaceFileKey } from './resolve-in-workspace.js';
 import {

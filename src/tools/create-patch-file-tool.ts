@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { fsErrorCode, RegularFileError, readRegularFile } from '../fs/index.js';
-import { defineTool } from '../tool/define-tool.js';
-import type { Tool } from '../tool/tool.js';
+import type { Tool } from '../tool/index.js';
+import { defineTool } from '../tool/index.js';
 import { applyFileHunks, type ComparisonBudget, MAX_LINE_COMPARISONS } from './apply-file-hunks.js';
 import { commitFileChanges, type FileChange } from './commit-file-changes.js';
 import { describeFsError } from './describe-fs-error.js';

@@ -1,7 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { defineTool } from '../tool/define-tool.js';
-import { READ_ONLY } from '../tool/presets.js';
-import type { Tool } from '../tool/tool.js';
+import type { Tool } from '../tool/index.js';
+import { defineTool, READ_ONLY } from '../tool/index.js';
 import { describeFsError } from './describe-fs-error.js';
 import { BinaryFileError, readTextLines } from './read-text-lines.js';
 import { resolveInWorkspace, workspaceFileKey } from './resolve-in-workspace.js';

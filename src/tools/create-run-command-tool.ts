@@ -1,8 +1,6 @@
 import { basename, isAbsolute } from 'node:path';
-import type { ApprovalKeys } from '../tool/approval-keys.js';
-import { defineTool } from '../tool/define-tool.js';
-import type { Tool } from '../tool/tool.js';
-import type { CallToolResult } from '../tool/tool-result.js';
+import type { ApprovalKeys, CallToolResult, Tool } from '../tool/index.js';
+import { defineTool } from '../tool/index.js';
 import { judgeCommandLine } from './check-command-safety.js';
 import { approvalKeysWith } from './command-approval-keys.js';
 import { expandCommands } from './expand-commands.js';

@@ -1,8 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { defineTool } from '../tool/define-tool.js';
-import type { Tool } from '../tool/tool.js';
-import type { CallToolResult } from '../tool/tool-result.js';
+import type { CallToolResult, Tool } from '../tool/index.js';
+import { defineTool } from '../tool/index.js';
 import {
   type LexicalRanker,
   lexicalRanker,

@@ -1,6 +1,5 @@
-import { defineTool } from '../tool/define-tool.js';
-import type { Tool } from '../tool/tool.js';
-import type { CallToolResult } from '../tool/tool-result.js';
+import type { CallToolResult, Tool } from '../tool/index.js';
+import { defineTool } from '../tool/index.js';
 import { createFetchAllowList } from './fetch-allow-list.js';
 import { fetchText, MAX_BODY_BYTES, parseWebUrl } from './fetch-text.js';
 import { resolveWithDns } from './guarded-get.js';

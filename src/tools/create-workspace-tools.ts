@@ -1,4 +1,4 @@
-import type { Tool } from '../tool/tool.js';
+import type { Tool } from '../tool/index.js';
 import { createAliasTool } from './create-alias-tool.js';
 import { createDelegateTaskTool } from './create-delegate-task-tool.js';
 import { createEditFileTool } from './create-edit-file-tool.js';

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
-import { defineTool } from '../tool/define-tool.js';
-import type { Tool } from '../tool/tool.js';
+import type { Tool } from '../tool/index.js';
+import { defineTool } from '../tool/index.js';
 import { describeFsError } from './describe-fs-error.js';
 import { openWorkspaceDirectory, type WorkspaceDirectory } from './open-workspace-directory.js';
 import { refuseProtectedPath } from './protected-paths.js';
@@ -9,7 +9,7 @@ import {
   resolveWorkspaceToolsOptions,
   type WorkspaceToolsOptions,
 } from './workspace-tools-options.js';
-import { writeFileAtomic } from './write-file-atomic.js';
+import { writeWorkspaceFile } from './write-workspace-file.js';
 
 type WriteFileArgs = { path: string; content: string };
 
@@ -74,7 +74,7 @@ export function createWriteFileTool(options: WorkspaceToolsOptions): Tool {
           create: true,
           shown,
         });
-        ({ replaced } = await writeFileAtomic(directory, posix.basename(shown), content));
+        ({ replaced } = await writeWorkspaceFile(directory, posix.basename(shown), content));
       } catch (error) {
         if ((error as { code?: unknown } | null)?.code === 'EISDIR') throw isDirectory();
         throw describeFsError(error, shown);

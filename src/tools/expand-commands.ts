@@ -1,19 +1,19 @@
-import type { OpaquePart } from '../tool/approval-keys.js';
+import type { OpaquePart } from '../tool/index.js';
 import { assignmentOf, DECLARATIONS } from './assignment-word.js';
+import {
+  ask,
+  type ExpanderHost,
+  expandSpecialPrograms,
+  hide,
+  type Place,
+  type RunContext,
+} from './expand-special-programs.js';
 import type { BashGrammar } from './load-bash-grammar.js';
 import { parseShellCommand } from './parse-shell-command.js';
 import { baseName, programName } from './program-key.js';
-import { readGitCommand } from './read-git-command.js';
-import { fdExecs, findExecs, readParallel, readShellArgs, readXargs } from './runner-arguments.js';
 import { isSafeVariable } from './safe-variables.js';
 import { excerpt } from './shell-excerpt.js';
-import {
-  OPAQUE_RUNNERS,
-  OTHER_SHELLS,
-  READ_SHELLS,
-  RUNNERS,
-  SUBCOMMAND_RUNNERS,
-} from './shell-runners.js';
+import { OPAQUE_RUNNERS, RUNNERS } from './shell-runners.js';
 import type {
   Assignment,
   ExpandedCommand,
@@ -25,25 +25,6 @@ import type {
 } from './shell-syntax.js';
 import { type SplitWords, unwrapCommand } from './unwrap-command.js';
 
-/** Where a simple command stands in its line. */
-interface Place {
-  readonly pipeline: number;
-  readonly stage: number;
-  readonly within: readonly number[];
-  readonly inFunction?: string;
-  readonly redirects: readonly Redirect[];
-}
-
-/** What a runner passes on to the command it starts. */
-interface RunContext {
-  readonly prefix: readonly string[];
-  readonly depth: number;
-  readonly chdir: boolean;
-  readonly argsFrom?: string;
-  /** Words it replaces with what it reads (`{}` of `find -exec`, xargs `-I`). */
-  readonly placeholder?: { readonly test: (value: string) => boolean; readonly reason: string };
-}
-
 /** How deep shell code inside shell code (`sh -c "sh -c '…'"`) is read. */
 const MAX_DEPTH = 8;
 /** How many runners one command may be wrapped in (`sudo env nice timeout 5 …`). */
@@ -54,16 +35,14 @@ const NAME_BUILTINS = new Set(
     ' ',
   ),
 );
-const ask = (reason: string): OpaquePart => ({ reason });
-const hide = (reason: string): OpaquePart => ({ reason, hidesCommand: true });
 
-class Expander {
+class Expander implements ExpanderHost {
   readonly commands: ExpandedCommand[] = [];
   readonly redirects: Redirect[] = [];
   readonly opaque: OpaquePart[] = [];
   readonly functions: FunctionDefinition[] = [];
   readonly #ids = { next: 0 };
-  readonly #aliases = new Map<string, string>();
+  readonly aliases = new Map<string, string>();
   #pipelines = 0;
 
   constructor(private readonly grammar: BashGrammar) {}
@@ -144,10 +123,10 @@ class Expander {
     }
     for (const assignment of assignments) this.#assignment(assignment, '');
     if (words.length === 0) {
-      this.#emit(place, ctx, { program: '', args: [], assignments });
+      this.emit(place, ctx, { program: '', args: [], assignments });
       return;
     }
-    this.#run(words, place, ctx);
+    this.run(words, place, ctx);
   }
 
   #placeholders(words: readonly ShellWord[], ctx: RunContext): readonly ShellWord[] {
@@ -171,7 +150,8 @@ class Expander {
     }
   }
 
-  #emit(
+  /** Records one command at its place. */
+  emit(
     place: Place,
     ctx: RunContext,
     parts: Pick<ExpandedCommand, 'program' | 'args'> & Partial<ExpandedCommand>,
@@ -191,7 +171,8 @@ class Expander {
   }
 
   /** Runs shell code a runner was given, or says why it cannot be read. */
-  #code(code: ShellWord, place: Place, ctx: RunContext, runner: string): void {
+  /** Reads shell code a runner runs, one level deeper. */
+  code(code: ShellWord, place: Place, ctx: RunContext, runner: string): void {
     if (code.value === undefined) {
       this.opaque.push(hide(`${runner} runs shell code the shell decides: ${code.opaque}`));
       return;
@@ -199,7 +180,8 @@ class Expander {
     this.line(code.value, { ...ctx, depth: ctx.depth + 1 }, { ...place, redirects: [] });
   }
 
-  #run(words: readonly ShellWord[], place: Place, start: RunContext): void {
+  /** Reads one command, taking its runners and wrappers apart. */
+  run(words: readonly ShellWord[], place: Place, start: RunContext): void {
     let ctx = start;
     let current = this.#placeholders(words, ctx);
     for (let step = 0; step < MAX_UNWRAP; step += 1) {
@@ -208,7 +190,7 @@ class Expander {
       const args = current.slice(1);
       if (first.value === undefined) {
         this.opaque.push(hide(`the program is decided by the shell: ${first.opaque}`));
-        this.#emit(place, ctx, { program: first.source, args });
+        this.emit(place, ctx, { program: first.source, args });
         return;
       }
       const program = programName(first.value);
@@ -218,11 +200,11 @@ class Expander {
         this.opaque.push(
           hide(`cannot tell what runs: ${excerpt(first.source)} stands where a program should`),
         );
-        this.#emit(place, ctx, { program, args });
+        this.emit(place, ctx, { program, args });
         return;
       }
       const emit = (extra: Partial<ExpandedCommand> = {}): void =>
-        this.#emit(place, ctx, { program, args, ...extra });
+        this.emit(place, ctx, { program, args, ...extra });
       if (OPAQUE_RUNNERS.has(base)) {
         this.opaque.push(hide(`${base} runs commands in a way hintgate does not read`));
         emit();
@@ -243,7 +225,7 @@ class Expander {
         }
         if (next.kind === 'code') {
           if (next.code.value === undefined) emit();
-          this.#code(next.code, place, { ...ctx, prefix, chdir: ctx.chdir || next.chdir }, base);
+          this.code(next.code, place, { ...ctx, prefix, chdir: ctx.chdir || next.chdir }, base);
           return;
         }
         for (const assignment of next.assignments) this.#assignment(assignment, `${base} `);
@@ -252,7 +234,7 @@ class Expander {
         current = this.#placeholders(next.words, ctx);
         continue;
       }
-      const special = this.#special(base, program, args, place, ctx);
+      const special = expandSpecialPrograms(this, base, program, args, place, ctx);
       if (special === 'done') return;
       if (special !== undefined) {
         ctx = special.ctx;
@@ -266,218 +248,6 @@ class Expander {
       return;
     }
     this.opaque.push(hide(`more than ${MAX_UNWRAP} runners around one command`));
-  }
-
-  /** Programs that run commands in their own way; 'done' when handled, else what runs next. */
-  #special(
-    base: string,
-    program: string,
-    args: readonly ShellWord[],
-    place: Place,
-    ctx: RunContext,
-  ): 'done' | { words: readonly ShellWord[]; ctx: RunContext } | undefined {
-    const emit = (extra: Partial<ExpandedCommand> = {}): 'done' => {
-      this.#emit(place, ctx, { program, args, ...extra });
-      return 'done';
-    };
-    const inner = { ...place, redirects: [] };
-    if (READ_SHELLS.has(base) || OTHER_SHELLS.has(base))
-      return this.#shell(base, program, args, place, ctx);
-    switch (base) {
-      case 'eval': {
-        emit({ key: 'eval' });
-        this.opaque.push(ask('eval runs its arguments as shell code'));
-        const hidden = args.find((word) => word.value === undefined);
-        const code = hidden ?? { source: '', value: args.map((word) => word.value).join(' ') };
-        this.#code(code, place, ctx, 'eval');
-        return 'done';
-      }
-      case 'source':
-      case '.': {
-        const file = args[0];
-        if (file !== undefined && file.value === undefined) {
-          this.opaque.push(hide(`${base} runs shell code from ${file.opaque}`));
-        }
-        return emit();
-      }
-      case 'trap': {
-        const [action, ...signals] = args[0]?.value === '--' ? args.slice(1) : args;
-        if (
-          action === undefined ||
-          signals.length === 0 ||
-          ['-l', '-p'].includes(action.value ?? '')
-        ) {
-          return emit();
-        }
-        emit();
-        if (action.value === '' || action.value === '-') return 'done';
-        this.opaque.push(ask(`trap runs ${excerpt(action.source)} when the shell gets a signal`));
-        this.#code(action, place, ctx, 'trap');
-        return 'done';
-      }
-      case 'git': {
-        const reading = readGitCommand(args, this.#aliases, this.split);
-        this.opaque.push(...reading.opaque);
-        this.#emit(place, ctx, { program, args: reading.args });
-        for (const code of reading.code) {
-          this.opaque.push(ask(`git runs the command ${excerpt(code.source)}`));
-          this.#code(code, inner, ctx, 'git');
-        }
-        for (const target of reading.targets) this.#run(target, inner, ctx);
-        return 'done';
-      }
-      case 'xargs':
-        return this.#xargs(args, place, ctx);
-      case 'parallel':
-        return this.#parallel(args, place, ctx);
-      case 'find':
-      case 'fd':
-      case 'fdfind':
-        emit();
-        for (const group of base === 'find' ? findExecs(args) : fdExecs(args)) {
-          if (typeof group === 'string') {
-            this.opaque.push(hide(group));
-            continue;
-          }
-          const runner = `${base} ${group.flag}`;
-          this.opaque.push(
-            ask(
-              `${runner} runs ${excerpt(group.words[0]?.source ?? '')} with the names of the files it finds`,
-            ),
-          );
-          this.#run(group.words, inner, {
-            ...ctx,
-            argsFrom: runner,
-            placeholder: {
-              test: (value) => value.includes('{') && value.includes('}'),
-              reason: `which ${base} replaces with a file name`,
-            },
-          });
-        }
-        return 'done';
-      default:
-        break;
-    }
-    const subcommands = SUBCOMMAND_RUNNERS.get(base);
-    const sub = args[0]?.value;
-    if (subcommands !== undefined && sub !== undefined && subcommands.includes(sub)) {
-      let rest = args.slice(1);
-      if (rest[0]?.value === '--') rest = rest.slice(1);
-      else if (rest[0] !== undefined && (rest[0].value ?? '-').startsWith('-')) {
-        this.opaque.push(hide(`cannot tell what ${base} ${sub} runs past ${rest[0].source}`));
-        return emit();
-      }
-      if (rest.length > 0)
-        return { words: rest, ctx: { ...ctx, prefix: [...ctx.prefix, `${base} ${sub}`] } };
-    }
-    return undefined;
-  }
-
-  #shell(
-    base: string,
-    program: string,
-    args: readonly ShellWord[],
-    place: Place,
-    ctx: RunContext,
-  ): 'done' {
-    const read = readShellArgs(args);
-    const emit = (key?: string): void =>
-      this.#emit(place, ctx, { program, args, ...(key === undefined ? {} : { key }) });
-    if (read.code !== undefined) {
-      emit(`${program} -c`);
-      // Code for another shell is read as sh's for what it can show, but not trusted.
-      if (OTHER_SHELLS.has(base)) {
-        this.opaque.push(
-          hide(
-            `code for ${base} is read as sh's, which it may not be: ${excerpt(read.code.source)}`,
-          ),
-        );
-      }
-      this.#code(read.code, place, ctx, `${base} -c`);
-      return 'done';
-    }
-    emit();
-    if (read.script !== undefined) {
-      if (read.script.value === undefined) {
-        this.opaque.push(hide(`${base} runs the script ${read.script.opaque}`));
-      }
-      return 'done';
-    }
-    const inputs = place.redirects.filter(
-      (r) => r.input !== undefined || r.op === '<' || r.op === '<&',
-    );
-    const input = inputs.length === 1 ? inputs[0]?.input : undefined;
-    if (input?.value !== undefined && READ_SHELLS.has(base)) {
-      this.line(input.value, { ...ctx, depth: ctx.depth + 1 }, { ...place, redirects: [] });
-    } else {
-      this.opaque.push(hide(`${base} reads commands from its input`));
-    }
-    return 'done';
-  }
-
-  #xargs(
-    args: readonly ShellWord[],
-    place: Place,
-    ctx: RunContext,
-  ): 'done' | { words: readonly ShellWord[]; ctx: RunContext } {
-    const read = readXargs(args);
-    if ('problem' in read) {
-      this.opaque.push(hide(`cannot tell what xargs runs: ${read.problem}`));
-      this.#emit(place, ctx, { program: 'xargs', args });
-      return 'done';
-    }
-    const { words, token } = read;
-    this.opaque.push(
-      ask(`xargs runs ${excerpt(words[0]?.source ?? '')} with arguments it reads from its input`),
-    );
-    return {
-      words,
-      ctx: {
-        ...ctx,
-        prefix: [...ctx.prefix, 'xargs'],
-        argsFrom: 'xargs',
-        ...(token === undefined
-          ? {}
-          : {
-              placeholder: {
-                test: (value: string) => value.includes(token),
-                reason: 'which xargs replaces with what it reads',
-              },
-            }),
-      },
-    };
-  }
-
-  #parallel(args: readonly ShellWord[], place: Place, ctx: RunContext): 'done' {
-    this.#emit(place, ctx, { program: 'parallel', args });
-    const read = readParallel(args);
-    if ('problem' in read) {
-      this.opaque.push(hide(`cannot tell what parallel runs: ${read.problem}`));
-      return 'done';
-    }
-    const { words } = read;
-    if (words.length === 0) {
-      this.opaque.push(hide('parallel runs commands it reads from its input'));
-      return 'done';
-    }
-    this.opaque.push(ask('parallel runs a command for each input it reads'));
-    const hidden = words.find((word) => word.value === undefined);
-    const code = hidden ?? { source: '', value: words.map((word) => word.value).join(' ') };
-    this.#code(
-      code,
-      place,
-      {
-        ...ctx,
-        prefix: [...ctx.prefix, 'parallel'],
-        argsFrom: 'parallel',
-        placeholder: {
-          test: (value) => value.includes('{') && value.includes('}'),
-          reason: 'which parallel replaces with what it reads',
-        },
-      },
-      'parallel',
-    );
-    return 'done';
   }
 }
 

@@ -1,5 +1,5 @@
 import type ipaddr from 'ipaddr.js';
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 import { parseIpAddress } from './parse-ip-address.js';
 
 /** What `web_fetch` may reach although it is private or special-use; see {@link createFetchAllowList}. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { RetryableError } from '../runtime/retryable-error.js';
+import { RetryableError } from '../runtime/index.js';
 import { type AddressGuard, guardedGet } from './guarded-get.js';
 import { looksBinary } from './looks-binary.js';
 

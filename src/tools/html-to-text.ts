@@ -1,5 +1,5 @@
-import { HintgateError } from '../errors/hintgate-error.js';
-import { ownValue } from '../tool/own-value.js';
+import { HintgateError } from '../errors/index.js';
+import { ownValue } from '../tool/index.js';
 
 const ENTITIES: Readonly<Record<string, string>> = {
   amp: '&',

@@ -1,5 +1,5 @@
-import { HintgateError } from '../errors/hintgate-error.js';
-import { isPlainObject } from '../tool/json-schema.js';
+import { HintgateError } from '../errors/index.js';
+import { isPlainObject } from '../tool/index.js';
 import type { EmbedderOptions } from './resolve-embedder.js';
 
 /** Options of {@link httpEmbedder}. */

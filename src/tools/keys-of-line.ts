@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
-import type { OpaquePart } from '../tool/approval-keys.js';
+import type { OpaquePart } from '../tool/index.js';
 import { baseName, programKey } from './program-key.js';
 import { isWithin, resolveLoosely } from './resolve-in-workspace.js';
 import { OPAQUE_RUNNERS, OTHER_SHELLS, READ_SHELLS, RUNNERS } from './shell-runners.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openWorkspaceDirectory } from './open-workspace-directory.js';
 import { makeWorkspace, type TempWorkspace } from './workspace.test-helpers.js';
-import { writeFileAtomic } from './write-file-atomic.js';
+import { writeWorkspaceFile } from './write-workspace-file.js';
 
 let temp: TempWorkspace;
 beforeEach(async () => {
@@ -24,8 +24,8 @@ describe.each(modes)('openWorkspaceDirectory $name', ({ procfs }) => {
       procfs,
     });
     expect(dir.pinned).toBe(procfs);
-    expect(await writeFileAtomic(dir, 'x.txt', 'hello')).toEqual({ replaced: false });
-    expect(await writeFileAtomic(dir, 'x.txt', 'again')).toEqual({ replaced: true });
+    expect(await writeWorkspaceFile(dir, 'x.txt', 'hello')).toEqual({ replaced: false });
+    expect(await writeWorkspaceFile(dir, 'x.txt', 'again')).toEqual({ replaced: true });
     await dir.close();
     expect(await readFile(join(temp.workspace, 'a/b/x.txt'), 'utf8')).toBe('again');
     expect(await readdir(join(temp.workspace, 'a/b'))).toEqual(['x.txt']);
@@ -53,7 +53,7 @@ describe.each(modes)('openWorkspaceDirectory $name', ({ procfs }) => {
     await rename(join(temp.workspace, 'd'), join(temp.outside, 'd'));
     // Through the handle the write would land outside, so it is refused; by path, the
     // directory is simply gone.
-    await expect(writeFileAtomic(dir, 'f.txt', 'x')).rejects.toThrow(
+    await expect(writeWorkspaceFile(dir, 'f.txt', 'x')).rejects.toThrow(
       procfs ? /^Refused: "d\/f.txt"/ : /ENOENT/,
     );
     await dir.close();

@@ -1,4 +1,4 @@
-import type { OpaquePart } from '../tool/approval-keys.js';
+import type { OpaquePart } from '../tool/index.js';
 import type { BashGrammar } from './load-bash-grammar.js';
 import { ShellWordReader, type WordHost } from './read-shell-words.js';
 import { excerpt } from './shell-excerpt.js';

@@ -1,4 +1,4 @@
-import { ownValue } from '../tool/own-value.js';
+import { ownValue } from '../tool/index.js';
 import type { ShellWord } from './shell-syntax.js';
 
 /** Programs whose first argument is an operand (a file, a pattern), not a subcommand. */

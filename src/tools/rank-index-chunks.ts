@@ -1,5 +1,5 @@
 import MiniSearch from 'minisearch';
-import { splitWords } from '../prompt/tool-search-index.js';
+import { splitWords } from '../prompt/index.js';
 import type { WorkspaceIndex } from './workspace-index-file.js';
 
 /** A chunk of the index that matched a query. */

@@ -1,4 +1,4 @@
-import type { OpaquePart } from '../tool/approval-keys.js';
+import type { OpaquePart } from '../tool/index.js';
 import { excerpt } from './shell-excerpt.js';
 import type { ShellWord, WalkContext } from './shell-syntax.js';
 import {

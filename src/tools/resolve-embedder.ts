@@ -1,5 +1,5 @@
-import { HintgateError } from '../errors/hintgate-error.js';
-import { isPlainObject } from '../tool/json-schema.js';
+import { HintgateError } from '../errors/index.js';
+import { isPlainObject } from '../tool/index.js';
 
 /** A vector per text, in the order of the texts. */
 export type Embeddings = readonly (readonly number[] | Float32Array | Float64Array)[];

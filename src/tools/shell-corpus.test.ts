@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileRules } from '../policy/compiled-rule.js';
 import { decideCall } from '../policy/decide-call.js';
-import { parsePolicyText } from '../policy/load-policy.js';
+import { parsePolicyText } from '../policy/parse-policy-text.js';
 import type { PolicyRule } from '../policy/policy-types.js';
 import { defineTool } from '../tool/define-tool.js';
 import { DESTRUCTIVE } from '../tool/presets.js';

@@ -1,4 +1,4 @@
-import type { OpaquePart } from '../tool/approval-keys.js';
+import type { OpaquePart } from '../tool/index.js';
 
 /** One word of a command line, as written and as the program receives it. */
 export interface ShellWord {

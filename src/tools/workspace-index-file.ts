@@ -1,8 +1,8 @@
 import { lstat } from 'node:fs/promises';
 import { fsErrorCode, RegularFileError, readRegularFile } from '../fs/index.js';
-import { isPlainObject } from '../tool/json-schema.js';
+import { isPlainObject } from '../tool/index.js';
 import { openWorkspaceDirectory, type WorkspaceDirectory } from './open-workspace-directory.js';
-import { writeFileAtomic } from './write-file-atomic.js';
+import { writeWorkspaceFile } from './write-workspace-file.js';
 
 /** Directory of the workspace index, relative to the workspace root. */
 export const INDEX_DIRECTORY = '.hintgate/index';
@@ -240,8 +240,8 @@ export async function writeWorkspaceIndex(root: string, index: WorkspaceIndex): 
   const directory = await open(root, true);
   try {
     const ignore = await lstat(directory.entry('.gitignore')).catch(() => undefined);
-    if (ignore === undefined) await writeFileAtomic(directory, '.gitignore', '*\n');
-    await writeFileAtomic(directory, INDEX_FILE, text);
+    if (ignore === undefined) await writeWorkspaceFile(directory, '.gitignore', '*\n');
+    await writeWorkspaceFile(directory, INDEX_FILE, text);
   } finally {
     await directory.close();
   }

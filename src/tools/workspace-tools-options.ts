@@ -1,7 +1,7 @@
 import type { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { HintgateError } from '../errors/hintgate-error.js';
+import { HintgateError } from '../errors/index.js';
 import { createFetchAllowList } from './fetch-allow-list.js';
 import type { ResolveHost } from './guarded-get.js';
 import { DEFAULT_PROTECTED_PATHS } from './protected-paths.js';

@@ -1,6 +1,11 @@
-import { HINT_NAMES, type HintName, SPEC_DEFAULT_HINTS } from '../../tool/annotations.js';
-import { ownValue } from '../../tool/own-value.js';
-import { isJsonObject, type ReportFinding, showValue, type ToolEntry } from './tool-entry.js';
+import {
+  HINT_NAMES,
+  type HintName,
+  isPlainObject,
+  ownValue,
+  SPEC_DEFAULT_HINTS,
+} from '../../tool/index.js';
+import { type ReportFinding, showValue, type ToolEntry } from './tool-entry.js';
 
 /**
  * Lints a tool's `annotations`: malformed (`annotations-invalid`), missing
@@ -13,14 +18,14 @@ import { isJsonObject, type ReportFinding, showValue, type ToolEntry } from './t
  */
 export function lintAnnotations(entry: ToolEntry, report: ReportFinding): void {
   const annotations = ownValue(entry.fields, 'annotations');
-  if (annotations !== undefined && !isJsonObject(annotations)) {
+  if (annotations !== undefined && !isPlainObject(annotations)) {
     report(
       'annotations-invalid',
       `annotations is ${showValue(annotations)}, not an object, so no hint can be read from it.`,
       'Send `annotations` as a JSON object, e.g. `{ "readOnlyHint": true, "openWorldHint": false }`.',
     );
   }
-  const object = isJsonObject(annotations) ? annotations : {};
+  const object = isPlainObject(annotations) ? annotations : {};
   const malformed = HINT_NAMES.filter((hint) => {
     const value = ownValue(object, hint);
     return value !== undefined && typeof value !== 'boolean';
@@ -46,7 +51,7 @@ export function lintAnnotations(entry: ToolEntry, report: ReportFinding): void {
   if (stated.length === 0) {
     report(
       'annotations-missing',
-      isJsonObject(annotations)
+      isPlainObject(annotations)
         ? 'The annotations state no hint, so clients must assume the spec defaults: not read-only, destructive, not idempotent, open-world.'
         : 'The tool has no annotations, so clients must assume the spec defaults: not read-only, destructive, not idempotent, open-world.',
       'Add `annotations` with `readOnlyHint`, `destructiveHint`, `idempotentHint` and `openWorldHint` set to what the tool really does, e.g. `{ "readOnlyHint": true, "openWorldHint": false }` for a tool that only reads local data.',

@@ -1,5 +1,5 @@
-import { ownValue } from '../../tool/own-value.js';
-import { isJsonObject, type ReportFinding, showValue, type ToolEntry } from './tool-entry.js';
+import { isPlainObject, ownValue } from '../../tool/index.js';
+import { type ReportFinding, showValue, type ToolEntry } from './tool-entry.js';
 
 /**
  * Keywords that constrain an object in ways this lint does not follow (combinations,
@@ -42,10 +42,10 @@ const listNames = (names: readonly string[]): string => {
 export function lintSchemas(entry: ToolEntry, report: ReportFinding): void {
   lintInputSchema(entry, report);
   const output = ownValue(entry.fields, 'outputSchema');
-  if (output !== undefined && !(isJsonObject(output) && ownValue(output, 'type') === 'object')) {
+  if (output !== undefined && !(isPlainObject(output) && ownValue(output, 'type') === 'object')) {
     report(
       'output-schema-invalid',
-      isJsonObject(output)
+      isPlainObject(output)
         ? `outputSchema has type ${showValue(ownValue(output, 'type'))}; MCP requires structured content to be an object.`
         : `outputSchema is ${showValue(output)}, not a JSON Schema object.`,
       'Make `outputSchema` a schema with `"type": "object"` (wrap other results in a property), or leave it out.',
@@ -57,7 +57,7 @@ function lintInputSchema(entry: ToolEntry, report: ReportFinding): void {
   const schema = ownValue(entry.fields, 'inputSchema');
   const fix =
     'Send `"inputSchema": { "type": "object", "properties": { ... }, "additionalProperties": false }` (`"properties": {}` for a tool without arguments).';
-  if (!isJsonObject(schema)) {
+  if (!isPlainObject(schema)) {
     report(
       'input-schema-invalid',
       schema === undefined
@@ -77,7 +77,7 @@ function lintInputSchema(entry: ToolEntry, report: ReportFinding): void {
     return;
   }
   const properties = ownValue(schema, 'properties');
-  if (properties !== undefined && !isJsonObject(properties)) {
+  if (properties !== undefined && !isPlainObject(properties)) {
     report(
       'input-schema-invalid',
       `inputSchema.properties is ${showValue(properties)}, not an object of property schemas.`,
@@ -86,13 +86,14 @@ function lintInputSchema(entry: ToolEntry, report: ReportFinding): void {
     return;
   }
 
-  const names = isJsonObject(properties) ? Object.keys(properties) : [];
+  const names = isPlainObject(properties) ? Object.keys(properties) : [];
   const patterns = ownValue(schema, 'patternProperties');
-  const declared = names.length > 0 || (isJsonObject(patterns) && Object.keys(patterns).length > 0);
+  const declared =
+    names.length > 0 || (isPlainObject(patterns) && Object.keys(patterns).length > 0);
   const additional = ownValue(schema, 'additionalProperties');
   const composite = COMPOSITE_KEYWORDS.some((keyword) => Object.hasOwn(schema, keyword));
   const anything =
-    additional === true || (isJsonObject(additional) && Object.keys(additional).length === 0);
+    additional === true || (isPlainObject(additional) && Object.keys(additional).length === 0);
   if (!declared && anything) {
     report(
       'input-schema-unconstrained',
@@ -109,10 +110,10 @@ function lintInputSchema(entry: ToolEntry, report: ReportFinding): void {
     );
   }
 
-  if (isJsonObject(properties)) {
+  if (isPlainObject(properties)) {
     const undescribed = names.filter((name) => {
       const property = ownValue(properties, name);
-      const description = isJsonObject(property) ? ownValue(property, 'description') : undefined;
+      const description = isPlainObject(property) ? ownValue(property, 'description') : undefined;
       return typeof description !== 'string' || description.trim() === '';
     });
     if (undescribed.length > 0) {

@@ -1,4 +1,4 @@
-import { ownValue } from '../../tool/own-value.js';
+import { ownValue } from '../../tool/index.js';
 import { destructiveDescriptionVerbs } from './description-actions.js';
 import { nameActions } from './name-actions.js';
 import { claimedHints, type ReportFinding, type ToolEntry } from './tool-entry.js';

@@ -1,6 +1,6 @@
-import { ownValue } from '../../tool/own-value.js';
+import { isPlainObject, ownValue } from '../../tool/index.js';
 import { splitNameWords } from './split-name-words.js';
-import { isJsonObject, type ReportFinding, type ToolEntry } from './tool-entry.js';
+import type { ReportFinding, ToolEntry } from './tool-entry.js';
 
 /** Default of `descriptionBudget`: characters of a tool description, about 256 tokens. */
 export const DEFAULT_DESCRIPTION_BUDGET = 1024;
@@ -43,7 +43,7 @@ export function lintTexts(entry: ToolEntry, report: ReportFinding, budget: numbe
   const annotations = ownValue(entry.fields, 'annotations');
   const titled =
     nonEmptyString(ownValue(entry.fields, 'title')) ||
-    (isJsonObject(annotations) && nonEmptyString(ownValue(annotations, 'title')));
+    (isPlainObject(annotations) && nonEmptyString(ownValue(annotations, 'title')));
   if (!titled) {
     report(
       'title-missing',

@@ -1,5 +1,5 @@
-import { HintgateError } from '../../errors/hintgate-error.js';
-import { ownValue } from '../../tool/own-value.js';
+import { HintgateError } from '../../errors/index.js';
+import { isPlainObject, ownValue } from '../../tool/index.js';
 import type { CheckFinding, CheckSeverity } from '../check-types.js';
 import { lintAnnotations } from './lint-annotations.js';
 import { type LintRuleId, lintRuleSeverity } from './lint-rules.js';
@@ -7,7 +7,7 @@ import { lintSchemas } from './lint-schemas.js';
 import { lintStatedActions } from './lint-stated-actions.js';
 import { DEFAULT_DESCRIPTION_BUDGET, lintTexts } from './lint-texts.js';
 import { lintToolName } from './lint-tool-name.js';
-import { isJsonObject, readToolEntry, showValue } from './tool-entry.js';
+import { readToolEntry, showValue } from './tool-entry.js';
 
 /** Options of {@link lintTools}. */
 export interface LintToolsOptions {
@@ -99,18 +99,18 @@ export function lintTools(
 
   const nameCounts = new Map<unknown, number>();
   for (const value of tools) {
-    const name = isJsonObject(value) ? ownValue(value, 'name') : undefined;
+    const name = isPlainObject(value) ? ownValue(value, 'name') : undefined;
     nameCounts.set(name, (nameCounts.get(name) ?? 0) + 1);
   }
   const indexesByName = new Map<string, number[]>();
   tools.forEach((value, index) => {
     const entry = readToolEntry(value, index);
     if (entry === undefined) {
-      const name = isJsonObject(value) ? ownValue(value, 'name') : undefined;
+      const name = isPlainObject(value) ? ownValue(value, 'name') : undefined;
       add(
         'tool-invalid',
         undefined,
-        isJsonObject(value)
+        isPlainObject(value)
           ? `The tool at index ${index} has name ${showValue(name)}, not a string, so it cannot be called.`
           : `The tool at index ${index} is ${showValue(value)}, not an object.`,
         'Send every tool as an object with a `name` string, a `description` and an `inputSchema`.',

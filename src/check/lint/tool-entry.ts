@@ -1,5 +1,4 @@
-import { HINT_NAMES, type HintName } from '../../tool/annotations.js';
-import { ownValue } from '../../tool/own-value.js';
+import { HINT_NAMES, type HintName, isPlainObject, ownValue } from '../../tool/index.js';
 import type { LintRuleId } from './lint-rules.js';
 
 /** A JSON object as a server sent it: nothing about its fields is known yet. */
@@ -24,11 +23,6 @@ export type ReportFinding = (
   evidence?: readonly string[],
 ) => void;
 
-/** True for a JSON object: not null, not an array. */
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A value as it appears in messages: JSON, cut short. */
 export function showValue(value: unknown): string {
   if (value === undefined) return 'absent';
@@ -43,12 +37,12 @@ export function showValue(value: unknown): string {
 
 /** Reads the tool at `index`; undefined when it is not an object with a string name. */
 export function readToolEntry(value: unknown, index: number): ToolEntry | undefined {
-  if (!isJsonObject(value)) return undefined;
+  if (!isPlainObject(value)) return undefined;
   const name = ownValue(value, 'name');
   if (typeof name !== 'string') return undefined;
   const annotations = ownValue(value, 'annotations');
   const hints: Partial<Record<HintName, boolean>> = {};
-  if (isJsonObject(annotations)) {
+  if (isPlainObject(annotations)) {
     for (const hint of HINT_NAMES) {
       const claimed = ownValue(annotations, hint);
       if (typeof claimed === 'boolean') hints[hint] = claimed;

@@ -1,14 +1,14 @@
-import { HintgateError } from '../../errors/hintgate-error.js';
+import { HintgateError } from '../../errors/index.js';
+import type { ToolListing } from '../../tool/index.js';
 import {
   type EffectiveHints,
+  effectiveAnnotations,
   HINT_NAMES,
   type HintName,
+  ownValue,
   SPEC_DEFAULT_HINTS,
   type ToolAnnotations,
-} from '../../tool/annotations.js';
-import { effectiveAnnotations } from '../../tool/effective-annotations.js';
-import { ownValue } from '../../tool/own-value.js';
-import type { ToolListing } from '../../tool/tool.js';
+} from '../../tool/index.js';
 import {
   DEFINITION_FIELDS,
   type DefinitionField,

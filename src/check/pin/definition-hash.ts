@@ -1,6 +1,6 @@
-import { argumentDigest } from '../../audit/argument-digest.js';
-import { TOOL_META } from '../../mcp/server/to-mcp-tool.js';
-import type { ToolListing } from '../../tool/tool.js';
+import { argumentDigest } from '../../audit/index.js';
+import { TOOL_META } from '../../mcp/index.js';
+import type { ToolListing } from '../../tool/index.js';
 
 /**
  * The parts of a tool definition a pin covers besides its name, in the order they are

@@ -1,9 +1,8 @@
 import { diffSentences, structuredPatch } from 'diff';
-import { canonicalJson } from '../../audit/argument-digest.js';
-import { paint } from '../../terminal/format-approval-request.js';
-import { neutralizeTerminalText } from '../../terminal/neutralize-terminal-text.js';
-import { ownValue } from '../../tool/own-value.js';
-import type { ToolListing } from '../../tool/tool.js';
+import { canonicalJson } from '../../audit/index.js';
+import { neutralizeTerminalText, paint } from '../../terminal/index.js';
+import type { ToolListing } from '../../tool/index.js';
+import { isPlainObject, ownValue } from '../../tool/index.js';
 import { plural } from '../plural.js';
 import type { PinReport, ToolPinState } from './compare-pins.js';
 import { lessCautionMoves } from './compare-pins.js';
@@ -136,10 +135,7 @@ function annotationLines(
   }
 }
 
-const asRecord = (value: unknown): Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
+const asRecord = (value: unknown): Record<string, unknown> => (isPlainObject(value) ? value : {});
 
 /** The detail lines of a tool whose pinned definition changed. */
 function changedTool(

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { canonicalJson } from '../../audit/argument-digest.js';
-import { HintgateError } from '../../errors/hintgate-error.js';
+import { canonicalJson } from '../../audit/index.js';
+import { HintgateError } from '../../errors/index.js';
 import {
   acquireFileLock,
   FileLockLostError,
@@ -11,9 +11,13 @@ import {
   readRegularFile,
   writeFileAtomic,
 } from '../../fs/index.js';
-import { HINT_NAMES, type ToolAnnotations } from '../../tool/annotations.js';
-import { nullRecord } from '../../tool/null-record.js';
-import { ownValue } from '../../tool/own-value.js';
+import {
+  HINT_NAMES,
+  isPlainObject,
+  nullRecord,
+  ownValue,
+  type ToolAnnotations,
+} from '../../tool/index.js';
 import { DEFINITION_FIELDS, type DefinitionField } from './definition-hash.js';
 import {
   type PinnedDefinition,
@@ -102,9 +106,6 @@ export function emptyLockFile(): LockFile {
   return { version: LOCK_FILE_VERSION, servers: nullRecord() };
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 const messageOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
 
@@ -120,7 +121,7 @@ function invalidFile(path: string, problem: string, cause?: unknown): HintgateEr
 type Fail = (where: string, what: string) => never;
 
 function checkAnnotations(value: unknown, where: string, fail: Fail): ToolAnnotations {
-  if (!isObject(value)) fail(where, 'is not an object');
+  if (!isPlainObject(value)) fail(where, 'is not an object');
   const out: Record<string, string | boolean> = {};
   for (const [key, claimed] of Object.entries(value)) {
     if (key === 'title') {
@@ -159,7 +160,7 @@ function checkDefinition(
   where: string,
   fail: Fail,
 ): PinnedDefinition {
-  if (!isObject(value)) fail(where, 'is not an object');
+  if (!isPlainObject(value)) fail(where, 'is not an object');
   for (const key of Object.keys(value)) {
     if (!DEFINITION_KEYS.has(key)) {
       fail(`${where}.${key}`, `is not one of ${[...DEFINITION_KEYS].join(', ')}`);
@@ -172,7 +173,7 @@ function checkDefinition(
     fail(`${where}.description`, 'is not a string or a list of lines');
   }
   for (const [key, field] of Object.entries({ inputSchema, outputSchema, annotations, meta })) {
-    if ((field !== undefined || key === 'inputSchema') && !isObject(field)) {
+    if ((field !== undefined || key === 'inputSchema') && !isPlainObject(field)) {
       fail(`${where}.${key}`, 'is not an object');
     }
   }
@@ -194,11 +195,11 @@ function checkDefinition(
 }
 
 function checkTool(value: unknown, where: string, fail: Fail): PinnedTool {
-  if (!isObject(value)) fail(where, 'is not an object');
+  if (!isPlainObject(value)) fail(where, 'is not an object');
   const { fields, pinnedAt, verdict } = value;
   const hash = checkDigest(value.hash, `${where}.hash`, fail);
   const bodyHash = checkDigest(value.bodyHash, `${where}.bodyHash`, fail);
-  if (!isObject(fields)) fail(`${where}.fields`, 'is not an object');
+  if (!isPlainObject(fields)) fail(`${where}.fields`, 'is not an object');
   const digests: Partial<Record<DefinitionField, string>> = {};
   for (const [field, digest] of Object.entries(fields)) {
     if (!(DEFINITION_FIELDS as readonly string[]).includes(field)) {
@@ -233,20 +234,20 @@ function checkTool(value: unknown, where: string, fail: Fail): PinnedTool {
  * entries are dropped).
  */
 function checkLock(data: unknown, fail: Fail): LockFile {
-  if (!isObject(data)) fail('', 'is not a JSON object');
+  if (!isPlainObject(data)) fail('', 'is not a JSON object');
   if (data.version !== LOCK_FILE_VERSION) {
     fail(
       '',
       `has version ${JSON.stringify(data.version) ?? '(none)'}, but this hintgate reads version ${LOCK_FILE_VERSION}`,
     );
   }
-  if (!isObject(data.servers)) fail('servers', 'is not an object');
+  if (!isPlainObject(data.servers)) fail('servers', 'is not an object');
   // Server and tool names come from outside: `__proto__` or `constructor` are names too.
   const servers = nullRecord<PinnedServer>();
   for (const [server, entry] of Object.entries(data.servers)) {
     const where = `servers[${JSON.stringify(server)}]`;
-    if (!isObject(entry)) fail(where, 'is not an object');
-    if (!isObject(entry.tools)) fail(`${where}.tools`, 'is not an object');
+    if (!isPlainObject(entry)) fail(where, 'is not an object');
+    if (!isPlainObject(entry.tools)) fail(`${where}.tools`, 'is not an object');
     const tools = nullRecord<PinnedTool>();
     for (const [tool, pinned] of Object.entries(entry.tools)) {
       tools[tool] = checkTool(pinned, `${where}.tools[${JSON.stringify(tool)}]`, fail);

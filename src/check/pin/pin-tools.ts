@@ -1,8 +1,6 @@
-import { HintgateError } from '../../errors/hintgate-error.js';
-import { HINT_NAMES, type ToolAnnotations } from '../../tool/annotations.js';
-import { nullRecord } from '../../tool/null-record.js';
-import { ownValue } from '../../tool/own-value.js';
-import type { ToolListing } from '../../tool/tool.js';
+import { HintgateError } from '../../errors/index.js';
+import type { ToolListing } from '../../tool/index.js';
+import { HINT_NAMES, nullRecord, ownValue, type ToolAnnotations } from '../../tool/index.js';
 import { definitionBodyHash, definitionHash, fieldDigests } from './definition-hash.js';
 import type { LockFile, PinnedTool, PinVerdict } from './lock-file.js';
 import { pinnedDefinition } from './pinned-definition.js';

@@ -1,5 +1,5 @@
-import { argumentDigest } from '../../audit/argument-digest.js';
-import type { ToolListing } from '../../tool/tool.js';
+import { argumentDigest } from '../../audit/index.js';
+import type { ToolListing } from '../../tool/index.js';
 import { type DefinitionField, definitionFields } from './definition-hash.js';
 
 /** A JSON value as a lock file holds it. */

@@ -1,6 +1,6 @@
 import { parseYamlOrJson } from '../../config-problems/index.js';
-import { HintgateError } from '../../errors/hintgate-error.js';
-import { readTextFile } from '../../fs/read-text-file.js';
+import { HintgateError } from '../../errors/index.js';
+import { readTextFile } from '../../fs/index.js';
 import { isPlainObject, nullRecord, ownValue } from '../../tool/index.js';
 
 /** Argument sets to call each tool with, by tool name, instead of synthesized arguments. */

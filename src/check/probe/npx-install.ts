@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, delimiter, dirname, join, sep } from 'node:path';
-import { HintgateError } from '../../errors/hintgate-error.js';
+import { HintgateError } from '../../errors/index.js';
 import { isPlainObject } from '../../tool/index.js';
 
 /** An `npx` command line, read: what it installs and what it then runs. */

@@ -1,7 +1,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ownValue } from '../../tool/own-value.js';
+import { ownValue } from '../../tool/index.js';
 
 /** A package cache of the host, handed to servers in the sandbox. */
 export interface HostPackageCache {

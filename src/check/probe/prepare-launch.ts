@@ -1,7 +1,7 @@
 import { accessSync, constants } from 'node:fs';
 import { basename, delimiter, join } from 'node:path';
-import { HintgateError } from '../../errors/hintgate-error.js';
-import { ownValue } from '../../tool/own-value.js';
+import { HintgateError } from '../../errors/index.js';
+import { ownValue } from '../../tool/index.js';
 import {
   type BubblewrapBind,
   bubblewrapCommandLine,

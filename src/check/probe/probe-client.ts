@@ -7,9 +7,9 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { HintgateError } from '../../errors/hintgate-error.js';
-import type { McpEraOption } from '../../mcp/client/index.js';
-import { MODERN_REVISION } from '../../mcp/protocol-revision.js';
+import { HintgateError } from '../../errors/index.js';
+import type { McpEraOption } from '../../mcp/index.js';
+import { MODERN_REVISION } from '../../mcp/index.js';
 
 /** Where the probe reaches the server, already prepared for the sandbox. */
 export type ProbeConnection =

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { HintgateError } from '../../errors/hintgate-error.js';
-import { checkTarget } from '../../mcp/client/mcp-target.js';
+import { HintgateError } from '../../errors/index.js';
+import { checkTarget } from '../../mcp/index.js';
 import { isPlainObject } from '../../tool/index.js';
 import { plural } from '../plural.js';
 import {

@@ -1,4 +1,4 @@
-import type { McpEraOption, McpHttpTarget, McpStdioTarget } from '../../mcp/client/index.js';
+import type { McpEraOption, McpHttpTarget, McpStdioTarget } from '../../mcp/index.js';
 import type { CheckFinding, ToolVerdict } from '../check-types.js';
 import type { IsolationOption } from './bubblewrap.js';
 import type { ProbeFixtures } from './load-probe-fixtures.js';

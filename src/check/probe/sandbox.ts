@@ -2,8 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { nullRecord } from '../../tool/null-record.js';
-import { ownValue } from '../../tool/own-value.js';
+import { nullRecord, ownValue } from '../../tool/index.js';
 
 /** The directories of a probe sandbox, all absolute and inside {@link Sandbox.root}. */
 export interface SandboxInfo {

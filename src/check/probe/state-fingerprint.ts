@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { canonicalJson } from '../../audit/argument-digest.js';
+import { canonicalJson } from '../../audit/index.js';
 import { type ProbeClient, resultText } from './probe-client.js';
 
 /** One tool's output, as compared. */

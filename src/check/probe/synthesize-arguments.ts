@@ -1,4 +1,4 @@
-import { canonicalJson } from '../../audit/argument-digest.js';
+import { canonicalJson } from '../../audit/index.js';
 import {
   isPlainObject,
   type JsonSchemaObject,

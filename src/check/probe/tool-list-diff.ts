@@ -1,5 +1,5 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/client';
-import { canonicalJson } from '../../audit/argument-digest.js';
+import { canonicalJson } from '../../audit/index.js';
 
 /** How a tool list changed. */
 export interface ToolListChange {

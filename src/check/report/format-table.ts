@@ -1,4 +1,4 @@
-import type { RateLimit } from '../../tool/tool.js';
+import type { RateLimit } from '../../tool/index.js';
 import { CHECK_SEVERITIES, type CheckSeverity, type ToolVerdict } from '../check-types.js';
 import { plural } from '../plural.js';
 import {

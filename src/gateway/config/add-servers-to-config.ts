@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isMap, isScalar, LineCounter, type Pair, parseDocument } from 'yaml';
-import { HintgateError } from '../../errors/hintgate-error.js';
+import { HintgateError } from '../../errors/index.js';
 import { renderServerEntries, type ServerEntry } from './render-server-entries.js';
 
 /** Options of {@link addServersToConfigText}. */

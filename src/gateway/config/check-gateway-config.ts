@@ -1,5 +1,5 @@
 import { dirname, join, resolve } from 'node:path';
-import { MIN_AUDIT_ROTATE_BYTES } from '../../audit/index.js';
+import { MIN_AUDIT_ROTATE_BYTES } from '../../audit/node.js';
 import {
   describe,
   mergeProblems,
@@ -7,9 +7,8 @@ import {
   type ConfigProblem as Problem,
   throwProblems,
 } from '../../config-problems/index.js';
-import { readChoice, readPolicy } from '../../policy/check-policy.js';
-import { readToolSettings } from '../../policy/read-tool-settings.js';
-import { isPlainObject } from '../../tool/json-schema.js';
+import { readChoice, readPolicy, readToolSettings } from '../../policy/index.js';
+import { isPlainObject } from '../../tool/index.js';
 import type { EnvironmentVariables } from './expand-env.js';
 import {
   AUDIT_SYNC_POLICIES,

@@ -1,7 +1,5 @@
-import type { Mode, PolicyRule } from '../../policy/policy-types.js';
-import type { ToolSettings } from '../../policy/read-tool-settings.js';
-import type { ToolAnnotations } from '../../tool/annotations.js';
-import type { RateLimit } from '../../tool/tool.js';
+import type { Mode, PolicyRule, ToolSettings } from '../../policy/index.js';
+import type { RateLimit, ToolAnnotations } from '../../tool/index.js';
 
 /**
  * What the gateway does with a tool that is not in the pin file yet (new, or renamed):

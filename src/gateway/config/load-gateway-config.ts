@@ -1,6 +1,6 @@
 import { parseYamlOrJson } from '../../config-problems/index.js';
-import { HintgateError } from '../../errors/hintgate-error.js';
-import { readTextFile } from '../../fs/read-text-file.js';
+import { HintgateError } from '../../errors/index.js';
+import { readTextFile } from '../../fs/index.js';
 import { checkGatewayConfig } from './check-gateway-config.js';
 import type { EnvironmentVariables } from './expand-env.js';
 import type { LoadedGatewayConfig } from './gateway-config.js';

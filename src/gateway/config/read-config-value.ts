@@ -7,7 +7,7 @@ import {
   type ConfigSource as PolicySource,
   type ConfigProblem as Problem,
 } from '../../config-problems/index.js';
-import { isPlainObject } from '../../tool/json-schema.js';
+import { isPlainObject } from '../../tool/index.js';
 import { type EnvironmentVariables, expandEnv } from './expand-env.js';
 
 /** What the readers of a configuration share while they walk it. */

@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { closest, describe, type ConfigPath as PolicyPath } from '../../config-problems/index.js';
-import { readChoice } from '../../policy/check-policy.js';
-import { isPlainObject } from '../../tool/json-schema.js';
+import { readChoice } from '../../policy/index.js';
+import { isPlainObject } from '../../tool/index.js';
 import {
   type LoadedGatewayServer,
   type LoadedServerCommon,

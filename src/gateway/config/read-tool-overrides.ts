@@ -1,10 +1,14 @@
 import { describe, type ConfigPath as PolicyPath } from '../../config-problems/index.js';
-import { HINT_NAMES, type ToolAnnotations } from '../../tool/annotations.js';
-import { TOOL_NAME_PATTERN } from '../../tool/define-tool.js';
-import { isTimerMs, MAX_TIMER_MS } from '../../tool/max-timer-ms.js';
-import { nullRecord } from '../../tool/null-record.js';
-import { compileResources } from '../../tool/resource-template.js';
-import type { RateLimit } from '../../tool/tool.js';
+import type { RateLimit } from '../../tool/index.js';
+import {
+  compileResources,
+  HINT_NAMES,
+  isTimerMs,
+  MAX_TIMER_MS,
+  nullRecord,
+  TOOL_NAME_PATTERN,
+  type ToolAnnotations,
+} from '../../tool/index.js';
 import type { LoadedToolOverride } from './gateway-config.js';
 import {
   checkKeys,

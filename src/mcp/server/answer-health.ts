@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HintgateError } from '../../errors/hintgate-error.js';
+import { HintgateError } from '../../errors/index.js';
 
 /** Path that answers 200 while the process serves (liveness). */
 export const HEALTHZ_PATH = '/healthz';

@@ -4,7 +4,7 @@ import type {
   ApprovalAnswerer,
   ApprovalRequest,
   Approver,
-} from '../../policy/policy-types.js';
+} from '../../policy/index.js';
 import { NO_APPROVAL_CHANNEL } from './approval-form.js';
 
 /**

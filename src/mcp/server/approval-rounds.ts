@@ -4,8 +4,8 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { argumentDigest } from '../../audit/argument-digest.js';
-import type { ApprovalRequest } from '../../policy/policy-types.js';
+import { argumentDigest } from '../../audit/index.js';
+import type { ApprovalRequest } from '../../policy/index.js';
 
 /** What an `input_required` round carries to bind the answer to the call it was asked about. */
 export interface ApprovalRoundState {

@@ -3,9 +3,9 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { CallerIdentity } from '../../audit/audit-event.js';
-import type { ApprovalAnswer, ApprovalAnswerer, Approver } from '../../policy/policy-types.js';
-import { isPlainObject } from '../../tool/json-schema.js';
+import type { CallerIdentity } from '../../audit/index.js';
+import type { ApprovalAnswer, ApprovalAnswerer, Approver } from '../../policy/index.js';
+import { isPlainObject } from '../../tool/index.js';
 import { NO_APPROVAL_CHANNEL_WHY } from './approval-form.js';
 
 /** A string a client stated, capped; `undefined` for anything else or an empty one. */

@@ -1,6 +1,6 @@
-import { HintgateError } from '../../errors/hintgate-error.js';
-import type { Runtime } from '../../runtime/runtime.js';
-import { isPlainObject } from '../../tool/json-schema.js';
+import { HintgateError } from '../../errors/index.js';
+import type { Runtime } from '../../runtime/index.js';
+import { isPlainObject } from '../../tool/index.js';
 import type { McpToolServerOptions } from './create-mcp-tool-server.js';
 
 /**

@@ -8,7 +8,7 @@ import {
   ProtocolErrorCode,
   type Server,
 } from '@modelcontextprotocol/server';
-import { isPlainObject } from '../../tool/json-schema.js';
+import { isPlainObject } from '../../tool/index.js';
 import { supportsFormElicitation } from './approval-form.js';
 
 /** Requests an upstream server sends that a client of this server may answer. */

@@ -7,7 +7,7 @@ import {
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import { HintgateError } from '../../errors/hintgate-error.js';
+import { HintgateError } from '../../errors/index.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
 import type { LegacyHttpSession } from './http-fast-calls.js';
 import { type SessionLimits, SessionTable, type TableSession } from './session-table.js';

@@ -5,10 +5,9 @@ import {
   type CallToolResult as McpCallToolResult,
   Server,
 } from '@modelcontextprotocol/server';
-import { HintgateError } from '../../errors/hintgate-error.js';
-import { asError } from '../../errors/index.js';
-import type { ApprovalRequest, Approver, Mode } from '../../policy/policy-types.js';
-import type { Runtime } from '../../runtime/runtime.js';
+import { asError, HintgateError } from '../../errors/index.js';
+import type { ApprovalRequest, Approver, Mode } from '../../policy/index.js';
+import type { Runtime } from '../../runtime/index.js';
 import type { CallTelemetry } from '../../telemetry/index.js';
 import type { ApprovalChannel } from './approval-channel.js';
 import { createApprovalRounds } from './approval-rounds.js';
@@ -256,7 +255,6 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
     name: options.name ?? 'hintgate',
     version: options.version ?? packageVersion(),
   };
-  const scopeOption = options.scopes === undefined ? {} : { scopes: options.scopes };
   const report = (error: unknown): void => {
     try {
       options.onError?.(asError(error));

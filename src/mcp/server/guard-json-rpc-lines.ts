@@ -4,6 +4,7 @@ import {
   isJSONRPCRequest,
   isJSONRPCResponse,
 } from '@modelcontextprotocol/server';
+import { isPlainObject } from '../../tool/index.js';
 
 /** Options of {@link guardJsonRpcLines}. */
 export interface JsonRpcLineGuardOptions {
@@ -28,16 +29,13 @@ const errorLine = (id: string | number | null, code: number, message: string): s
 /** The id of a message that claims to be a request, so that its error can answer it. */
 const isId = (value: unknown): boolean => typeof value === 'string' || Number.isSafeInteger(value);
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * Whether `value` is a request, notification or result response of the common shapes: a
  * cheap check that the SDK's schemas accept it (it accepts nothing they refuse). A message
  * it does not accept goes through those schemas instead.
  */
 const isCommonMessage = (value: unknown): boolean => {
-  if (!isObject(value) || value.jsonrpc !== '2.0') return false;
+  if (!isPlainObject(value) || value.jsonrpc !== '2.0') return false;
   let keys = 1;
   if ('id' in value) {
     if (!isId(value.id)) return false;
@@ -48,11 +46,11 @@ const isCommonMessage = (value: unknown): boolean => {
     keys += 1;
     if ('params' in value) {
       // _meta has a schema of its own; such params go the long way.
-      if (!isObject(value.params) || '_meta' in value.params) return false;
+      if (!isPlainObject(value.params) || '_meta' in value.params) return false;
       keys += 1;
     }
   } else {
-    if (!('id' in value) || !isObject(value.result) || '_meta' in value.result) return false;
+    if (!('id' in value) || !isPlainObject(value.result) || '_meta' in value.result) return false;
     keys += 1;
   }
   // The schemas are strict: any other key fails them.

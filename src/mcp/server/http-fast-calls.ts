@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CallToolResultSchema } from '@modelcontextprotocol/core';
 import { ProtocolError, type Server } from '@modelcontextprotocol/server';
-import { isPlainObject } from '../../tool/json-schema.js';
+import { isPlainObject } from '../../tool/index.js';
 import { isModernRevision } from '../protocol-revision.js';
 import type { ElicitationAnswer } from './approval-form.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { HintgateError } from '../../errors/hintgate-error.js';
+import { HintgateError } from '../../errors/index.js';
 import { hasBearerToken } from './http-security.js';
 
 /** One caller of the HTTP endpoint: a bearer token and who holds it. */

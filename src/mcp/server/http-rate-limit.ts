@@ -1,5 +1,5 @@
-import { HintgateError } from '../../errors/hintgate-error.js';
-import { isTimerMs, MAX_TIMER_MS } from '../../tool/max-timer-ms.js';
+import { HintgateError } from '../../errors/index.js';
+import { isTimerMs, MAX_TIMER_MS } from '../../tool/index.js';
 
 /** A request limit of the HTTP endpoint, per caller: at most `max` requests per `windowMs`. */
 export interface HttpRateLimit {

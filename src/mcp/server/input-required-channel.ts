@@ -5,7 +5,7 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { ApprovalRequest } from '../../policy/policy-types.js';
+import type { ApprovalRequest } from '../../policy/index.js';
 import type { ApprovalChannel } from './approval-channel.js';
 import { answerFromElicitation, approvalForm, supportsFormElicitation } from './approval-form.js';
 import type { ApprovalRoundState, ApprovalRounds } from './approval-rounds.js';

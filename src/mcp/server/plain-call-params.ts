@@ -1,4 +1,4 @@
-import { isPlainObject } from '../../tool/json-schema.js';
+import { isPlainObject } from '../../tool/index.js';
 import type { ToolCallParams } from './tool-call-handler.js';
 
 /** A JSON-RPC request id: a string or a safe integer. */

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../../tool/json-schema.js';
+import { isPlainObject } from '../../tool/index.js';
 
 /** `_meta` keys the SDK's schema checks the values of; a `_meta` with them is left to it. */
 const CHECKED_META_KEYS = ['progressToken', 'io.modelcontextprotocol/related-task'] as const;

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { type NodeIncomingMessageLike, toNodeHandler } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { HintgateError } from '../../errors/hintgate-error.js';
+import { HintgateError } from '../../errors/index.js';
 import { fastPathEnabled } from '../fast-paths.js';
 import { answerHealth, checkReadinessChecks, type ReadinessCheck } from './answer-health.js';
 import { createMcpHttpEndpoint } from './create-mcp-http-handler.js';

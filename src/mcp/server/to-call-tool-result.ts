@@ -1,5 +1,5 @@
 import type { CallToolResult as McpCallToolResult } from '@modelcontextprotocol/server';
-import type { CallResult } from '../../tool/tool-result.js';
+import type { CallResult } from '../../tool/index.js';
 import { META_PREFIX } from './to-mcp-tool.js';
 
 /** `_meta` keys of a `tools/call` result. */

@@ -1,6 +1,6 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/server';
 import type { RegisteredTool } from '../../registry/index.js';
-import type { ToolListing } from '../../tool/tool.js';
+import type { ToolListing } from '../../tool/index.js';
 
 /** Prefix of the `_meta` keys hintgate adds to tool listings and results. */
 export const META_PREFIX = 'dev.hintgate/';

@@ -4,13 +4,12 @@ import type {
   Server,
   ServerContext,
 } from '@modelcontextprotocol/server';
-import type { AuditEvent, CallerIdentity } from '../../audit/audit-event.js';
-import type { ApprovalRequest, Approver } from '../../policy/policy-types.js';
-import { AuditWriteError } from '../../runtime/audit-write-error.js';
-import type { Runtime } from '../../runtime/runtime.js';
+import type { AuditEvent, CallerIdentity } from '../../audit/index.js';
+import type { ApprovalRequest, Approver } from '../../policy/index.js';
+import type { Runtime } from '../../runtime/index.js';
+import { AuditWriteError } from '../../runtime/index.js';
 import type { CallTelemetry } from '../../telemetry/index.js';
-import type { ToolProgress } from '../../tool/tool.js';
-import type { CallResult } from '../../tool/tool-result.js';
+import type { CallResult, ToolProgress } from '../../tool/index.js';
 import { type ApprovalChannel, approverOf } from './approval-channel.js';
 import type { ApprovalRounds } from './approval-rounds.js';
 import { type ConnectionInfo, callerIdentity, whoOf } from './caller-identity.js';

@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/server';
-import { HintgateError } from '../../errors/hintgate-error.js';
-import type { Runtime } from '../../runtime/runtime.js';
+import { HintgateError } from '../../errors/index.js';
+import type { Runtime } from '../../runtime/index.js';
 
 /** Options of {@link createToolListNotifier}. */
 export interface ToolListNotifierOptions {

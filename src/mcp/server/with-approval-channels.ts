@@ -1,6 +1,6 @@
-import { HintgateError } from '../../errors/hintgate-error.js';
-import { firstAnswer } from '../../policy/first-answer.js';
-import type { ApprovalAnswer, Approver } from '../../policy/policy-types.js';
+import { HintgateError } from '../../errors/index.js';
+import type { ApprovalAnswer, Approver } from '../../policy/index.js';
+import { firstAnswer } from '../../policy/index.js';
 
 /**
  * Whether an answer only says that its channel cannot ask anyone: a denial nobody made

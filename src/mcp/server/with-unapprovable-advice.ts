@@ -1,4 +1,4 @@
-import type { ApprovalAnswer, ApprovalRequest, Approver } from '../../policy/policy-types.js';
+import type { ApprovalAnswer, ApprovalRequest, Approver } from '../../policy/index.js';
 import { NO_APPROVAL_CHANNEL, NO_APPROVAL_CHANNEL_WHY } from './approval-form.js';
 
 /**

@@ -6,8 +6,8 @@ import type { WorkspaceDirectory } from './open-workspace-directory.js';
 
 const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = constants;
 
-/** What {@link writeFileAtomic} found and did. */
-export interface AtomicWrite {
+/** What {@link writeWorkspaceFile} found and did. */
+export interface WorkspaceFileWrite {
   /** Whether a file of that name was there before (it was replaced). */
   readonly replaced: boolean;
 }
@@ -24,14 +24,17 @@ const isDirectory = (): Error => Object.assign(new Error('EISDIR'), { code: 'EIS
  * directory is checked again before the rename, and after it where no handle pins it, in
  * which case a file that landed outside is removed again and the write refused.
  *
+ * Unlike `writeFileAtomic` of src/fs (a path, a lock, owner-only permission bits), it is
+ * made for the workspace tools, which must never write outside the workspace.
+ *
  * @throws the fs error (`EISDIR` when `name` is a directory), or a `Refused:` error when the
  * directory left the workspace; the temporary file is removed in every case.
  */
-export async function writeFileAtomic(
+export async function writeWorkspaceFile(
   directory: WorkspaceDirectory,
   name: string,
   data: string | Uint8Array,
-): Promise<AtomicWrite> {
+): Promise<WorkspaceFileWrite> {
   const target = directory.entry(name);
   let mode: number | undefined;
   let replaced = false;

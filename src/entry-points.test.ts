@@ -1,0 +1,390 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+// What each entry point of package.json exports (values and types), and what the root
+// entry point imports when it runs.
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+
+/** The source file of each subpath of package.json's `exports`. */
+function entryPoints(): Map<string, string> {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | { import: string }>;
+  };
+  const entries = new Map<string, string>();
+  for (const [subpath, target] of Object.entries(pkg.exports)) {
+    if (typeof target === 'string') continue;
+    const source = target.import.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts');
+    entries.set(subpath === '.' ? 'hintgate' : `hintgate/${subpath.slice(2)}`, source);
+  }
+  return entries;
+}
+
+function exportedNames(): Record<string, string[]> {
+  const entries = entryPoints();
+  const program = ts.createProgram({
+    rootNames: [...entries.values()].map((file) => join(root, file)),
+    options: {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      noEmit: true,
+      skipLibCheck: true,
+      strict: true,
+    },
+  });
+  const checker = program.getTypeChecker();
+  const names: Record<string, string[]> = {};
+  for (const [name, file] of entries) {
+    const source = program.getSourceFile(join(root, file));
+    const symbol = source === undefined ? undefined : checker.getSymbolAtLocation(source);
+    if (symbol === undefined) throw new Error(`${file} is not a module`);
+    names[name] = checker
+      .getExportsOfModule(symbol)
+      .map((s) => s.name)
+      .sort();
+  }
+  return names;
+}
+
+/**
+ * Modules the root entry point loads when it runs: its import graph as emitted (type-only
+ * imports erased, as `verbatimModuleSyntax` emits them), packages and Node built-ins.
+ */
+function rootImports(): { builtins: string[]; packages: string[] } {
+  const seen = new Set<string>();
+  const builtins = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const { outputText } = ts.transpileModule(readFileSync(file, 'utf8'), {
+      compilerOptions: {
+        module: ts.ModuleKind.ESNext,
+        target: ts.ScriptTarget.ES2022,
+        verbatimModuleSyntax: true,
+      },
+      fileName: file,
+    });
+    for (const { fileName } of ts.preProcessFile(outputText, true, true).importedFiles) {
+      if (fileName.startsWith('.')) visit(join(dirname(file), fileName.replace(/\.js$/, '.ts')));
+      else if (fileName.startsWith('node:')) builtins.add(`${fileName} (${relative(root, file)})`);
+      else
+        packages.add(
+          fileName
+            .split('/')
+            .slice(0, fileName.startsWith('@') ? 2 : 1)
+            .join('/'),
+        );
+    }
+  };
+  visit(join(root, 'src', 'index.ts'));
+  return { builtins: [...builtins].sort(), packages: [...packages].sort() };
+}
+
+describe('the entry points', () => {
+  it('export exactly these names', { timeout: 120_000 }, () => {
+    expect(exportedNames()).toMatchInlineSnapshot(`
+      {
+        "hintgate": [
+          "AUDIT_EVENT_TYPES",
+          "ApprovalAnswer",
+          "ApprovalAnswerer",
+          "ApprovalAsk",
+          "ApprovalKeyNote",
+          "ApprovalKeyResult",
+          "ApprovalKeys",
+          "ApprovalOutcome",
+          "ApprovalRequest",
+          "Approver",
+          "AuditEvent",
+          "AuditEventType",
+          "AuditSink",
+          "AuditWriteError",
+          "Authorizer",
+          "BuildSystemPromptOptions",
+          "CallDecision",
+          "CallErrorCode",
+          "CallRequest",
+          "CallResult",
+          "CallStatus",
+          "CallToolResult",
+          "CallerIdentity",
+          "Clock",
+          "CloseOptions",
+          "ContentBlock",
+          "DEFAULT_MAX_OUTPUT_CHARS",
+          "DEFAULT_MODE",
+          "DEFAULT_TIMEOUT_MS",
+          "DESTRUCTIVE",
+          "DecideOptions",
+          "Decision",
+          "DefineToolOptions",
+          "DerivedApprovalKeys",
+          "EffectiveHints",
+          "ExecuteOptions",
+          "FirstAnswerOptions",
+          "HINTGATE_ERROR_CODES",
+          "HintgateError",
+          "HintgateErrorCode",
+          "JsonSchemaObject",
+          "LockMode",
+          "MODES",
+          "MemoryAuditSink",
+          "Mode",
+          "OpaquePart",
+          "OriginInfo",
+          "OriginOptions",
+          "PlanEntry",
+          "Policy",
+          "PolicyAuthorizer",
+          "PolicyOptions",
+          "PolicyRule",
+          "PromptTool",
+          "READ_ONLY",
+          "RateLimit",
+          "RegisteredTool",
+          "RegistryLoader",
+          "RegistryOptions",
+          "RememberScope",
+          "RequiredApproval",
+          "RetryOptions",
+          "RetryableError",
+          "RuleDecision",
+          "Runtime",
+          "RuntimeOptions",
+          "SPEC_DEFAULT_HINTS",
+          "SchemaInput",
+          "SelectToolsOptions",
+          "Tool",
+          "ToolAnnotations",
+          "ToolCall",
+          "ToolChange",
+          "ToolClass",
+          "ToolConfig",
+          "ToolContext",
+          "ToolDescription",
+          "ToolLayer",
+          "ToolListing",
+          "ToolRegistry",
+          "TrustOptions",
+          "Turn",
+          "TurnCallOptions",
+          "WRITE",
+          "allowAll",
+          "argumentDigest",
+          "buildSystemPrompt",
+          "checkPolicy",
+          "classify",
+          "createMemoryAuditSink",
+          "createPolicy",
+          "createRegistry",
+          "createRuntime",
+          "defineTool",
+          "deriveApprovalKeys",
+          "deriveCallApprovalKeys",
+          "effectiveAnnotations",
+          "firstAnswer",
+          "isRetryable",
+          "normalizeResourceKey",
+          "parsePolicyText",
+          "selectTools",
+          "toToolListing",
+        ],
+        "hintgate/ai-sdk": [
+          "AiSdkModelOutput",
+          "AiSdkToolApproval",
+          "AiSdkToolConfig",
+          "AiSdkTools",
+          "AiSdkToolsOptions",
+          "ApprovalResponseOptions",
+          "FromAiSdkToolsOptions",
+          "HintgateApprovalResponse",
+          "approvalResponse",
+          "createAiSdkTools",
+          "fromAiSdkTools",
+          "toModelOutput",
+        ],
+        "hintgate/gateway": [
+          "AuditSyncPolicy",
+          "CreateGatewayOptions",
+          "Gateway",
+          "GatewayAuditRotate",
+          "GatewayConfig",
+          "GatewayToolState",
+          "LoadGatewayConfigOptions",
+          "LoadedGatewayConfig",
+          "LoadedGatewayServer",
+          "NewToolsPolicy",
+          "PinGatewayOptions",
+          "PinGatewayResult",
+          "PinPlan",
+          "ToolPinDetail",
+          "createGateway",
+          "loadGatewayConfig",
+          "parseGatewayConfigText",
+          "pinGateway",
+          "renderStarterConfig",
+        ],
+        "hintgate/langchain": [
+          "HintgateActionRequest",
+          "HintgateApprovalRequest",
+          "HintgateApprovalResponse",
+          "HintgateDecision",
+          "HintgateMiddleware",
+          "HintgateReviewConfig",
+          "LangChainTool",
+          "LangChainToolsOptions",
+          "createHintgateMiddleware",
+          "createLangChainTools",
+        ],
+        "hintgate/mcp": [
+          "APPROVAL_CHOICES",
+          "APPROVAL_INPUT_KEY",
+          "ApprovalChannel",
+          "ApprovalChoice",
+          "ConnectMcpServerCommonOptions",
+          "ConnectMcpServerOptions",
+          "CreateServerOptions",
+          "HttpPrincipal",
+          "HttpRateLimit",
+          "McpConnectionEvents",
+          "McpConnectionStatus",
+          "McpEraOption",
+          "McpHttpHandler",
+          "McpHttpHandlerOptions",
+          "McpHttpRequestOptions",
+          "McpHttpServer",
+          "McpHttpServerOptions",
+          "McpHttpTarget",
+          "McpLogSource",
+          "McpPromptSource",
+          "McpResourceEvent",
+          "McpResourceSource",
+          "McpServerConnection",
+          "McpServerEvent",
+          "McpServerNotification",
+          "McpSourceRequest",
+          "McpStatusEvent",
+          "McpStdioOptions",
+          "McpStdioServer",
+          "McpStdioTarget",
+          "McpToolProblem",
+          "McpToolServer",
+          "McpToolServerOptions",
+          "McpToolsEvent",
+          "RESULT_META",
+          "ReconnectOptions",
+          "TOOL_META",
+          "TransportToolCall",
+          "UpstreamUnavailableError",
+          "connectMcpServer",
+          "createMcpHttpHandler",
+          "createMcpToolServer",
+          "serveMcpStdio",
+          "startMcpHttpServer",
+        ],
+        "hintgate/node": [
+          "ApprovalRecord",
+          "ApprovalStore",
+          "ApprovalStoreOptions",
+          "AuditFileSystem",
+          "AuditRotateOptions",
+          "DiscoveryStatus",
+          "HeldBackProject",
+          "JsonlAuditSinkOptions",
+          "JsonlSync",
+          "LoadPolicyOptions",
+          "ToolDiscovery",
+          "ToolDiscoveryOptions",
+          "ToolModuleApi",
+          "ToolModuleContext",
+          "TrustAnswer",
+          "TrustRequest",
+          "TrustStore",
+          "createApprovalStore",
+          "createJsonlAuditSink",
+          "createToolDiscovery",
+          "createTrustStore",
+          "hintgateHome",
+          "loadPolicy",
+        ],
+        "hintgate/openai-agents": [
+          "AgentsTool",
+          "AgentsToolOutput",
+          "AgentsToolParameters",
+          "AgentsToolsOptions",
+          "createAgentsTools",
+        ],
+        "hintgate/terminal": [
+          "TerminalApproverOptions",
+          "TerminalInput",
+          "createTerminalApprover",
+        ],
+        "hintgate/tools": [
+          "AliasToolOptions",
+          "CommandKeys",
+          "CommandSafetyOptions",
+          "DelegateContext",
+          "DelegateFunction",
+          "DelegateOption",
+          "DelegateSettings",
+          "DelegateTask",
+          "EmbedFunction",
+          "Embedder",
+          "EmbedderOptions",
+          "EmbeddingModelLike",
+          "Embeddings",
+          "FetchAllowList",
+          "HtmlText",
+          "MAX_COMMAND_LENGTH",
+          "MAX_COMMAND_TIMEOUT_MS",
+          "MAX_FETCH_CHARS",
+          "ResolveHost",
+          "ResolvedAddress",
+          "SAFE_VARIABLES",
+          "WORKSPACE_TOOL_DEFAULTS",
+          "WORKSPACE_TOOL_NAMES",
+          "WorkspacePath",
+          "WorkspaceToolName",
+          "WorkspaceToolsOptions",
+          "checkCommandSafety",
+          "commandApprovalKeys",
+          "createAliasTool",
+          "createDelegateTaskTool",
+          "createEditFileTool",
+          "createFetchAllowList",
+          "createGlobTool",
+          "createGrepSearchTool",
+          "createIndexWorkspaceTool",
+          "createListDirectoryTool",
+          "createPatchFileTool",
+          "createReadFileTool",
+          "createRunCommandTool",
+          "createSemanticSearchTool",
+          "createWebFetchTool",
+          "createWorkspaceTools",
+          "createWriteFileTool",
+          "htmlToText",
+          "resolveInWorkspace",
+          "workspaceFileKey",
+        ],
+      }
+    `);
+  });
+
+  it('root hintgate loads no Node module that touches files, processes or the network', () => {
+    const { builtins, packages } = rootImports();
+    expect(builtins).toEqual([
+      'node:crypto (src/audit/argument-digest.ts)',
+      'node:crypto (src/runtime/call-pipeline.ts)',
+      'node:path (src/config-problems/parse-yaml-or-json.ts)',
+      'node:path (src/runtime/create-runtime.ts)',
+      'node:path (src/schedule/resource-key.ts)',
+    ]);
+    // Portable packages only: none of them touches files, processes or the network.
+    expect(packages).toEqual(['ajv', 'ajv-formats', 'minisearch', 'picomatch', 're2js', 'yaml']);
+  });
+});
