@@ -33,6 +33,7 @@ import {
 } from './read-config-value.js';
 import { readPrincipals } from './read-principals.js';
 import { readServers } from './read-servers.js';
+import { readStateConfig } from './read-state-config.js';
 import { readRateLimit } from './read-tool-overrides.js';
 import { validateGatewayConfig } from './validate-gateway-config.js';
 
@@ -62,6 +63,7 @@ const TOP_LEVEL: KeySet = {
     'downstream',
     'console',
     'instructions',
+    'state',
   ],
   what: 'a hintgate configuration key',
   synonyms: {
@@ -72,6 +74,7 @@ const TOP_LEVEL: KeySet = {
     log: 'audit',
     webConsole: 'console',
     ui: 'console',
+    redis: 'state',
   },
   advice: {
     policy: 'is not a hintgate configuration key; write "mode" and "rules" at the top level.',
@@ -183,6 +186,7 @@ function readConfig(
       : readChoice(pin.newTools, ['pin', 'newTools'], NEW_TOOLS_POLICIES, context.problems);
   const http = readDownstream(value.downstream, context);
   const webConsole = readConsole(value.console, context);
+  const state = readStateConfig(value.state, context);
   const instructions = readBoolean(value.instructions, ['instructions'], context);
   const directory = context.directory;
   const at = (path: string) => join(directory, path);
@@ -213,6 +217,7 @@ function readConfig(
         readPath(approvals.path, ['approvals', 'path'], '".hintgate/approvals.json"', context) ??
         at(DEFAULT_STATE_PATHS.approvals),
     },
+    ...(state === undefined ? {} : { state }),
     pin: {
       path:
         readPath(pin.path, ['pin', 'path'], '"hintgate.lock"', context) ??

@@ -164,6 +164,12 @@ export interface GatewayConfig {
      */
     readonly rotate?: GatewayAuditRotate | null;
   } | null;
+  /**
+   * Where limits, approvals and pending approval rounds are kept, so that several gateway
+   * replicas share them: a Redis URL (`redis://` or `rediss://`, may use `${VAR}`), or
+   * `{ url, keyPrefix, keyEnv }`. Absent: in the gateway's process (and the approvals file).
+   */
+  readonly state?: string | GatewayStateSettings | null;
   readonly approvals?: {
     /** "Always allow" answers. Default `.hintgate/approvals.json` beside the configuration. */
     readonly path?: string;
@@ -204,6 +210,28 @@ export interface GatewayConfig {
         readonly token?: string;
       }
     | null;
+}
+
+/** `state` as a mapping; see {@link GatewayConfig.state}. */
+export interface GatewayStateSettings {
+  /** The Redis URL, `redis://host:6379` or `rediss://` for TLS; may use `${VAR}`. */
+  readonly url: string;
+  /** Prefix of every key, so that several deployments can share one Redis. Default `hintgate:`. */
+  readonly keyPrefix?: string;
+  /**
+   * Environment variable holding the secret (at least 32 characters) every replica seals
+   * approval rounds with. Default `HINTGATE_STATE_KEY`. The secret never goes in the file.
+   */
+  readonly keyEnv?: string;
+}
+
+/** `state` after loading. */
+export interface LoadedStateConfig {
+  /** A `redis:` or `rediss:` URL, `${VAR}` references replaced. */
+  readonly url: string;
+  readonly keyPrefix: string;
+  /** Name of the environment variable the sealing key is read from when the gateway starts. */
+  readonly keyEnv: string;
 }
 
 /** A tool override after loading: only the fields stated. */
@@ -306,6 +334,8 @@ export interface LoadedGatewayConfig {
     readonly rotate?: GatewayAuditRotate;
   };
   readonly approvals: { readonly path: string };
+  /** Present when the file keeps state in Redis; absent: in the gateway's process. */
+  readonly state?: LoadedStateConfig;
   readonly pin: { readonly path: string; readonly newTools: NewToolsPolicy };
   /** `http` is present when the file asks for a Streamable HTTP downstream. */
   readonly downstream: { readonly http?: LoadedDownstreamHttp };
