@@ -1,7 +1,15 @@
 import { isPlainObject } from '../tool/json-schema.js';
 import { isTimerMs, MAX_TIMER_MS } from '../tool/max-timer-ms.js';
 
-const POLICY_KEYS = ['mode', 'rules', 'approver', 'approvalsFile', 'approvalTimeoutMs'] as const;
+const POLICY_KEYS = [
+  'mode',
+  'rules',
+  'approver',
+  'approvalsFile',
+  'approvals',
+  'sharedSessions',
+  'approvalTimeoutMs',
+] as const;
 
 /**
  * Checks the policy-related options of `createRuntime` (mode and rules are checked by the
@@ -32,6 +40,18 @@ export function checkPolicyOptions(
     (typeof o.approvalsFile !== 'string' || o.approvalsFile === '')
   ) {
     invalid('approvalsFile must be the path of a JSON file.');
+  }
+  if (o.approvals !== undefined && o.approvalsFile !== undefined) {
+    invalid('give either approvalsFile or approvals (a store of your own), not both.');
+  }
+  for (const key of ['approvals', 'sharedSessions'] as const) {
+    const store = o[key] as { hasAll?: unknown; add?: unknown } | undefined;
+    if (
+      store !== undefined &&
+      (typeof store?.hasAll !== 'function' || typeof store?.add !== 'function')
+    ) {
+      invalid(`${key} must have hasAll and add methods (see sharedAlwaysApprovals).`);
+    }
   }
   const timeout = o.approvalTimeoutMs;
   if (timeout !== undefined && !isTimerMs(timeout)) {

@@ -83,9 +83,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
           ...(options.approvalTimeoutMs === undefined
             ? {}
             : { approvalTimeoutMs: options.approvalTimeoutMs }),
-          ...(options.approvalsFile === undefined
+          ...(options.approvals !== undefined
+            ? { approvals: options.approvals }
+            : options.approvalsFile === undefined
+              ? {}
+              : { approvals: createApprovalStore({ path: resolvePath(options.approvalsFile) }) }),
+          ...(options.sharedSessions === undefined
             ? {}
-            : { approvals: createApprovalStore({ path: resolvePath(options.approvalsFile) }) }),
+            : { sharedSessions: options.sharedSessions }),
         })
       : undefined;
   const authorizer: Authorizer = options.authorizer ?? (policy as PolicyAuthorizer);

@@ -1,6 +1,7 @@
 import type { AuditSink } from '../audit/audit-event.js';
 import { HintgateError } from '../errors/hintgate-error.js';
 import type { Authorizer } from '../policy/authorizer.js';
+import type { PersistentApprovals, SharedSessionApprovals } from '../policy/create-policy.js';
 import type { Approver, Mode, PolicyRule } from '../policy/policy-types.js';
 import { ToolRegistry } from '../registry/index.js';
 import type { Clock } from '../schedule/clock.js';
@@ -40,6 +41,16 @@ export interface RuntimeOptions {
   readonly approver?: Approver;
   /** JSON file where `always` approvals are kept for the project. Default: none. */
   readonly approvalsFile?: string;
+  /**
+   * Where `always` approvals are kept, instead of `approvalsFile`: a store of your own, such
+   * as `sharedAlwaysApprovals` over shared state. Default: the approvals file, if any.
+   */
+  readonly approvals?: PersistentApprovals;
+  /**
+   * Session approvals kept where several processes see them (`sharedSessionApprovals`), so
+   * that every gateway replica honours an approval given for a session. Default: in memory.
+   */
+  readonly sharedSessions?: SharedSessionApprovals;
   /** Time a person has to answer one approval request, in ms. Default 300000. */
   readonly approvalTimeoutMs?: number;
   /** Which origins' annotations to trust, and trusted annotation overrides per tool. */
@@ -88,6 +99,8 @@ const KNOWN = new Set<string>([
   'rules',
   'approver',
   'approvalsFile',
+  'approvals',
+  'sharedSessions',
   'approvalTimeoutMs',
   'trust',
   'defaultTimeoutMs',
