@@ -12,6 +12,7 @@ export const AUDIT_EVENT_TYPES = [
   'approval.denied',
   'tool.changed',
   'mode.changed',
+  'state.changed',
 ] as const;
 
 /** One of {@link AUDIT_EVENT_TYPES}. */
@@ -74,6 +75,11 @@ export interface AuditEvent {
   readonly previousMode?: Mode;
   /** For `mode.changed`: who switched it, and through which channel (`console`). */
   readonly changedBy?: ApprovalAnswerer;
+  /**
+   * For `state.changed`: whether the shared state (Redis) answers now; `message` says why.
+   * While `unavailable`, calls that need it end `shared_state_unavailable`.
+   */
+  readonly stateStatus?: 'ready' | 'unavailable';
 }
 
 /**
