@@ -60,7 +60,7 @@ export async function gatewaySharedState(
   options: GatewaySharedStateOptions,
 ): Promise<GatewaySharedState> {
   const { config, env, audit, notice } = options;
-  const key = env[config.keyEnv];
+  const key = config.secret ?? env[config.keyEnv];
   if (key === undefined || Buffer.byteLength(key, 'utf8') < MIN_KEY_BYTES) {
     throw new HintgateError(
       'invalid_config',

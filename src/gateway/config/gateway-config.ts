@@ -167,7 +167,7 @@ export interface GatewayConfig {
   /**
    * Where limits, approvals and pending approval rounds are kept, so that several gateway
    * replicas share them: a Redis URL (`redis://` or `rediss://`, may use `${VAR}`), or
-   * `{ url, keyPrefix, keyEnv }`. Absent: in the gateway's process (and the approvals file).
+   * `{ url, secret, keyEnv, keyPrefix }`. Absent: in the gateway's process (and the approvals file).
    */
   readonly state?: string | GatewayStateSettings | null;
   readonly approvals?: {
@@ -216,13 +216,19 @@ export interface GatewayConfig {
 export interface GatewayStateSettings {
   /** The Redis URL, `redis://host:6379` or `rediss://` for TLS; may use `${VAR}`. */
   readonly url: string;
-  /** Prefix of every key, so that several deployments can share one Redis. Default `hintgate:`. */
-  readonly keyPrefix?: string;
   /**
-   * Environment variable holding the secret (at least 32 characters) every replica seals
-   * approval rounds with. Default `HINTGATE_STATE_KEY`. The secret never goes in the file.
+   * The secret (at least 32 bytes, the same on every replica) approval rounds are sealed
+   * with, as a reference to the environment variable that holds it: `${HINTGATE_STATE_SECRET}`.
+   * A secret written out in the file is refused.
+   */
+  readonly secret?: string;
+  /**
+   * Instead of `secret`: the name of the environment variable holding it, read when the
+   * gateway starts. Default `HINTGATE_STATE_SECRET`.
    */
   readonly keyEnv?: string;
+  /** Prefix of every key, so that several deployments can share one Redis. Default `hintgate:`. */
+  readonly keyPrefix?: string;
 }
 
 /** `state` after loading. */
@@ -232,6 +238,8 @@ export interface LoadedStateConfig {
   readonly keyPrefix: string;
   /** Name of the environment variable the sealing key is read from when the gateway starts. */
   readonly keyEnv: string;
+  /** The sealing secret, when the file gave it as `secret` (a `${VAR}` reference). */
+  readonly secret?: string;
 }
 
 /** A tool override after loading: only the fields stated. */

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are configuration values with ${VAR} references, not templates
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +40,7 @@ describe('state in hintgate.yaml', () => {
     expect((await load('state: redis://127.0.0.1:6379\n')).state).toEqual({
       url: 'redis://127.0.0.1:6379',
       keyPrefix: 'hintgate:',
-      keyEnv: 'HINTGATE_STATE_KEY',
+      keyEnv: 'HINTGATE_STATE_SECRET',
     });
     const config = await load('state: { url: "${REDIS}", keyPrefix: "prod:", keyEnv: SEAL }\n', {
       REDIS: 'rediss://:pw@redis:6380/2',
@@ -51,6 +52,17 @@ describe('state in hintgate.yaml', () => {
     });
   });
 
+  it('takes the secret as a ${VAR} reference of at least 32 bytes', async () => {
+    const long = 'x'.repeat(32);
+    const config = await load('state: { url: redis://r, secret: "${SEAL}" }\n', { SEAL: long });
+    expect(config.state?.secret).toBe(long);
+    const error = await load('state: { url: redis://r, secret: "${SEAL}" }\n', {
+      SEAL: 'short',
+    }).catch((reason: unknown) => reason);
+    expect(String(error)).toMatch(/state.secret is 5 bytes long; use at least 32/);
+    expect(String(error)).not.toContain('short');
+  });
+
   it('says what to fix, and never repeats a password', async () => {
     expect(await problem('state: http://u:secretpw@redis:6379\n')).toMatch(
       /state "http:\/\/redis:6379\/" is not a Redis URL/,
@@ -58,9 +70,10 @@ describe('state in hintgate.yaml', () => {
     expect(await problem('state: http://u:secretpw@redis:6379\n')).not.toContain('secretpw');
     expect(await problem('state: 6379\n')).toMatch(/state is .*redis:\/\/127\.0\.0\.1:6379/);
     expect(await problem('state: { keyPrefix: x }\n')).toMatch(/state has no "url"/);
-    expect(await problem('state: { url: redis://r, key: abc }\n')).toMatch(
-      /keep the sealing key out of the file: name the environment variable/,
-    );
+    expect(
+      await problem('state: { url: redis://r, secret: abcdefghijklmnopqrstuvwxyz0123456789 }\n'),
+    ).toMatch(/state.secret is written in the file; keep it out: write a reference/);
+    expect(await problem('state: { url: redis://r, key: "${S}" }\n')).toMatch(/"secret"/);
     expect(await problem('state: { url: redis://r, keyEnv: "1 bad" }\n')).toMatch(
       /state.keyEnv must be the name of an environment variable/,
     );

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are configuration values with ${VAR} references, not templates
 import { redactUrl } from '../../mcp/client/redact-url.js';
 import { isPlainObject } from '../../tool/json-schema.js';
 import type { LoadedStateConfig } from './gateway-config.js';
@@ -10,7 +11,10 @@ import {
 } from './read-config-value.js';
 
 /** Environment variable the shared sealing key is read from unless `state.keyEnv` names another. */
-export const DEFAULT_STATE_KEY_ENV = 'HINTGATE_STATE_KEY';
+export const DEFAULT_STATE_KEY_ENV = 'HINTGATE_STATE_SECRET';
+
+/** Shortest sealing secret, in bytes, as `createMcpToolServer` requires. */
+export const MIN_SECRET_BYTES = 32;
 
 /** Default `state.keyPrefix`. */
 export const DEFAULT_STATE_KEY_PREFIX = 'hintgate:';
@@ -18,7 +22,7 @@ export const DEFAULT_STATE_KEY_PREFIX = 'hintgate:';
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 const PREFIX = /^[A-Za-z0-9_:.-]{1,64}$/;
 const EXAMPLE =
-  '"redis://127.0.0.1:6379" or { url: "redis://redis:6379", keyEnv: "HINTGATE_STATE_KEY" }';
+  '"redis://127.0.0.1:6379" or { url: "redis://redis:6379", secret: "${HINTGATE_STATE_SECRET}" }';
 
 const checkUrl = (url: string, context: ReadContext): string | undefined => {
   let parsed: URL;
@@ -40,9 +44,10 @@ const checkUrl = (url: string, context: ReadContext): string | undefined => {
 };
 
 /**
- * Reads `state`: a Redis URL, or `{ url, keyPrefix, keyEnv }`. Absent or `null`: state stays
- * in the gateway's process. The sealing key itself is never in the file: `keyEnv` names the
- * environment variable it is read from when the gateway starts.
+ * Reads `state`: a Redis URL, or `{ url, secret, keyEnv, keyPrefix }`. Absent or `null`:
+ * state stays in the gateway's process. The sealing secret itself is never in the file:
+ * `secret` is a `${VAR}` reference, or `keyEnv` names the environment variable it is read
+ * from when the gateway starts (default `HINTGATE_STATE_SECRET`).
  */
 export function readStateConfig(
   value: unknown,
@@ -64,14 +69,9 @@ export function readStateConfig(
     value,
     ['state'],
     {
-      keys: ['url', 'keyPrefix', 'keyEnv'],
+      keys: ['url', 'secret', 'keyEnv', 'keyPrefix'],
       what: 'a state key',
-      synonyms: { prefix: 'keyPrefix', redis: 'url' },
-      advice: {
-        key: 'is not a state key; keep the sealing key out of the file: name the environment variable that holds it with keyEnv (default HINTGATE_STATE_KEY).',
-        requestStateKey:
-          'is not a state key; keep the sealing key out of the file: name the environment variable that holds it with keyEnv (default HINTGATE_STATE_KEY).',
-      },
+      synonyms: { prefix: 'keyPrefix', redis: 'url', key: 'secret', requestStateKey: 'secret' },
     },
     context,
   );
@@ -89,18 +89,47 @@ export function readStateConfig(
       'must be 1-64 characters of A-Z a-z 0-9 _ : . -, such as "hintgate:prod:".',
     );
   }
-  const keyEnv = readText(value.keyEnv, ['state', 'keyEnv'], '"HINTGATE_STATE_KEY"', context);
+  const keyEnv = readText(value.keyEnv, ['state', 'keyEnv'], '"HINTGATE_STATE_SECRET"', context);
   if (keyEnv !== undefined && !ENV_NAME.test(keyEnv)) {
     report(
       context,
       ['state', 'keyEnv'],
-      'must be the name of an environment variable (letters, digits and _, not starting with a digit), such as "HINTGATE_STATE_KEY"; the key itself never goes in the file.',
+      'must be the name of an environment variable (letters, digits and _, not starting with a digit), such as "HINTGATE_STATE_SECRET"; the key itself never goes in the file.',
     );
+  }
+  let secret: string | undefined;
+  if (value.secret !== undefined) {
+    if (typeof value.secret === 'string' && !value.secret.includes('${')) {
+      report(
+        context,
+        ['state', 'secret'],
+        'is written in the file; keep it out: write a reference to the environment variable that holds it, such as "${HINTGATE_STATE_SECRET}".',
+      );
+    } else {
+      secret = readExpanded(
+        value.secret,
+        ['state', 'secret'],
+        '"${HINTGATE_STATE_SECRET}"',
+        context,
+      );
+      if (secret !== undefined && Buffer.byteLength(secret, 'utf8') < MIN_SECRET_BYTES) {
+        report(
+          context,
+          ['state', 'secret'],
+          `is ${Buffer.byteLength(secret, 'utf8')} bytes long; use at least ${MIN_SECRET_BYTES}, the same on every replica (for example from "openssl rand -hex 32").`,
+        );
+        secret = undefined;
+      }
+    }
+    if (keyEnv !== undefined) {
+      report(context, ['state', 'keyEnv'], 'and state.secret are both given; give one of them.');
+    }
   }
   if (url === undefined) return undefined;
   return {
     url,
     keyPrefix: keyPrefix ?? DEFAULT_STATE_KEY_PREFIX,
     keyEnv: keyEnv ?? DEFAULT_STATE_KEY_ENV,
+    ...(secret === undefined ? {} : { secret }),
   };
 }
