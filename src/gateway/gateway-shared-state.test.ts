@@ -247,7 +247,7 @@ describe('three gateway replicas on one Redis', () => {
   it('free the slots of a replica killed while it holds them, within the lease', async () => {
     holdQueries = true;
     const held = [call(c(), 'up__query', { ms: 0 }), call(c(), 'up__query', { ms: 0 })];
-    held.forEach((p) => p.catch(() => {}));
+    for (const pending of held) pending.catch(() => {});
     while (waiting.length < 2) await delay(20);
     await c()?.stop('SIGKILL');
     holdQueries = false;
