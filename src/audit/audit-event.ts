@@ -12,6 +12,7 @@ export const AUDIT_EVENT_TYPES = [
   'tool.changed',
   'mode.changed',
   'upstream.rate_limited',
+  'state.changed',
 ] as const;
 
 /** One of {@link AUDIT_EVENT_TYPES}. */
@@ -81,6 +82,11 @@ export interface AuditEvent {
   readonly until?: string;
   /** For `upstream.rate_limited`: what the server asked to wait, in milliseconds, if it said. */
   readonly retryAfterMs?: number;
+  /**
+   * For `state.changed`: whether the shared state (Redis) answers now; `message` says why.
+   * While `unavailable`, calls that need it end `shared_state_unavailable`.
+   */
+  readonly stateStatus?: 'ready' | 'unavailable';
 }
 
 /**

@@ -73,8 +73,15 @@ describe('deploy/compose.yaml', () => {
       const mount = service.volumes?.find((v) => v.split(':')[1] === configPath);
       expect(mount?.endsWith(':ro')).toBe(true);
       const file = resolve(DEPLOY, mount?.split(':')[0] ?? '');
-      const config = await loadGatewayConfig(file, { env: {} });
+      // Every variable compose requires of the gateways, set as `docker compose up` would.
+      const required = Object.entries(service.environment ?? {})
+        .filter(([, value]) => value.includes(':?'))
+        .map(([name]) => [name, 'a'.repeat(64)]);
+      const config = await loadGatewayConfig(file, { env: Object.fromEntries(required) });
       expect(config.servers.length).toBeGreaterThan(0);
+      // The replicas share their limits and approvals in the compose file's Redis.
+      expect(config.state?.url).toBe('redis://redis:6379');
+      expect(config.state?.secret).toBe('a'.repeat(64));
       // /config is read-only in the container: what the gateway writes lives in /data.
       expect(config.audit.path.startsWith('/data/')).toBe(true);
       expect(config.approvals.path.startsWith('/data/')).toBe(true);

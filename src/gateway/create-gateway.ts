@@ -21,6 +21,7 @@ import { createWorkspaceTools } from '../tools/index.js';
 import { backgroundAudit } from './background-audit.js';
 import { createGatewayPrompts } from './gateway-prompts.js';
 import { createGatewayResources } from './gateway-resources.js';
+import { gatewaySharedState } from './gateway-shared-state.js';
 import { type GatewayToolState, gatewayToolStates } from './gateway-tool-states.js';
 import { GatewayTools } from './gateway-tools.js';
 import { GatewayUpstreams } from './gateway-upstreams.js';
@@ -103,6 +104,11 @@ export interface CreateGatewayOptions
    * one from the `telemetry` block and the `OTEL_*` variables). Default none.
    */
   readonly telemetry?: CallTelemetry;
+  /**
+   * With `state` in the configuration: how long a concurrency slot held by this gateway
+   * stays taken in Redis when the gateway dies without freeing it, in ms. Default 10000.
+   */
+  readonly stateLeaseMs?: number;
 }
 
 /** A running gateway: upstream connections, one runtime over all their tools, and its MCP server. */
@@ -135,6 +141,12 @@ export interface Gateway {
    * review of a change, rate limit and its server's concurrency cap.
    */
   toolStates(): GatewayToolState[];
+  /**
+   * Present when the configuration keeps state in Redis (`state`): `isReady()` tells
+   * whether Redis answers now; while it does not, calls that need it end
+   * `shared_state_unavailable` (a readiness check can report the gateway not ready).
+   */
+  readonly sharedState?: { isReady(): boolean };
   /**
    * Records an event of the gateway's own (a `mode.changed` from the console) in the audit
    * log and the other sinks, in the background; `close` waits for it.
@@ -305,23 +317,37 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
       : { rotate: config.audit.rotate, onRotateError: report }),
   });
   const sinks = [sink, ...(options.auditSinks ?? [])];
+  // Pin findings (`tool.changed`) and shared state changes are written without making
+  // anyone wait; close waits.
+  const findings = backgroundAudit(fanOut(sinks), report);
+  const shared =
+    config.state === undefined
+      ? undefined
+      : await gatewaySharedState({
+          config: config.state,
+          env: options.env ?? process.env,
+          audit: findings.write,
+          notice,
+          ...(options.stateLeaseMs === undefined ? {} : { leaseMs: options.stateLeaseMs }),
+        });
   const runtime = createRuntime({
     registry,
     mode: options.mode ?? config.mode ?? DEFAULT_MODE,
     rules: config.rules,
-    approvals: createApprovalStore({ path: config.approvals.path }),
+    ...(shared === undefined
+      ? { approvals: createApprovalStore({ path: config.approvals.path }) }
+      : { approvals: shared.approvals, sharedSessions: shared.sharedSessions }),
     auditSinks: sinks,
     auditArguments: config.audit.arguments,
     workspace: config.directory,
   });
-  // Pin findings (`tool.changed`) are written without making anyone wait; close waits.
-  const findings = backgroundAudit(fanOut(sinks), report);
   const tools = new GatewayTools({
     config,
     registry,
     notice,
     audit: findings.write,
     report,
+    ...(shared === undefined ? {} : { share: shared.share }),
     // Read once a call needs it, after the upstreams below exist. A reconnect that is not
     // tried within the wait cannot help a waiting call: then nothing is sent again.
     ...(options.reconnect === false || (options.reconnect?.initialDelayMs ?? 0) > RECONNECT_WAIT_MS
@@ -344,6 +370,9 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     prompts,
     logging,
     unapprovableAdvice: unapprovableAdvice({ config, registry, mode: () => runtime.mode }),
+    ...(shared === undefined
+      ? {}
+      : { requestStateKey: shared.requestStateKey, useRoundOnce: shared.useRoundOnce }),
     ...(options.approvalChannels === undefined
       ? {}
       : { approvalChannels: options.approvalChannels }),
@@ -380,6 +409,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     logging.close();
     await Promise.all(made.map((connection) => connection.close()));
     await toolServer.close();
+    await shared?.state.close();
   };
   try {
     await tools.reloadPins();
@@ -504,11 +534,14 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
         check: () =>
           config.servers.every((server) => connections.get(server.name)?.status === 'ready'),
       },
+      // With shared state, a replica that cannot reach Redis would fail its limited calls.
+      ...(shared === undefined ? [] : [{ name: 'shared-state', check: () => shared.isReady() }]),
     ],
     blockedTools: () => new Map(tools.blocked),
     reloadPins: () => tools.reloadPins(),
     toolStates: () => tools.states(),
     recordEvent: findings.write,
+    ...(shared === undefined ? {} : { sharedState: { isReady: shared.isReady } }),
     close(closeOptions) {
       let graceMs: number;
       try {

@@ -35,6 +35,11 @@ export interface GatewayToolsOptions {
    * for its reconnect and be sent again (see `retryAfterReconnect`). Default: no retry.
    */
   readonly connection?: (server: string) => McpServerConnection | undefined;
+  /**
+   * Wraps each offered tool of a server so that its limits are kept in shared state (see
+   * `withSharedLimits`). Default: limits stay in the gateway's process.
+   */
+  readonly share?: (server: LoadedServerCommon, tool: Tool) => Tool;
 }
 
 const CHANGE_OF: Readonly<Record<PinFinding['id'], 'added' | 'removed' | 'updated'>> = {
@@ -373,7 +378,9 @@ export class GatewayTools {
           if (outcome.problem !== undefined) {
             lines.push({ text: `server "${server.name}": ${outcome.problem}` });
           }
-          entry = { upstream, exposed, tool: outcome.tool, retries };
+          const share = this.#options.share;
+          const tool = share === undefined ? outcome.tool : share(server, outcome.tool);
+          entry = { upstream, exposed, tool, retries };
         }
         if (entry === undefined) continue;
         cache.set(key, entry);

@@ -1,6 +1,13 @@
 import { isPlainObject, isTimerMs, MAX_TIMER_MS } from '../tool/index.js';
 
-const POLICY_KEYS = ['mode', 'rules', 'approver', 'approvals', 'approvalTimeoutMs'] as const;
+const POLICY_KEYS = [
+  'mode',
+  'rules',
+  'approver',
+  'approvals',
+  'sharedSessions',
+  'approvalTimeoutMs',
+] as const;
 
 /**
  * Checks the policy-related options of `createRuntime` (mode and rules are checked by the
@@ -30,6 +37,18 @@ export function checkPolicyOptions(
     invalid(
       'approvals must be a store with path, hasAll(tool, keys) and add(tool, keys), such as createApprovalStore({ path }) from hintgate/node.',
     );
+  }
+  if (o.approvals !== undefined && o.approvalsFile !== undefined) {
+    invalid('give either approvalsFile or approvals (a store of your own), not both.');
+  }
+  for (const key of ['approvals', 'sharedSessions'] as const) {
+    const store = o[key] as { hasAll?: unknown; add?: unknown } | undefined;
+    if (
+      store !== undefined &&
+      (typeof store?.hasAll !== 'function' || typeof store?.add !== 'function')
+    ) {
+      invalid(`${key} must have hasAll and add methods (see sharedAlwaysApprovals).`);
+    }
   }
   const timeout = o.approvalTimeoutMs;
   if (timeout !== undefined && !isTimerMs(timeout)) {

@@ -75,6 +75,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
             ? {}
             : { approvalTimeoutMs: options.approvalTimeoutMs }),
           ...(options.approvals === undefined ? {} : { approvals: options.approvals }),
+          ...(options.sharedSessions === undefined
+            ? {}
+            : { sharedSessions: options.sharedSessions }),
         })
       : undefined;
   const authorizer: Authorizer = options.authorizer ?? (policy as PolicyAuthorizer);

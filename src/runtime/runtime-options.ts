@@ -6,6 +6,7 @@ import type {
   Mode,
   PersistentApprovals,
   PolicyRule,
+  SharedSessionApprovals,
 } from '../policy/index.js';
 import { ToolRegistry } from '../registry/index.js';
 import type { Clock } from '../schedule/index.js';
@@ -43,10 +44,15 @@ export interface RuntimeOptions {
   readonly approver?: Approver;
   /**
    * Where `always` approvals are kept for the project, for example
-   * `createApprovalStore({ path })` from `hintgate/node`. Default: none (an `always` answer
-   * holds for the session).
+   * `createApprovalStore({ path })` from `hintgate/node`, or `sharedAlwaysApprovals` over
+   * shared state. Default: none (an `always` answer holds for the session).
    */
   readonly approvals?: PersistentApprovals;
+  /**
+   * Session approvals kept where several processes see them (`sharedSessionApprovals`), so
+   * that every gateway replica honours an approval given for a session. Default: in memory.
+   */
+  readonly sharedSessions?: SharedSessionApprovals;
   /** Time a person has to answer one approval request, in ms. Default 300000. */
   readonly approvalTimeoutMs?: number;
   /** Which origins' annotations to trust, and trusted annotation overrides per tool. */
@@ -95,6 +101,7 @@ const KNOWN = new Set<string>([
   'rules',
   'approver',
   'approvals',
+  'sharedSessions',
   'approvalTimeoutMs',
   'trust',
   'defaultTimeoutMs',

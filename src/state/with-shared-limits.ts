@@ -89,7 +89,9 @@ export function withSharedLimits(tool: Tool, state: SharedState, limits: SharedL
       if (!succeeded) {
         for (const reservation of taken) await state.rollback(reservation).catch(() => {});
       }
-      await slot?.release();
+      // The result need not wait for the store to hear of the release: the slot is free for
+      // the others a round trip later, and a release that never arrives ends with its lease.
+      void slot?.release();
     }
   };
   return withExecute(tool, execute);

@@ -34,6 +34,7 @@ import {
 } from './read-config-value.js';
 import { readPrincipals } from './read-principals.js';
 import { readServers } from './read-servers.js';
+import { readStateConfig } from './read-state-config.js';
 import { readTelemetry } from './read-telemetry.js';
 import { readRateLimit } from './read-tool-overrides.js';
 import { validateGatewayConfig } from './validate-gateway-config.js';
@@ -66,6 +67,7 @@ const TOP_LEVEL: KeySet = {
     'instructions',
     'telemetry',
     'tools',
+    'state',
   ],
   what: 'a hintgate configuration key',
   synonyms: {
@@ -79,6 +81,7 @@ const TOP_LEVEL: KeySet = {
     otel: 'telemetry',
     opentelemetry: 'telemetry',
     tracing: 'telemetry',
+    redis: 'state',
   },
   advice: {
     policy: 'is not a hintgate configuration key; write "mode" and "rules" at the top level.',
@@ -194,6 +197,7 @@ function readConfig(
   const http = readDownstream(value.downstream, context);
   const webConsole = readConsole(value.console, context);
   const telemetry = readTelemetry(value.telemetry, context);
+  const state = readStateConfig(value.state, context);
   const instructions = readBoolean(value.instructions, ['instructions'], context);
   const directory = context.directory;
   const at = (path: string) => join(directory, path);
@@ -225,6 +229,7 @@ function readConfig(
         readPath(approvals.path, ['approvals', 'path'], '".hintgate/approvals.json"', context) ??
         at(DEFAULT_STATE_PATHS.approvals),
     },
+    ...(state === undefined ? {} : { state }),
     pin: {
       path:
         readPath(pin.path, ['pin', 'path'], '"hintgate.lock"', context) ??

@@ -187,6 +187,12 @@ export interface GatewayConfig {
      */
     readonly rotate?: GatewayAuditRotate | null;
   } | null;
+  /**
+   * Where limits, approvals and pending approval rounds are kept, so that several gateway
+   * replicas share them: a Redis URL (`redis://` or `rediss://`, may use `${VAR}`), or
+   * `{ url, secret, keyEnv, keyPrefix }`. Absent: in the gateway's process (and the approvals file).
+   */
+  readonly state?: string | GatewayStateSettings | null;
   readonly approvals?: {
     /** "Always allow" answers. Default `.hintgate/approvals.json` beside the configuration. */
     readonly path?: string;
@@ -227,6 +233,36 @@ export interface GatewayConfig {
         readonly token?: string;
       }
     | null;
+}
+
+/** `state` as a mapping; see {@link GatewayConfig.state}. */
+export interface GatewayStateSettings {
+  /** The Redis URL, `redis://host:6379` or `rediss://` for TLS; may use `${VAR}`. */
+  readonly url: string;
+  /**
+   * The secret (at least 32 bytes, the same on every replica) approval rounds are sealed
+   * with, as a reference to the environment variable that holds it: `${HINTGATE_STATE_SECRET}`.
+   * A secret written out in the file is refused.
+   */
+  readonly secret?: string;
+  /**
+   * Instead of `secret`: the name of the environment variable holding it, read when the
+   * gateway starts. Default `HINTGATE_STATE_SECRET`.
+   */
+  readonly keyEnv?: string;
+  /** Prefix of every key, so that several deployments can share one Redis. Default `hintgate:`. */
+  readonly keyPrefix?: string;
+}
+
+/** `state` after loading. */
+export interface LoadedStateConfig {
+  /** A `redis:` or `rediss:` URL, `${VAR}` references replaced. */
+  readonly url: string;
+  readonly keyPrefix: string;
+  /** Name of the environment variable the sealing key is read from when the gateway starts. */
+  readonly keyEnv: string;
+  /** The sealing secret, when the file gave it as `secret` (a `${VAR}` reference). */
+  readonly secret?: string;
 }
 
 /** A tool override after loading: only the fields stated. */
@@ -350,6 +386,8 @@ export interface LoadedGatewayConfig {
     readonly rotate?: GatewayAuditRotate;
   };
   readonly approvals: { readonly path: string };
+  /** Present when the file keeps state in Redis; absent: in the gateway's process. */
+  readonly state?: LoadedStateConfig;
   readonly pin: { readonly path: string; readonly newTools: NewToolsPolicy };
   /** `http` is present when the file asks for a Streamable HTTP downstream. */
   readonly downstream: { readonly http?: LoadedDownstreamHttp };

@@ -14,6 +14,7 @@ export {
   type GatewayHttpServerConfig,
   type GatewayServerConfig,
   type GatewayServerExtras,
+  type GatewayStateSettings,
   type GatewayStdioServerConfig,
   type GatewayToolOverride,
   type LoadedConsole,
@@ -23,6 +24,7 @@ export {
   type LoadedHttpServer,
   type LoadedPrincipal,
   type LoadedServerCommon,
+  type LoadedStateConfig,
   type LoadedStdioServer,
   type LoadedTelemetry,
   type LoadedToolOverride,
@@ -37,6 +39,11 @@ export {
   type ParseGatewayConfigOptions,
   parseGatewayConfigText,
 } from './load-gateway-config.js';
+export {
+  DEFAULT_STATE_KEY_ENV,
+  DEFAULT_STATE_KEY_PREFIX,
+  readStateConfig,
+} from './read-state-config.js';
 export { renderServerEntries, type ServerEntry } from './render-server-entries.js';
 export {
   DEFAULT_SCHEMA_URL,

@@ -23,6 +23,12 @@ export interface ApprovalRoundsOptions {
   readonly ttlSeconds?: number;
   /** Current time in ms, for the expiry of used rounds. Default `Date.now`. */
   readonly now?: () => number;
+  /**
+   * Marks a round used where every process serving the endpoint sees it (such as
+   * `SharedState.useOnce`): resolves true the first time. Default: remembered in this
+   * process, which suits one process serving every round.
+   */
+  readonly useOnce?: (round: string, ttlMs: number) => Promise<boolean>;
 }
 
 /** The `input_required` approval rounds of one tool server; see {@link createApprovalRounds}. */
@@ -35,7 +41,10 @@ export interface ApprovalRounds {
    * Whether `state` answers `request`'s call and its round was not used before (the round
    * is marked used): an answer is honoured once, for the exact call it was asked about.
    */
-  redeem(state: ApprovalRoundState | undefined, request: ApprovalRequest): boolean;
+  redeem(
+    state: ApprovalRoundState | undefined,
+    request: ApprovalRequest,
+  ): boolean | Promise<boolean>;
 }
 
 /** Digest that ties an approval answer to the exact call it was asked about. */
@@ -69,6 +78,8 @@ export function createApprovalRounds(options: ApprovalRoundsOptions = {}): Appro
     mint: (request, ctx) => codec.mint({ call: callDigest(request), round: randomUUID() }, ctx),
     redeem(state, request) {
       if (state === undefined || state.call !== callDigest(request)) return false;
+      if (options.useOnce !== undefined)
+        return options.useOnce(`round:${state.round}`, ttlSeconds * 1000);
       const at = now();
       for (const [id, expires] of used) if (expires <= at) used.delete(id);
       if (used.has(state.round)) return false;

@@ -57,6 +57,12 @@ export const checkToolServerOptions = (options: McpToolServerOptions): void => {
       'approvalRoundTtlSeconds must be a positive whole number of seconds.',
     );
   }
+  if (raw.useRoundOnce !== undefined && typeof raw.useRoundOnce !== 'function') {
+    throw new HintgateError(
+      'invalid_option',
+      'useRoundOnce must be a function (round, ttlMs) => Promise<boolean>, such as the useOnce of a shared state.',
+    );
+  }
   if (raw.onError !== undefined && typeof raw.onError !== 'function') {
     throw new HintgateError('invalid_option', 'onError must be a function (error) => void.');
   }

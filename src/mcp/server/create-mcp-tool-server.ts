@@ -54,6 +54,12 @@ export interface McpToolServerOptions {
    * secret to every process behind one endpoint.
    */
   readonly requestStateKey?: Uint8Array | string;
+  /**
+   * Marks an approval round's answer used where every process behind the endpoint sees it
+   * (the `useOnce` of a shared state), so that an answer replayed to another process is
+   * refused; resolves true the first time. Default: remembered in this process.
+   */
+  readonly useRoundOnce?: (round: string, ttlMs: number) => Promise<boolean>;
   /** How long a client has to answer an approval round, in seconds. Default 600. */
   readonly approvalRoundTtlSeconds?: number;
   /**
@@ -264,6 +270,7 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
   };
   const rounds = createApprovalRounds({
     ...(options.requestStateKey === undefined ? {} : { key: options.requestStateKey }),
+    ...(options.useRoundOnce === undefined ? {} : { useOnce: options.useRoundOnce }),
     ...(options.approvalRoundTtlSeconds === undefined
       ? {}
       : { ttlSeconds: options.approvalRoundTtlSeconds }),

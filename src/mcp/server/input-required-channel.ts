@@ -5,7 +5,7 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { ApprovalRequest } from '../../policy/index.js';
+import type { ApprovalAnswer, ApprovalRequest } from '../../policy/index.js';
 import type { ApprovalChannel } from './approval-channel.js';
 import { answerFromElicitation, approvalForm, supportsFormElicitation } from './approval-form.js';
 import type { ApprovalRoundState, ApprovalRounds } from './approval-rounds.js';
@@ -30,21 +30,31 @@ export function createInputRequiredChannel(
   const state = ctx.mcpReq.requestState<ApprovalRoundState>();
   const response = inputResponse(ctx.mcpReq.inputResponses, APPROVAL_INPUT_KEY);
   let asked: { readonly request: ApprovalRequest; readonly signal: AbortSignal } | undefined;
+  const defer = (request: ApprovalRequest, signal: AbortSignal): ApprovalAnswer | undefined => {
+    if (asked !== undefined) {
+      // One call per tools/call, so one approval per round; a second would be a bug of ours.
+      return { decision: 'deny', reason: 'only one approval can be asked per request' };
+    }
+    asked = { request, signal };
+    return undefined;
+  };
   return {
     name: 'input_required',
     // A retry that carries an answer is heard whatever the retry declares.
     canAsk: () =>
       response.kind === 'elicit' || supportsFormElicitation(clientCapabilities(server, ctx)),
     ask(request, signal) {
-      if (response.kind === 'elicit' && rounds.redeem(state, request)) {
-        return answerFromElicitation(response);
+      if (response.kind === 'elicit') {
+        const redeemed = rounds.redeem(state, request);
+        if (redeemed instanceof Promise) {
+          // Checked in a store shared with other processes: a replay is asked again.
+          return redeemed.then((fresh) =>
+            fresh ? answerFromElicitation(response) : defer(request, signal),
+          );
+        }
+        if (redeemed === true) return answerFromElicitation(response);
       }
-      if (asked !== undefined) {
-        // One call per tools/call, so one approval per round; a second would be a bug of ours.
-        return { decision: 'deny', reason: 'only one approval can be asked per request' };
-      }
-      asked = { request, signal };
-      return undefined;
+      return defer(request, signal);
     },
     async settle(): Promise<InputRequiredResult | undefined> {
       // Withdrawn: another channel answered the question.

@@ -1,0 +1,174 @@
+/**
+ * Beside part 4 of `npm run bench` (bench/gateway.ts): what keeping the gateway's state in
+ * Redis (`state: redis://...`) costs a call, against state in the gateway's process, in the
+ * same run. Two gateways (`createGateway` from dist/, mode auto, in this process) front
+ * the cheap upstream of part 4 (bench/gateway-upstream.ts, over stdio) three times: as
+ * server `lim`, with `concurrency: 64` and a rate limit on `ping` far above what is
+ * reached, so that every call takes a concurrency slot and a unit of the window; as `rl`,
+ * with the rate limit only; and as `plain`, with neither, so that its calls need no shared
+ * state. One gateway keeps its state in its
+ * process, the other in a `redis-server` on 127.0.0.1 started for the run. Calls go
+ * through the gateway's runtime (`runtime.execute`), the paths taking turns round by
+ * round; p50 at 1 call in flight, throughput at 16.
+ *
+ * `tsx --tsconfig bench/tsconfig.json bench/gateway-state.ts` after `npm run build`; it
+ * replaces its section of bench/RESULTS.md. `HINTGATE_BENCH_STATE_CALLS=N` sets the calls
+ * per path and level (default 4000).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { createGateway, type Gateway, loadGatewayConfig } from 'hintgate/gateway';
+import { freePort, stopProcess, waitForPort } from './processes.js';
+import { fixed, machine, replaceSection, table } from './report.js';
+
+/** Heading of this benchmark's section of bench/RESULTS.md, which it replaces. */
+const HEADING =
+  '## Shared state: in-process vs Redis, through the gateway (bench/gateway-state.ts)';
+const RESULTS_PATH = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+/** Goal: what Redis may add at p50 to a call that uses shared state, in ms. */
+const GOAL_MS = 0.3;
+
+const CALLS = Number(process.env.HINTGATE_BENCH_STATE_CALLS ?? '4000');
+const ROUNDS = 4;
+const UPSTREAM = fileURLToPath(new URL('./gateway-upstream.ts', import.meta.url));
+
+interface Path {
+  readonly label: string;
+  readonly gateway: Gateway;
+  readonly tool: string;
+  readonly latencies: number[];
+  elapsedMs: number;
+}
+
+const configText = (state: string | undefined): string =>
+  [
+    'servers:',
+    ...['lim', 'rl', 'plain'].flatMap((name) => [
+      `  ${name}:`,
+      `    command: ${process.execPath}`,
+      `    args: ["--import", "tsx", ${JSON.stringify(UPSTREAM)}]`,
+      `    cwd: ${JSON.stringify(fileURLToPath(new URL('..', import.meta.url)))}`,
+      '    trusted: true',
+      ...(name === 'lim' ? ['    concurrency: 64'] : []),
+      ...(name === 'plain'
+        ? []
+        : ['    tools:', '      ping: { rateLimit: { max: 100000000, windowMs: 60000 } }']),
+    ]),
+    'mode: auto',
+    'pin: { newTools: allow }',
+    ...(state === undefined ? [] : [`state: ${state}`]),
+    '',
+  ].join('\n');
+
+async function startGateway(dir: string, state: string | undefined): Promise<Gateway> {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'hintgate.yaml');
+  writeFileSync(file, configText(state));
+  const config = await loadGatewayConfig(file);
+  return createGateway({
+    config,
+    env: { ...process.env, HINTGATE_STATE_SECRET: 'bench-'.repeat(8) },
+    onNotice: () => {},
+  });
+}
+
+async function run(path: Path, calls: number, inFlight: number, record: boolean): Promise<void> {
+  let next = 0;
+  const started = performance.now();
+  const worker = async (): Promise<void> => {
+    while (next < calls) {
+      next += 1;
+      const t0 = performance.now();
+      const [result] = await path.gateway.runtime.execute([
+        { id: `c${next}`, name: path.tool, arguments: {} },
+      ]);
+      if (result?.status !== 'ok') throw new Error(`${path.label}: ${JSON.stringify(result)}`);
+      if (record) path.latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  if (record) path.elapsedMs += performance.now() - started;
+}
+
+const p50 = (values: readonly number[]): number => {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[Math.ceil(sorted.length / 2) - 1] ?? Number.NaN;
+};
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'hintgate-bench-state-'));
+  const port = await freePort();
+  const redis: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { cwd: dir, stdio: 'ignore' },
+  );
+  try {
+    await waitForPort(port, redis, 10_000);
+    const local = await startGateway(join(dir, 'local'), undefined);
+    const shared = await startGateway(join(dir, 'redis'), `redis://127.0.0.1:${port}`);
+    while (shared.sharedState?.isReady() !== true) await new Promise((r) => setTimeout(r, 20));
+    const paths = (): Path[] =>
+      [
+        { label: 'in-process state, limited tool', gateway: local, tool: 'lim__ping' },
+        { label: 'Redis state, limited tool', gateway: shared, tool: 'lim__ping' },
+        { label: 'in-process state, rate-limited tool', gateway: local, tool: 'rl__ping' },
+        { label: 'Redis state, rate-limited tool', gateway: shared, tool: 'rl__ping' },
+        { label: 'in-process state, tool with no limits', gateway: local, tool: 'plain__ping' },
+        { label: 'Redis state, tool with no limits', gateway: shared, tool: 'plain__ping' },
+      ].map((p) => ({ ...p, latencies: [], elapsedMs: 0 }));
+    const rows: string[][] = [];
+    const levels = [1, 16];
+    const measured = new Map<number, Path[]>();
+    for (const inFlight of levels) {
+      const level = paths();
+      for (const path of level) await run(path, 2000, inFlight, false);
+      for (let round = 0; round < ROUNDS; round += 1) {
+        const order = round % 2 === 0 ? level : [...level].reverse();
+        for (const path of order) await run(path, CALLS / ROUNDS, inFlight, true);
+      }
+      measured.set(inFlight, level);
+    }
+    const [one = [], many = []] = levels.map((l) => measured.get(l) ?? []);
+    for (const [index, path] of one.entries()) {
+      const busy = many[index];
+      rows.push([
+        path.label,
+        fixed(p50(path.latencies), 3),
+        fixed(((busy?.latencies.length ?? 0) / (busy?.elapsedMs ?? 1)) * 1000, 0),
+      ]);
+    }
+    const added = (a: number, b: number): number =>
+      p50(one[b]?.latencies ?? []) - p50(one[a]?.latencies ?? []);
+    const limited = added(0, 1);
+    const windowOnly = added(2, 3);
+    const free = added(4, 5);
+    const host = machine();
+    const markdown = `${HEADING}
+
+Goal: Redis adds under ${GOAL_MS} ms at p50 to a call that uses shared state, and nothing to a call that needs none.
+
+Run ${new Date().toISOString()} on ${host.cpu} (${host.cores} cores, ${fixed(host.memoryGiB)} GiB, load average ${fixed(host.load, 2)} at start), Node ${process.version}, with a \`redis-server\` on 127.0.0.1 on the same machine. Two gateways (\`createGateway\` from dist/, mode auto) in one process front the upstream of part 4 (bench/gateway-upstream.ts over stdio) twice: server \`lim\` states \`concurrency: 64\` and gives \`ping\` a rate limit far above what is reached, so every call takes a concurrency slot and a unit of the window; server \`rl\` gives \`ping\` the same rate limit only; server \`plain\` states neither. One gateway keeps state in its process, the other has \`state: redis://...\`. Calls go through the gateway's runtime (\`runtime.execute\`); after 2000 warm-up calls per path, ${CALLS} calls per path in ${ROUNDS} interleaved rounds; p50 at 1 call in flight, throughput at 16 in flight (client, gateways, upstreams and Redis share the cores).
+
+${table(['path', 'p50 ms (1 in flight)', 'throughput calls/s (16 in flight)'], rows)}
+
+- Redis adds ${fixed(windowOnly, 3)} ms at p50 to a call of the rate-limited tool (one script call before the call): goal ${windowOnly < GOAL_MS ? 'met' : 'missed'}.
+- Redis adds ${fixed(limited, 3)} ms at p50 to a call that takes a slot of a capped server and a window unit (two script calls, one after the other, before the call; the slot's release is not waited for): goal ${limited < GOAL_MS ? 'met' : 'missed'}.
+- Redis adds ${fixed(free, 3)} ms at p50 to a call of the tool with no limits (it never touches Redis): ${free < 0.02 ? 'nothing measurable' : 'more than noise'}.
+`;
+    process.stdout.write(`${markdown}\n`);
+    const previous = readFileSync(RESULTS_PATH, 'utf8');
+    writeFileSync(RESULTS_PATH, replaceSection(previous, HEADING, markdown));
+    await local.close();
+    await shared.close();
+  } finally {
+    await stopProcess(redis);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

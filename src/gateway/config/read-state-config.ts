@@ -1,0 +1,135 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are configuration values with ${VAR} references, not templates
+import { redactUrl } from '../../mcp/index.js';
+import { isPlainObject } from '../../tool/index.js';
+import type { LoadedStateConfig } from './gateway-config.js';
+import {
+  checkKeys,
+  type ReadContext,
+  readExpanded,
+  readText,
+  report,
+} from './read-config-value.js';
+
+/** Environment variable the shared sealing key is read from unless `state.keyEnv` names another. */
+export const DEFAULT_STATE_KEY_ENV = 'HINTGATE_STATE_SECRET';
+
+/** Shortest sealing secret, in bytes, as `createMcpToolServer` requires. */
+export const MIN_SECRET_BYTES = 32;
+
+/** Default `state.keyPrefix`. */
+export const DEFAULT_STATE_KEY_PREFIX = 'hintgate:';
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+const PREFIX = /^[A-Za-z0-9_:.-]{1,64}$/;
+const EXAMPLE =
+  '"redis://127.0.0.1:6379" or { url: "redis://redis:6379", secret: "${HINTGATE_STATE_SECRET}" }';
+
+const checkUrl = (url: string, context: ReadContext): string | undefined => {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    report(context, ['state'], `"${redactUrl(url)}" is not a URL; write it as ${EXAMPLE}.`);
+    return undefined;
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
+    report(
+      context,
+      ['state'],
+      `"${redactUrl(url)}" is not a Redis URL (redis:// or rediss:// for TLS); write it as ${EXAMPLE}, or leave "state" out to keep state in the gateway's process.`,
+    );
+    return undefined;
+  }
+  return url;
+};
+
+/**
+ * Reads `state`: a Redis URL, or `{ url, secret, keyEnv, keyPrefix }`. Absent or `null`:
+ * state stays in the gateway's process. The sealing secret itself is never in the file:
+ * `secret` is a `${VAR}` reference, or `keyEnv` names the environment variable it is read
+ * from when the gateway starts (default `HINTGATE_STATE_SECRET`).
+ */
+export function readStateConfig(
+  value: unknown,
+  context: ReadContext,
+): LoadedStateConfig | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') {
+    const url = readExpanded(value, ['state'], EXAMPLE, context);
+    const checked = url === undefined ? undefined : checkUrl(url, context);
+    return checked === undefined
+      ? undefined
+      : { url: checked, keyPrefix: DEFAULT_STATE_KEY_PREFIX, keyEnv: DEFAULT_STATE_KEY_ENV };
+  }
+  if (!isPlainObject(value)) {
+    report(context, ['state'], `is ${typeof value}; write ${EXAMPLE}.`);
+    return undefined;
+  }
+  checkKeys(
+    value,
+    ['state'],
+    {
+      keys: ['url', 'secret', 'keyEnv', 'keyPrefix'],
+      what: 'a state key',
+      synonyms: { prefix: 'keyPrefix', redis: 'url', key: 'secret', requestStateKey: 'secret' },
+    },
+    context,
+  );
+  if (value.url === undefined) {
+    report(context, ['state'], `has no "url"; write ${EXAMPLE}.`);
+    return undefined;
+  }
+  const raw = readExpanded(value.url, ['state', 'url'], '"redis://redis:6379"', context);
+  const url = raw === undefined ? undefined : checkUrl(raw, context);
+  const keyPrefix = readText(value.keyPrefix, ['state', 'keyPrefix'], '"hintgate:"', context);
+  if (keyPrefix !== undefined && !PREFIX.test(keyPrefix)) {
+    report(
+      context,
+      ['state', 'keyPrefix'],
+      'must be 1-64 characters of A-Z a-z 0-9 _ : . -, such as "hintgate:prod:".',
+    );
+  }
+  const keyEnv = readText(value.keyEnv, ['state', 'keyEnv'], '"HINTGATE_STATE_SECRET"', context);
+  if (keyEnv !== undefined && !ENV_NAME.test(keyEnv)) {
+    report(
+      context,
+      ['state', 'keyEnv'],
+      'must be the name of an environment variable (letters, digits and _, not starting with a digit), such as "HINTGATE_STATE_SECRET"; the key itself never goes in the file.',
+    );
+  }
+  let secret: string | undefined;
+  if (value.secret !== undefined) {
+    if (typeof value.secret === 'string' && !value.secret.includes('${')) {
+      report(
+        context,
+        ['state', 'secret'],
+        'is written in the file; keep it out: write a reference to the environment variable that holds it, such as "${HINTGATE_STATE_SECRET}".',
+      );
+    } else {
+      secret = readExpanded(
+        value.secret,
+        ['state', 'secret'],
+        '"${HINTGATE_STATE_SECRET}"',
+        context,
+      );
+      if (secret !== undefined && Buffer.byteLength(secret, 'utf8') < MIN_SECRET_BYTES) {
+        report(
+          context,
+          ['state', 'secret'],
+          `is ${Buffer.byteLength(secret, 'utf8')} bytes long; use at least ${MIN_SECRET_BYTES}, the same on every replica (for example from "openssl rand -hex 32").`,
+        );
+        secret = undefined;
+      }
+    }
+    if (keyEnv !== undefined) {
+      report(context, ['state', 'keyEnv'], 'and state.secret are both given; give one of them.');
+    }
+  }
+  if (url === undefined) return undefined;
+  return {
+    url,
+    keyPrefix: keyPrefix ?? DEFAULT_STATE_KEY_PREFIX,
+    keyEnv: keyEnv ?? DEFAULT_STATE_KEY_ENV,
+    ...(secret === undefined ? {} : { secret }),
+  };
+}
