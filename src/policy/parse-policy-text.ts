@@ -7,7 +7,6 @@ import {
 import { HintgateError } from '../errors/index.js';
 import { readPolicy } from './check-policy.js';
 import type { Policy } from './policy-types.js';
-import { validatePolicyFile } from './validate-policy-file.js';
 
 /**
  * Parses and checks the text of a policy file, without I/O: the part of `loadPolicy`
@@ -20,6 +19,21 @@ import { validatePolicyFile } from './validate-policy-file.js';
  *   `text` or `file` is not a string.
  */
 export function parsePolicyText(text: string, file: string): Policy {
+  return parsePolicyTextWith(text, file, noSchema);
+}
+
+const noSchema = (): ConfigProblem[] => [];
+
+/**
+ * {@link parsePolicyText} with a first check of the parsed value against a schema
+ * (`loadPolicy` passes the shipped one, which it reads from disk, so that the portable root
+ * entry point never touches files); its problems are merged with the readers'.
+ */
+export function parsePolicyTextWith(
+  text: string,
+  file: string,
+  schemaCheck: (value: unknown) => ConfigProblem[],
+): Policy {
   if (typeof text !== 'string' || typeof file !== 'string') {
     throw new HintgateError(
       'invalid_option',
@@ -38,9 +52,9 @@ export function parsePolicyText(text: string, file: string): Policy {
       `${file}: the file has only comments; write a policy such as "mode: ask", with rules under "rules".`,
     );
   }
-  // The shipped schema first, every error; then the checks of what it cannot say (globs,
-  // synonyms of keys) and the normalising, whose words win on the values they report.
-  const schema = validatePolicyFile(parsed.value);
+  // The schema first, every error; then the checks of what it cannot say (globs, synonyms
+  // of keys) and the normalising, whose words win on the values they report.
+  const schema = schemaCheck(parsed.value);
   const problems: ConfigProblem[] = [];
   const where = { file, locate: parsed.locate };
   // The source also locates the `tools` entries for messages given once the tools are loaded.
