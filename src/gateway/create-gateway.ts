@@ -291,7 +291,10 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
       layer: 'bundled',
       trusted: server.trusted,
       ...(server.concurrency === undefined ? {} : { concurrency: server.concurrency }),
-      ...(server.rateLimit === undefined ? {} : { rateLimit: server.rateLimit }),
+      // With shared state the server's quota is kept there, one budget for every replica.
+      ...(server.rateLimit === undefined || config.state !== undefined
+        ? {}
+        : { rateLimit: server.rateLimit }),
     });
   }
   const discovered = await options.discoverTools?.(registry);

@@ -91,6 +91,11 @@ beforeAll(async () => {
     '    tools:',
     '      search:',
     '        rateLimit: { max: 5, windowMs: 60000, maxWaitMs: 0 }',
+    // The same server with a quota across its tools (servers.X.rateLimit).
+    '  quota:',
+    `    url: ${upstream.url}`,
+    '    trusted: true',
+    '    rateLimit: { max: 4, windowMs: 60000, maxWaitMs: 0 }',
     // The same server again without limits: its calls need no shared state.
     '  plain:',
     `    url: ${upstream.url}`,
@@ -189,6 +194,19 @@ describe('three gateway replicas on one Redis', () => {
     expect(statuses.filter((s) => s === 'ok')).toHaveLength(5);
     expect(statuses.filter((s) => s === 'rate_limited')).toHaveLength(7);
     expect(searches).toBe(5);
+  });
+
+  it("spend one server quota across the server's tools and the three replicas", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        i % 2 === 0
+          ? call(gateways[i % 3], 'quota__search', { q: `s${i}` })
+          : call(gateways[i % 3], 'quota__query', { ms: 1 }),
+      ),
+    );
+    const statuses = results.map(status);
+    expect(statuses.filter((s) => s === 'ok')).toHaveLength(4);
+    expect(statuses.filter((s) => s === 'rate_limited')).toHaveLength(6);
   });
 
   it('never run more than the concurrency cap of 2 at once across replicas', async () => {

@@ -22,7 +22,10 @@ export interface GatewaySharedState {
   readonly state: SharedState;
   /** Whether the shared state answers now. */
   isReady(): boolean;
-  /** Wraps a server's tool so that its rate limit and the server's concurrency cap are shared. */
+  /**
+   * Wraps a server's tool so that its rate limit, the server's quota across its tools and
+   * the server's concurrency cap are shared.
+   */
   share(server: LoadedServerCommon, tool: Tool): Tool;
   /** `always` approvals, for the runtime's `approvals`. */
   readonly approvals: PersistentApprovals;
@@ -101,6 +104,9 @@ export async function gatewaySharedState(
                 limit: tool.rateLimit,
               },
             }),
+        ...(server.rateLimit === undefined
+          ? {}
+          : { server: { key: `server-rate:${server.name}`, limit: server.rateLimit } }),
         ...(server.concurrency === undefined
           ? {}
           : { concurrency: { key: `server:${server.name}`, max: server.concurrency } }),
