@@ -84,6 +84,10 @@ describe('watching the tool folders', () => {
       watch: { debounceMs: 20 },
     });
     expect(description(registry, 'deploy')).toBe('says v1');
+    // The project is trusted now. Stop the discovery that would trust it again when asked,
+    // so that only the one below sees the change.
+    await discovery.close();
+    discovery = undefined;
 
     // From now on nobody is there to ask: a changed file waits for "hintgate trust".
     const held = await createToolDiscovery({
