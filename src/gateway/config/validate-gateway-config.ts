@@ -1,25 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { type ConfigProblem, schemaProblems } from '../../config-problems/index.js';
-
-/** The shipped schema, beside `src/` and `dist/` alike. */
-const SCHEMA_URL = new URL('../../../schema/hintgate.schema.json', import.meta.url);
-
-let compiled: ValidateFunction | undefined;
+import { shippedSchemaCheck } from '../../fs/index.js';
 
 /**
  * Checks a parsed gateway configuration against the shipped `schema/hintgate.schema.json`
- * (Ajv, draft 2020-12, every error) and returns what is wrong, unlocated.
+ * (Ajv, draft 2020-12, every error) and returns what is wrong, unlocated. The schema sits
+ * beside `src/` and `dist/` alike.
  */
-export function validateGatewayConfig(value: unknown): ConfigProblem[] {
-  compiled ??= new Ajv2020({
-    allErrors: true,
-    verbose: true,
-    strict: true,
-    strictRequired: false,
-  }).compile(JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as object);
-  if (compiled(value)) return [];
-  return schemaProblems(compiled.errors ?? [], value, {
-    what: (path) => (path.length === 0 ? 'a hintgate configuration key' : 'an allowed key here'),
-  });
-}
+export const validateGatewayConfig = shippedSchemaCheck(
+  new URL('../../../schema/hintgate.schema.json', import.meta.url),
+  (path) => (path.length === 0 ? 'a hintgate configuration key' : 'an allowed key here'),
+);
