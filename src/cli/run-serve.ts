@@ -100,9 +100,11 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
       watch: true,
       mayAsk: args.http,
     });
+    // Checked again whenever the tools change (a changed or newly trusted tool module).
     applyToolSettings(registry, policy.tools, {
-      someHeldBack: discovery.status().heldBack !== undefined,
+      someHeldBack: () => discovery.status().heldBack !== undefined,
       onWarning: (message) => io.stderr(`hintgate serve: ${message}\n`),
+      onLaterProblem: (message) => io.stderr(`hintgate serve: ${message}\n`),
     });
   } catch (error) {
     await registry.close();

@@ -298,11 +298,15 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     });
   }
   const discovered = await options.discoverTools?.(registry);
+  let stopToolSettings: () => void;
   try {
-    applyToolSettings(registry, config.tools, {
+    // Checked again whenever the tools change: an upstream reached late, a changed list,
+    // a reloaded or newly trusted tool module.
+    stopToolSettings = applyToolSettings(registry, config.tools, {
       otherOrigins: new Set(config.servers.map((server) => server.name)),
-      someHeldBack: heldBackIn(discovered),
+      someHeldBack: () => heldBackIn(discovered),
       onWarning: notice,
+      onLaterProblem: notice,
       code: 'invalid_config',
     });
   } catch (error) {
@@ -347,6 +351,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
   const tools = new GatewayTools({
     config,
     registry,
+    ...(config.tools === undefined ? {} : { toolSettings: config.tools.byName }),
     notice,
     audit: findings.write,
     report,
@@ -406,6 +411,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     // clients' connections to end), then the rest.
     await findings.settled();
     stopRoots();
+    stopToolSettings();
     await runtime.close({ graceMs });
     resources.close();
     prompts.close();

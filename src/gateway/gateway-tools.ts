@@ -40,6 +40,13 @@ export interface GatewayToolsOptions {
    * `withSharedLimits`). Default: limits stay in the gateway's process.
    */
   readonly share?: (server: LoadedServerCommon, tool: Tool) => Tool;
+  /**
+   * Configuration by name from the top-level `tools:` of `hintgate.yaml`, already set in the
+   * registry (`applyToolSettings`). A name the gateway configures too (an upstream tool's
+   * exposed name) gets both, the gateway's keys over these, and gets these back when the
+   * gateway's configuration of it goes away. Default none.
+   */
+  readonly toolSettings?: Readonly<Record<string, ToolConfig>>;
 }
 
 const CHANGE_OF: Readonly<Record<PinFinding['id'], 'added' | 'removed' | 'updated'>> = {
@@ -82,13 +89,42 @@ function appliedPinsLine(path: string, served: readonly ServedCounts[]): string 
 const sameTools = (a: readonly Tool[], b: readonly Tool[]): boolean =>
   a.length === b.length && a.every((tool, index) => tool === b[index]);
 
+const sameAnnotations = (a: ToolConfig['annotations'], b: ToolConfig['annotations']): boolean => {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  const keys = Object.keys(a);
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((key) => (a as Record<string, unknown>)[key] === (b as Record<string, unknown>)[key])
+  );
+};
+
 const sameConfig = (a: ToolConfig, b: ToolConfig): boolean =>
-  a.annotations === b.annotations &&
+  a.enabled === b.enabled &&
+  a.timeoutMs === b.timeoutMs &&
+  sameAnnotations(a.annotations, b.annotations) &&
   a.scopes === b.scopes &&
   a.trusted === b.trusted &&
   a.requireApproval?.reason === b.requireApproval?.reason &&
   a.requireApproval?.version === b.requireApproval?.version &&
   a.blocked?.reason === b.blocked?.reason;
+
+/**
+ * The gateway's configuration of an exposed name over the top-level `tools:` entry of the
+ * same name: the gateway's keys win, annotations are merged key by key.
+ */
+const withSettings = (setting: ToolConfig | undefined, own: ToolConfig): ToolConfig => {
+  if (setting === undefined) return own;
+  const annotations =
+    setting.annotations === undefined || own.annotations === undefined
+      ? (own.annotations ?? setting.annotations)
+      : { ...setting.annotations, ...own.annotations };
+  return {
+    ...setting,
+    ...own,
+    ...(annotations === undefined ? {} : { annotations }),
+  };
+};
 
 /**
  * The registry configuration of one tool: its annotation overrides; trust of its
@@ -428,10 +464,13 @@ export class GatewayTools {
     // listing shows them in between.
     this.blocked.clear();
     for (const [name, reason] of blocked) this.blocked.set(name, reason);
+    const settings = this.#options.toolSettings;
     for (const name of this.#configured.keys()) {
-      if (!configs.has(name)) registry.configure(name, undefined);
+      if (!configs.has(name)) registry.configure(name, ownValue(settings, name));
     }
-    for (const [name, toolConfig] of configs) {
+    for (const [name, own] of configs) {
+      const toolConfig = withSettings(ownValue(settings, name), own);
+      configs.set(name, toolConfig);
       const before = this.#configured.get(name);
       if (before === undefined || !sameConfig(before, toolConfig)) {
         registry.configure(name, toolConfig);

@@ -104,4 +104,72 @@ describe('tools: of a policy file', () => {
       ].join('\n'),
     );
   });
+
+  it('checks the names again once per change of the tools, and the entry applies to a tool that appears later', async () => {
+    const policy = parsePolicyText(
+      'tools:\n  weather: { timeoutMs: 1500 }\n  read_file: { enabled: false }\n',
+      'policy.yaml',
+    );
+    const registry = registryOf();
+    const later: string[] = [];
+    const stop = applyToolSettings(registry, policy.tools, {
+      onLaterProblem: (message) => later.push(message),
+    });
+    // The module of weather changed: it now defines "weathers".
+    registry.setTools('global:extra.mjs', [tool('weathers')]);
+    await Promise.resolve();
+    expect(later).toEqual([
+      'policy.yaml:2:3: tools.weather names no tool now; did you mean "weathers"? Tools: read_file, run_command, weathers.',
+    ]);
+    // Several changes in one go are one check; a change that keeps the names tells nothing.
+    registry.setTools('local', [tool('run_command')]);
+    registry.setTools('local', [tool('read_file'), tool('run_command')]);
+    registry.setTrusted('local', false);
+    await Promise.resolve();
+    expect(later).toHaveLength(1);
+    // Back under its name, the entry applies to the new tool.
+    registry.setTools('global:extra.mjs', [tool('weather')]);
+    await Promise.resolve();
+    expect(later).toHaveLength(1);
+    expect(registry.resolve('weather')?.timeoutMs).toBe(1500);
+    registry.setTools('global:extra.mjs', []);
+    await Promise.resolve();
+    expect(later).toHaveLength(2);
+    expect(later[1]).toMatch(/^policy\.yaml:2:3: tools\.weather names no tool now\./);
+    stop();
+    registry.setTools('global:extra.mjs', [tool('weathers')]);
+    await Promise.resolve();
+    expect(later).toHaveLength(2);
+  });
+
+  it("tells when a name becomes an upstream server's tool later, with the place of its configuration", async () => {
+    const registry = registryOf();
+    registry.addOrigin({ name: 'github', layer: 'bundled', tools: [] });
+    const policy = parsePolicyText(
+      'tools:\n  weather: { timeoutMs: 1500 }\n  deploy: { enabled: false }\n',
+      'hintgate.yaml',
+    );
+    const later: string[] = [];
+    const warnings: string[] = [];
+    let held = true;
+    applyToolSettings(registry, policy.tools, {
+      otherOrigins: new Set(['github']),
+      someHeldBack: () => held,
+      onWarning: (message) => warnings.push(message),
+      onLaterProblem: (message) => later.push(message),
+    });
+    expect(warnings).toHaveLength(1);
+    held = false;
+    registry.setTools('github', [tool('search_code')]);
+    await Promise.resolve();
+    expect(later).toEqual([
+      expect.stringMatching(/^hintgate\.yaml:3:3: tools\.deploy names no tool now\./),
+    ]);
+    registry.setTools('github', [tool('deploy')]);
+    await Promise.resolve();
+    expect(later[1]).toBe(
+      'hintgate.yaml:3:3: tools.deploy is now the name of a tool of server "github", and applies to it; configure that tool under servers.github.tools.deploy instead.',
+    );
+    expect(registry.resolve('deploy')).toBeUndefined();
+  });
 });

@@ -25,38 +25,43 @@ export interface ApplyToolSettingsOptions {
   /**
    * Whether some tools are not loaded yet (a project's tools held back until it is
    * trusted): then a name no loaded tool has may be one of them, and is only told to
-   * `onWarning`, not refused.
+   * `onWarning`, not refused. A function is asked again at every later check (see
+   * {@link onLaterProblem}), since a project may be trusted meanwhile.
    */
-  readonly someHeldBack?: boolean;
+  readonly someHeldBack?: boolean | (() => boolean);
   /** Told a name no loaded tool has while {@link someHeldBack}. */
   readonly onWarning?: (message: string) => void;
+  /**
+   * Given, the names are checked again whenever the registry's tools change (a tool module
+   * reloaded or trusted, an upstream server's list changed or reached late), and each entry
+   * that then names no tool, or names an upstream server's tool, is told here, one line
+   * each, once per change of the set of tool names (not per call). The entries keep
+   * applying by name meanwhile, to whatever tool has the name when it appears. Stop with
+   * the function `applyToolSettings` returns.
+   */
+  readonly onLaterProblem?: (message: string) => void;
   /** Code of the error for an unknown name. Default `invalid_policy`. */
   readonly code?: HintgateErrorCode;
 }
 
-/**
- * Configures the registry's tools by name from `tools:` of a policy file or `hintgate.yaml`
- * (the configuration holds for whatever layer's tool wins the name, also after a reload).
- * Then checks every name against the tools loaded now.
- *
- * @throws HintgateError (`code`, default `invalid_policy`) naming each entry no loaded tool
- *   has, with its file and line and the name it most likely means, unless
- *   `someHeldBack`; nothing is configured then.
- */
-export function applyToolSettings(
+/** The problems of `names` against the registry's tools now. */
+function settingsProblems(
   registry: ToolRegistry,
-  settings: ToolSettings | undefined,
-  options: ApplyToolSettingsOptions = {},
-): void {
-  if (settings === undefined) return;
-  const names = Object.keys(settings.byName);
-  if (names.length === 0) return;
-  const others = options.otherOrigins ?? new Set<string>();
+  names: readonly string[],
+  others: ReadonlySet<string>,
+  later: { readonly heldBack: boolean } | undefined,
+): { problems: ConfigProblem[]; key: string } {
   const known: string[] = [];
-  const upstream = new Map<string, string>();
+  const upstream = new Map<string, { origin: string; nameOnOrigin: string }>();
   for (const described of registry.describe()) {
     if (!others.has(described.origin)) known.push(described.name);
-    else upstream.set(described.name, described.origin);
+    else {
+      const tool = registry.resolve(described.name)?.tool;
+      upstream.set(described.name, {
+        origin: described.origin,
+        nameOnOrigin: tool?.nameOnOrigin ?? described.name,
+      });
+    }
   }
   const knownSet = new Set(known);
   const problems: ConfigProblem[] = [];
@@ -65,34 +70,104 @@ export function applyToolSettings(
     const server = upstream.get(name);
     const guess = closest(name, known);
     const text =
-      server !== undefined
-        ? `is a tool of server "${server}"; configure it under servers.${server}.tools.${name}.`
-        : `names no tool${guess === undefined ? '.' : `; did you mean "${guess}"?`}${toolList(known)}${others.size > 0 ? ' A tool of an upstream server is configured under servers.<server>.tools.<name>.' : ''}`;
+      server === undefined
+        ? `names no tool${later === undefined ? '' : ' now'}${guess === undefined ? '.' : `; did you mean "${guess}"?`}${toolList(known)}${others.size > 0 ? ' A tool of an upstream server is configured under servers.<server>.tools.<name>.' : ''}${later?.heldBack === true ? HELD_BACK : ''}`
+        : later !== undefined
+          ? `is now the name of a tool of server "${server.origin}", and applies to it; configure that tool under servers.${server.origin}.tools.${server.nameOnOrigin} instead.`
+          : `is a tool of server "${server.origin}"; configure it under servers.${server.origin}.tools.${server.nameOnOrigin}.`;
     problems.push({ path: ['tools', name], text });
   }
-  const source = {
-    ...(settings.file === undefined ? {} : { file: settings.file }),
-    locate: (path: (string | number)[]) =>
-      path.length === 2 ? settings.positions[String(path[1])] : undefined,
-  };
-  if (problems.length > 0 && options.someHeldBack === true) {
-    try {
-      throwProblems(problems, {
-        source,
-        ...(options.code === undefined ? {} : { code: options.code }),
-      });
-    } catch (error) {
-      options.onWarning?.(
-        `${(error as Error).message.split('\n').join('; ')} (it may be a tool of the project, held back until the project is trusted)`,
-      );
-    }
-  } else {
+  // What the check depends on: the names of the tools and whose they are.
+  const key = JSON.stringify([known.sort(), [...upstream].sort()]);
+  return { problems, key };
+}
+
+/** The lines `throwProblems` would throw for `problems`, each with its file and line. */
+function problemLines(
+  problems: readonly ConfigProblem[],
+  settings: ToolSettings,
+  code: HintgateErrorCode | undefined,
+): string[] {
+  try {
     throwProblems(problems, {
-      source,
+      source: sourceOf(settings),
+      ...(code === undefined ? {} : { code }),
+    });
+  } catch (error) {
+    return (error as Error).message.split('\n');
+  }
+  return [];
+}
+
+const sourceOf = (settings: ToolSettings) => ({
+  ...(settings.file === undefined ? {} : { file: settings.file }),
+  locate: (path: (string | number)[]) =>
+    path.length === 2 ? settings.positions[String(path[1])] : undefined,
+});
+
+const HELD_BACK = ' (it may be a tool of the project, held back until the project is trusted)';
+
+const heldBack = (option: ApplyToolSettingsOptions['someHeldBack']): boolean =>
+  typeof option === 'function' ? option() : option === true;
+
+/**
+ * Configures the registry's tools by name from `tools:` of a policy file or `hintgate.yaml`
+ * (the configuration holds for whatever layer's tool wins the name, also after a reload,
+ * and for a tool that appears later). Then checks every name against the tools loaded now,
+ * and with `onLaterProblem`, again after every change of the tools.
+ *
+ * @returns A function that stops the later checks (nothing to stop without `onLaterProblem`).
+ * @throws HintgateError (`code`, default `invalid_policy`) naming each entry no loaded tool
+ *   has, with its file and line and the name it most likely means, unless
+ *   `someHeldBack`; nothing is configured then.
+ */
+export function applyToolSettings(
+  registry: ToolRegistry,
+  settings: ToolSettings | undefined,
+  options: ApplyToolSettingsOptions = {},
+): () => void {
+  const stop = (): void => {};
+  if (settings === undefined) return stop;
+  const names = Object.keys(settings.byName);
+  if (names.length === 0) return stop;
+  const others = options.otherOrigins ?? new Set<string>();
+  const first = settingsProblems(registry, names, others, undefined);
+  if (first.problems.length > 0 && heldBack(options.someHeldBack)) {
+    const lines = problemLines(first.problems, settings, options.code);
+    options.onWarning?.(`${lines.join('; ')}${HELD_BACK}`);
+  } else {
+    throwProblems(first.problems, {
+      source: sourceOf(settings),
       ...(options.code === undefined ? {} : { code: options.code }),
     });
   }
   for (const name of names) {
     registry.configure(name, settings.byName[name]);
   }
+  const { onLaterProblem } = options;
+  if (onLaterProblem === undefined) return stop;
+  let checked = first.key;
+  let queued = false;
+  // One mutation of the tools (an upstream's new list, a reload) may be several changes of
+  // the registry: the check runs once they are all made.
+  const check = (): void => {
+    queued = false;
+    const { problems, key } = settingsProblems(registry, names, others, {
+      heldBack: heldBack(options.someHeldBack),
+    });
+    if (key === checked) return;
+    checked = key;
+    for (const line of problemLines(problems, settings, options.code)) {
+      try {
+        onLaterProblem(line);
+      } catch {
+        // Telling must not break the registry's other listeners.
+      }
+    }
+  };
+  return registry.onChange(() => {
+    if (queued) return;
+    queued = true;
+    queueMicrotask(check);
+  });
 }
