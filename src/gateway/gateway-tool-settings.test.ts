@@ -1,11 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { discoveryDirs, readToolModule } from '../discovery/discovery.test-helpers.js';
 import { createToolDiscovery } from '../discovery/index.js';
 import { HintgateError } from '../errors/index.js';
 import { connectInMemory } from '../mcp/server/mcp-clients.test-helpers.js';
+import { createFixtureServer } from '../testing/index.js';
 import { loadGatewayConfig } from './config/index.js';
 import { createGateway } from './create-gateway.js';
 import { REPO_ROOT } from './gateway.test-helpers.js';
@@ -95,4 +96,103 @@ describe('tools: of hintgate.yaml', () => {
       /tools\.search names no tool\..*configured under servers\.<server>\.tools\.<name>/,
     );
   }, 30_000);
+
+  it('applies an entry to a tool an upstream adds after start, checks the names on every change and tells each problem once', async () => {
+    const dirs = await discoveryDirs();
+    cleanups.push(() => dirs.cleanup());
+    await dirs.writeGlobal('weather.mjs', readToolModule('weather', 'sunny'));
+    await dirs.writeGlobal('tides.mjs', readToolModule('tides', 'high'));
+    // A project not trusted yet: its tools are held back, so unknown names only warn.
+    await dirs.writeProject('deploy.mjs', readToolModule('deploy', 'deployed'));
+    const records = await createFixtureServer({
+      dir: dirs.project,
+      name: 'records',
+      tools: [
+        { name: 'lookup', description: 'Looks up a record.', annotations: { readOnlyHint: true } },
+        { name: 'notify_changed', description: 'Announces a changed list.' },
+      ],
+      extra: { trusted: true },
+    });
+    const file = join(dirs.project, 'hintgate.yaml');
+    await writeFile(
+      file,
+      [
+        'mode: yolo',
+        'pin: { newTools: allow }',
+        'servers:',
+        `  records: ${JSON.stringify({ ...records.entry, tools: { forecast: { annotations: { title: 'Forecast' } } } })}`,
+        'tools:',
+        '  tides: { timeoutMs: 3000 }',
+        '  forecast: { timeoutMs: 1234 }',
+        '',
+      ].join('\n'),
+    );
+    const config = await loadGatewayConfig(file);
+    await pinGateway({ config });
+    const notices: string[] = [];
+    const gateway = await createGateway({
+      config,
+      onNotice: (message) => notices.push(message),
+      onError: () => {},
+      watchPins: false,
+      discoverTools: (registry) =>
+        createToolDiscovery({
+          registry,
+          project: dirs.project,
+          env: { HINTGATE_HOME: dirs.home },
+          lifecycle: false,
+        }),
+    });
+    cleanups.push(() => gateway.close());
+    const { registry } = gateway.runtime;
+    const later = (name: string) => notices.filter((n) => n.includes(`: tools.${name} `));
+    expect(later('forecast')).toEqual([
+      expect.stringMatching(/^.*hintgate\.yaml:7:3: tools\.forecast names no tool\..*held back/),
+    ]);
+    const client = await connectInMemory(gateway.toolServer);
+    cleanups.push(() => client.close());
+
+    // The server adds "forecast" and says so: the entry applies to it, beside the server's
+    // own configuration of it, and the person is told where it belongs.
+    await records.setTools([
+      { name: 'lookup', description: 'Looks up a record.', annotations: { readOnlyHint: true } },
+      { name: 'notify_changed', description: 'Announces a changed list.' },
+      { name: 'forecast', description: 'Forecasts.', annotations: { readOnlyHint: true } },
+    ]);
+    await client.client.callTool({ name: 'notify_changed', arguments: {} });
+    await vi.waitFor(() => expect(registry.resolve('forecast')).toBeDefined(), {
+      timeout: 20_000,
+    });
+    const forecast = registry.describe().find((entry) => entry.name === 'forecast');
+    expect(forecast?.origin).toBe('records');
+    expect(forecast?.timeoutMs).toBe(1234);
+    expect(forecast?.claimed.title).toBe('Forecast');
+    await vi.waitFor(() => expect(later('forecast')).toHaveLength(2));
+    expect(later('forecast')[1]).toMatch(
+      /hintgate\.yaml:7:3: tools\.forecast is now the name of a tool of server "records", and applies to it; configure that tool under servers\.records\.tools\.forecast instead\.$/,
+    );
+
+    // A changed module file: "tides" is now "tide". The entry names no tool, told once.
+    await dirs.writeGlobal('tides.mjs', readToolModule('tide', 'high'));
+    await registry.reload();
+    await vi.waitFor(() => expect(registry.resolve('tide')).toBeDefined());
+    await vi.waitFor(() => expect(later('tides')).toHaveLength(1));
+    expect(later('tides')[0]).toMatch(
+      /hintgate\.yaml:6:3: tools\.tides names no tool now; did you mean "tide"\?/,
+    );
+    // Calls, and another list that keeps the names, tell nothing more.
+    for (let i = 0; i < 3; i += 1) {
+      await client.client.callTool({ name: 'forecast', arguments: {} });
+      await client.client.callTool({ name: 'tides', arguments: {} });
+    }
+    await client.client.callTool({ name: 'notify_changed', arguments: {} });
+    await registry.reload();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(later('tides')).toHaveLength(1);
+    expect(later('forecast')).toHaveLength(2);
+    // Back under its name, the entry applies to the changed module's tool.
+    await dirs.writeGlobal('tides.mjs', readToolModule('tides', 'low'));
+    await registry.reload();
+    await vi.waitFor(() => expect(registry.resolve('tides')?.timeoutMs).toBe(3000));
+  }, 60_000);
 });

@@ -35,7 +35,7 @@ export interface ApplyToolSettingsOptions {
    * Given, the names are checked again whenever the registry's tools change (a tool module
    * reloaded or trusted, an upstream server's list changed or reached late), and each entry
    * that then names no tool, or names an upstream server's tool, is told here, one line
-   * each, once per change of the set of tool names (not per call). The entries keep
+   * each, once when it starts to hold or its text changes (not per call). The entries keep
    * applying by name meanwhile, to whatever tool has the name when it appears. Stop with
    * the function `applyToolSettings` returns.
    */
@@ -50,7 +50,7 @@ function settingsProblems(
   names: readonly string[],
   others: ReadonlySet<string>,
   later: { readonly heldBack: boolean } | undefined,
-): { problems: ConfigProblem[]; key: string } {
+): ConfigProblem[] {
   const known: string[] = [];
   const upstream = new Map<string, { origin: string; nameOnOrigin: string }>();
   for (const described of registry.describe()) {
@@ -77,9 +77,7 @@ function settingsProblems(
           : `is a tool of server "${server.origin}"; configure it under servers.${server.origin}.tools.${server.nameOnOrigin}.`;
     problems.push({ path: ['tools', name], text });
   }
-  // What the check depends on: the names of the tools and whose they are.
-  const key = JSON.stringify([known.sort(), [...upstream].sort()]);
-  return { problems, key };
+  return problems;
 }
 
 /** The lines `throwProblems` would throw for `problems`, each with its file and line. */
@@ -132,11 +130,11 @@ export function applyToolSettings(
   if (names.length === 0) return stop;
   const others = options.otherOrigins ?? new Set<string>();
   const first = settingsProblems(registry, names, others, undefined);
-  if (first.problems.length > 0 && heldBack(options.someHeldBack)) {
-    const lines = problemLines(first.problems, settings, options.code);
+  if (first.length > 0 && heldBack(options.someHeldBack)) {
+    const lines = problemLines(first, settings, options.code);
     options.onWarning?.(`${lines.join('; ')}${HELD_BACK}`);
   } else {
-    throwProblems(first.problems, {
+    throwProblems(first, {
       source: sourceOf(settings),
       ...(options.code === undefined ? {} : { code: options.code }),
     });
@@ -146,24 +144,30 @@ export function applyToolSettings(
   }
   const { onLaterProblem } = options;
   if (onLaterProblem === undefined) return stop;
-  let checked = first.key;
+  const laterLines = (): string[] =>
+    problemLines(
+      settingsProblems(registry, names, others, { heldBack: heldBack(options.someHeldBack) }),
+      settings,
+      options.code,
+    );
+  // Lines told while they hold: a change that leaves a line as it is (another server's
+  // list, a tool updated) does not tell it again; one that changes its text does.
+  let told = new Set(laterLines());
   let queued = false;
   // One mutation of the tools (an upstream's new list, a reload) may be several changes of
   // the registry: the check runs once they are all made.
   const check = (): void => {
     queued = false;
-    const { problems, key } = settingsProblems(registry, names, others, {
-      heldBack: heldBack(options.someHeldBack),
-    });
-    if (key === checked) return;
-    checked = key;
-    for (const line of problemLines(problems, settings, options.code)) {
+    const lines = new Set(laterLines());
+    for (const line of lines) {
+      if (told.has(line)) continue;
       try {
         onLaterProblem(line);
       } catch {
         // Telling must not break the registry's other listeners.
       }
     }
+    told = lines;
   };
   return registry.onChange(() => {
     if (queued) return;
