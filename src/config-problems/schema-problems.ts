@@ -95,6 +95,8 @@ export function schemaProblems(
         break;
       case 'required': {
         const key = String((error.params as { missingProperty: string }).missingProperty);
+        // A key reported as a misspelling of the missing one says it all.
+        if (misspelled(error.data, key, advice)) break;
         add(at, textOf(advice, 'required', key) ?? `has no "${key}"; add it.`);
         break;
       }
@@ -111,6 +113,15 @@ export function schemaProblems(
     }
   }
   return problems;
+}
+
+function misspelled(value: unknown, key: string, advice: SchemaAdviceEntry | undefined): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.keys(value).some((written) =>
+    advice?.synonyms !== undefined && Object.hasOwn(advice.synonyms, written)
+      ? advice.synonyms[written] === key
+      : written !== key && closest(written, [key]) !== undefined,
+  );
 }
 
 function textOf(

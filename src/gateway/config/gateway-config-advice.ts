@@ -45,10 +45,16 @@ const SERVER_NAME = (name: unknown): string => {
   return `is not a usable server name; use 1-64 characters of A-Z, a-z, 0-9, "_" and "-" (it prefixes tool names when two servers share one), such as "${suggestion}".`;
 };
 
+const STRING_VALUE = {
+  rule: 'a string such as "value"',
+  text: { pattern: 'holds a line break or NUL character; remove it.' },
+};
+
 const MS = `milliseconds, a number in (0, ${MAX_TIMER_MS}]`;
 
 const RATE_LIMIT = {
   what: 'a rateLimit key',
+  rule: 'a mapping, as in { max: 5, windowMs: 60000 }',
   synonyms: { window: 'windowMs', limit: 'max', calls: 'max', maxWait: 'maxWaitMs' },
   text: {
     required: (key: unknown) =>
@@ -143,13 +149,12 @@ export const GATEWAY_CONFIG_ADVICE: SchemaAdvice = {
   },
   '/$defs/stdioServer': {
     ...SERVER_KEYS('http'),
-    text: { required: 'has type stdio but no "command"; add the program to run, such as "npx".' },
+    text: { required: 'has no "command"; add the program to run, such as "npx".' },
   },
   '/$defs/httpServer': {
     ...SERVER_KEYS('stdio'),
     text: {
-      required:
-        'has type http but no "url"; add the server\'s MCP endpoint, such as "https://example.com/mcp".',
+      required: 'has no "url"; add the server\'s MCP endpoint, such as "https://example.com/mcp".',
     },
   },
   '/$defs/stdioServer/properties/type': { text: { const: transportType } },
@@ -170,8 +175,10 @@ export const GATEWAY_CONFIG_ADVICE: SchemaAdvice = {
     rule: `a mapping of variables to strings, as in { API_KEY: "\${API_KEY}" }`,
     text: { propertyNames: 'is not a usable name; write a variable name without "=" in it.' },
   },
+  '/$defs/env/additionalProperties': STRING_VALUE,
+  '/$defs/httpServer/properties/headers/additionalProperties': STRING_VALUE,
   '/$defs/httpServer/properties/headers': {
-    rule: '{ Authorization: "Bearer ${TOKEN}" }',
+    rule: 'a mapping of header names to strings, as in { Authorization: "Bearer ${TOKEN}" }',
     text: {
       propertyNames:
         "is not a usable name; a header name has letters, digits and !#$%&'*+.^_`|~- only.",
@@ -182,7 +189,10 @@ export const GATEWAY_CONFIG_ADVICE: SchemaAdvice = {
     rule: 'a positive integer, the milliseconds one connection attempt may take',
   },
   '/$defs/autoApprove': {
-    rule: "a list of strings (another client's list of tool names, which hintgate ignores: its mode, rules and pins decide) or leave it out",
+    text: {
+      type: (value) =>
+        `is ${describe(value)}; another client's list of tool names, which hintgate ignores (its mode, rules and pins decide), so write a list of strings or leave it out.`,
+    },
   },
   '/$defs/tools': {
     text: {
@@ -192,6 +202,7 @@ export const GATEWAY_CONFIG_ADVICE: SchemaAdvice = {
   },
   '/$defs/toolOverride': {
     what: 'a tool override key',
+    rule: 'a mapping, as in { timeoutMs: 30000, disabled: false }',
     synonyms: { hints: 'annotations', timeout: 'timeoutMs', limit: 'rateLimit', keys: 'resources' },
     keys: Object.fromEntries(
       HINT_NAMES.map((hint) => [
@@ -200,7 +211,10 @@ export const GATEWAY_CONFIG_ADVICE: SchemaAdvice = {
       ]),
     ),
   },
-  '/$defs/toolOverride/properties/annotations': { what: 'an MCP annotation' },
+  '/$defs/toolOverride/properties/annotations': {
+    what: 'an MCP annotation',
+    rule: 'a mapping, as in { readOnlyHint: true }',
+  },
   '/$defs/toolOverride/properties/timeoutMs': { rule: `${MS}, such as 30000` },
   '/$defs/toolOverride/properties/resources': {
     rule: 'a list of resource key templates, such as ["file:{path}"]',
@@ -211,12 +225,16 @@ export const GATEWAY_CONFIG_ADVICE: SchemaAdvice = {
   ...RATE_LIMIT_VALUES('/$defs/serverRateLimit'),
   ...RATE_LIMIT_VALUES('/$defs/toolOverride/properties/rateLimit'),
   ...RATE_LIMIT_VALUES('/properties/downstream/properties/http/properties/rateLimit'),
-  '/properties/audit': { what: 'an audit key' },
+  '/properties/audit': {
+    what: 'an audit key',
+    rule: 'a mapping, as in { path: "logs/audit.jsonl" }',
+  },
   '/properties/audit/properties/maxSyncDelayMs': {
     rule: 'a whole number of milliseconds from 0 to 60000',
   },
   '/properties/audit/properties/rotate': {
     what: 'a rotate key',
+    rule: 'a mapping, as in { maxBytes: 10000000, keep: 5 }',
     text: {
       anyOf: 'says no time to rotate; add maxBytes (such as 10000000), daily: true, or both.',
       required: 'says no time to rotate; add maxBytes (such as 10000000), daily: true, or both.',
@@ -228,10 +246,14 @@ export const GATEWAY_CONFIG_ADVICE: SchemaAdvice = {
   '/properties/audit/properties/rotate/properties/keep': {
     rule: 'a whole number of files from 1 to 1000',
   },
-  '/properties/approvals': { what: 'an approvals key' },
-  '/properties/pin': { what: 'a pin key' },
+  '/properties/approvals': {
+    what: 'an approvals key',
+    rule: 'a mapping, as in { path: ".hintgate/approvals.json" }',
+  },
+  '/properties/pin': { what: 'a pin key', rule: 'a mapping, as in { newTools: pending }' },
   '/properties/downstream': {
     what: 'a downstream transport',
+    rule: 'a mapping, as in { http: { port: 3000 } }',
     synonyms: { streamableHttp: 'http' },
     keys: {
       stdio:
@@ -240,6 +262,7 @@ export const GATEWAY_CONFIG_ADVICE: SchemaAdvice = {
   },
   '/properties/downstream/properties/http': {
     what: 'a downstream.http key',
+    rule: 'a mapping, as in { host: "127.0.0.1", port: 3000 }',
     synonyms: { address: 'host', bind: 'host', bearer: 'token' },
   },
   '/properties/downstream/properties/http/properties/port': {
