@@ -3,18 +3,33 @@ import { closest } from './closest.js';
 import type { ConfigPath, ConfigProblem } from './config-problem.js';
 import { describe } from './describe.js';
 import { listOf } from './list-of.js';
+import { type NoBranchParams, narrowBranches, type ValidateBranch } from './narrow-branches.js';
+import type { SchemaAdvice, SchemaAdviceEntry } from './schema-advice.js';
 
 /** Options of {@link schemaProblems}. */
 export interface SchemaProblemsOptions {
-  /** How the document names a key that is not allowed where it stands ("a server key"). */
+  /**
+   * How the document names a key that is not allowed where it stands ("a server key"),
+   * unless `advice` names it. Default "an allowed key".
+   */
   readonly what?: ((path: ConfigPath) => string) | undefined;
+  /**
+   * Validates a value against one branch of a `oneOf`/`anyOf`, so that only the errors of
+   * the branch the value was meant for are reported (see `narrowBranches`). Without it, a
+   * failed `oneOf` is reported as it is.
+   */
+  readonly validateBranch?: ValidateBranch | undefined;
+  /** The JSON pointer of an object of the schema, to find its `advice`. */
+  readonly pointerOf?: ((schema: object) => string | undefined) | undefined;
+  /** Words for the problems at objects of the schema, by their JSON pointer. Default none. */
+  readonly advice?: SchemaAdvice | undefined;
 }
 
 /**
  * Turns the errors of an Ajv validation (compiled with `allErrors` and `verbose`) into
  * problems that say what to fix: one per offending value, with the path of the value, its
- * description and a "did you mean" for misspelled keys and choices. Errors of the branches
- * of a failed `oneOf`/`anyOf` are folded into one problem at the value.
+ * description and a "did you mean" for misspelled keys and choices. Of a failed
+ * `oneOf`/`anyOf`, only the branch the value was meant for is reported.
  *
  * @param errors `validate.errors` after a failed validation.
  * @param data The validated value, to turn JSON pointers into paths with list indexes.
@@ -25,6 +40,18 @@ export function schemaProblems(
   options: SchemaProblemsOptions = {},
 ): ConfigProblem[] {
   const what = options.what ?? (() => 'an allowed key');
+  const narrowed =
+    options.validateBranch === undefined
+      ? errors
+      : narrowBranches(errors, data, options.validateBranch);
+  const adviceOf = (error: ErrorObject): SchemaAdviceEntry | undefined => {
+    const schema = error.parentSchema;
+    if (typeof schema !== 'object' || schema === null || options.advice === undefined) return;
+    const pointer = options.pointerOf?.(schema);
+    return pointer !== undefined && Object.hasOwn(options.advice, pointer)
+      ? options.advice[pointer]
+      : undefined;
+  };
   const problems: ConfigProblem[] = [];
   const seen = new Set<string>();
   const add = (path: ConfigPath, text: string): void => {
@@ -35,25 +62,22 @@ export function schemaProblems(
   };
   // Keys and names are reported first: errors inside a value whose key is wrong add nothing.
   const unknown: ConfigPath[] = [];
-  for (const error of errors) {
+  for (const error of narrowed) {
     const at = toPath(error.instancePath, data);
+    const advice = adviceOf(error);
     if (error.keyword === 'additionalProperties') {
       const key = String((error.params as { additionalProperty: string }).additionalProperty);
-      const allowed = Object.keys(propertiesOf(error.parentSchema));
-      const guess = closest(key, allowed);
       const path = [...at, key];
       unknown.push(path);
-      add(
-        path,
-        guess === undefined
-          ? `is not ${what(at)}; use ${listOf(allowed, 'or')}.`
-          : `is not ${what(at)}; did you mean "${guess}"?`,
-      );
+      add(path, unknownKeyText(key, error, advice, advice?.what ?? what(at)));
     } else if (error.keyword === 'propertyNames') {
       const name = String((error.params as { propertyName: string }).propertyName);
       const path = [...at, name];
       unknown.push(path);
-      add(path, `is not a usable name; ${nameRule(error.schema)}.`);
+      add(
+        path,
+        textOf(advice, 'propertyNames', name) ?? `is not a usable name; ${nameRule(error.schema)}.`,
+      );
     }
   }
   const under = (path: ConfigPath) =>
@@ -61,23 +85,97 @@ export function schemaProblems(
       (prefix) =>
         prefix.length <= path.length && prefix.every((part, index) => part === path[index]),
     );
-  for (const error of errors) {
+  for (const error of narrowed) {
     const at = toPath(error.instancePath, data);
     if (under(at) || 'propertyName' in error) continue;
+    const advice = adviceOf(error);
     switch (error.keyword) {
       case 'additionalProperties':
       case 'propertyNames':
         break;
       case 'required': {
         const key = String((error.params as { missingProperty: string }).missingProperty);
-        add(at, `has no "${key}"; add it.`);
+        // A key reported as a misspelling of the missing one says it all.
+        if (misspelled(error.data, key, advice)) break;
+        add(at, textOf(advice, 'required', key) ?? `has no "${key}"; add it.`);
         break;
       }
+      case 'oneOf':
+      case 'anyOf':
+        add(at, branchText(error, advice));
+        break;
       default:
-        add(at, `is ${describe(error.data)}; use ${expected(error)}${quoting(error)}.`);
+        add(
+          at,
+          textOf(advice, error.keyword, error.data) ??
+            `is ${describe(error.data)}; use ${advice?.rule ?? expected(error)}${quoting(error)}.`,
+        );
     }
   }
   return problems;
+}
+
+function misspelled(value: unknown, key: string, advice: SchemaAdviceEntry | undefined): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.keys(value).some((written) =>
+    advice?.synonyms !== undefined && Object.hasOwn(advice.synonyms, written)
+      ? advice.synonyms[written] === key
+      : written !== key && closest(written, [key]) !== undefined,
+  );
+}
+
+function textOf(
+  advice: SchemaAdviceEntry | undefined,
+  keyword: string,
+  subject: unknown,
+): string | undefined {
+  const text =
+    advice?.text !== undefined && Object.hasOwn(advice.text, keyword)
+      ? advice.text[keyword]
+      : undefined;
+  return typeof text === 'function' ? text(subject) : text;
+}
+
+function unknownKeyText(
+  key: string,
+  error: ErrorObject,
+  advice: SchemaAdviceEntry | undefined,
+  what: string,
+): string {
+  if (advice?.keys !== undefined && Object.hasOwn(advice.keys, key)) {
+    return advice.keys[key] as string;
+  }
+  const allowed = Object.keys(propertiesOf(error.parentSchema));
+  const synonym =
+    advice?.synonyms !== undefined && Object.hasOwn(advice.synonyms, key)
+      ? advice.synonyms[key]
+      : undefined;
+  const guess = synonym ?? closest(key, allowed);
+  return guess === undefined
+    ? `is not ${what}; use ${listOf(allowed, 'or')}.`
+    : `is not ${what}; did you mean "${guess}"?`;
+}
+
+/** A failed `oneOf`/`anyOf` that `narrowBranches` kept: no branch fits, or several do. */
+function branchText(error: ErrorObject, advice: SchemaAdviceEntry | undefined): string {
+  const { missing, passingSchemas } = error.params as Partial<NoBranchParams> & {
+    passingSchemas?: unknown;
+  };
+  if (Array.isArray(passingSchemas)) {
+    return (
+      textOf(advice, `${error.keyword}.many`, error.data) ??
+      'matches more than one of the forms allowed here; keep the keys of one of them.'
+    );
+  }
+  const custom = textOf(advice, error.keyword, error.data);
+  if (custom !== undefined) return custom;
+  if (missing !== undefined && missing.length > 0) {
+    const keys = [...new Set(missing)];
+    return keys.length === 2
+      ? `has neither "${keys[0]}" nor "${keys[1]}"; add one of them.`
+      : `has none of ${listOf(keys, 'or')}; add one of them.`;
+  }
+  return `is ${describe(error.data)}, which matches none of the forms allowed here.`;
 }
 
 function propertiesOf(schema: unknown): Record<string, unknown> {
@@ -96,9 +194,15 @@ function nameRule(schema: unknown): string {
     : 'rename it';
 }
 
-/** What the schema wants at the value, in words. */
+/** What the schema wants at the value, in words, with the schema's first example if any. */
 function expected(error: ErrorObject): string {
   const schema = error.parentSchema as Record<string, unknown> | undefined;
+  const example = Array.isArray(schema?.examples) ? schema.examples[0] : undefined;
+  const kind = kindOf(error, schema);
+  return example === undefined ? kind : `${kind}, such as ${JSON.stringify(example)}`;
+}
+
+function kindOf(error: ErrorObject, schema: Record<string, unknown> | undefined): string {
   const enumValues = schema?.enum;
   if (Array.isArray(enumValues)) {
     const choices = enumValues.map(String);

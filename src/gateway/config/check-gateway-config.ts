@@ -1,13 +1,11 @@
 import { dirname, join, resolve } from 'node:path';
-import { MIN_AUDIT_ROTATE_BYTES } from '../../audit/node.js';
 import {
-  describe,
   mergeProblems,
   type ConfigSource as PolicySource,
   type ConfigProblem as Problem,
   throwProblems,
 } from '../../config-problems/index.js';
-import { readChoice, readPolicy, readToolSettings } from '../../policy/index.js';
+import { readPolicy, readToolSettings } from '../../policy/index.js';
 import { isPlainObject } from '../../tool/index.js';
 import type { EnvironmentVariables } from './expand-env.js';
 import {
@@ -21,15 +19,13 @@ import {
   NEW_TOOLS_POLICIES,
 } from './gateway-config.js';
 import {
-  checkKeys,
-  type KeySet,
+  asBoolean,
+  asChoice,
+  asInteger,
+  asMapping,
   type ReadContext,
-  readBoolean,
   readExpanded,
-  readInteger,
-  readMapping,
   readPath,
-  readText,
   report,
 } from './read-config-value.js';
 import { readPrincipals } from './read-principals.js';
@@ -49,52 +45,6 @@ export interface GatewayConfigSource extends PolicySource {
 
 /** Shortest downstream bearer token, as `startMcpHttpServer` requires. */
 const MIN_TOKEN_LENGTH = 8;
-
-const MISPLACED = (key: string, where: string): string =>
-  `is not a top-level key; "${key}" belongs under ${where}.`;
-
-const TOP_LEVEL: KeySet = {
-  keys: [
-    'servers',
-    'mcpServers',
-    'mode',
-    'rules',
-    'audit',
-    'approvals',
-    'pin',
-    'downstream',
-    'console',
-    'instructions',
-    'telemetry',
-    'tools',
-    'state',
-  ],
-  what: 'a hintgate configuration key',
-  synonyms: {
-    upstreams: 'servers',
-    upstream: 'servers',
-    lock: 'pin',
-    pinning: 'pin',
-    log: 'audit',
-    webConsole: 'console',
-    ui: 'console',
-    otel: 'telemetry',
-    opentelemetry: 'telemetry',
-    tracing: 'telemetry',
-    redis: 'state',
-  },
-  advice: {
-    policy: 'is not a hintgate configuration key; write "mode" and "rules" at the top level.',
-    mcp: 'is not a hintgate configuration key; VS Code settings nest servers under "mcp": point hintgate at .vscode/mcp.json instead, or move "servers" to the top level.',
-    http: MISPLACED('http', '"downstream", as in downstream: { http: { port: 3000 } }'),
-    host: MISPLACED('host', 'downstream.http'),
-    port: MISPLACED('port', 'downstream.http'),
-    token: MISPLACED('token', 'downstream.http'),
-    trusted: MISPLACED('trusted', 'each server'),
-    concurrency: MISPLACED('concurrency', 'each server'),
-    connectTimeoutMs: MISPLACED('connectTimeoutMs', 'each server'),
-  },
-};
 
 /**
  * Checks a parsed gateway configuration and returns it loaded: defaults applied, paths
@@ -116,9 +66,10 @@ export function checkGatewayConfig(
     directory: dirname(file),
     locate: source.locate,
   };
-  // The shipped schema is checked first and every error it finds is reported; the readers
-  // then expand, tolerate client formats and normalise, and say what the schema cannot
-  // (where a misplaced key belongs, what an expanded token lacks) in their own words.
+  // The shipped schema is checked first and every error it finds is reported (in the words
+  // of GATEWAY_CONFIG_ADVICE); the readers then expand, tolerate client formats and
+  // normalise, and say only what a schema cannot: what an expanded value lacks, values
+  // that depend on each other. Where both speak of one value, the readers' words win.
   const schema = validateGatewayConfig(value);
   const config = readConfig(value, file, context, source);
   const problems = mergeProblems(schema, context.problems);
@@ -134,34 +85,11 @@ function readConfig(
   context: ReadContext,
   source: GatewayConfigSource,
 ): LoadedGatewayConfig | undefined {
-  if (!isPlainObject(value)) {
-    report(
-      context,
-      [],
-      `is ${describe(value)}; write a mapping with "servers" (and optionally mode, rules, audit, pin).`,
-    );
-    return undefined;
-  }
-  // VS Code's prompt inputs and Claude Desktop's shortcut are tolerated so that their
-  // configuration files can be used as they are.
-  checkKeys(
-    value,
-    [],
-    { ...TOP_LEVEL, keys: [...TOP_LEVEL.keys, '$schema', 'inputs', 'globalShortcut'] },
-    context,
-  );
-  if (value.$schema !== undefined && typeof value.$schema !== 'string') {
-    report(
-      context,
-      ['$schema'],
-      `is ${describe(value.$schema)}; use the schema's URL or path as a string.`,
-    );
-  }
-  if (value.inputs !== undefined && !Array.isArray(value.inputs)) {
-    report(context, ['inputs'], `is ${describe(value.inputs)}; VS Code writes inputs as a list.`);
-  }
-  const key = serversKey(value, context);
-  const servers = key === undefined ? [] : readServers(value[key], [key], context);
+  if (!isPlainObject(value)) return undefined;
+  // VS Code's `servers` and Claude Desktop's and Cursor's `mcpServers` are read alike, so
+  // that their configuration files can be used as they are.
+  const key = value.servers === undefined ? 'mcpServers' : 'servers';
+  const servers = readServers(value[key], [key], context);
   const problems: Problem[] = [];
   const policy = readPolicy(
     {
@@ -172,33 +100,15 @@ function readConfig(
   );
   const tools = readToolSettings(value.tools, ['tools'], problems, source);
   context.problems.push(...problems);
-  const audit = readMapping(value.audit, ['audit'], '{ path: "logs/audit.jsonl" }', context) ?? {};
-  checkKeys(
-    audit,
-    ['audit'],
-    { keys: ['path', 'arguments', 'sync', 'maxSyncDelayMs', 'rotate'], what: 'an audit key' },
-    context,
-  );
-  const auditSync =
-    audit.sync === undefined
-      ? undefined
-      : readChoice(audit.sync, ['audit', 'sync'], AUDIT_SYNC_POLICIES, context.problems);
-  const rotate = readAuditRotate(audit.rotate, context);
-  const approvals =
-    readMapping(value.approvals, ['approvals'], '{ path: ".hintgate/approvals.json" }', context) ??
-    {};
-  checkKeys(approvals, ['approvals'], { keys: ['path'], what: 'an approvals key' }, context);
-  const pin = readMapping(value.pin, ['pin'], '{ newTools: pending }', context) ?? {};
-  checkKeys(pin, ['pin'], { keys: ['path', 'newTools'], what: 'a pin key' }, context);
-  const newTools =
-    pin.newTools === undefined
-      ? undefined
-      : readChoice(pin.newTools, ['pin', 'newTools'], NEW_TOOLS_POLICIES, context.problems);
+  const audit = asMapping(value.audit) ?? {};
+  const rotate = readAuditRotate(audit.rotate);
+  const approvals = asMapping(value.approvals) ?? {};
+  const pin = asMapping(value.pin) ?? {};
   const http = readDownstream(value.downstream, context);
   const webConsole = readConsole(value.console, context);
   const telemetry = readTelemetry(value.telemetry, context);
   const state = readStateConfig(value.state, context);
-  const instructions = readBoolean(value.instructions, ['instructions'], context);
+  const instructions = asBoolean(value.instructions);
   const directory = context.directory;
   const at = (path: string) => join(directory, path);
   return {
@@ -210,31 +120,19 @@ function readConfig(
     rules: policy.rules ?? [],
     ...(tools === undefined ? {} : { tools }),
     audit: {
-      path:
-        readPath(audit.path, ['audit', 'path'], '"logs/audit.jsonl"', context) ??
-        at(DEFAULT_STATE_PATHS.audit),
-      arguments: readBoolean(audit.arguments, ['audit', 'arguments'], context) ?? false,
-      sync: auditSync ?? 'auto',
-      maxSyncDelayMs:
-        readInteger(
-          audit.maxSyncDelayMs,
-          ['audit', 'maxSyncDelayMs'],
-          { min: 0, max: 60_000, rule: 'a whole number of milliseconds from 0 to 60000' },
-          context,
-        ) ?? DEFAULT_AUDIT_MAX_SYNC_DELAY_MS,
+      path: readPath(audit.path, context) ?? at(DEFAULT_STATE_PATHS.audit),
+      arguments: asBoolean(audit.arguments) ?? false,
+      sync: asChoice(audit.sync, AUDIT_SYNC_POLICIES) ?? 'auto',
+      maxSyncDelayMs: asInteger(audit.maxSyncDelayMs) ?? DEFAULT_AUDIT_MAX_SYNC_DELAY_MS,
       ...(rotate === undefined ? {} : { rotate }),
     },
     approvals: {
-      path:
-        readPath(approvals.path, ['approvals', 'path'], '".hintgate/approvals.json"', context) ??
-        at(DEFAULT_STATE_PATHS.approvals),
+      path: readPath(approvals.path, context) ?? at(DEFAULT_STATE_PATHS.approvals),
     },
     ...(state === undefined ? {} : { state }),
     pin: {
-      path:
-        readPath(pin.path, ['pin', 'path'], '"hintgate.lock"', context) ??
-        at(DEFAULT_STATE_PATHS.pin),
-      newTools: newTools ?? 'pending',
+      path: readPath(pin.path, context) ?? at(DEFAULT_STATE_PATHS.pin),
+      newTools: asChoice(pin.newTools, NEW_TOOLS_POLICIES) ?? 'pending',
     },
     downstream: http === undefined ? {} : { http },
     ...(webConsole === undefined ? {} : { console: webConsole }),
@@ -247,35 +145,11 @@ const MIN_CONSOLE_TOKEN_LENGTH = 16;
 
 /** `console`: `true`, or `{ port, token }`; `false` or absent: no console. */
 function readConsole(value: unknown, context: ReadContext): LoadedConsole | undefined {
-  if (value === undefined || value === null || value === false) return undefined;
   if (value === true) return {};
-  const example = '{ port: 7777 } (or true)';
-  const settings = readMapping(value, ['console'], example, context);
+  const settings = asMapping(value);
   if (settings === undefined) return undefined;
-  checkKeys(
-    settings,
-    ['console'],
-    {
-      keys: ['port', 'token'],
-      what: 'a console key',
-      advice: {
-        host: 'is not a console key; the console listens on 127.0.0.1 only.',
-      },
-    },
-    context,
-  );
-  const port = readInteger(
-    settings.port,
-    ['console', 'port'],
-    { min: 0, max: 65_535, rule: 'an integer from 0 to 65535 (0 picks a free port)' },
-    context,
-  );
-  let token = readExpanded(
-    settings.token,
-    ['console', 'token'],
-    `"\${HINTGATE_CONSOLE_TOKEN}"`,
-    context,
-  );
+  const port = asInteger(settings.port);
+  let token = readExpanded(settings.token, ['console', 'token'], context);
   if (token !== undefined && token.length < MIN_CONSOLE_TOKEN_LENGTH) {
     report(
       context,
@@ -291,36 +165,12 @@ function readConsole(value: unknown, context: ReadContext): LoadedConsole | unde
 }
 
 /** Reads `audit.rotate`: `maxBytes`, `daily` or both, and `keep`. */
-function readAuditRotate(value: unknown, context: ReadContext): GatewayAuditRotate | undefined {
-  const path = ['audit', 'rotate'];
-  const rotate = readMapping(value, path, '{ maxBytes: 10000000, keep: 5 }', context);
+function readAuditRotate(value: unknown): GatewayAuditRotate | undefined {
+  const rotate = asMapping(value);
   if (rotate === undefined) return undefined;
-  checkKeys(rotate, path, { keys: ['maxBytes', 'daily', 'keep'], what: 'a rotate key' }, context);
-  const maxBytes = readInteger(
-    rotate.maxBytes,
-    [...path, 'maxBytes'],
-    {
-      min: MIN_AUDIT_ROTATE_BYTES,
-      max: Number.MAX_SAFE_INTEGER,
-      rule: `a whole number of bytes, at least ${MIN_AUDIT_ROTATE_BYTES} (10 MB: 10000000)`,
-    },
-    context,
-  );
-  const daily = readBoolean(rotate.daily, [...path, 'daily'], context);
-  const keep = readInteger(
-    rotate.keep,
-    [...path, 'keep'],
-    { min: 1, max: 1000, rule: 'a whole number of files from 1 to 1000' },
-    context,
-  );
-  if (rotate.maxBytes === undefined && (rotate.daily === undefined || rotate.daily === false)) {
-    report(
-      context,
-      path,
-      'says no time to rotate; add maxBytes (such as 10000000), daily: true, or both.',
-    );
-    return undefined;
-  }
+  const maxBytes = asInteger(rotate.maxBytes);
+  const daily = asBoolean(rotate.daily);
+  const keep = asInteger(rotate.keep);
   return {
     ...(maxBytes === undefined ? {} : { maxBytes }),
     ...(daily === undefined ? {} : { daily }),
@@ -328,65 +178,13 @@ function readAuditRotate(value: unknown, context: ReadContext): GatewayAuditRota
   };
 }
 
-function serversKey(
-  value: Record<string, unknown>,
-  context: ReadContext,
-): 'servers' | 'mcpServers' | undefined {
-  const hasServers = value.servers !== undefined;
-  const hasMcpServers = value.mcpServers !== undefined;
-  if (hasServers && hasMcpServers) {
-    report(context, ['mcpServers'], 'is given besides "servers"; keep one mapping of servers.');
-    return undefined;
-  }
-  if (hasServers) return 'servers';
-  if (hasMcpServers) return 'mcpServers';
-  report(
-    context,
-    [],
-    'has no servers; add them under "servers" (or "mcpServers", as Claude Desktop and Cursor write it), each with "command" or "url".',
-  );
-  return undefined;
-}
-
 function readDownstream(value: unknown, context: ReadContext): LoadedDownstreamHttp | undefined {
-  const downstream = readMapping(value, ['downstream'], '{ http: { port: 3000 } }', context);
-  if (downstream === undefined) return undefined;
-  checkKeys(
-    downstream,
-    ['downstream'],
-    {
-      keys: ['http'],
-      what: 'a downstream transport',
-      synonyms: { streamableHttp: 'http' },
-      advice: {
-        stdio:
-          'is the default downstream transport; leave it out, or use "http" for Streamable HTTP.',
-      },
-    },
-    context,
-  );
-  if (downstream.http === undefined) return undefined;
+  const http = asMapping(asMapping(value)?.http);
+  if (http === undefined) return undefined;
   const path = ['downstream', 'http'];
-  const http =
-    readMapping(downstream.http, path, '{ host: "127.0.0.1", port: 3000 }', context) ?? {};
-  checkKeys(
-    http,
-    path,
-    {
-      keys: ['host', 'port', 'token', 'principals', 'rateLimit'],
-      what: 'a downstream.http key',
-      synonyms: { address: 'host', bind: 'host', bearer: 'token' },
-    },
-    context,
-  );
-  const host = readText(http.host, [...path, 'host'], '"127.0.0.1"', context);
-  const port = readInteger(
-    http.port,
-    [...path, 'port'],
-    { min: 0, max: 65_535, rule: 'an integer from 0 to 65535 (0 picks a free port)' },
-    context,
-  );
-  let token = readExpanded(http.token, [...path, 'token'], `"\${HINTGATE_TOKEN}"`, context);
+  const host = typeof http.host === 'string' ? http.host : undefined;
+  const port = asInteger(http.port);
+  let token = readExpanded(http.token, [...path, 'token'], context);
   if (token !== undefined && token.length < MIN_TOKEN_LENGTH) {
     report(
       context,
@@ -396,7 +194,7 @@ function readDownstream(value: unknown, context: ReadContext): LoadedDownstreamH
     token = undefined;
   }
   const principals = readPrincipals(http.principals, [...path, 'principals'], context);
-  const limit = readRateLimit(http.rateLimit, [...path, 'rateLimit'], context);
+  const limit = readRateLimit(http.rateLimit);
   return {
     ...(host === undefined ? {} : { host }),
     ...(port === undefined ? {} : { port }),

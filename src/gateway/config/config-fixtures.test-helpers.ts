@@ -24,7 +24,7 @@ export const INVALID_FIXTURES: Readonly<Record<string, string>> = {
   'args-not-a-list.yaml':
     '4:5: servers.local.args is "-y some-server"; use a list of strings, such as ["-y", "some-mcp-server"].',
   'audit-not-a-mapping.yaml':
-    '3:1: audit is "logs/audit.jsonl"; write a mapping, as in { path: "logs/audit.jsonl" }.',
+    '3:1: audit is "logs/audit.jsonl"; use a mapping, as in { path: "logs/audit.jsonl" }.',
   'bad-annotation.yaml':
     '6:24: servers.local.tools.search.annotations.readOnly is not an MCP annotation; did you mean "readOnlyHint"?',
   'bad-mode.yaml': '3:1: mode is "careful"; use one of plan, ask, auto, allowlist, yolo.',
@@ -62,7 +62,7 @@ export const INVALID_FIXTURES: Readonly<Record<string, string>> = {
   'rate-limit-without-window.yaml':
     '6:9: servers.local.tools.search.rateLimit has no "windowMs"; write both, as in { max: 5, windowMs: 60000 }.',
   'servers-and-mcpservers.json':
-    '3:3: mcpServers is given besides "servers"; keep one mapping of servers.',
+    '1:1: the configuration has both "servers" and "mcpServers"; keep one mapping of servers.',
   'short-token.yaml': `5:5: downstream.http.token is 5 characters long; use at least 8 (for example from "openssl rand -hex 32", kept in an environment variable: "\${HINTGATE_TOKEN}").`,
   'sse-type.json':
     '3:14: mcpServers.old.type is "sse"; hintgate speaks stdio and Streamable HTTP only: use type: http when the server also serves Streamable HTTP (often at /mcp), or run it over stdio.',

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are configuration values with ${VAR} references, not templates
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,11 @@ import {
   fixtureNames,
   INVALID_FIXTURES,
 } from './config-fixtures.test-helpers.js';
-import { type LoadGatewayConfigOptions, loadGatewayConfig } from './load-gateway-config.js';
+import {
+  type LoadGatewayConfigOptions,
+  loadGatewayConfig,
+  parseGatewayConfigText,
+} from './load-gateway-config.js';
 
 let dir: string;
 
@@ -360,5 +365,49 @@ describe('loadGatewayConfig', () => {
     });
     expect(config.directory).toBe('/virtual');
     expect(config.servers[0]).toMatchObject({ cwd: '/virtual' });
+  });
+});
+
+describe('schema problems of a oneOf: only the branch the value was meant for', () => {
+  const problems = (text: string): string[] => {
+    try {
+      parseGatewayConfigText(text, 'hintgate.yaml', { env: {} });
+    } catch (error) {
+      return (error as Error).message.split('\n');
+    }
+    throw new Error('the configuration loaded');
+  };
+
+  it('reports a wrong field of a stdio server entry alone, with line and column, and no missing "url"', () => {
+    const text = ['servers:', '  local:', '    command: npx', '    args: -y', '    cwdd: ./x'];
+    expect(problems(text.join('\n'))).toEqual([
+      'hintgate.yaml:4:5: servers.local.args is "-y"; use a list of strings, such as ["-y", "some-mcp-server"].',
+      'hintgate.yaml:5:5: servers.local.cwdd is not a server key; did you mean "cwd"?',
+    ]);
+  });
+
+  it('takes the branch a stated type names, and the settings branch for a mapping where true also fits', () => {
+    const text = [
+      'servers:',
+      '  remote:',
+      '    type: http',
+      '    url: https://example.com/mcp',
+      '    headers: 5',
+      'console:',
+      '  port: "7777"',
+    ];
+    expect(problems(text.join('\n'))).toEqual([
+      'hintgate.yaml:5:5: servers.remote.headers is 5; use a mapping of header names to strings, as in { Authorization: "Bearer ${TOKEN}" }.',
+      'hintgate.yaml:7:3: console.port is "7777"; use an integer from 0 to 65535 (0 picks a free port) without quotes.',
+    ]);
+  });
+
+  it('says what is missing when no branch fits, and what kind of value goes where none takes it', () => {
+    const text = ['servers:', '  a:', '    args: []', 'state: 5', 'telemetry: [1]'];
+    expect(problems(text.join('\n'))).toEqual([
+      'hintgate.yaml:2:3: servers.a says neither "command" nor "url"; add "command" (with optional args, env, cwd) for a server run over stdio, or "url" (with optional headers) for Streamable HTTP.',
+      'hintgate.yaml:4:1: state is 5; write "redis://127.0.0.1:6379" or { url: "redis://redis:6379", secret: "${HINTGATE_STATE_SECRET}" }.',
+      'hintgate.yaml:5:1: telemetry is a list; use true, false, or settings as in { endpoint: "http://otel-collector:4318" }.',
+    ]);
   });
 });

@@ -1,14 +1,16 @@
 import { isAbsolute, resolve } from 'node:path';
-import {
-  closest,
-  describe,
-  listOf,
-  type ConfigPath as PolicyPath,
-  type ConfigSource as PolicySource,
-  type ConfigProblem as Problem,
+import type {
+  ConfigPath as PolicyPath,
+  ConfigSource as PolicySource,
+  ConfigProblem as Problem,
 } from '../../config-problems/index.js';
 import { isPlainObject } from '../../tool/index.js';
 import { type EnvironmentVariables, expandEnv } from './expand-env.js';
+
+// The shipped schema reports every value of the wrong type, every unknown key and every
+// missing one before the readers' problems are looked at; the readers take what is there
+// as it is, and report only what a schema cannot see (what `${VAR}` expands to, values
+// that depend on each other).
 
 /** What the readers of a configuration share while they walk it. */
 export interface ReadContext {
@@ -22,100 +24,38 @@ export interface ReadContext {
   readonly locate?: PolicySource['locate'];
 }
 
-/** How to name unknown keys of one kind of mapping, and what to suggest for them. */
-export interface KeySet {
-  /** The keys it accepts. */
-  readonly keys: readonly string[];
-  /** Ends "is not ...", e.g. "a server key". */
-  readonly what: string;
-  /** Words people reach for, mapped to the key they mean. */
-  readonly synonyms?: Readonly<Record<string, string>>;
-  /** Keys that need more than a suggestion, mapped to the whole text after the key's path. */
-  readonly advice?: Readonly<Record<string, string>>;
-}
-
 /** Adds a problem. */
 export function report(context: ReadContext, path: PolicyPath, text: string): void {
   context.problems.push({ path, text });
 }
 
-/** Reports every key of `value` outside `set`, with a near-miss suggestion where one fits. */
-export function checkKeys(
-  value: Record<string, unknown>,
-  path: PolicyPath,
-  set: KeySet,
-  context: ReadContext,
-): void {
-  for (const key of Object.keys(value)) {
-    if (set.keys.includes(key)) continue;
-    const advice = set.advice !== undefined && Object.hasOwn(set.advice, key) && set.advice[key];
-    const synonym = set.synonyms !== undefined && Object.hasOwn(set.synonyms, key);
-    const guess = synonym ? set.synonyms?.[key] : closest(key, set.keys);
-    const text =
-      typeof advice === 'string'
-        ? advice
-        : guess === undefined
-          ? `is not ${set.what}; use ${listOf(set.keys, 'or')}.`
-          : `is not ${set.what}; did you mean "${guess}"?`;
-    report(context, [...path, key], text);
-  }
+/** The value if it is a mapping (absent and `null` are not); the schema reports the rest. */
+export function asMapping(value: unknown): Record<string, unknown> | undefined {
+  return isPlainObject(value) ? value : undefined;
 }
 
-/**
- * Reads an optional mapping: `undefined` for absent and `null` (a YAML key with nothing
- * under it), the mapping itself, or `undefined` after reporting anything else.
- */
-export function readMapping(
-  value: unknown,
-  path: PolicyPath,
-  example: string,
-  context: ReadContext,
-): Record<string, unknown> | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (isPlainObject(value)) return value;
-  report(context, path, `is ${describe(value)}; write a mapping, as in ${example}.`);
-  return undefined;
+/** The value if it is a boolean. */
+export function asBoolean(value: unknown): boolean | undefined {
+  return typeof value === 'boolean' ? value : undefined;
 }
 
-/** Reads a boolean; the strings "true" and "false" get a hint to drop the quotes. */
-export function readBoolean(
-  value: unknown,
-  path: PolicyPath,
-  context: ReadContext,
-): boolean | undefined {
-  if (value === undefined || typeof value === 'boolean') return value;
-  const quoted = value === 'true' || value === 'false' ? ' without quotes' : '';
-  report(context, path, `is ${describe(value)}; use true or false${quoted}.`);
-  return undefined;
+/** The value if it is an integer. */
+export function asInteger(value: unknown): number | undefined {
+  return Number.isInteger(value) ? (value as number) : undefined;
 }
 
-/** Reads a non-empty string. */
-export function readText(
-  value: unknown,
-  path: PolicyPath,
-  example: string,
-  context: ReadContext,
-): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === 'string' && value !== '') return value;
-  report(context, path, `is ${describe(value)}; use a non-empty string such as ${example}.`);
-  return undefined;
+/** The value if it is one of `choices`. */
+export function asChoice<T extends string>(value: unknown, choices: readonly T[]): T | undefined {
+  return choices.find((choice) => choice === value);
 }
 
-/** Reads a string and replaces its `${VAR}` references. */
+/** The value if it is a string, with its `${VAR}` references replaced. */
 export function readExpanded(
   value: unknown,
   path: PolicyPath,
-  example: string,
   context: ReadContext,
 ): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') {
-    const hint =
-      typeof value === 'number' || typeof value === 'boolean' ? ` (quoted: "${value}")` : '';
-    report(context, path, `is ${describe(value)}; use a string such as ${example}${hint}.`);
-    return undefined;
-  }
+  if (typeof value !== 'string') return undefined;
   const expanded = expandEnv(value, context.env);
   if (expanded.ok) return expanded.value;
   report(context, path, expanded.problem);
@@ -126,19 +66,14 @@ export function readExpanded(
 export function readStringMap(
   value: unknown,
   path: PolicyPath,
-  entry: { readonly example: string; readonly name: RegExp; readonly nameRule: string },
   context: ReadContext,
 ): Record<string, string> | undefined {
-  const map = readMapping(value, path, entry.example, context);
+  const map = asMapping(value);
   if (map === undefined) return undefined;
   const entries: [string, string][] = [];
   for (const [name, raw] of Object.entries(map)) {
     const at = [...path, name];
-    if (!entry.name.test(name)) {
-      report(context, at, `is not a usable name; ${entry.nameRule}.`);
-      continue;
-    }
-    const text = readExpanded(raw ?? null, at, '"value"', context);
+    const text = readExpanded(raw, at, context);
     if (text === undefined) continue;
     if (/[\r\n\0]/.test(text)) {
       report(context, at, 'holds a line break or NUL character; remove it.');
@@ -149,29 +84,8 @@ export function readStringMap(
   return Object.fromEntries(entries);
 }
 
-/** Reads a path and makes it absolute against the configuration's directory. */
-export function readPath(
-  value: unknown,
-  path: PolicyPath,
-  example: string,
-  context: ReadContext,
-): string | undefined {
-  const text = readText(value, path, example, context);
-  if (text === undefined) return undefined;
-  return isAbsolute(text) ? resolve(text) : resolve(context.directory, text);
-}
-
-/** Reads an integer in `[min, max]`. */
-export function readInteger(
-  value: unknown,
-  path: PolicyPath,
-  range: { readonly min: number; readonly max: number; readonly rule: string },
-  context: ReadContext,
-): number | undefined {
-  if (value === undefined) return undefined;
-  if (Number.isInteger(value) && (value as number) >= range.min && (value as number) <= range.max)
-    return value as number;
-  const quoted = typeof value === 'string' && /^\d+$/.test(value) ? ' without quotes' : '';
-  report(context, path, `is ${describe(value)}; use ${range.rule}${quoted}.`);
-  return undefined;
+/** A non-empty string as a path made absolute against the configuration's directory. */
+export function readPath(value: unknown, context: ReadContext): string | undefined {
+  if (typeof value !== 'string' || value === '') return undefined;
+  return isAbsolute(value) ? resolve(value) : resolve(context.directory, value);
 }

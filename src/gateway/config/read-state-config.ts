@@ -2,13 +2,7 @@
 import { redactUrl } from '../../mcp/index.js';
 import { isPlainObject } from '../../tool/index.js';
 import type { LoadedStateConfig } from './gateway-config.js';
-import {
-  checkKeys,
-  type ReadContext,
-  readExpanded,
-  readText,
-  report,
-} from './read-config-value.js';
+import { type ReadContext, readExpanded, report } from './read-config-value.js';
 
 /** Environment variable the shared sealing key is read from unless `state.keyEnv` names another. */
 export const DEFAULT_STATE_KEY_ENV = 'HINTGATE_STATE_SECRET';
@@ -19,8 +13,6 @@ export const MIN_SECRET_BYTES = 32;
 /** Default `state.keyPrefix`. */
 export const DEFAULT_STATE_KEY_PREFIX = 'hintgate:';
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
-const PREFIX = /^[A-Za-z0-9_:.-]{1,64}$/;
 const EXAMPLE =
   '"redis://127.0.0.1:6379" or { url: "redis://redis:6379", secret: "${HINTGATE_STATE_SECRET}" }';
 
@@ -47,7 +39,8 @@ const checkUrl = (url: string, context: ReadContext): string | undefined => {
  * Reads `state`: a Redis URL, or `{ url, secret, keyEnv, keyPrefix }`. Absent or `null`:
  * state stays in the gateway's process. The sealing secret itself is never in the file:
  * `secret` is a `${VAR}` reference, or `keyEnv` names the environment variable it is read
- * from when the gateway starts (default `HINTGATE_STATE_SECRET`).
+ * from when the gateway starts (default `HINTGATE_STATE_SECRET`). The schema has checked
+ * keys, types and patterns; this checks the URL and the secret once expanded.
  */
 export function readStateConfig(
   value: unknown,
@@ -55,71 +48,27 @@ export function readStateConfig(
 ): LoadedStateConfig | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') {
-    const url = readExpanded(value, ['state'], EXAMPLE, context);
+    const url = readExpanded(value, ['state'], context);
     const checked = url === undefined ? undefined : checkUrl(url, context);
     return checked === undefined
       ? undefined
       : { url: checked, keyPrefix: DEFAULT_STATE_KEY_PREFIX, keyEnv: DEFAULT_STATE_KEY_ENV };
   }
-  if (!isPlainObject(value)) {
-    report(context, ['state'], `is ${typeof value}; write ${EXAMPLE}.`);
-    return undefined;
-  }
-  checkKeys(
-    value,
-    ['state'],
-    {
-      keys: ['url', 'secret', 'keyEnv', 'keyPrefix'],
-      what: 'a state key',
-      synonyms: { prefix: 'keyPrefix', redis: 'url', key: 'secret', requestStateKey: 'secret' },
-    },
-    context,
-  );
-  if (value.url === undefined) {
-    report(context, ['state'], `has no "url"; write ${EXAMPLE}.`);
-    return undefined;
-  }
-  const raw = readExpanded(value.url, ['state', 'url'], '"redis://redis:6379"', context);
+  if (!isPlainObject(value)) return undefined;
+  const raw = readExpanded(value.url, ['state', 'url'], context);
   const url = raw === undefined ? undefined : checkUrl(raw, context);
-  const keyPrefix = readText(value.keyPrefix, ['state', 'keyPrefix'], '"hintgate:"', context);
-  if (keyPrefix !== undefined && !PREFIX.test(keyPrefix)) {
-    report(
-      context,
-      ['state', 'keyPrefix'],
-      'must be 1-64 characters of A-Z a-z 0-9 _ : . -, such as "hintgate:prod:".',
-    );
-  }
-  const keyEnv = readText(value.keyEnv, ['state', 'keyEnv'], '"HINTGATE_STATE_SECRET"', context);
-  if (keyEnv !== undefined && !ENV_NAME.test(keyEnv)) {
-    report(
-      context,
-      ['state', 'keyEnv'],
-      'must be the name of an environment variable (letters, digits and _, not starting with a digit), such as "HINTGATE_STATE_SECRET"; the key itself never goes in the file.',
-    );
-  }
+  const keyPrefix = typeof value.keyPrefix === 'string' ? value.keyPrefix : undefined;
+  const keyEnv = typeof value.keyEnv === 'string' ? value.keyEnv : undefined;
   let secret: string | undefined;
   if (value.secret !== undefined) {
-    if (typeof value.secret === 'string' && !value.secret.includes('${')) {
+    secret = readExpanded(value.secret, ['state', 'secret'], context);
+    if (secret !== undefined && Buffer.byteLength(secret, 'utf8') < MIN_SECRET_BYTES) {
       report(
         context,
         ['state', 'secret'],
-        'is written in the file; keep it out: write a reference to the environment variable that holds it, such as "${HINTGATE_STATE_SECRET}".',
+        `is ${Buffer.byteLength(secret, 'utf8')} bytes long; use at least ${MIN_SECRET_BYTES}, the same on every replica (for example from "openssl rand -hex 32").`,
       );
-    } else {
-      secret = readExpanded(
-        value.secret,
-        ['state', 'secret'],
-        '"${HINTGATE_STATE_SECRET}"',
-        context,
-      );
-      if (secret !== undefined && Buffer.byteLength(secret, 'utf8') < MIN_SECRET_BYTES) {
-        report(
-          context,
-          ['state', 'secret'],
-          `is ${Buffer.byteLength(secret, 'utf8')} bytes long; use at least ${MIN_SECRET_BYTES}, the same on every replica (for example from "openssl rand -hex 32").`,
-        );
-        secret = undefined;
-      }
+      secret = undefined;
     }
     if (keyEnv !== undefined) {
       report(context, ['state', 'keyEnv'], 'and state.secret are both given; give one of them.');

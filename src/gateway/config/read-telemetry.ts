@@ -1,10 +1,9 @@
 import type { LoadedTelemetry } from './gateway-config.js';
 import {
-  checkKeys,
+  asBoolean,
+  asMapping,
   type ReadContext,
-  readBoolean,
   readExpanded,
-  readMapping,
   report,
 } from './read-config-value.js';
 
@@ -13,37 +12,16 @@ const SERVICE_NAME = /^[\w.@/:-]{1,255}$/;
 /**
  * Reads `telemetry`: `true` / `false`, or `{ enabled, serviceName, endpoint }`. Only what
  * the file states is kept; the standard `OTEL_*` variables decide the rest when the
- * gateway starts.
+ * gateway starts. The schema has checked keys and types; this checks the service name and
+ * the endpoint once their `${VAR}` references are replaced.
  */
 export function readTelemetry(value: unknown, context: ReadContext): LoadedTelemetry | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'boolean') return { enabled: value };
-  const example = '{ endpoint: "http://otel-collector:4318" } (or true)';
-  const settings = readMapping(value, ['telemetry'], example, context);
+  const settings = asMapping(value);
   if (settings === undefined) return undefined;
-  checkKeys(
-    settings,
-    ['telemetry'],
-    {
-      keys: ['enabled', 'serviceName', 'endpoint'],
-      what: 'a telemetry key',
-      synonyms: { enable: 'enabled', service: 'serviceName', url: 'endpoint' },
-      advice: {
-        protocol:
-          'is not a telemetry key; hintgate exports OTLP over HTTP. Set OTEL_EXPORTER_OTLP_PROTOCOL for another encoding.',
-        headers:
-          'is not a telemetry key; set OTEL_EXPORTER_OTLP_HEADERS in the environment (it usually holds a secret).',
-      },
-    },
-    context,
-  );
-  const enabled = readBoolean(settings.enabled, ['telemetry', 'enabled'], context);
-  const serviceName = readExpanded(
-    settings.serviceName,
-    ['telemetry', 'serviceName'],
-    '"hintgate-gateway"',
-    context,
-  );
+  const enabled = asBoolean(settings.enabled);
+  const serviceName = readExpanded(settings.serviceName, ['telemetry', 'serviceName'], context);
   if (serviceName !== undefined && !SERVICE_NAME.test(serviceName)) {
     report(
       context,
@@ -51,12 +29,7 @@ export function readTelemetry(value: unknown, context: ReadContext): LoadedTelem
       'is not a usable service name; use 1-255 letters, digits and . _ - / : @, such as "hintgate-gateway".',
     );
   }
-  const endpoint = readExpanded(
-    settings.endpoint,
-    ['telemetry', 'endpoint'],
-    '"http://otel-collector:4318"',
-    context,
-  );
+  const endpoint = readExpanded(settings.endpoint, ['telemetry', 'endpoint'], context);
   let url: string | undefined;
   if (endpoint !== undefined) {
     const parsed = URL.canParse(endpoint) ? new URL(endpoint) : undefined;
