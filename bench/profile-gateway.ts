@@ -6,7 +6,8 @@
  * Starts the upstream of part 4 directly, behind `hintgate gateway` (mode auto, pinned),
  * behind a bare Node relay (a process that pipes its stdin to the upstream's and the
  * upstream's stdout to its own, parsing nothing: the floor of any stdio hop written in Node
- * on this machine), and, with `--baseline`, behind another build's gateway; makes the same
+ * on this machine), behind mcp-proxy's `proxyServer` (bench/gateway-relay.ts: the SDK's
+ * server and client relaying with no policy), and, with `--baseline`, behind another build's gateway; makes the same
  * calls on each in interleaved rounds, and prints a Markdown table: p50 latency and what it
  * adds to direct, and the CPU time per call of every process of the path (the gateway or
  * relay and its upstream, from /proc, Linux only) as a ratio to direct, with the context
@@ -19,6 +20,7 @@
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -158,6 +160,14 @@ async function main(): Promise<void> {
     if (baseline !== undefined) await drive(baseline.client, 8, WARMUP);
     const relay = await connect([process.execPath, '-e', RELAY_SCRIPT, ...UPSTREAM_COMMAND]);
     await drive(relay.client, 8, WARMUP);
+    const sdkRelay = await connect([
+      process.execPath,
+      '--import',
+      'tsx',
+      fileURLToPath(new URL('./gateway-relay.ts', import.meta.url)),
+      ...UPSTREAM_COMMAND,
+    ]);
+    await drive(sdkRelay.client, 8, WARMUP);
     const measured = (label: string, connected: Awaited<ReturnType<typeof connect>>) => ({
       label,
       ...connected,
@@ -171,6 +181,7 @@ async function main(): Promise<void> {
       measured('gateway', gateway),
       ...(baseline === undefined ? [] : [measured('baseline gateway', baseline)]),
       measured('bare Node relay (reference)', relay),
+      measured('mcp-proxy proxyServer, SDK on both sides (reference)', sdkRelay),
     ];
     const idleBefore = cpuMs(gateway.transport.pid);
     await new Promise((resolve) => setTimeout(resolve, 1000));
