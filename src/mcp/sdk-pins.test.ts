@@ -1,14 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CallToolResultSchema } from '@modelcontextprotocol/core';
+import { CallToolResultSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/core';
 import { describe, expect, it } from 'vitest';
 import { plainCallToolResult } from './server/plain-call-tool-result.js';
+import { isCommonMessage } from './server/stdio-downstream-transport.js';
 
 // The two fast paths kept (bench/RESULTS.md, "MCP fast paths on and off") rest on what the
 // SDK does: the HTTP fast path answers plain tools/call requests of 2025-11-25 sessions
 // itself, and ToolCallTransport sends tools/call on a 2025-era stdio connection past the
 // client's request layer. Both take a plain result as the SDK's CallToolResult schema
-// would pass it on (same keys, same order). So the SDK is pinned to exact versions, and
+// would pass it on (same keys, same order). The stdio downstream transport delivers a
+// message of the common shapes as JSON.parse made it, where the SDK's reader passes every
+// line through its JSONRPCMessageSchema. So the SDK is pinned to exact versions, and
 // this test fails when an upgrade changes those versions or that schema's behaviour: then
 // run bench/fast-paths.ts and the fast paths' tests again before moving the pins.
 
@@ -52,6 +55,23 @@ describe('the SDK the fast paths rest on', () => {
       const parsed = CallToolResultSchema.parse(result);
       expect(plain).toEqual(parsed);
       expect(JSON.stringify(plain)).toBe(JSON.stringify(parsed));
+    }
+  });
+
+  it('passes a message of the common shapes on unchanged, as the stdio transport delivers it', () => {
+    const messages = [
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ping', arguments: {} } },
+      { jsonrpc: '2.0', id: 'x', method: 'tools/list' },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } },
+      { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'a' }], extra: [1] } },
+      { jsonrpc: '2.0', id: 2, method: 'x', params: { nested: { deep: [1, { a: null }] } } },
+    ];
+    for (const message of messages) {
+      expect(isCommonMessage(message)).toBe(true);
+      const parsed = JSONRPCMessageSchema.parse(message);
+      expect(parsed).toEqual(message);
+      expect(JSON.stringify(parsed)).toBe(JSON.stringify(message));
     }
   });
 });

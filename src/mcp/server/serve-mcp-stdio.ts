@@ -1,8 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
-import { coalesceWrites } from './coalesce-writes.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { McpToolServer } from './create-mcp-tool-server.js';
-import { guardJsonRpcLines } from './guard-json-rpc-lines.js';
+import { StdioDownstreamTransport } from './stdio-downstream-transport.js';
 
 /** Options of {@link serveMcpStdio}. */
 export interface McpStdioOptions {
@@ -28,10 +27,11 @@ export interface McpStdioServer {
  * Serves a tool server over this process's stdin and stdout, both protocol eras: the
  * client's opening message decides the connection's era (the SDK's `serveStdio`). Every
  * request goes through the SDK's dispatch, and every `tools/call` through the tool
- * server's one handler. A line that is not a JSON-RPC message is answered with a JSON-RPC
- * error and reported to `onError`. The messages that are ready in one turn of the event
- * loop are written to stdout together at its end. Keep stdout for the protocol; log to
- * stderr.
+ * server's one handler; the connection's messages pass through one transport, a
+ * {@link StdioDownstreamTransport}. A line that is not a JSON-RPC message is answered with a
+ * JSON-RPC error and reported to `onError`. The messages that are ready in one turn of the
+ * event loop are written to stdout together at its end. Keep stdout for the protocol; log
+ * to stderr.
  */
 export function serveMcpStdio(options: McpStdioOptions): McpStdioServer {
   const { toolServer } = options;
@@ -43,15 +43,13 @@ export function serveMcpStdio(options: McpStdioOptions): McpStdioServer {
       // Reporting must never break serving.
     }
   };
-  // The messages of one turn of the event loop leave in one write.
-  const output = coalesceWrites(options.stdout ?? process.stdout);
-  const input = guardJsonRpcLines({
-    input: stdin,
-    reply: (line) => output.write(line),
-    onError: onerror,
+  const transport = new StdioDownstreamTransport({
+    stdin,
+    stdout: options.stdout ?? process.stdout,
+    onLineError: onerror,
   });
   const handle = serveStdio(() => toolServer.createServer({ transport: 'stdio' }), {
-    transport: new StdioServerTransport(input, output),
+    transport,
     onerror,
   });
   let finish: () => void = () => {};
@@ -70,12 +68,17 @@ export function serveMcpStdio(options: McpStdioOptions): McpStdioServer {
   return {
     closed,
     close() {
-      closing ??= handle.close().finally(() => {
-        stdin.unpipe();
-        stdin.pause();
-        output.end();
-        finish();
-      });
+      const closeAll = async (): Promise<void> => {
+        try {
+          await handle.close();
+        } finally {
+          // Writes what is still queued; stdout stays open.
+          await transport.close();
+          stdin.pause();
+          finish();
+        }
+      };
+      closing ??= closeAll();
       return closing;
     },
   };
