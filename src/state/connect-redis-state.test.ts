@@ -107,6 +107,34 @@ describe('connectRedisState', () => {
     await third?.release();
   });
 
+  it('tells the other replicas of a release only when every slot was held', async () => {
+    const state = await replica({ prefix: 'note:' });
+    const { Redis } = await import('ioredis');
+    const listener = new Redis(redis.url);
+    const heard: string[] = [];
+    try {
+      await listener.subscribe('note:released');
+      listener.on('message', (_channel: string, key: string) => heard.push(key));
+      const first = await state.tryAcquireSlot('pool', 2);
+      await first?.release();
+      const [one, two] = [
+        await state.tryAcquireSlot('pool', 2),
+        await state.tryAcquireSlot('pool', 2),
+      ];
+      await two?.release();
+      await one?.release();
+      // Notices arrive in order. The first release (one of two slots held) told nobody, the
+      // second (both held) every replica, the third (one held) nobody; the marker's (one of
+      // one held) shows that nothing came between.
+      const marker = await state.tryAcquireSlot('pool', 1);
+      await marker?.release();
+      await until(() => heard.length > 1);
+      expect(heard).toEqual(['pool', 'pool']);
+    } finally {
+      listener.disconnect();
+    }
+  });
+
   it('frees the slot of a replica that was killed once its lease runs out', async () => {
     const fixture = fileURLToPath(new URL('./fixtures/hold-slot.ts', import.meta.url));
     const child = spawn(

@@ -33,7 +33,13 @@ interface Scripts {
   /** Number of keys, the keys, then the arguments; see `TAKE_SCRIPT`. */
   hgTake(...keysAndArgs: (string | number)[]): Promise<[number, number, number]>;
   hgRenew(key: string, leaseMs: number, holder: string): Promise<number>;
-  hgRelease(key: string, holder: string, channel: string, message: string): Promise<number>;
+  hgRelease(
+    key: string,
+    holder: string,
+    channel: string,
+    message: string,
+    max: number,
+  ): Promise<number>;
 }
 
 const RELEASED_CHANNEL = 'released';
@@ -135,7 +141,7 @@ export async function connectRedisState(
   let closed = false;
 
   /** Keeps the lease of a slot just taken alive until it is released or lost. */
-  const hold = (key: string, holder: string): SlotLease => {
+  const hold = (key: string, max: number, holder: string): SlotLease => {
     let lost = false;
     const entry = {
       key,
@@ -161,9 +167,9 @@ export async function connectRedisState(
         released = true;
         clearInterval(entry.timer);
         held.delete(entry);
-        // One script frees the slot and wakes the waiters; on failure the lease runs out.
+        // One script frees the slot and wakes any waiters; on failure the lease runs out.
         await scripts
-          .hgRelease(`slots:${key}`, holder, `${prefix}${RELEASED_CHANNEL}`, key)
+          .hgRelease(`slots:${key}`, holder, `${prefix}${RELEASED_CHANNEL}`, key, max)
           .catch(() => {});
       },
     };
@@ -200,7 +206,7 @@ export async function connectRedisState(
           }
           return {
             taken: {
-              ...(slot === undefined ? {} : { slot: hold(slot.key, holder) }),
+              ...(slot === undefined ? {} : { slot: hold(slot.key, slot.max, holder) }),
               reservations: request.windows.map((w, i) => ({
                 key: w.key,
                 member: members[i] ?? '',

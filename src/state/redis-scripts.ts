@@ -70,10 +70,12 @@ redis.call('PEXPIRE', KEYS[1], lease * 2)
 return 1`;
 
 /**
- * Frees a slot and, when it was still held, tells the waiters of every replica. KEYS[1]: the
- * slots' sorted set; ARGV: holder, the channel, the message (the slots' key).
+ * Frees a slot and, when every slot was held (so that others may be waiting), tells the
+ * waiters of every replica. KEYS[1]: the slots' sorted set; ARGV: holder, the channel, the
+ * message (the slots' key), max.
  */
-export const RELEASE_SCRIPT = `if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
+export const RELEASE_SCRIPT = `local held = redis.call('ZCARD', KEYS[1])
+if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 and held >= tonumber(ARGV[4]) then
   redis.call('PUBLISH', ARGV[2], ARGV[3])
 end
 return 1`;
