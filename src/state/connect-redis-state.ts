@@ -43,6 +43,8 @@ interface Scripts {
 }
 
 const RELEASED_CHANNEL = 'released';
+/** ioredis's errors for a command sent on a connection that is gone. */
+const CONNECTION_LOST = /Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|EPIPE/;
 /** Longest pause between reconnection attempts, in ms. */
 const MAX_RECONNECT_DELAY_MS = 5000;
 
@@ -113,10 +115,13 @@ export async function connectRedisState(
       return await run();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      // The connection may be gone before the client has told of it ('close' comes later).
       const problem =
         status === 'unavailable'
           ? `is unreachable (${lastError}), so it could not ${what}`
-          : `could not ${what} (${message})`;
+          : redis.status !== 'ready' || CONNECTION_LOST.test(message)
+            ? `is unreachable (${message}), so it could not ${what}`
+            : `could not ${what} (${message})`;
       throw new SharedStateUnavailableError(
         `Shared state at ${where} ${problem}; the call needs it and was not run.`,
         { cause: error },
