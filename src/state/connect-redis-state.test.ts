@@ -53,6 +53,37 @@ describe('connectRedisState', () => {
     expect(await first.reserve('tool:search', limit)).toHaveProperty('retryAfterMs');
   });
 
+  it('takes a slot and every window unit in one step, or nothing', async () => {
+    const [a, b] = [await replica({ prefix: 'take:' }), await replica({ prefix: 'take:' })];
+    const tool = { key: 'tool:db/query', limit: { max: 1, windowMs: 60_000 } };
+    const server = { key: 'server-rate:db', limit: { max: 2, windowMs: 60_000 } };
+    const both = { slot: { key: 'server:db', max: 1 }, windows: [server, tool] };
+
+    const first = await a.take(both);
+    if (!('taken' in first)) throw new Error(`expected all taken, got ${JSON.stringify(first)}`);
+    expect(first.taken.reservations.map((r) => r.key)).toEqual([server.key, tool.key]);
+    expect(first.taken.slot).toBeDefined();
+
+    // A refused slot spends no window unit: the server window still has one unit left.
+    expect(await b.take(both)).toEqual({ slotFull: true });
+    await first.taken.slot?.release();
+
+    // A refused window leaves no slot held and spends no unit of the other window.
+    const refused = await b.take(both);
+    expect(refused).toMatchObject({ windowFull: 1, retryAfterMs: expect.any(Number) });
+    const slot = await a.tryAcquireSlot('server:db', 1);
+    expect(slot).toBeDefined();
+    await slot?.release();
+    expect(await b.reserve(server.key, server.limit)).toHaveProperty('reservation');
+    expect(await b.reserve(server.key, server.limit)).toHaveProperty('retryAfterMs');
+
+    // Rolling a unit back after the call is refused later makes it available again.
+    const [, toolUnit] = first.taken.reservations;
+    if (toolUnit === undefined) throw new Error('unreachable');
+    await a.rollback(toolUnit);
+    expect(await b.take({ windows: [tool] })).toHaveProperty('taken');
+  });
+
   it('caps concurrency across replicas, and a release wakes a waiter on another replica', async () => {
     const [a, b, c] = [
       await replica({ prefix: 'cap:' }),
@@ -74,6 +105,34 @@ describe('connectRedisState', () => {
     expect(third).toBeDefined();
     await second?.release();
     await third?.release();
+  });
+
+  it('tells the other replicas of a release only when every slot was held', async () => {
+    const state = await replica({ prefix: 'note:' });
+    const { Redis } = await import('ioredis');
+    const listener = new Redis(redis.url);
+    const heard: string[] = [];
+    try {
+      await listener.subscribe('note:released');
+      listener.on('message', (_channel: string, key: string) => heard.push(key));
+      const first = await state.tryAcquireSlot('pool', 2);
+      await first?.release();
+      const [one, two] = [
+        await state.tryAcquireSlot('pool', 2),
+        await state.tryAcquireSlot('pool', 2),
+      ];
+      await two?.release();
+      await one?.release();
+      // Notices arrive in order. The first release (one of two slots held) told nobody, the
+      // second (both held) every replica, the third (one held) nobody; the marker's (one of
+      // one held) shows that nothing came between.
+      const marker = await state.tryAcquireSlot('pool', 1);
+      await marker?.release();
+      await until(() => heard.length > 1);
+      expect(heard).toEqual(['pool', 'pool']);
+    } finally {
+      listener.disconnect();
+    }
   });
 
   it('frees the slot of a replica that was killed once its lease runs out', async () => {

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Redis as RedisClient } from 'ioredis';
 import { HintgateError } from '../errors/index.js';
 import { redactUrl } from '../mcp/index.js';
-import { ACQUIRE_SCRIPT, RENEW_SCRIPT, RESERVE_SCRIPT } from './redis-scripts.js';
+import { RELEASE_SCRIPT, RENEW_SCRIPT, TAKE_SCRIPT } from './redis-scripts.js';
 import {
   type ApprovalMemo,
   type ReserveOutcome,
@@ -11,6 +11,8 @@ import {
   SharedStateUnavailableError,
   type SlotLease,
   type StoredApproval,
+  type TakeOutcome,
+  type TakeRequest,
   type WindowLimit,
   type WindowReservation,
 } from './shared-state.js';
@@ -28,12 +30,21 @@ export interface RedisStateOptions {
 }
 
 interface Scripts {
-  hgReserve(key: string, windowMs: number, max: number, member: string): Promise<number>;
-  hgAcquire(key: string, max: number, leaseMs: number, holder: string): Promise<number>;
+  /** Number of keys, the keys, then the arguments; see `TAKE_SCRIPT`. */
+  hgTake(...keysAndArgs: (string | number)[]): Promise<[number, number, number]>;
   hgRenew(key: string, leaseMs: number, holder: string): Promise<number>;
+  hgRelease(
+    key: string,
+    holder: string,
+    channel: string,
+    message: string,
+    max: number,
+  ): Promise<number>;
 }
 
 const RELEASED_CHANNEL = 'released';
+/** ioredis's errors for a command sent on a connection that is gone. */
+const CONNECTION_LOST = /Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|EPIPE/;
 /** Longest pause between reconnection attempts, in ms. */
 const MAX_RECONNECT_DELAY_MS = 5000;
 
@@ -76,9 +87,10 @@ export async function connectRedisState(
     retryStrategy: (times) =>
       Math.min(MAX_RECONNECT_DELAY_MS, 50 * 2 ** Math.min(times, 10)) * (0.5 + Math.random() / 2),
   });
-  redis.defineCommand('hgReserve', { numberOfKeys: 1, lua: RESERVE_SCRIPT });
-  redis.defineCommand('hgAcquire', { numberOfKeys: 1, lua: ACQUIRE_SCRIPT });
+  // hgTake has no fixed number of keys: its first argument says how many follow.
+  redis.defineCommand('hgTake', { lua: TAKE_SCRIPT });
   redis.defineCommand('hgRenew', { numberOfKeys: 1, lua: RENEW_SCRIPT });
+  redis.defineCommand('hgRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
   const scripts = redis as unknown as Scripts;
 
   let status: SharedStateStatus = 'unavailable';
@@ -103,10 +115,13 @@ export async function connectRedisState(
       return await run();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      // The connection may be gone before the client has told of it ('close' comes later).
       const problem =
         status === 'unavailable'
           ? `is unreachable (${lastError}), so it could not ${what}`
-          : `could not ${what} (${message})`;
+          : redis.status !== 'ready' || CONNECTION_LOST.test(message)
+            ? `is unreachable (${message}), so it could not ${what}`
+            : `could not ${what} (${message})`;
       throw new SharedStateUnavailableError(
         `Shared state at ${where} ${problem}; the call needs it and was not run.`,
         { cause: error },
@@ -130,61 +145,97 @@ export async function connectRedisState(
   const held = new Set<{ key: string; holder: string; timer: NodeJS.Timeout }>();
   let closed = false;
 
+  /** Keeps the lease of a slot just taken alive until it is released or lost. */
+  const hold = (key: string, max: number, holder: string): SlotLease => {
+    let lost = false;
+    const entry = {
+      key,
+      holder,
+      timer: setInterval(() => {
+        scripts.hgRenew(`slots:${key}`, leaseMs, holder).then(
+          (renewed) => {
+            if (renewed !== 1) lost = true;
+          },
+          () => {},
+        );
+      }, leaseMs / 3),
+    };
+    entry.timer.unref();
+    held.add(entry);
+    let released = false;
+    return {
+      get lost() {
+        return lost;
+      },
+      release: async () => {
+        if (released) return;
+        released = true;
+        clearInterval(entry.timer);
+        held.delete(entry);
+        // One script frees the slot and wakes any waiters; on failure the lease runs out.
+        await scripts
+          .hgRelease(`slots:${key}`, holder, `${prefix}${RELEASED_CHANNEL}`, key, max)
+          .catch(() => {});
+      },
+    };
+  };
+
   const state: SharedState = {
     get status() {
       return status;
     },
-    reserve: (key: string, limit: WindowLimit): Promise<ReserveOutcome> =>
-      guard('reserve rate-limit quota', async () => {
-        const member = randomUUID();
-        const answer = await scripts.hgReserve(`rate:${key}`, limit.windowMs, limit.max, member);
-        return answer < 0
-          ? { reservation: { key, member } }
-          : { retryAfterMs: Math.max(1, Number(answer)) };
-      }),
+    take: (request: TakeRequest): Promise<TakeOutcome> =>
+      guard(
+        request.slot === undefined
+          ? 'reserve rate-limit quota'
+          : request.windows.length === 0
+            ? 'take a concurrency slot'
+            : 'take a concurrency slot and rate-limit quota',
+        async () => {
+          const { slot } = request;
+          const holder = randomUUID();
+          const members = request.windows.map(() => randomUUID());
+          const keys = [
+            ...(slot === undefined ? [] : [`slots:${slot.key}`]),
+            ...request.windows.map((w) => `rate:${w.key}`),
+          ];
+          const args = [
+            slot === undefined ? '0' : '1',
+            ...(slot === undefined ? [] : [slot.max, leaseMs, holder]),
+            ...request.windows.flatMap((w, i) => [w.limit.windowMs, w.limit.max, members[i] ?? '']),
+          ];
+          const [outcome, index, wait] = await scripts.hgTake(keys.length, ...keys, ...args);
+          if (outcome === 1) return { slotFull: true };
+          if (outcome === 2) {
+            return { windowFull: Number(index) - 1, retryAfterMs: Math.max(1, Number(wait)) };
+          }
+          return {
+            taken: {
+              ...(slot === undefined ? {} : { slot: hold(slot.key, slot.max, holder) }),
+              reservations: request.windows.map((w, i) => ({
+                key: w.key,
+                member: members[i] ?? '',
+              })),
+            },
+          };
+        },
+      ),
+    reserve: async (key: string, limit: WindowLimit): Promise<ReserveOutcome> => {
+      const outcome = await state.take({ windows: [{ key, limit }] });
+      if ('taken' in outcome) {
+        const [reservation] = outcome.taken.reservations;
+        if (reservation !== undefined) return { reservation };
+      }
+      return { retryAfterMs: 'retryAfterMs' in outcome ? outcome.retryAfterMs : 1 };
+    },
     rollback: (reservation: WindowReservation): Promise<void> =>
       guard('return rate-limit quota', async () => {
         await redis.zrem(`rate:${reservation.key}`, reservation.member);
       }),
-    tryAcquireSlot: (key: string, max: number): Promise<SlotLease | undefined> =>
-      guard('take a concurrency slot', async () => {
-        const holder = randomUUID();
-        const taken = await scripts.hgAcquire(`slots:${key}`, max, leaseMs, holder);
-        if (taken !== 1) return undefined;
-        let lost = false;
-        const entry = {
-          key,
-          holder,
-          timer: setInterval(() => {
-            scripts.hgRenew(`slots:${key}`, leaseMs, holder).then(
-              (renewed) => {
-                if (renewed !== 1) lost = true;
-              },
-              () => {},
-            );
-          }, leaseMs / 3),
-        };
-        entry.timer.unref();
-        held.add(entry);
-        let released = false;
-        return {
-          get lost() {
-            return lost;
-          },
-          release: async () => {
-            if (released) return;
-            released = true;
-            clearInterval(entry.timer);
-            held.delete(entry);
-            try {
-              await redis.zrem(`slots:${key}`, holder);
-              await redis.publish(`${prefix}${RELEASED_CHANNEL}`, key);
-            } catch {
-              // The lease runs out on its own.
-            }
-          },
-        };
-      }),
+    tryAcquireSlot: async (key: string, max: number): Promise<SlotLease | undefined> => {
+      const outcome = await state.take({ slot: { key, max }, windows: [] });
+      return 'taken' in outcome ? outcome.taken.slot : undefined;
+    },
     waitForSlot: (key: string, timeoutMs: number): Promise<void> => {
       subscribe();
       return new Promise((resolve) => {

@@ -19,6 +19,8 @@ export {
   SharedStateUnavailableError,
   type SlotLease,
   type StoredApproval,
+  type TakeOutcome,
+  type TakeRequest,
   type WindowLimit,
   type WindowReservation,
 } from './shared-state.js';

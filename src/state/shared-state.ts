@@ -6,6 +6,12 @@
  */
 export interface SharedState {
   /**
+   * Takes, in one atomic step (one round trip), everything a call needs: a slot of
+   * `request.slot` when given and one unit of each of `request.windows`. Either all of it
+   * is taken or none: a full window leaves no slot held, and a full slot spends no unit.
+   */
+  take(request: TakeRequest): Promise<TakeOutcome>;
+  /**
    * Takes one unit of the sliding window `key` (at most `limit.max` units per
    * `limit.windowMs`, by the store's clock), or tells how long until one frees up.
    */
@@ -42,6 +48,34 @@ export interface SharedState {
   /** Stops renewing leases, releases held slots and disconnects. */
   close(): Promise<void>;
 }
+
+/** What one call needs of the shared state; see {@link SharedState.take}. */
+export interface TakeRequest {
+  /** A slot of at most `max` under `key` (see {@link SharedState.tryAcquireSlot}). */
+  readonly slot?: { readonly key: string; readonly max: number };
+  /** One unit of each window, under its `key` (see {@link SharedState.reserve}). */
+  readonly windows: readonly { readonly key: string; readonly limit: WindowLimit }[];
+}
+
+/** What {@link SharedState.take} found. */
+export type TakeOutcome =
+  | {
+      /** Everything asked for: the slot's lease (when one was asked for) and one unit per window, in order. */
+      readonly taken: {
+        readonly slot?: SlotLease;
+        readonly reservations: readonly WindowReservation[];
+      };
+    }
+  | {
+      /** Every slot is held; nothing was taken. */
+      readonly slotFull: true;
+    }
+  | {
+      /** Index in `windows` of a full window; nothing was taken. */
+      readonly windowFull: number;
+      /** Milliseconds until that window's oldest unit leaves it. */
+      readonly retryAfterMs: number;
+    };
 
 /** A sliding-window limit. */
 export interface WindowLimit {

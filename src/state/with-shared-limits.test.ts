@@ -99,6 +99,58 @@ describe('withSharedLimits', () => {
     expect(most).toBe(2);
   });
 
+  it('holds no slot while a call waits for a window unit', async () => {
+    const finished: string[] = [];
+    const [runtime] = await replicas(
+      'wt:',
+      1,
+      {
+        tool: { key: 'report', limit: { max: 1, windowMs: 3000, maxWaitMs: 30_000 } },
+        concurrency: { key: 'db', max: 1 },
+      },
+      () =>
+        defineTool({
+          name: 'report',
+          description: 'Reports.',
+          inputSchema: z.object({ id: z.string() }),
+          annotations: READ_ONLY,
+          execute: ({ id }) => {
+            finished.push(id);
+            return 'done';
+          },
+        }) as Tool,
+    );
+    const state = states.at(-1);
+    if (runtime === undefined || state === undefined) throw new Error('unreachable');
+    // Another tool of the same capped server, with no window of its own.
+    const [other] = await replicas(
+      'wt:',
+      1,
+      { concurrency: { key: 'db', max: 1 } },
+      () =>
+        defineTool({
+          name: 'peek',
+          description: 'Peeks.',
+          inputSchema: z.object({}),
+          annotations: READ_ONLY,
+          execute: () => {
+            finished.push('peek');
+            return 'seen';
+          },
+        }) as Tool,
+    );
+    const [first] = await runtime.execute([{ id: 'a', name: 'report', arguments: { id: 'a' } }]);
+    expect(first?.status).toBe('ok');
+    // "b" finds the window full and waits about 3 s for its unit; "peek" needs the only slot.
+    const waiting = runtime.execute([{ id: 'b', name: 'report', arguments: { id: 'b' } }]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const [peek] = (await other?.execute([{ id: 'p', name: 'peek', arguments: {} }])) ?? [];
+    expect(peek?.status).toBe('ok');
+    const [second] = await waiting;
+    expect(second?.status).toBe('ok');
+    expect(finished).toEqual(['a', 'peek', 'b']);
+  }, 30_000);
+
   it('ends a call shared_state_unavailable while the store is down, without running it', async () => {
     let ran = 0;
     const [runtime] = await replicas(

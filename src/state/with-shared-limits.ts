@@ -36,58 +36,64 @@ const failed = (value: unknown): boolean => isCallToolResult(value) && value.isE
 
 /**
  * The tool with limits kept in shared state, so that replicas of a gateway spend one budget:
- * before each invocation it takes a concurrency slot (waiting while every slot is taken) and
- * a unit of each rate limit (waiting up to the limit's `maxWaitMs`, default its window); a
- * call that fails hands its units back. A limit that cannot be had in time ends the call
- * `rate_limited`; an unreachable store ends it `shared_state_unavailable` (it never runs on
- * per-process limits instead). The call's timeout and cancellation cover the waiting.
+ * before each invocation it takes, in one atomic step (one round trip to the store), a
+ * concurrency slot and a unit of each rate limit. When a slot is missing it waits for one
+ * to be released; when a window is full it waits until a unit frees up, up to that limit's
+ * `maxWaitMs` (default its window). Either way it holds nothing while it waits: a full
+ * window leaves no slot held, a full slot spends no unit. A call that fails hands its units
+ * back. A limit that cannot be had in time ends the call `rate_limited`; an unreachable
+ * store ends it `shared_state_unavailable` (it never runs on per-process limits instead).
+ * The call's timeout and cancellation cover the waiting.
  */
 export function withSharedLimits(tool: Tool, state: SharedState, limits: SharedLimits): Tool {
   const windows = [limits.tool, limits.server].filter(
     (w): w is { key: string; limit: RateLimit } => w !== undefined,
   );
   if (windows.length === 0 && limits.concurrency === undefined) return tool;
+  const request = {
+    ...(limits.concurrency === undefined ? {} : { slot: limits.concurrency }),
+    windows,
+  };
   const execute = async (
     args: Parameters<Tool['execute']>[0],
     context: ToolContext,
   ): Promise<unknown> => {
     const { signal } = context;
     let slot: SlotLease | undefined;
-    const taken: WindowReservation[] = [];
+    let taken: readonly WindowReservation[] = [];
     let succeeded = false;
+    // When each window was first found full: its wait is counted from there.
+    const refusedSince = new Map<number, number>();
     try {
-      if (limits.concurrency !== undefined) {
-        const { key, max } = limits.concurrency;
-        for (;;) {
-          slot = await state.tryAcquireSlot(key, max);
-          if (slot !== undefined || signal.aborted) break;
-          await state.waitForSlot(key, 250);
+      for (;;) {
+        const outcome = await state.take(request);
+        if ('taken' in outcome) {
+          slot = outcome.taken.slot;
+          taken = outcome.taken.reservations;
+          break;
         }
-        if (slot === undefined) return undefined;
-      }
-      for (const { key, limit } of windows) {
+        if ('slotFull' in outcome) {
+          if (signal.aborted) return undefined;
+          await state.waitForSlot(limits.concurrency?.key ?? '', 250);
+          continue;
+        }
+        const limit: RateLimit = windows[outcome.windowFull]?.limit ?? { max: 0, windowMs: 0 };
         const maxWait = limit.maxWaitMs ?? limit.windowMs;
-        const since = Date.now();
-        for (;;) {
-          const outcome = await state.reserve(key, limit);
-          if ('reservation' in outcome) {
-            taken.push(outcome.reservation);
-            break;
-          }
-          if (Date.now() - since + outcome.retryAfterMs > maxWait || signal.aborted) {
-            throw new SharedLimitError(
-              `rate limit of ${limit.max} call(s) per ${limit.windowMs} ms (shared by every gateway replica) reached; quota frees up in ${Math.ceil(outcome.retryAfterMs)} ms. Wait before calling this tool again, or batch the work into fewer calls.`,
-            );
-          }
-          await sleep(outcome.retryAfterMs, signal);
+        const since = refusedSince.get(outcome.windowFull) ?? Date.now();
+        refusedSince.set(outcome.windowFull, since);
+        if (Date.now() - since + outcome.retryAfterMs > maxWait || signal.aborted) {
+          throw new SharedLimitError(
+            `rate limit of ${limit.max} call(s) per ${limit.windowMs} ms (shared by every gateway replica) reached; quota frees up in ${Math.ceil(outcome.retryAfterMs)} ms. Wait before calling this tool again, or batch the work into fewer calls.`,
+          );
         }
+        await sleep(outcome.retryAfterMs, signal);
       }
       const value = await tool.execute(args, context);
       succeeded = !failed(value);
       return value;
     } finally {
-      if (!succeeded) {
-        for (const reservation of taken) await state.rollback(reservation).catch(() => {});
+      if (!succeeded && taken.length > 0) {
+        await Promise.all(taken.map((reservation) => state.rollback(reservation).catch(() => {})));
       }
       // The result need not wait for the store to hear of the release: the slot is free for
       // the others a round trip later, and a release that never arrives ends with its lease.

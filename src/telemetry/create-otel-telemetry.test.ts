@@ -142,6 +142,29 @@ describe('createOtelTelemetry', () => {
     expect(rejections?.dataPoints[0]?.value).toBe(5);
   });
 
+  it('counts a call in hintgate.approvals.pending while it waits for a person, and not after', async () => {
+    const pendingNow = async (): Promise<number> => {
+      await reader.forceFlush();
+      const metric = metricExporter
+        .getMetrics()
+        .at(-1)
+        ?.scopeMetrics[0]?.metrics.find((m) => m.descriptor.name === 'hintgate.approvals.pending');
+      return (metric?.dataPoints ?? []).reduce((sum, point) => sum + (point.value as number), 0);
+    };
+    const before = await pendingNow();
+    const call = telemetry.startCall({ tool: 'fs__write_file', requestId: 'p1', server: 'fs' });
+    telemetry.record(call, event('call.started', { class: 'write', decision: 'ask' }));
+    telemetry.record(call, event('approval.requested'));
+    expect(await pendingNow()).toBe(before + 1);
+    telemetry.record(
+      call,
+      event('approval.granted', { answeredBy: { channel: 'console', who: 'alice' } }),
+    );
+    expect(await pendingNow()).toBe(before);
+    telemetry.record(call, event('call.succeeded', { status: 'ok', attempts: 1 }));
+    expect(await pendingNow()).toBe(before);
+  });
+
   it('ends the span of a call that ended without an end event, and counts its approval done', async () => {
     spans.reset();
     const failure = telemetry.call({ tool: 'deploy', requestId: 'r1' }, async (onEvent) => {
