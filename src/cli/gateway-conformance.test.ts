@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { everythingServer, tempDir } from '../gateway/gateway.test-helpers.js';
 import { runCli } from './run-cli.js';
-import { REPO_ROOT } from './serve-process.test-helpers.js';
+import { cliArgv, REPO_ROOT } from './serve-process.test-helpers.js';
 
 // The official MCP conformance suite (@modelcontextprotocol/conformance), all of its server
 // scenarios, run against @modelcontextprotocol/server-everything twice: directly over its
@@ -205,19 +205,7 @@ describe('MCP conformance suite: server-everything directly and through hintgate
         ),
         startServer(
           'hintgate gateway',
-          [
-            '--import',
-            'tsx',
-            join(REPO_ROOT, 'src', 'cli', 'main.ts'),
-            'gateway',
-            '--config',
-            config,
-            '--http',
-            '--port',
-            '0',
-            '--mode',
-            'yolo',
-          ],
+          cliArgv('gateway', ['--config', config, '--http', '--port', '0', '--mode', 'yolo']),
           childEnv(),
           / at (http:\/\/\S+\/mcp)/,
         ),

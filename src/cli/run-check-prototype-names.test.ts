@@ -1,13 +1,7 @@
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readLockFile } from '../check/pin/index.js';
-import {
-  REPO_ROOT,
-  tempDir,
-  toolsFileServer,
-  writeConfig,
-} from '../gateway/gateway.test-helpers.js';
+import { tempDir, toolsFileServer, writeConfig } from '../gateway/gateway.test-helpers.js';
 import { ownValue } from '../tool/index.js';
 import { runCli } from './run-cli.js';
 
@@ -21,8 +15,6 @@ afterEach(async () => {
 });
 
 const NAMES = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'];
-// Servers run in a sandbox directory, where a bare `--import tsx` would not resolve.
-const TSX = pathToFileURL(join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
 const check = async (args: string[], cwd: string) => {
   let stdout = '';
@@ -59,10 +51,9 @@ describe('hintgate check of tools named __proto__, constructor, toString, valueO
         },
       })),
     );
-    const args = server.entry.args as string[];
     await writeConfig(dir, {
       servers: {
-        constructor: { ...server.entry, args: args.map((arg) => (arg === 'tsx' ? TSX : arg)) },
+        constructor: server.entry,
       },
     });
 

@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLockFile } from '../check/pin/index.js';
@@ -12,17 +12,15 @@ import {
   sarifSchemaErrors,
 } from '../check/report/sarif-schema.test-helpers.js';
 import { startHttpFixture } from '../mcp/client/fixtures/fixtures.test-helpers.js';
+import { nodeScriptArgs } from '../node-script.test-helpers.js';
 import { serverNameOf } from './parse-check-args.js';
 import { runCli } from './run-cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-// Servers run in a sandbox directory, where a bare `--import tsx` would not resolve.
-const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+// Servers run in a sandbox directory: the arguments resolve from anywhere.
 const fixture = (name: string): string[] => [
   process.execPath,
-  '--import',
-  TSX,
-  join(ROOT, 'src', 'check', 'fixtures', `${name}.ts`),
+  ...nodeScriptArgs(join(ROOT, 'src', 'check', 'fixtures', `${name}.ts`)),
 ];
 const EVERYTHING = [
   process.execPath,
@@ -194,7 +192,11 @@ describe('hintgate check: lint', { timeout: 60_000 }, () => {
     expect(table.stderr).toBe('');
     expect(table.code).toBe(0);
     const lines = table.stdout.split('\n');
-    expect(lines[0]).toMatch(/^hintgate check of .*log-appender\.ts: 1 server, 1 tool; lint$/);
+    const script = basename(fixture('log-appender').at(-1) ?? '');
+    expect(lines[0]).toMatch(
+      /^hintgate check of .*log-appender\.(?:ts|mjs): 1 server, 1 tool; lint$/,
+    );
+    expect(lines[0]).toContain(`${script}: 1 server`);
     expect(table.stdout).toMatch(/\nlog-appender \(1 tool\): \d+ findings\n/);
     // Low findings are folded by default: counted, named by rule, not shown in full.
     expect(table.stdout).not.toMatch(/\n {2}low +title-missing +search_notes\n/);
@@ -457,7 +459,7 @@ describe('hintgate check: probe, SARIF and pins', { timeout: 60_000 }, () => {
     await mkdir(pinned);
     await writeFile(
       join(pinned, 'hintgate.yaml'),
-      `servers:\n  words:\n    command: ${JSON.stringify(process.execPath)}\n    args: ${JSON.stringify(['--import', TSX, join(ROOT, 'src', 'testing', 'fixture-server-process.ts')])}\n    env: { FIXTURE_TOOLS_FILE: ${JSON.stringify(tools)}, TSX_DISABLE_CACHE: "1" }\n`,
+      `servers:\n  words:\n    command: ${JSON.stringify(process.execPath)}\n    args: ${JSON.stringify(nodeScriptArgs(join(ROOT, 'src', 'testing', 'fixture-server-process.ts')))}\n    env: { FIXTURE_TOOLS_FILE: ${JSON.stringify(tools)}, TSX_DISABLE_CACHE: "1" }\n`,
     );
     expect(
       await runCli(['pin'], { stdout: () => {}, stderr: () => {}, env: {}, cwd: pinned }),

@@ -14,10 +14,10 @@ import {
 } from '../gateway/gateway.test-helpers.js';
 import { connectClient } from '../mcp/server/mcp-clients.test-helpers.js';
 import { runCli } from './run-cli.js';
-import { REPO_ROOT } from './serve-process.test-helpers.js';
+import { cliArgv, REPO_ROOT } from './serve-process.test-helpers.js';
 
 // `hintgate init`, `pin` and `gateway` in process (init, pin) and as real child processes
-// (gateway, from the sources through tsx) in front of real upstream servers.
+// (gateway) in front of real upstream servers.
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -64,13 +64,7 @@ const gatewayDir = async (extra: Record<string, unknown> = {}) => {
   return { dir, fixture, tools };
 };
 
-const gatewayArgv = (args: string[]) => [
-  '--import',
-  'tsx',
-  join(REPO_ROOT, 'src', 'cli', 'main.ts'),
-  'gateway',
-  ...args,
-];
+const gatewayArgv = (args: string[]) => cliArgv('gateway', args);
 
 describe('hintgate init', () => {
   it('writes a starter hintgate.yaml that loads, and refuses to overwrite it without --force', async () => {
