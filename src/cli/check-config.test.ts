@@ -11,7 +11,7 @@ import { emptyLockFile, pinTools, readLockFile, writeLockFile } from '../check/p
 import { loadGatewayConfig } from '../gateway/config/index.js';
 import { nodeScriptArgs } from '../node-script.test-helpers.js';
 import { checkConfig } from './check-config.js';
-import { runCli } from './run-cli.js';
+import { captureCli } from './run-cli.test-helpers.js';
 import { cliArgv } from './serve-process.test-helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -41,22 +41,8 @@ const project = async (name: string) => {
   return { path, config };
 };
 
-const cli = async (args: string[], cwd: string, stdoutIsTTY = false) => {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(['check', ...args], {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: {},
-    cwd,
-    stdoutIsTTY,
-  });
-  return { code, stdout, stderr };
-};
+const cli = (args: string[], cwd: string, stdoutIsTTY = false) =>
+  captureCli(['check', ...args], { cwd, stdoutIsTTY });
 
 describe('hintgate check --write-pin with a server that cannot be checked', () => {
   it('writes the verdicts of the others, keeps the pins the broken one had, and exits 3', async () => {

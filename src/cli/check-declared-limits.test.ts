@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeScriptArgs } from '../node-script.test-helpers.js';
-import { runCli } from './run-cli.js';
+import { captureCli } from './run-cli.test-helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURE = join(ROOT, 'src', 'gateway', 'fixtures', 'raw-json-rpc-server.ts');
@@ -32,21 +32,7 @@ const writeConfig = (max: number) =>
     }),
   );
 
-const cli = async (args: string[]) => {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: {},
-    cwd: dir,
-  });
-  return { code, stdout, stderr };
-};
+const cli = (args: string[]) => captureCli(args, { cwd: dir });
 
 describe('hintgate check and annotations.custom.rateLimit', () => {
   it('shows the declared limit, and reports a changed one of a pinned tool as pin-changed', async () => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readLockFile } from '../check/pin/index.js';
 import { tempDir, toolsFileServer, writeConfig } from '../gateway/gateway.test-helpers.js';
 import { ownValue } from '../tool/index.js';
-import { runCli } from './run-cli.js';
+import { captureCli } from './run-cli.test-helpers.js';
 
 // `hintgate check` (lint, probe, report, --write-pin) of a real server whose tools, and
 // their arguments, are named like Object.prototype members, behind a server named
@@ -16,21 +16,7 @@ afterEach(async () => {
 
 const NAMES = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'];
 
-const check = async (args: string[], cwd: string) => {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(['check', ...args], {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: {},
-    cwd,
-  });
-  return { code, stdout, stderr };
-};
+const check = (args: string[], cwd: string) => captureCli(['check', ...args], { cwd });
 
 describe('hintgate check of tools named __proto__, constructor, toString, valueOf, hasOwnProperty', () => {
   it('lints, probes, reports and pins every one of them', async () => {

@@ -15,6 +15,7 @@ import { startHttpFixture } from '../mcp/client/fixtures/fixtures.test-helpers.j
 import { nodeScriptArgs } from '../node-script.test-helpers.js';
 import { serverNameOf } from './parse-check-args.js';
 import { runCli } from './run-cli.js';
+import { captureCli } from './run-cli.test-helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // Servers run in a sandbox directory: the arguments resolve from anywhere.
@@ -28,21 +29,8 @@ const EVERYTHING = [
   'stdio',
 ];
 
-const capture = async (args: string[], cwd?: string) => {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(['check', ...args], {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: {},
-    ...(cwd === undefined ? {} : { cwd }),
-  });
-  return { code, stdout, stderr };
-};
+const capture = (args: string[], cwd?: string) =>
+  captureCli(['check', ...args], cwd === undefined ? {} : { cwd });
 
 const yamlServer = (name: string, commandLine: readonly string[]): string =>
   [

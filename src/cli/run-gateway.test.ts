@@ -13,7 +13,7 @@ import {
   toolsFileServer,
 } from '../gateway/gateway.test-helpers.js';
 import { connectClient } from '../mcp/server/mcp-clients.test-helpers.js';
-import { runCli } from './run-cli.js';
+import { captureCli } from './run-cli.test-helpers.js';
 import { cliArgv, REPO_ROOT } from './serve-process.test-helpers.js';
 
 // `hintgate init`, `pin` and `gateway` in process (init, pin) and as real child processes
@@ -30,21 +30,8 @@ const setup = async () => {
   return temp.dir;
 };
 
-const cli = async (args: string[], cwd: string, env: Record<string, string> = {}) => {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env,
-    cwd,
-  });
-  return { code, stdout, stderr };
-};
+const cli = (args: string[], cwd: string, env: Record<string, string> = {}) =>
+  captureCli(args, { env, cwd });
 
 const READ = { readOnlyHint: true, openWorldHint: false };
 
