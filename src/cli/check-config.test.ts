@@ -5,18 +5,19 @@ import { spawn } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { emptyLockFile, pinTools, readLockFile, writeLockFile } from '../check/pin/index.js';
 import { loadGatewayConfig } from '../gateway/config/index.js';
+import { nodeScriptArgs } from '../node-script.test-helpers.js';
 import { checkConfig } from './check-config.js';
-import { runCli } from './run-cli.js';
+import { captureCli } from './run-cli.test-helpers.js';
+import { cliArgv } from './serve-process.test-helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 const honest = {
   command: process.execPath,
-  args: ['--import', TSX, join(ROOT, 'src', 'check', 'fixtures', 'honest-server.ts')],
+  args: nodeScriptArgs(join(ROOT, 'src', 'check', 'fixtures', 'honest-server.ts')),
   env: { TSX_DISABLE_CACHE: '1' },
 };
 
@@ -40,22 +41,8 @@ const project = async (name: string) => {
   return { path, config };
 };
 
-const cli = async (args: string[], cwd: string, stdoutIsTTY = false) => {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(['check', ...args], {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: {},
-    cwd,
-    stdoutIsTTY,
-  });
-  return { code, stdout, stderr };
-};
+const cli = (args: string[], cwd: string, stdoutIsTTY = false) =>
+  captureCli(['check', ...args], { cwd, stdoutIsTTY });
 
 describe('hintgate check --write-pin with a server that cannot be checked', () => {
   it('writes the verdicts of the others, keeps the pins the broken one had, and exits 3', async () => {
@@ -171,16 +158,7 @@ describe('hintgate check stopped by a signal', () => {
     await mkdir(temp, { recursive: true });
     const child = spawn(
       process.execPath,
-      [
-        '--import',
-        TSX,
-        join(ROOT, 'src', 'cli', 'main.ts'),
-        'check',
-        '--',
-        process.execPath,
-        '-e',
-        'setInterval(() => {}, 1000)',
-      ],
+      cliArgv('check', ['--', process.execPath, '-e', 'setInterval(() => {}, 1000)']),
       {
         cwd: dir,
         env: { ...process.env, TMPDIR: temp, TSX_DISABLE_CACHE: '1' },

@@ -4,12 +4,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
+import { nodeScriptArgs } from '../node-script.test-helpers.js';
+import { captureCli } from './run-cli.test-helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 const FIXTURE = join(ROOT, 'src', 'gateway', 'fixtures', 'raw-json-rpc-server.ts');
 
 let dir: string;
@@ -25,28 +25,14 @@ const writeConfig = (max: number) =>
       servers: {
         records: {
           command: process.execPath,
-          args: ['--import', TSX, FIXTURE],
+          args: nodeScriptArgs(FIXTURE),
           env: { TSX_DISABLE_CACHE: '1', FIXTURE_RATE_MAX: String(max) },
         },
       },
     }),
   );
 
-const cli = async (args: string[]) => {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: {},
-    cwd: dir,
-  });
-  return { code, stdout, stderr };
-};
+const cli = (args: string[]) => captureCli(args, { cwd: dir });
 
 describe('hintgate check and annotations.custom.rateLimit', () => {
   it('shows the declared limit, and reports a changed one of a pinned tool as pin-changed', async () => {

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { everythingServer, tempDir } from '../gateway/gateway.test-helpers.js';
+import { CONFORMANCE, NODE_22, node22Problem } from './conformance.test-helpers.js';
 import { runCli } from './run-cli.js';
-import { REPO_ROOT } from './serve-process.test-helpers.js';
+import { cliArgv, REPO_ROOT } from './serve-process.test-helpers.js';
 
 // The official MCP conformance suite (@modelcontextprotocol/conformance), all of its server
 // scenarios, run against @modelcontextprotocol/server-everything twice: directly over its
@@ -21,7 +22,6 @@ import { REPO_ROOT } from './serve-process.test-helpers.js';
 // does not have, and fail directly. Those are left out of the comparison.
 
 const run = promisify(execFile);
-const CONFORMANCE = join(REPO_ROOT, 'node_modules', '.bin', 'conformance');
 const EVERYTHING = join(
   REPO_ROOT,
   'node_modules',
@@ -30,7 +30,6 @@ const EVERYTHING = join(
   'dist',
   'index.js',
 );
-const NODE_22 = ['-y', 'node@22'];
 
 /**
  * Scenarios that pass directly and through the gateway. server-everything has no
@@ -53,19 +52,6 @@ const RELAYED = [
   'tools-call-simple-text',
   'tools-list',
 ] as const;
-
-/** Why Node 22 cannot be had through npx, or undefined when it can. */
-const node22Problem = async (): Promise<string | undefined> => {
-  try {
-    const { stdout } = await run('npx', [...NODE_22, '--version'], {
-      cwd: REPO_ROOT,
-      timeout: 180_000,
-    });
-    return /^v2[2-9]\./.test(stdout.trim()) ? undefined : `npx node@22 printed ${stdout.trim()}`;
-  } catch (error) {
-    return (error as Error).message.split('\n')[0];
-  }
-};
 
 const problem = await node22Problem();
 if (problem !== undefined) {
@@ -205,19 +191,7 @@ describe('MCP conformance suite: server-everything directly and through hintgate
         ),
         startServer(
           'hintgate gateway',
-          [
-            '--import',
-            'tsx',
-            join(REPO_ROOT, 'src', 'cli', 'main.ts'),
-            'gateway',
-            '--config',
-            config,
-            '--http',
-            '--port',
-            '0',
-            '--mode',
-            'yolo',
-          ],
+          cliArgv('gateway', ['--config', config, '--http', '--port', '0', '--mode', 'yolo']),
           childEnv(),
           / at (http:\/\/\S+\/mcp)/,
         ),

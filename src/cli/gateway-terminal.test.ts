@@ -1,13 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents, tempDir } from '../gateway/gateway.test-helpers.js';
 import { ensureCommand } from './ensure-command.test-helpers.js';
 import { runCli } from './run-cli.js';
-import { REPO_ROOT } from './serve-process.test-helpers.js';
+import { cliShellCommand } from './serve-process.test-helpers.js';
 
 // `hintgate gateway --http --terminal` in a real pseudo-terminal (tmux): the approvals of a
 // client that cannot ask its user are answered in the terminal.
@@ -48,9 +47,8 @@ describe('hintgate gateway --terminal', () => {
       const temp = await tempDir();
       cleanups.push(temp.remove);
       socket = join(temp.dir, 'tmux.sock');
-      const main = join(REPO_ROOT, 'src', 'cli', 'main.ts');
-      const tsx = pathToFileURL(join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-      const command = `${JSON.stringify(process.execPath)} --import ${tsx} ${JSON.stringify(main)} gateway --http --port 0 --terminal; echo "[exit $?]"; sleep 60`;
+      const gateway = cliShellCommand('gateway', ['--http', '--port', '0', '--terminal']);
+      const command = `${gateway}; echo "[exit $?]"; sleep 60`;
       tmux('new-session', '-d', '-s', 'gw', '-x', '200', '-y', '60', '-c', temp.dir, command);
       let url = '';
       await vi.waitFor(

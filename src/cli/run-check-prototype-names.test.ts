@@ -1,15 +1,9 @@
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readLockFile } from '../check/pin/index.js';
-import {
-  REPO_ROOT,
-  tempDir,
-  toolsFileServer,
-  writeConfig,
-} from '../gateway/gateway.test-helpers.js';
+import { tempDir, toolsFileServer, writeConfig } from '../gateway/gateway.test-helpers.js';
 import { ownValue } from '../tool/index.js';
-import { runCli } from './run-cli.js';
+import { captureCli } from './run-cli.test-helpers.js';
 
 // `hintgate check` (lint, probe, report, --write-pin) of a real server whose tools, and
 // their arguments, are named like Object.prototype members, behind a server named
@@ -21,24 +15,8 @@ afterEach(async () => {
 });
 
 const NAMES = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'];
-// Servers run in a sandbox directory, where a bare `--import tsx` would not resolve.
-const TSX = pathToFileURL(join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
-const check = async (args: string[], cwd: string) => {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(['check', ...args], {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: {},
-    cwd,
-  });
-  return { code, stdout, stderr };
-};
+const check = (args: string[], cwd: string) => captureCli(['check', ...args], { cwd });
 
 describe('hintgate check of tools named __proto__, constructor, toString, valueOf, hasOwnProperty', () => {
   it('lints, probes, reports and pins every one of them', async () => {
@@ -59,10 +37,9 @@ describe('hintgate check of tools named __proto__, constructor, toString, valueO
         },
       })),
     );
-    const args = server.entry.args as string[];
     await writeConfig(dir, {
       servers: {
-        constructor: { ...server.entry, args: args.map((arg) => (arg === 'tsx' ? TSX : arg)) },
+        constructor: server.entry,
       },
     });
 

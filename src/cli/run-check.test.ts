@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLockFile } from '../check/pin/index.js';
@@ -12,17 +12,16 @@ import {
   sarifSchemaErrors,
 } from '../check/report/sarif-schema.test-helpers.js';
 import { startHttpFixture } from '../mcp/client/fixtures/fixtures.test-helpers.js';
+import { nodeScriptArgs } from '../node-script.test-helpers.js';
 import { serverNameOf } from './parse-check-args.js';
 import { runCli } from './run-cli.js';
+import { captureCli } from './run-cli.test-helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-// Servers run in a sandbox directory, where a bare `--import tsx` would not resolve.
-const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+// Servers run in a sandbox directory: the arguments resolve from anywhere.
 const fixture = (name: string): string[] => [
   process.execPath,
-  '--import',
-  TSX,
-  join(ROOT, 'src', 'check', 'fixtures', `${name}.ts`),
+  ...nodeScriptArgs(join(ROOT, 'src', 'check', 'fixtures', `${name}.ts`)),
 ];
 const EVERYTHING = [
   process.execPath,
@@ -30,21 +29,8 @@ const EVERYTHING = [
   'stdio',
 ];
 
-const capture = async (args: string[], cwd?: string) => {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(['check', ...args], {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: {},
-    ...(cwd === undefined ? {} : { cwd }),
-  });
-  return { code, stdout, stderr };
-};
+const capture = (args: string[], cwd?: string) =>
+  captureCli(['check', ...args], cwd === undefined ? {} : { cwd });
 
 const yamlServer = (name: string, commandLine: readonly string[]): string =>
   [
@@ -194,7 +180,11 @@ describe('hintgate check: lint', { timeout: 60_000 }, () => {
     expect(table.stderr).toBe('');
     expect(table.code).toBe(0);
     const lines = table.stdout.split('\n');
-    expect(lines[0]).toMatch(/^hintgate check of .*log-appender\.ts: 1 server, 1 tool; lint$/);
+    const script = basename(fixture('log-appender').at(-1) ?? '');
+    expect(lines[0]).toMatch(
+      /^hintgate check of .*log-appender\.(?:ts|mjs): 1 server, 1 tool; lint$/,
+    );
+    expect(lines[0]).toContain(`${script}: 1 server`);
     expect(table.stdout).toMatch(/\nlog-appender \(1 tool\): \d+ findings\n/);
     // Low findings are folded by default: counted, named by rule, not shown in full.
     expect(table.stdout).not.toMatch(/\n {2}low +title-missing +search_notes\n/);
@@ -457,7 +447,7 @@ describe('hintgate check: probe, SARIF and pins', { timeout: 60_000 }, () => {
     await mkdir(pinned);
     await writeFile(
       join(pinned, 'hintgate.yaml'),
-      `servers:\n  words:\n    command: ${JSON.stringify(process.execPath)}\n    args: ${JSON.stringify(['--import', TSX, join(ROOT, 'src', 'testing', 'fixture-server-process.ts')])}\n    env: { FIXTURE_TOOLS_FILE: ${JSON.stringify(tools)}, TSX_DISABLE_CACHE: "1" }\n`,
+      `servers:\n  words:\n    command: ${JSON.stringify(process.execPath)}\n    args: ${JSON.stringify(nodeScriptArgs(join(ROOT, 'src', 'testing', 'fixture-server-process.ts')))}\n    env: { FIXTURE_TOOLS_FILE: ${JSON.stringify(tools)}, TSX_DISABLE_CACHE: "1" }\n`,
     );
     expect(
       await runCli(['pin'], { stdout: () => {}, stderr: () => {}, env: {}, cwd: pinned }),

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, it, type OnTestFinishedHandler } from 'vitest';
 import {
   auditEvents,
   resultText,
@@ -13,24 +13,23 @@ import { connectClient } from '../mcp/server/mcp-clients.test-helpers.js';
 import { startHttpGateway } from './serve-process.test-helpers.js';
 
 // `hintgate gateway --http` as a real child process in front of the stdio fixture server,
-// stopped with SIGTERM while a call is under way.
+// stopped with SIGTERM while a call is under way. Most of each test is waiting for a
+// grace period, so the tests run concurrently, each with its own gateway and directory.
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+/** Registers what to undo when the test ends (its context's `onTestFinished`). */
+type OnFinished = (handler: OnTestFinishedHandler) => void;
 
 /** Starts the gateway on a free port with an SDK client connected to it. */
-async function startGateway(configFile: string) {
+async function startGateway(configFile: string, onFinished: OnFinished) {
   const gateway = await startHttpGateway(['--config', configFile]);
-  cleanups.push(async () => {
+  onFinished(async () => {
     await gateway.stop('SIGKILL');
   });
   const client = await connectClient(
     new StreamableHTTPClientTransport(new URL(gateway.url)),
     'legacy',
   );
-  cleanups.push(() => client.close());
+  onFinished(() => client.close());
   const exited = new Promise<number | null>((resolve) => {
     if (gateway.child.exitCode !== null) resolve(gateway.child.exitCode);
     else gateway.child.once('exit', resolve);
@@ -38,9 +37,9 @@ async function startGateway(configFile: string) {
   return { child: gateway.child, exited, client, stderr: gateway.stderr };
 }
 
-const setup = async () => {
+const setup = async (onFinished: OnFinished) => {
   const { dir, remove } = await tempDir();
-  cleanups.push(remove);
+  onFinished(remove);
   const config = await writeConfig(dir, {
     servers: { f: { ...stdioFixture(), trusted: true } },
     pin: { newTools: 'allow' },
@@ -54,10 +53,13 @@ const slowEvents = async (path: string) =>
     (event) => event.tool === 'slow' && String(event.type).startsWith('call.'),
   );
 
-describe('hintgate gateway: shutting down with a call under way', () => {
-  it('lets a call that ends within the grace period finish and answers it, then exits 0', async () => {
-    const { config, file } = await setup();
-    const gateway = await startGateway(file);
+describe.concurrent('hintgate gateway: shutting down with a call under way', () => {
+  it('lets a call that ends within the grace period finish and answers it, then exits 0', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const { config, file } = await setup(onTestFinished);
+    const gateway = await startGateway(file, onTestFinished);
     const call = gateway.client.client.callTool({ name: 'slow', arguments: { ms: 1500 } });
     await until(async () => (await slowEvents(config.audit.path)).length > 0);
 
@@ -73,9 +75,12 @@ describe('hintgate gateway: shutting down with a call under way', () => {
     ]);
   });
 
-  it('cancels a call still running after the grace period, answers it as cancelled, records it, and exits 0', async () => {
-    const { config, file } = await setup();
-    const gateway = await startGateway(file);
+  it('cancels a call still running after the grace period, answers it as cancelled, records it, and exits 0', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const { config, file } = await setup(onTestFinished);
+    const gateway = await startGateway(file, onTestFinished);
     const call = gateway.client.client.callTool({ name: 'slow', arguments: { ms: 120_000 } });
     await until(async () => (await slowEvents(config.audit.path)).length > 0);
 
@@ -91,9 +96,12 @@ describe('hintgate gateway: shutting down with a call under way', () => {
     ]);
   });
 
-  it('refuses a call that arrives while it shuts down, with a message that says so', async () => {
-    const { config, file } = await setup();
-    const gateway = await startGateway(file);
+  it('refuses a call that arrives while it shuts down, with a message that says so', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const { config, file } = await setup(onTestFinished);
+    const gateway = await startGateway(file, onTestFinished);
     const first = gateway.client.client.callTool({ name: 'slow', arguments: { ms: 120_000 } });
     await until(async () => (await slowEvents(config.audit.path)).length > 0);
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir, until, writeConfig } from '../gateway/gateway.test-helpers.js';
 import { processAlive } from '../mcp/client/fixtures/fixtures.test-helpers.js';
-import { REPO_ROOT } from './serve-process.test-helpers.js';
+import { cliArgv, REPO_ROOT } from './serve-process.test-helpers.js';
 
 // `hintgate gateway` as a real child process, stopped with SIGTERM while an upstream it
 // started has not answered yet.
@@ -31,14 +31,7 @@ describe('hintgate gateway: a signal while starting', () => {
     });
     const child: ChildProcess = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(REPO_ROOT, 'src', 'cli', 'main.ts'),
-        'gateway',
-        '--config',
-        join(dir, 'hintgate.yaml'),
-      ],
+      cliArgv('gateway', ['--config', join(dir, 'hintgate.yaml')]),
       { cwd: REPO_ROOT, stdio: ['pipe', 'ignore', 'pipe'] },
     );
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -78,14 +71,7 @@ describe('hintgate gateway: a signal while starting', () => {
     });
     const child: ChildProcess = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(REPO_ROOT, 'src', 'cli', 'main.ts'),
-        'gateway',
-        '--config',
-        join(dir, 'hintgate.yaml'),
-      ],
+      cliArgv('gateway', ['--config', join(dir, 'hintgate.yaml')]),
       { cwd: REPO_ROOT, stdio: ['pipe', 'ignore', 'pipe'] },
     );
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));

@@ -13,11 +13,11 @@ import {
   toolsFileServer,
 } from '../gateway/gateway.test-helpers.js';
 import { connectClient } from '../mcp/server/mcp-clients.test-helpers.js';
-import { runCli } from './run-cli.js';
-import { REPO_ROOT } from './serve-process.test-helpers.js';
+import { captureCli } from './run-cli.test-helpers.js';
+import { cliArgv, REPO_ROOT } from './serve-process.test-helpers.js';
 
 // `hintgate init`, `pin` and `gateway` in process (init, pin) and as real child processes
-// (gateway, from the sources through tsx) in front of real upstream servers.
+// (gateway) in front of real upstream servers.
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -30,21 +30,8 @@ const setup = async () => {
   return temp.dir;
 };
 
-const cli = async (args: string[], cwd: string, env: Record<string, string> = {}) => {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env,
-    cwd,
-  });
-  return { code, stdout, stderr };
-};
+const cli = (args: string[], cwd: string, env: Record<string, string> = {}) =>
+  captureCli(args, { env, cwd });
 
 const READ = { readOnlyHint: true, openWorldHint: false };
 
@@ -64,13 +51,7 @@ const gatewayDir = async (extra: Record<string, unknown> = {}) => {
   return { dir, fixture, tools };
 };
 
-const gatewayArgv = (args: string[]) => [
-  '--import',
-  'tsx',
-  join(REPO_ROOT, 'src', 'cli', 'main.ts'),
-  'gateway',
-  ...args,
-];
+const gatewayArgv = (args: string[]) => cliArgv('gateway', args);
 
 describe('hintgate init', () => {
   it('writes a starter hintgate.yaml that loads, and refuses to overwrite it without --force', async () => {

@@ -9,6 +9,7 @@ import { createGateway, loadGatewayConfig } from '../gateway/index.js';
 import { connectInMemory } from '../mcp/server/mcp-clients.test-helpers.js';
 import { clientConfigPaths } from './client-config-paths.js';
 import { runCli } from './run-cli.js';
+import { captureCli } from './run-cli.test-helpers.js';
 
 // `hintgate init --from claude` on a Claude Desktop configuration of real npm servers, in a
 // temporary HOME: it writes hintgate.yaml, checks, probes and pins the servers, and the
@@ -52,9 +53,7 @@ afterAll(async () => {
 const writeClaude = (servers: Record<string, unknown>) =>
   writeFile(claudeFile, JSON.stringify({ mcpServers: servers }, null, 2));
 
-const init = async (args: string[]) => {
-  let stdout = '';
-  let stderr = '';
+const init = (args: string[]) => {
   const env: Record<string, string | undefined> = {
     ...process.env,
     HOME: home,
@@ -62,17 +61,7 @@ const init = async (args: string[]) => {
     APPDATA: join(home, 'AppData', 'Roaming'),
   };
   delete env.XDG_CONFIG_HOME;
-  const code = await runCli(['init', ...args], {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env,
-    cwd: project,
-  });
-  return { code, stdout, stderr };
+  return captureCli(['init', ...args], { env, cwd: project });
 };
 
 const line = (stdout: string, outcome: string, tool: string): string | undefined =>

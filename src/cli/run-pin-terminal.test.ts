@@ -1,14 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type FixtureTool, tempDir, toolsFileServer } from '../gateway/gateway.test-helpers.js';
 import { ensureCommand } from './ensure-command.test-helpers.js';
 import { runCli } from './run-cli.js';
-import { REPO_ROOT } from './serve-process.test-helpers.js';
+import { cliShellCommand } from './serve-process.test-helpers.js';
 
-// `hintgate pin` on a real terminal: tmux runs the CLI (from the sources through tsx) in a
+// `hintgate pin` on a real terminal: tmux runs the CLI (the test run's build of it) in a
 // pseudo-terminal; the test reads the screen and types the answer.
 
 const missing = ensureCommand('tmux', 'tmux');
@@ -56,10 +55,7 @@ beforeAll(async () => {
 
 /** Starts `hintgate pin` in a tmux session and resolves to the session's name. */
 const startPin = (name: string): string => {
-  const main = join(REPO_ROOT, 'src', 'cli', 'main.ts');
-  // Run from the project directory, where a bare `--import tsx` would not resolve.
-  const tsx = pathToFileURL(join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-  const command = `${JSON.stringify(process.execPath)} --import ${tsx} ${JSON.stringify(main)} pin; echo "[exit $?]"; sleep 60`;
+  const command = `${cliShellCommand('pin', [])}; echo "[exit $?]"; sleep 60`;
   tmux('new-session', '-d', '-s', name, '-x', '220', '-y', '60', '-c', dir, command);
   return name;
 };

@@ -6,7 +6,7 @@ import {
   readToolModule,
 } from '../discovery/discovery.test-helpers.js';
 import { connectClient, ERAS } from '../mcp/server/mcp-clients.test-helpers.js';
-import { runCli } from './run-cli.js';
+import { captureCli } from './run-cli.test-helpers.js';
 import { REPO_ROOT, serveArgv } from './serve-process.test-helpers.js';
 
 // `hintgate tools` and `hintgate trust` in process, and a real `hintgate serve` child
@@ -21,21 +21,8 @@ afterEach(async () => {
   await dirs.cleanup();
 });
 
-const cli = async (args: readonly string[]) => {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: { HINTGATE_HOME: dirs.home },
-    cwd: dirs.project,
-  });
-  return { code, stdout, stderr };
-};
+const cli = (args: readonly string[]) =>
+  captureCli(args, { env: { HINTGATE_HOME: dirs.home }, cwd: dirs.project });
 
 describe('hintgate tools and hintgate trust', () => {
   it('lists what is bound to each name and from where, held-back project tools with the command, until trusted', async () => {

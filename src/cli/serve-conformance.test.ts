@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CONFORMANCE, NODE_22, node22Problem } from './conformance.test-helpers.js';
 import { REPO_ROOT, startHttpServe } from './serve-process.test-helpers.js';
 
 // The official MCP conformance suite (@modelcontextprotocol/conformance) against
@@ -19,21 +20,6 @@ const SCENARIOS = [
   'tools-call-error',
   'dns-rebinding-protection',
 ] as const;
-const CONFORMANCE = join(REPO_ROOT, 'node_modules', '.bin', 'conformance');
-const NODE_22 = ['-y', 'node@22'];
-
-/** Why Node 22 cannot be had through npx, or undefined when it can. */
-const node22Problem = async (): Promise<string | undefined> => {
-  try {
-    const { stdout } = await run('npx', [...NODE_22, '--version'], {
-      cwd: REPO_ROOT,
-      timeout: 180_000,
-    });
-    return /^v2[2-9]\./.test(stdout.trim()) ? undefined : `npx node@22 printed ${stdout.trim()}`;
-  } catch (error) {
-    return (error as Error).message.split('\n')[0];
-  }
-};
 
 const problem = await node22Problem();
 if (problem !== undefined) {

@@ -2,20 +2,38 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { nodeScriptArgs } from '../node-script.test-helpers.js';
 
 /** The repository root: the working directory of spawned servers, where tsx resolves. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** `hintgate <command> ...` from the sources, without a build: node --import tsx main.ts. */
-export const cliArgv = (command: 'serve' | 'gateway', args: readonly string[]): string[] => [
-  '--import',
-  'tsx',
-  join(REPO_ROOT, 'src', 'cli', 'main.ts'),
+/**
+ * The Node arguments that start the `hintgate` CLI: the test run's build of it, or the
+ * sources through tsx (see {@link nodeScriptArgs}).
+ */
+export const cliNodeArgs = (): string[] => nodeScriptArgs(join(REPO_ROOT, 'src', 'cli', 'main.ts'));
+
+/** `hintgate <command> ...args` as arguments of `process.execPath`. */
+export const cliArgv = (command: string, args: readonly string[]): string[] => [
+  ...cliNodeArgs(),
   command,
   ...args,
 ];
 
-/** `hintgate serve ...` from the sources, without a build. */
+/** `hintgate <command> ...args` as a server entry of a configuration (command and args). */
+export const cliEntry = (
+  command: string,
+  args: readonly string[],
+): { command: string; args: string[] } => ({
+  command: process.execPath,
+  args: cliArgv(command, args),
+});
+
+/** `hintgate <command> ...args` as one line for a POSIX shell (a terminal under tmux). */
+export const cliShellCommand = (command: string, args: readonly string[]): string =>
+  [process.execPath, ...cliArgv(command, args)].map((arg) => JSON.stringify(arg)).join(' ');
+
+/** `hintgate serve ...args` as arguments of `process.execPath` (see {@link cliArgv}). */
 export const serveArgv = (args: readonly string[]): string[] => cliArgv('serve', args);
 
 /** A stdio transport that spawns `hintgate serve ...args` when the client connects. */

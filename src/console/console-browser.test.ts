@@ -1,10 +1,10 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cliArgv } from '../cli/serve-process.test-helpers.js';
 import {
   auditEvents,
   REPO_ROOT,
@@ -18,14 +18,12 @@ import { pinGateway } from '../gateway/index.js';
 import { CHROMIUM_PATH, ensureChromium } from './chromium.test-helpers.js';
 
 // The console in a real headless Chromium (Debian's package, driven by playwright-core),
-// against `hintgate gateway --console` run from the sources as a child process, with an
+// against `hintgate gateway --console` run as a child process, with an
 // MCP client over stdio that declares no elicitation: every approval can only come from
 // the console. Screenshots of the three pages go to docs/console/ with
 // HINTGATE_UPDATE_SCREENSHOTS=1, else to a temporary directory.
 
 const missing = ensureChromium();
-const tsx = pathToFileURL(join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-const main = join(REPO_ROOT, 'src', 'cli', 'main.ts');
 
 interface GatewayProcess {
   readonly client: Client;
@@ -38,7 +36,7 @@ interface GatewayProcess {
 async function startGateway(cwd: string, args: readonly string[]): Promise<GatewayProcess> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', tsx, main, 'gateway', ...args],
+    args: cliArgv('gateway', args),
     cwd,
     stderr: 'pipe',
   });

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeScriptArgs } from '../node-script.test-helpers.js';
 import { REPO_ROOT } from './gateway.test-helpers.js';
 
 /** What the catalog-file fixture serves besides its tools. */
@@ -28,11 +29,9 @@ export const catalogServer = async (
   return {
     entry: {
       command: process.execPath,
-      args: [
-        '--import',
-        'tsx',
+      args: nodeScriptArgs(
         fileURLToPath(new URL('./fixtures/catalog-file-server.ts', import.meta.url)),
-      ],
+      ),
       env: { FIXTURE_CATALOG_FILE: file, FIXTURE_NAME: name, FIXTURE_ERA: era },
       cwd: REPO_ROOT,
       trusted: true,

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cliArgv } from '../cli/serve-process.test-helpers.js';
 import { createGateway, type Gateway } from './create-gateway.js';
 import {
   auditEvents,
@@ -58,18 +59,10 @@ describe("hintgate gateway with audit.sync: 'batched'", () => {
         audit: { path: auditPath, sync: 'batched', maxSyncDelayMs: 60_000 },
       }),
     );
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(REPO_ROOT, 'src', 'cli', 'main.ts'),
-        'gateway',
-        '--config',
-        configFile,
-      ],
-      { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, cliArgv('gateway', ['--config', configFile]), {
+      cwd: REPO_ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += String(chunk);

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectInMemory } from '../mcp/server/mcp-clients.test-helpers.js';
+import { nodeScriptArgs } from '../node-script.test-helpers.js';
 import { createGateway } from './create-gateway.js';
 import { REPO_ROOT, resultText, tempDir, writeConfig } from './gateway.test-helpers.js';
 import { pinGateway } from './pin-gateway.js';
@@ -12,7 +13,7 @@ import { pinGateway } from './pin-gateway.js';
 const FIXTURE = fileURLToPath(new URL('./fixtures/raw-json-rpc-server.ts', import.meta.url));
 const entry = (extra: Record<string, unknown> = {}) => ({
   command: process.execPath,
-  args: ['--import', 'tsx', FIXTURE],
+  args: nodeScriptArgs(FIXTURE),
   cwd: REPO_ROOT,
   ...extra,
 });

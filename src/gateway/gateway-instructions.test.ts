@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectInMemory } from '../mcp/server/mcp-clients.test-helpers.js';
+import { nodeScriptArgs } from '../node-script.test-helpers.js';
 import { createGateway } from './create-gateway.js';
 import { REPO_ROOT, tempDir, writeConfig } from './gateway.test-helpers.js';
 import { pinGateway } from './pin-gateway.js';
@@ -19,7 +20,7 @@ async function instructionsOf(extra: Record<string, unknown>) {
   cleanups.push(remove);
   const config = await writeConfig(dir, {
     servers: {
-      records: { command: process.execPath, args: ['--import', 'tsx', FIXTURE], cwd: REPO_ROOT },
+      records: { command: process.execPath, args: nodeScriptArgs(FIXTURE), cwd: REPO_ROOT },
     },
     ...extra,
   });

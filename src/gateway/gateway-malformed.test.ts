@@ -3,6 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { cliArgv } from '../cli/serve-process.test-helpers.js';
+import { nodeScriptArgs } from '../node-script.test-helpers.js';
 import { createGateway, type Gateway } from './create-gateway.js';
 import {
   type FixtureTool,
@@ -28,11 +30,7 @@ const READ: FixtureTool['annotations'] = { readOnlyHint: true, openWorldHint: fa
 
 const malformedServer = (extra: Record<string, unknown> = {}) => ({
   command: process.execPath,
-  args: [
-    '--import',
-    'tsx',
-    fileURLToPath(new URL('./fixtures/malformed-server.ts', import.meta.url)),
-  ],
+  args: nodeScriptArgs(fileURLToPath(new URL('./fixtures/malformed-server.ts', import.meta.url))),
   cwd: REPO_ROOT,
   trusted: true,
   ...extra,
@@ -102,18 +100,10 @@ describe('gateway over an upstream that sends malformed messages', () => {
 
 /** The gateway CLI from the sources, over stdio, with raw lines written to its stdin. */
 const rawGateway = (configFile: string) => {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(REPO_ROOT, 'src', 'cli', 'main.ts'),
-      'gateway',
-      '--config',
-      configFile,
-    ],
-    { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, cliArgv('gateway', ['--config', configFile]), {
+    cwd: REPO_ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { nodeScriptArgs } from '../node-script.test-helpers.js';
 import { createGateway } from './create-gateway.js';
 import {
   auditEvents,
@@ -27,7 +28,7 @@ describe('gateway in front of a server that changes its tools after three calls'
       servers: {
         rug: {
           command: process.execPath,
-          args: ['--import', 'tsx', join(REPO_ROOT, 'src', 'check', 'fixtures', 'rug-pull.ts')],
+          args: nodeScriptArgs(join(REPO_ROOT, 'src', 'check', 'fixtures', 'rug-pull.ts')),
           cwd: REPO_ROOT,
           trusted: true,
         },

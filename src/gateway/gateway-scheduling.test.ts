@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectInMemory } from '../mcp/server/mcp-clients.test-helpers.js';
+import { nodeScriptArgs } from '../node-script.test-helpers.js';
 import { createGateway } from './create-gateway.js';
 import { REPO_ROOT, tempDir, writeConfig } from './gateway.test-helpers.js';
 
@@ -26,7 +27,7 @@ async function setup(server: Record<string, unknown>) {
     servers: {
       records: {
         command: process.execPath,
-        args: ['--import', 'tsx', FIXTURE],
+        args: nodeScriptArgs(FIXTURE),
         cwd: REPO_ROOT,
         env: { FIXTURE_EVENTS_LOG: log, FIXTURE_CALL_MS: '400' },
         trusted: true,

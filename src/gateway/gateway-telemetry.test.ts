@@ -1,22 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { context, propagation, SpanKind } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import {
-  AggregationTemporality,
-  InMemoryMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-} from '@opentelemetry/sdk-metrics';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SpanKind } from '@opentelemetry/api';
+import { afterEach, describe, expect, it } from 'vitest';
 import { connectInMemory, type ElicitationScript } from '../mcp/server/mcp-clients.test-helpers.js';
 import { createOtelTelemetry } from '../telemetry/create-otel-telemetry.js';
+import { inMemoryOtel } from '../telemetry/in-memory-otel.test-helpers.js';
 import { createGateway } from './create-gateway.js';
 import { resultText, tempDir, toolsFileServer, writeConfig } from './gateway.test-helpers.js';
 import { pinGateway } from './pin-gateway.js';
@@ -25,28 +13,9 @@ import { pinGateway } from './pin-gateway.js';
 // traced with the SDK's in-memory exporter: span names, attributes, parent/child links,
 // and the traceparent the upstream server received in `_meta`.
 
-const spans = new InMemorySpanExporter();
-const tracerProvider = new BasicTracerProvider({
-  spanProcessors: [new SimpleSpanProcessor(spans)],
-});
-const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-const reader = new PeriodicExportingMetricReader({
-  exporter: metricExporter,
-  exportIntervalMillis: 3_600_000,
-});
-const meterProvider = new MeterProvider({ readers: [reader] });
-const contextManager = new AsyncLocalStorageContextManager();
-
-beforeAll(() => {
-  // What the Node SDK registers: W3C trace context and an AsyncLocalStorage context.
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  context.setGlobalContextManager(contextManager.enable());
-});
-afterAll(async () => {
-  propagation.disable();
-  context.disable();
-  await tracerProvider.shutdown();
-  await meterProvider.shutdown();
+// What the Node SDK registers: W3C trace context and an AsyncLocalStorage context.
+const { spans, tracerProvider, meterProvider, exportedMetrics } = inMemoryOtel({
+  contextManager: true,
 });
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -156,8 +125,7 @@ describe('gateway telemetry', () => {
       'hintgate.server': 'docs',
     });
 
-    await reader.forceFlush();
-    const metrics = metricExporter.getMetrics().flatMap((m) => m.scopeMetrics[0]?.metrics ?? []);
+    const metrics = await exportedMetrics();
     const calls = metrics.find((m) => m.descriptor.name === 'hintgate.calls');
     expect(calls?.dataPoints).toContainEqual(
       expect.objectContaining({

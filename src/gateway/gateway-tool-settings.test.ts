@@ -6,6 +6,7 @@ import { discoveryDirs, readToolModule } from '../discovery/discovery.test-helpe
 import { createToolDiscovery } from '../discovery/index.js';
 import { HintgateError } from '../errors/index.js';
 import { connectInMemory } from '../mcp/server/mcp-clients.test-helpers.js';
+import { nodeScriptArgs } from '../node-script.test-helpers.js';
 import { createFixtureServer } from '../testing/index.js';
 import { loadGatewayConfig } from './config/index.js';
 import { createGateway } from './create-gateway.js';
@@ -35,7 +36,7 @@ async function setup(tools: string) {
       'servers:',
       '  records:',
       `    command: ${JSON.stringify(process.execPath)}`,
-      `    args: ["--import", "tsx", ${JSON.stringify(FIXTURE)}]`,
+      `    args: ${JSON.stringify(nodeScriptArgs(FIXTURE))}`,
       `    cwd: ${JSON.stringify(REPO_ROOT)}`,
       'tools:',
       tools,

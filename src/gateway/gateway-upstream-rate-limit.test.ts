@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectInMemory } from '../mcp/server/mcp-clients.test-helpers.js';
+import { nodeScriptArgs } from '../node-script.test-helpers.js';
 import { createGateway } from './create-gateway.js';
 import { startRateLimitedHttpServer } from './fixtures/rate-limited-http-server.js';
 import {
@@ -94,7 +95,7 @@ describe('an upstream answering a tool error that says it is rate limited', () =
     const { call, auditPath } = await gatewayOver({
       records: {
         command: process.execPath,
-        args: ['--import', 'tsx', fixture],
+        args: nodeScriptArgs(fixture),
         cwd: REPO_ROOT,
         tools: { search: { timeoutMs: 200 } },
       },

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectInMemory } from '../mcp/server/mcp-clients.test-helpers.js';
+import { nodeScriptArgs } from '../node-script.test-helpers.js';
 import { createGateway } from './create-gateway.js';
 import { REPO_ROOT, resultText, tempDir, writeConfig } from './gateway.test-helpers.js';
 import { pinGateway } from './pin-gateway.js';
@@ -22,7 +23,7 @@ async function gatewayOver(trusted: boolean) {
     servers: {
       records: {
         command: process.execPath,
-        args: ['--import', 'tsx', FIXTURE],
+        args: nodeScriptArgs(FIXTURE),
         cwd: REPO_ROOT,
         env: { FIXTURE_STATE_DIR: dir },
         trusted,

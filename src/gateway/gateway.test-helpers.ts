@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeScriptArgs } from '../node-script.test-helpers.js';
 import {
   createFixtureServer,
   createTempWorkspace,
@@ -22,13 +23,21 @@ export async function tempDir(): Promise<{ dir: string; remove: () => Promise<vo
 
 export type { FixtureTool };
 
-/** A tools-file fixture server named `name` with its list file in `dir` (see `hintgate/testing`). */
-export const toolsFileServer = (
+/**
+ * A tools-file fixture server named `name` with its list file in `dir` (see `hintgate/testing`),
+ * run from the test run's build of its process (see `nodeScriptArgs`) unless `extra` sets args.
+ */
+export const toolsFileServer = async (
   dir: string,
   name: string,
   tools: readonly FixtureTool[],
   extra: Record<string, unknown> = {},
-): Promise<FixtureServer> => createFixtureServer({ dir, name, tools, extra });
+): Promise<FixtureServer> => {
+  const server = await createFixtureServer({ dir, name, tools, extra });
+  if ('args' in extra) return server;
+  const args = nodeScriptArgs(join(REPO_ROOT, 'src', 'testing', 'fixture-server-process.ts'));
+  return { ...server, entry: { ...server.entry, args } };
+};
 
 /** The configuration entry of `@modelcontextprotocol/server-everything` over stdio. */
 export const everythingServer = (extra: Record<string, unknown> = {}) => ({

@@ -1,39 +1,9 @@
-import { propagation } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import {
-  AggregationTemporality,
-  InMemoryMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-} from '@opentelemetry/sdk-metrics';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../audit/audit-event.js';
 import { createOtelTelemetry } from './create-otel-telemetry.js';
+import { inMemoryOtel } from './in-memory-otel.test-helpers.js';
 
-const spans = new InMemorySpanExporter();
-const tracerProvider = new BasicTracerProvider({
-  spanProcessors: [new SimpleSpanProcessor(spans)],
-});
-const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-const reader = new PeriodicExportingMetricReader({
-  exporter: metricExporter,
-  exportIntervalMillis: 3_600_000,
-});
-const meterProvider = new MeterProvider({ readers: [reader] });
-
-beforeAll(() => {
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-});
-afterAll(async () => {
-  propagation.disable();
-  await tracerProvider.shutdown();
-  await meterProvider.shutdown();
-});
+const { spans, tracerProvider, meterProvider, exportedMetrics, latestMetric } = inMemoryOtel();
 
 const event = (type: AuditEvent['type'], extra: Partial<AuditEvent> = {}): AuditEvent => ({
   type,
@@ -103,8 +73,7 @@ describe('createOtelTelemetry', () => {
       'network.transport': 'pipe',
     });
 
-    await reader.forceFlush();
-    const exported = metricExporter.getMetrics().flatMap((m) => m.scopeMetrics[0]?.metrics ?? []);
+    const exported = await exportedMetrics();
     const names = exported.map((m) => m.descriptor.name);
     expect(names).toEqual(
       expect.arrayContaining([
@@ -132,13 +101,7 @@ describe('createOtelTelemetry', () => {
       expect(span.status.code).toBe(2);
       expect(span.attributes['error.type']).toBe('rate_limited');
     }
-    await reader.forceFlush();
-    const rejections = metricExporter
-      .getMetrics()
-      .at(-1)
-      ?.scopeMetrics[0]?.metrics.find(
-        (m) => m.descriptor.name === 'hintgate.rate_limit.rejections',
-      );
+    const rejections = await latestMetric('hintgate.rate_limit.rejections');
     expect(rejections?.dataPoints[0]?.value).toBe(5);
   });
 
@@ -180,11 +143,7 @@ describe('createOtelTelemetry', () => {
     const finished = spans.getFinishedSpans().filter((s) => s.name === 'execute_tool deploy');
     expect(finished).toHaveLength(2);
     expect(finished[0]?.status).toMatchObject({ code: 2, message: 'inside hintgate' });
-    await reader.forceFlush();
-    const pending = metricExporter
-      .getMetrics()
-      .at(-1)
-      ?.scopeMetrics[0]?.metrics.find((m) => m.descriptor.name === 'hintgate.approvals.pending');
+    const pending = await latestMetric('hintgate.approvals.pending');
     expect(pending?.dataPoints.reduce((sum, point) => sum + (point.value as number), 0)).toBe(0);
   });
 });

@@ -1,19 +1,18 @@
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { nodeScriptArgs } from '../../node-script.test-helpers.js';
 import type { ProbeTarget } from './probe-types.js';
 
 /** The repository root. */
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 const modules = join(REPO_ROOT, 'node_modules');
-// The server runs in the sandbox, where a bare `--import tsx` would not resolve.
-const TSX_LOADER = pathToFileURL(join(modules, 'tsx', 'dist', 'loader.mjs')).href;
 
 /** A fixture server of `src/check/fixtures/` as a stdio target, with extra environment. */
 export function fixtureTarget(name: string, env: Record<string, string> = {}): ProbeTarget {
   return {
     command: process.execPath,
-    args: ['--import', TSX_LOADER, join(REPO_ROOT, 'src', 'check', 'fixtures', `${name}.ts`)],
+    args: nodeScriptArgs(join(REPO_ROOT, 'src', 'check', 'fixtures', `${name}.ts`)),
     // tsx would otherwise keep a transform cache in the sandbox's temp directory.
     env: { TSX_DISABLE_CACHE: '1', ...env },
   };

@@ -1,24 +1,10 @@
-import { readFile } from 'node:fs/promises';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { parseGatewayConfigText } from './load-gateway-config.js';
-
-const SERVERS = 'servers: { a: { url: "https://x.test/mcp" } }\n';
-const load = (text: string, env: Record<string, string> = {}) =>
-  parseGatewayConfigText(`${SERVERS}${text}`, '/project/hintgate.yaml', { env });
-const failure = (text: string, env: Record<string, string> = {}): string => {
-  try {
-    load(text, env);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error('it loaded');
-};
-const schema: unknown = JSON.parse(
-  await readFile(new URL('../../../schema/hintgate.schema.json', import.meta.url), 'utf8'),
-);
-const validate = new Ajv2020({ strict: true, strictRequired: false }).compile(schema as object);
+import {
+  sectionFailure as failure,
+  loadSection as load,
+  sectionDocument,
+  validateConfigSchema as validate,
+} from './config-text.test-helpers.js';
 
 describe('console: in hintgate.yaml', () => {
   it('is off unless stated, on with true or settings', () => {
@@ -47,8 +33,8 @@ describe('console: in hintgate.yaml', () => {
 
   it('matches the schema', () => {
     for (const text of ['console: true\n', `console: { port: 0, token: "\${T}" }\n`]) {
-      expect(validate(parse(`${SERVERS}${text}`))).toBe(true);
+      expect(validate(sectionDocument(text))).toBe(true);
     }
-    expect(validate(parse(`${SERVERS}console: { host: "x" }\n`))).toBe(false);
+    expect(validate(sectionDocument('console: { host: "x" }\n'))).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { validateConfigSchema as validate } from './config-text.test-helpers.js';
 import { parseGatewayConfigText } from './load-gateway-config.js';
 
 const docs = await readFile(new URL('../../../docs/gateway-config.md', import.meta.url), 'utf8');
@@ -9,10 +9,6 @@ const blocks = (language: string) =>
   [...docs.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, 'g'))].map(
     (match) => match[1] ?? '',
   );
-const schema: unknown = JSON.parse(
-  await readFile(new URL('../../../schema/hintgate.schema.json', import.meta.url), 'utf8'),
-);
-const validate = new Ajv2020({ strict: true, strictRequired: false }).compile(schema as object);
 
 const env = { GITHUB_TOKEN: 'ghp_x', DOCS_TOKEN: 'd', REMOTE_TOKEN: 'r', API_KEY: 'k' };
 const yaml = blocks('yaml');

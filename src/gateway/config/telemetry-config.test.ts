@@ -1,24 +1,10 @@
-import { readFile } from 'node:fs/promises';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { parseGatewayConfigText } from './load-gateway-config.js';
-
-const SERVERS = 'servers: { a: { url: "https://x.test/mcp" } }\n';
-const load = (text: string, env: Record<string, string> = {}) =>
-  parseGatewayConfigText(`${SERVERS}${text}`, '/project/hintgate.yaml', { env });
-const failure = (text: string, env: Record<string, string> = {}): string => {
-  try {
-    load(text, env);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error('it loaded');
-};
-const schema: unknown = JSON.parse(
-  await readFile(new URL('../../../schema/hintgate.schema.json', import.meta.url), 'utf8'),
-);
-const validate = new Ajv2020({ strict: true, strictRequired: false }).compile(schema as object);
+import {
+  sectionFailure as failure,
+  loadSection as load,
+  sectionDocument,
+  validateConfigSchema as validate,
+} from './config-text.test-helpers.js';
 
 describe('telemetry: in hintgate.yaml', () => {
   it('keeps only what the file states; true and false are short for enabled', () => {
@@ -49,7 +35,7 @@ describe('telemetry: in hintgate.yaml', () => {
   });
 
   it('matches the schema', () => {
-    const withServers = (block: string) => parse(`${SERVERS}${block}`) as unknown;
+    const withServers = sectionDocument;
     expect(validate(withServers('telemetry: { endpoint: "http://c:4318", enabled: true }\n'))).toBe(
       true,
     );
