@@ -188,7 +188,9 @@ export class CallPipeline {
       asking: undefined,
       ended: false,
     };
-    this.#entries.push(entry);
+    // Kept for the batch's end events only: when no one hears them, each call's state dies
+    // with the call instead of living until the batch ends.
+    if (!this.#setup.eachCall && this.#audit.heard) this.#entries.push(entry);
     this.#gatherer.arrived();
     const context = this.#context;
     const prepared = prepareCall(call, this.#prepareContext);
@@ -266,10 +268,9 @@ export class CallPipeline {
   /** What to do with a call on hold once its decision is known. */
   #decided(entry: Entry, decision: Decision): void {
     entry.decision = decision;
-    const admission = entry.admission as Admission;
     if (decision.decision === 'allow') {
       this.#gatherer.decided();
-      this.#context.scheduler.proceed(admission);
+      this.#proceed(entry);
     } else if (decision.decision === 'deny') {
       this.#gatherer.decided();
       this.#refuse(entry, this.#deniedResult(entry.prepared as PreparedCall, decision));
@@ -293,13 +294,18 @@ export class CallPipeline {
     );
   }
 
-  /** Takes a call on hold out of the queue, ending it with `result`. */
+  /** Lets a call on hold go on, unless its wait already ended (it was cancelled). */
+  #proceed(entry: Entry): void {
+    const { admission } = entry;
+    if (admission !== undefined) this.#context.scheduler.proceed(admission);
+  }
+
+  /** Takes a call on hold out of the queue, ending it with `result` (unless it ended). */
   #refuse(entry: Entry, result: CallResult): void {
+    const { admission } = entry;
+    if (admission === undefined) return;
     entry.refusal = result;
-    this.#context.scheduler.withdraw(
-      entry.admission as Admission,
-      result.error?.message ?? 'it did not run',
-    );
+    this.#context.scheduler.withdraw(admission, result.error?.message ?? 'it did not run');
   }
 
   /**
@@ -326,7 +332,7 @@ export class CallPipeline {
         entry.signal.removeEventListener('abort', watches[index] as () => void);
         const authorization = authorizations[index] as Authorization;
         entry.decision = authorization.decision;
-        if (authorization.allowed) this.#context.scheduler.proceed(entry.admission as Admission);
+        if (authorization.allowed) this.#proceed(entry);
         else this.#refuse(entry, authorization.result);
       });
     };
@@ -384,6 +390,8 @@ export class CallPipeline {
   /** Runs a granted call, or gives the result of one that may not run. */
   #run(entry: Entry, grant: Grant): CallResult | Promise<CallResult> {
     const call = entry.prepared as PreparedCall;
+    // Settled: the scheduler's ticket is not needed any more.
+    entry.admission = undefined;
     if (!grant.ok) {
       if (grant.reason === 'withdrawn') return entry.refusal as CallResult;
       const closed = grant.reason === 'cancelled' ? closedReason(entry.signal) : undefined;
