@@ -208,8 +208,18 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       validateBatch(calls);
       checkCallerOptions(planOptions, 'plan');
       const scopes = planOptions.scopes ?? defaultScopes;
-      const prepared = await Promise.all(calls.map((call) => prepareOne(call, scopes)));
-      return planBatch(prepared, locksOf);
+      const context = {
+        registry,
+        scopes,
+        workspace,
+        visibleNames: () => visible(scopes).map((entry) => entry.name),
+      };
+      const prepared = calls.map((call) => prepareCall(call, context));
+      // Most calls prepare at once: one promise per call only when one of them needs it.
+      const ready = prepared.some((entry) => entry instanceof Promise)
+        ? await Promise.all(prepared)
+        : (prepared as Array<Awaited<(typeof prepared)[number]>>);
+      return planBatch(ready, locksOf);
     },
     get mode() {
       return policy?.mode;
