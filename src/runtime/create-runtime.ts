@@ -8,7 +8,6 @@ import { createRegistry, type ToolRegistry } from '../registry/index.js';
 import { memoCallLocks, Scheduler, systemClock } from '../schedule/index.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, ownValue, toToolListing } from '../tool/index.js';
 import { ArrivalOrder } from './arrival-order.js';
-import type { TurnContext } from './call-pipeline.js';
 import { checkCallerOptions } from './check-caller-options.js';
 import { checkExecuteOptions } from './check-execute-options.js';
 import { graceMsOf } from './close-options.js';
@@ -22,6 +21,7 @@ import { RunningWork } from './running-work.js';
 import type { Runtime } from './runtime.js';
 import { checkRuntimeOptions, type RuntimeOptions, type TrustOptions } from './runtime-options.js';
 import type { ToolCall } from './tool-call.js';
+import type { TurnContext } from './turn-context.js';
 import { validateBatch } from './validate-batch.js';
 
 /** Applies trust settings to the registry: origin flags, and trusted annotation overrides. */
