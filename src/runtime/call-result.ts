@@ -38,3 +38,18 @@ export function failedResult(
     runMs: facts.runMs ?? 0,
   };
 }
+
+/** The result of a call that failed because of a bug of ours: never left waiting for ever. */
+export function failedInside(
+  call: { readonly id: string; readonly name: string },
+  error: unknown,
+  facts: FailureFacts = {},
+): CallResult {
+  const reason = error instanceof Error ? error.message : String(error);
+  return failedResult(
+    call,
+    'tool_error',
+    `Tool "${call.name}" failed inside hintgate: ${reason}.`,
+    facts,
+  );
+}

@@ -8,7 +8,6 @@ import { createRegistry, type ToolRegistry } from '../registry/index.js';
 import { memoCallLocks, Scheduler, systemClock } from '../schedule/index.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, ownValue, toToolListing } from '../tool/index.js';
 import { ArrivalOrder } from './arrival-order.js';
-import type { TurnContext } from './call-pipeline.js';
 import { checkCallerOptions } from './check-caller-options.js';
 import { checkExecuteOptions } from './check-execute-options.js';
 import { graceMsOf } from './close-options.js';
@@ -22,6 +21,7 @@ import { RunningWork } from './running-work.js';
 import type { Runtime } from './runtime.js';
 import { checkRuntimeOptions, type RuntimeOptions, type TrustOptions } from './runtime-options.js';
 import type { ToolCall } from './tool-call.js';
+import type { TurnContext } from './turn-context.js';
 import { validateBatch } from './validate-batch.js';
 
 /** Applies trust settings to the registry: origin flags, and trusted annotation overrides. */
@@ -208,8 +208,18 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       validateBatch(calls);
       checkCallerOptions(planOptions, 'plan');
       const scopes = planOptions.scopes ?? defaultScopes;
-      const prepared = await Promise.all(calls.map((call) => prepareOne(call, scopes)));
-      return planBatch(prepared, locksOf);
+      const context = {
+        registry,
+        scopes,
+        workspace,
+        visibleNames: () => visible(scopes).map((entry) => entry.name),
+      };
+      const prepared = calls.map((call) => prepareCall(call, context));
+      // Most calls prepare at once: one promise per call only when one of them needs it.
+      const ready = prepared.some((entry) => entry instanceof Promise)
+        ? await Promise.all(prepared)
+        : (prepared as Array<Awaited<(typeof prepared)[number]>>);
+      return planBatch(ready, locksOf);
     },
     get mode() {
       return policy?.mode;

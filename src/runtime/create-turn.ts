@@ -3,10 +3,11 @@ import { AbortScope } from '../schedule/index.js';
 import type { CallResult } from '../tool/index.js';
 import { isPlainObject } from '../tool/index.js';
 import { AuditWriteError } from './audit-write-error.js';
-import { type ArriveOptions, CallPipeline, type TurnContext } from './call-pipeline.js';
+import { CallPipeline } from './call-pipeline.js';
 import { checkApprovalAnswer } from './check-approval-answer.js';
 import type { ExecuteOptions, Turn, TurnCallOptions } from './runtime.js';
 import type { ToolCall } from './tool-call.js';
+import type { ArriveOptions, TurnContext } from './turn-context.js';
 import { validateCall } from './validate-call.js';
 
 /** What a turn needs from its runtime besides the {@link TurnContext}. */

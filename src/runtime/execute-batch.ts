@@ -1,10 +1,11 @@
 import { AbortScope } from '../schedule/index.js';
 import type { CallResult } from '../tool/index.js';
-import { CallPipeline, type TurnContext } from './call-pipeline.js';
+import { CallPipeline } from './call-pipeline.js';
 import { checkExecuteOptions } from './check-execute-options.js';
 import type { RunningWork } from './running-work.js';
 import type { ExecuteOptions } from './runtime.js';
 import type { ToolCall } from './tool-call.js';
+import type { TurnContext } from './turn-context.js';
 import { validateBatch } from './validate-batch.js';
 
 /** What {@link executeBatch} needs of the runtime besides the turn context. */

@@ -14,6 +14,30 @@ describe('LockManager', () => {
     expect(entry.waitsFor).toEqual([]);
   });
 
+  it('keeps no other entry alive from a released one (its wait lists are emptied)', () => {
+    const manager = new LockManager();
+    // The entries' internal lists, which would chain a long queue's entries together.
+    type Lists = { blockers: unknown[]; dependents: unknown[] };
+    const a = manager.admit('a', [lock('n', 'X')], () => {}) as unknown as Lists & LockEntry;
+    const onReadyB = vi.fn();
+    const b = manager.admit('b', [lock('n', 'X')], onReadyB) as unknown as Lists & LockEntry;
+    const c = manager.admit('c', [lock('n', 'S')], () => {}) as unknown as Lists & LockEntry;
+    expect(a.dependents).toHaveLength(1);
+    expect(b.blockers).toHaveLength(1);
+    manager.release(a);
+    expect(onReadyB).toHaveBeenCalledTimes(1);
+    expect(a.dependents).toHaveLength(0);
+    expect(a.blockers).toHaveLength(0);
+    manager.release(b);
+    expect(b.blockers).toHaveLength(0);
+    expect(b.dependents).toHaveLength(0);
+    // What the entries reported at admission stays as it was.
+    expect(b.waitsFor).toEqual(['a']);
+    expect(c.waitsFor).toEqual(['b']);
+    manager.release(c);
+    expect(manager.size).toBe(0);
+  });
+
   it('lists in waitsFor the earlier active entries whose locks conflict', () => {
     const manager = new LockManager();
     manager.admit('a', [lock('n1', 'X')], () => {});

@@ -18,7 +18,9 @@ interface Entry extends LockEntry {
   released: boolean;
   /** Seq of the last entry admitted that counted this one among its blockers. */
   blockedBy: number;
+  /** Emptied on release, so a released entry keeps no other entry alive. */
   readonly blockers: Entry[];
+  /** Emptied on release (see {@link Entry.blockers}). */
   readonly dependents: Entry[];
   readonly onReady: () => void;
 }
@@ -147,11 +149,17 @@ export class LockManager {
       else if (holders.dead > holders.live) compact(holders);
     }
     if (entry.pending > 0) this.#handOver(entry);
-    for (const dependent of entry.dependents) {
+    const { dependents } = entry;
+    for (const dependent of dependents) {
       if (dependent.released) continue;
       dependent.pending -= 1;
       if (dependent.pending === 0) dependent.onReady();
     }
+    // A released entry is never asked again: emptied, its lists let the entries it waited
+    // for and the ones that waited for it die young, instead of chaining every entry of a
+    // long batch together until the batch ends.
+    entry.blockers.length = 0;
+    dependents.length = 0;
   }
 
   /**

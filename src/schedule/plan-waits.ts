@@ -21,6 +21,8 @@ export function planWaits(
   return calls.map((call, index) => {
     position.set(call.id, index);
     const { waitsFor } = manager.admit(call.id, call.locks, noop);
+    // Most calls wait for one call or none: nothing to order.
+    if (waitsFor.length < 2) return waitsFor as string[];
     // In call order, whatever order the lock manager found them in.
     return [...waitsFor].sort((a, b) => (position.get(a) ?? 0) - (position.get(b) ?? 0));
   });

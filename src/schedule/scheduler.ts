@@ -372,11 +372,19 @@ export class Scheduler {
         ticket.state = 'done';
         origin.running -= 1;
         this.#dirty.add(origin);
-        if (ticket.entry !== undefined) this.#locks.release(ticket.entry);
+        this.#unlock(ticket);
         this.#schedulePump();
       },
     };
     ticket.resolve({ ok: true, queuedMs: now - ticket.since, lease });
+  }
+
+  /** Releases a ticket's locks and forgets its lock entry, so the entry dies with the call. */
+  #unlock(ticket: Ticket): void {
+    const { entry } = ticket;
+    if (entry === undefined) return;
+    ticket.entry = undefined;
+    this.#locks.release(entry);
   }
 
   #refuse(
@@ -387,7 +395,7 @@ export class Scheduler {
     if (ticket.state === 'running' || ticket.state === 'done') return;
     ticket.state = 'done';
     ticket.request.signal?.removeEventListener('abort', ticket.onAbort);
-    if (ticket.entry !== undefined) this.#locks.release(ticket.entry);
+    this.#unlock(ticket);
     const { held } = ticket;
     const queuedMs = held ? 0 : this.#clock.now() - ticket.since;
     ticket.resolve({ ok: false, reason, message, queuedMs, held });
