@@ -107,11 +107,7 @@ describe('createOtelTelemetry', () => {
 
   it('counts a call in hintgate.approvals.pending while it waits for a person, and not after', async () => {
     const pendingNow = async (): Promise<number> => {
-      await reader.forceFlush();
-      const metric = metricExporter
-        .getMetrics()
-        .at(-1)
-        ?.scopeMetrics[0]?.metrics.find((m) => m.descriptor.name === 'hintgate.approvals.pending');
+      const metric = await latestMetric('hintgate.approvals.pending');
       return (metric?.dataPoints ?? []).reduce((sum, point) => sum + (point.value as number), 0);
     };
     const before = await pendingNow();
