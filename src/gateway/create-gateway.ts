@@ -414,16 +414,19 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     await toolServer.close();
     await shared?.state.close();
   };
-  try {
-    await tools.reloadPins();
-  } catch (error) {
-    await closeAll();
-    throw error;
-  }
+  // The pin file is read while the servers start (a big one takes a while to check): the
+  // tools are applied once both are done.
+  const pinsRead = tools.reloadPins();
+  // Stops the first connections when the pin file cannot be read.
+  const badPins = new AbortController();
+  pinsRead.catch((error: unknown) => badPins.abort(error));
   let closed = false;
   const { onUpstreamStderr } = options;
   // Only the first attempts heed the signal: later ones are stopped by `close()`.
-  let starting: AbortSignal | undefined = options.signal;
+  let starting: AbortSignal | undefined =
+    options.signal === undefined
+      ? badPins.signal
+      : AbortSignal.any([options.signal, badPins.signal]);
 
   /** Serves the tools of `server` through `connection`, which is ready. */
   const serve = (server: LoadedGatewayServer, connection: McpServerConnection): void => {
@@ -510,10 +513,15 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
       return connect(server, staging);
     }),
   );
-  if (starting?.aborted === true) {
+  const pinsFailed = await pinsRead.then(
+    () => undefined,
+    (error: unknown) => ({ error }),
+  );
+  if (starting?.aborted === true || pinsFailed !== undefined) {
     closed = true;
     await closeAll();
-    throw starting.reason;
+    // A start given up by the signal says so, else the pin file's problem.
+    throw options.signal?.aborted === true ? options.signal.reason : pinsFailed?.error;
   }
   starting = undefined;
   tools.start();

@@ -10,6 +10,7 @@ import {
   formatLockFile,
   type LockFile,
   readLockFile,
+  readLockFileIfChanged,
   updateLockFile,
   writeLockFile,
 } from './lock-file.js';
@@ -292,6 +293,29 @@ describe('readLockFile and writeLockFile', () => {
     const nested = join(dir, 'project', 'hintgate.lock');
     await writeLockFile(nested, sample());
     expect(await readLockFile(nested)).toEqual(sample());
+  });
+});
+
+describe('readLockFileIfChanged', () => {
+  it('returns the lock read before while the text is the same, and reads a changed file', async () => {
+    const missing = await readLockFileIfChanged(file);
+    expect(missing).toEqual({ lock: emptyLockFile(), text: undefined });
+    expect(await readLockFileIfChanged(file, missing)).toBe(missing);
+    await writeLockFile(file, sample());
+    const first = await readLockFileIfChanged(file, missing);
+    expect(first).not.toBe(missing);
+    expect(first.lock).toEqual(sample());
+    expect(await readLockFileIfChanged(file, first)).toBe(first);
+    // Same pins, other text (a newline less): parsed again.
+    await writeFile(file, (await readFile(file, 'utf8')).trimEnd());
+    const again = await readLockFileIfChanged(file, first);
+    expect(again).not.toBe(first);
+    expect(again.lock).toEqual(first.lock);
+    // A broken file is refused even when a good one was read before.
+    await writeFile(file, '{');
+    await expect(readLockFileIfChanged(file, again)).rejects.toMatchObject({
+      code: 'invalid_lock_file',
+    });
   });
 });
 

@@ -375,8 +375,28 @@ async function readText(path: string): Promise<string | undefined> {
  * version 1 lock file rejects with `invalid_lock_file`, which names the file and the fix.
  */
 export async function readLockFile(path: string): Promise<LockFile> {
+  return (await readLockFileIfChanged(path)).lock;
+}
+
+/** A lock file as read, with the text it was parsed from (absent: there was no file). */
+export interface ReadLockFile {
+  readonly lock: LockFile;
+  readonly text: string | undefined;
+}
+
+/**
+ * Reads the lock file at `path` as {@link readLockFile} does, but returns `previous` itself
+ * when the file's text is still the one `previous` was parsed from (or there is still no
+ * file): a reader that checks the file often (a gateway, on every change of its tools)
+ * parses and checks thousands of pins only when they changed.
+ */
+export async function readLockFileIfChanged(
+  path: string,
+  previous?: ReadLockFile,
+): Promise<ReadLockFile> {
   const text = await readText(path);
-  return text === undefined ? emptyLockFile() : parseLockFile(text, path);
+  if (previous !== undefined && previous.text === text) return previous;
+  return { lock: text === undefined ? emptyLockFile() : parseLockFile(text, path), text };
 }
 
 function writeFailed(path: string, what: string, cause: unknown): HintgateError {
