@@ -251,7 +251,11 @@ export class GatewayTools {
     if (previous !== undefined) {
       this.#pinsJson ??= JSON.stringify(previous.lock);
       const json = JSON.stringify(pins.lock);
-      if (json === this.#pinsJson) return;
+      if (json === this.#pinsJson) {
+        // Kept, so that the file is not read again while it stays as it is now.
+        if (pins.exists === previous.exists) this.#pins = pins;
+        return;
+      }
       this.#pinsReplaced = true;
       this.#pinsJson = json;
     }

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -306,6 +306,11 @@ describe('readLockFileIfChanged', () => {
     expect(first).not.toBe(missing);
     expect(first.lock).toEqual(sample());
     expect(await readLockFileIfChanged(file, first)).toBe(first);
+    // Touched, the same text: the pins read before.
+    await utimes(file, new Date(Date.now() + 5000), new Date(Date.now() + 5000));
+    const touched = await readLockFileIfChanged(file, first);
+    expect(touched.lock).toBe(first.lock);
+    expect(await readLockFileIfChanged(file, touched)).toBe(touched);
     // Same pins, other text (a newline less): parsed again.
     await writeFile(file, (await readFile(file, 'utf8')).trimEnd());
     const again = await readLockFileIfChanged(file, first);
