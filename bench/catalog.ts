@@ -42,6 +42,9 @@ export const CATALOG_HEADING = '## 8. Big catalogs: gateway start, pin, selectTo
 
 const UPSTREAM = fileURLToPath(new URL('./catalog-upstream.ts', import.meta.url));
 const TIMEOUT_MS = 600_000;
+/** Prints the process's CPU time (user + system, µs) to stderr at exit. */
+const CPU_HOOK =
+  'data:text/javascript,process.on("exit",()=>{const u=process.resourceUsage();process.stderr.write("\\ncpu_us "+(u.userCPUTime+u.systemCPUTime)+"\\n")})';
 const RSS_HOOK =
   'data:text/javascript,process.on("exit",()=>process.stderr.write("\\nmaxrss_kb "+process.resourceUsage().maxRSS+"\\n"))';
 const QUERIES = [
@@ -63,9 +66,18 @@ interface Build {
 
 const upstreamCommand = (): string[] => [process.execPath, '--import', 'tsx', UPSTREAM];
 
-/** Spawn to first `tools/list` answer, ms; checks the count. */
-async function startMs(command: readonly string[], env: Record<string, string>, tools: number) {
-  const [program = process.execPath, ...args] = command;
+/**
+ * Spawn to first `tools/list` answer, ms; checks the count. With `cpu`, the command runs
+ * under {@link CPU_HOOK} and its CPU time to exit (ms) is returned too.
+ */
+async function startMs(
+  command: readonly string[],
+  env: Record<string, string>,
+  tools: number,
+  cpu = false,
+): Promise<{ ms: number; cpuMs: number }> {
+  const [program = process.execPath, ...rest] = command;
+  const args = cpu ? ['--import', CPU_HOOK, ...rest] : rest;
   const started = performance.now();
   const transport = new StdioClientTransport({
     command: program,
@@ -76,6 +88,15 @@ async function startMs(command: readonly string[], env: Record<string, string>, 
     maxBufferSize: 512 * 1024 * 1024,
   });
   const client = new Client({ name: 'hintgate-bench', version: '1.0.0' });
+  let stderr = '';
+  const ended = new Promise<void>((resolve) => {
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    transport.stderr?.on('end', resolve);
+    transport.stderr?.on('error', () => resolve());
+  });
+  let ms: number;
   try {
     await client.connect(transport, { timeout: TIMEOUT_MS });
     let listed = 0;
@@ -88,10 +109,14 @@ async function startMs(command: readonly string[], env: Record<string, string>, 
       cursor = page.nextCursor;
     } while (cursor !== undefined);
     if (listed !== tools) throw new Error(`${command.join(' ')} listed ${listed} of ${tools}`);
-    return performance.now() - started;
+    ms = performance.now() - started;
   } finally {
     await client.close();
   }
+  if (!cpu) return { ms, cpuMs: Number.NaN };
+  await ended;
+  const used = /cpu_us (\d+)/.exec(stderr);
+  return { ms, cpuMs: used === null ? Number.NaN : Number(used[1]) / 1000 };
 }
 
 /** A configuration fronting the catalog upstream, pinned by `build`: its path, pin figures. */
@@ -121,6 +146,8 @@ interface StartRow {
   readonly tools: number;
   readonly upstream: number;
   readonly gateways: readonly number[];
+  /** CPU time of each build's gateway process, start to exit (median), ms. */
+  readonly cpu: readonly number[];
 }
 
 interface SelectRow {
@@ -176,18 +203,29 @@ export async function catalogBench(builds: readonly Build[], log: (line: string)
       }
       const upstream: number[] = [];
       const gateways: number[][] = builds.map(() => []);
+      const cpu: number[][] = builds.map(() => []);
       for (let round = 0; round < 2; round += 1) {
-        upstream.push(
-          await startMs(upstreamCommand(), { ...childEnv(), CATALOG_TOOLS: String(tools) }, tools),
+        const alone = await startMs(
+          upstreamCommand(),
+          { ...childEnv(), CATALOG_TOOLS: String(tools) },
+          tools,
         );
+        upstream.push(alone.ms);
         for (const [b, build] of builds.entries()) {
           const cli = join(build.root, 'dist', 'cli', 'main.js');
           const command = [process.execPath, cli, 'gateway', '--config', configs[b] as string];
-          gateways[b]?.push(await startMs(command, childEnv(), tools));
+          const gateway = await startMs(command, childEnv(), tools, true);
+          gateways[b]?.push(gateway.ms);
+          cpu[b]?.push(gateway.cpuMs);
         }
         log(`  start at ${tools} tools: round ${round + 1} done`);
       }
-      starts.push({ tools, upstream: median(upstream), gateways: gateways.map(median) });
+      starts.push({
+        tools,
+        upstream: median(upstream),
+        gateways: gateways.map(median),
+        cpu: cpu.map(median),
+      });
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -247,6 +285,7 @@ function render(
       'upstream alone ms',
       ...labels.map((l) => `gateway (${l}) ms`),
       ...labels.map((l) => `gateway / upstream (${l})`),
+      ...labels.map((l) => `gateway CPU ms (${l})`),
       `within ${CATALOG_GOALS.startRatio}x (${labels[0]})`,
     ],
     run.starts.map((row) => [
@@ -254,6 +293,7 @@ function render(
       fixed(row.upstream, 0),
       ...per(row.gateways, (v) => fixed(v, 0)),
       ...per(row.gateways, (v) => `${fixed(v / row.upstream, 2)}x`),
+      ...per(row.cpu, (v) => fixed(v, 0)),
       row.tools === 10_000 ? yesNo(startRatio <= CATALOG_GOALS.startRatio) : 'n/a',
     ]),
   );
@@ -291,7 +331,7 @@ function render(
   const host = machine();
   const markdown = `${CATALOG_HEADING}
 
-${host.date}, ${host.cpu} (${host.cores} cores, ${fixed(host.memoryGiB)} GiB), Node ${host.node}. Goals (a miss fails \`npm run bench\`): gateway start within ${CATALOG_GOALS.startRatio}x of the upstream's own start at 10k tools; \`hintgate pin\` at 10k tools under ${CATALOG_GOALS.pinRssMb} MB peak RSS; a \`selectTools\` query at 10k tools under ${CATALOG_GOALS.selectMs} ms after indexing, and at most ${CATALOG_GOALS.selectScaling}x its cost at 1k. Load average (1 min) ${fixed(run.load, 2)} before, ${fixed(run.loadAfter, 2)} after, on ${builds.length === 1 ? 'this build' : `builds ${labels.join(', ')}`}. Start: spawn to the first \`tools/list\` answer, median of 2 interleaved rounds (bench/catalog.ts).
+${host.date}, ${host.cpu} (${host.cores} cores, ${fixed(host.memoryGiB)} GiB), Node ${host.node}. Goals (a miss fails \`npm run bench\`): gateway start within ${CATALOG_GOALS.startRatio}x of the upstream's own start at 10k tools; \`hintgate pin\` at 10k tools under ${CATALOG_GOALS.pinRssMb} MB peak RSS; a \`selectTools\` query at 10k tools under ${CATALOG_GOALS.selectMs} ms after indexing, and at most ${CATALOG_GOALS.selectScaling}x its cost at 1k. Load average (1 min) ${fixed(run.load, 2)} before, ${fixed(run.loadAfter, 2)} after, on ${builds.length === 1 ? 'this build' : `builds ${labels.join(', ')}`}. Start: spawn to the first \`tools/list\` answer, median of 2 interleaved rounds (bench/catalog.ts); gateway CPU = user + system time of the gateway process from its start to its exit after the answer (its upstream not counted), the figure that holds under load.
 
 ${start}
 

@@ -19,7 +19,9 @@ export {
   type PinStatus,
   type PinVerdict,
   pinTools,
+  type ReadLockFile,
   readLockFile,
+  readLockFileIfChanged,
   sameLockFile,
   updateLockFile,
 } from './pin/index.js';

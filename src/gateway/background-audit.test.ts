@@ -41,6 +41,22 @@ describe('backgroundAudit', () => {
     expect(errors).toEqual([]);
   });
 
+  it('writes each event to each of several sinks', async () => {
+    const { dir, remove } = await tempDir();
+    cleanups.push(remove);
+    const paths = [join(dir, 'one.jsonl'), join(dir, 'two.jsonl')];
+    const sinks = paths.map((path) => createJsonlAuditSink({ path }));
+    const errors: Error[] = [];
+    const audit = backgroundAudit(sinks, (error) => errors.push(error));
+    for (const tool of ['a', 'b']) audit.write(event(tool));
+    await audit.settled();
+    for (const sink of sinks) await sink.close?.();
+    for (const path of paths) {
+      expect((await auditEvents(path)).map((line) => line.tool)).toEqual(['a', 'b']);
+    }
+    expect(errors).toEqual([]);
+  });
+
   it('reports a write the sink refuses, without throwing to the caller', async () => {
     const { dir, remove } = await tempDir();
     cleanups.push(remove);

@@ -12,14 +12,19 @@ export interface BackgroundAudit {
 /**
  * Writes audit events that nobody waits for, such as the gateway's pin findings (`tool.changed`),
  * never failing the caller, and keeps track of them so that closing can wait until they
- * are written before the sink closes.
+ * are written before the sink closes. Given several sinks, each event goes to each of them.
  */
-export function backgroundAudit(sink: AuditSink, report: (error: Error) => void): BackgroundAudit {
+export function backgroundAudit(
+  sink: AuditSink | readonly AuditSink[],
+  report: (error: Error) => void,
+): BackgroundAudit {
   const pending = new Set<Promise<void>>();
+  const sinks: readonly AuditSink[] = Array.isArray(sink) ? sink : [sink as AuditSink];
   return {
     write(event) {
       const written = Promise.resolve()
-        .then(() => sink.write(event))
+        .then(() => Promise.all(sinks.map((each) => each.write(event))))
+        .then(() => {})
         .catch((error: unknown) => report(asError(error)))
         .finally(() => pending.delete(written));
       pending.add(written);

@@ -1,5 +1,4 @@
 import { unwatchFile, watchFile } from 'node:fs';
-import { join, resolve } from 'node:path';
 import type { AuditEvent, AuditSink } from '../audit/index.js';
 import { createJsonlAuditSink } from '../audit/node.js';
 import { asError, HintgateError } from '../errors/index.js';
@@ -13,16 +12,15 @@ import {
   UpstreamUnavailableError,
 } from '../mcp/index.js';
 import { type Approver, applyToolSettings, DEFAULT_MODE, type Mode } from '../policy/index.js';
-import { createApprovalStore } from '../policy/node.js';
 import { createRegistry, type Env, type ToolRegistry } from '../registry/index.js';
 import { createRuntime, graceMsOf, type Runtime } from '../runtime/index.js';
 import type { CallTelemetry } from '../telemetry/index.js';
-import { createWorkspaceTools } from '../tools/index.js';
 import { backgroundAudit } from './background-audit.js';
 import { createGatewayPrompts } from './gateway-prompts.js';
+import { gatewayReadiness } from './gateway-readiness.js';
 import { createGatewayResources } from './gateway-resources.js';
-import { gatewaySharedState } from './gateway-shared-state.js';
-import { type GatewayToolState, gatewayToolStates } from './gateway-tool-states.js';
+import { gatewayStateWiring } from './gateway-state-wiring.js';
+import type { GatewayToolState } from './gateway-tool-states.js';
 import { GatewayTools } from './gateway-tools.js';
 import { GatewayUpstreams } from './gateway-upstreams.js';
 import { relayLogging } from './relay-logging.js';
@@ -31,6 +29,7 @@ import { unapprovableAdvice } from './unapprovable-advice.js';
 import type { UpstreamConnectSettings } from './upstream-options.js';
 import { GATEWAY_CLIENT_CAPABILITIES, upstreamOptions } from './upstream-options.js';
 import { RECONNECT_WAIT_MS } from './upstream-retry.js';
+import { workspaceGateway } from './workspace-gateway.js';
 
 /** Options of {@link createGateway}. */
 export interface CreateGatewayOptions
@@ -165,71 +164,6 @@ const stderrLine = (text: string): void => {
   process.stderr.write(`hintgate gateway: ${text.replaceAll('\n', ' ')}\n`);
 };
 
-/** One sink that writes every event to each of `sinks`. */
-const fanOut = (sinks: readonly AuditSink[]): AuditSink => ({
-  write: async (event) => {
-    await Promise.all(sinks.map((sink) => sink.write(event)));
-  },
-});
-
-/** The embedded default: the built-in workspace tools, like `hintgate serve`. */
-async function workspaceGateway(
-  options: CreateGatewayOptions,
-  report: (error: Error) => void,
-): Promise<Gateway> {
-  const workspace = resolve(options.workspace ?? process.cwd());
-  const sinks = [
-    createJsonlAuditSink({ path: join(workspace, '.hintgate', 'audit.jsonl') }),
-    ...(options.auditSinks ?? []),
-  ];
-  const registry = createRegistry({
-    ...(options.env === undefined ? {} : { env: options.env }),
-    onListenerError: (error) => report(asError(error)),
-  });
-  registry.addOrigin({
-    name: 'local',
-    layer: 'bundled',
-    tools: createWorkspaceTools({
-      workspace,
-      protectedPaths: ['.hintgate'],
-      ...(options.fetchAllow === undefined ? {} : { fetchAllow: options.fetchAllow }),
-    }),
-  });
-  await options.discoverTools?.(registry);
-  const runtime = createRuntime({
-    registry,
-    workspace,
-    mode: options.mode ?? DEFAULT_MODE,
-    approvals: createApprovalStore({ path: join(workspace, '.hintgate', 'approvals.json') }),
-    auditSinks: sinks,
-  });
-  const toolServer = createMcpToolServer({
-    runtime,
-    onError: report,
-    ...(options.approvalChannels === undefined
-      ? {}
-      : { approvalChannels: options.approvalChannels }),
-    ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
-    instructions: () => runtime.systemPrompt(),
-  });
-  const events = backgroundAudit(fanOut(sinks), report);
-  return {
-    runtime,
-    toolServer,
-    connections: new Map(),
-    readiness: [],
-    blockedTools: () => new Map(),
-    reloadPins: async () => {},
-    toolStates: () => gatewayToolStates({ registry: runtime.registry, blocked: new Map() }),
-    recordEvent: events.write,
-    async close(closeOptions) {
-      await events.settled();
-      await runtime.close(closeOptions);
-      await toolServer.close();
-    },
-  };
-}
-
 /** Whether a loader's outcome (a `ToolDiscovery`) holds a project's tools back. */
 const heldBackIn = (discovered: unknown): boolean => {
   const status = (discovered as { status?: unknown } | undefined)?.status;
@@ -326,24 +260,19 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
   const sinks = [sink, ...(options.auditSinks ?? [])];
   // Pin findings (`tool.changed`) and shared state changes are written without making
   // anyone wait; close waits.
-  const findings = backgroundAudit(fanOut(sinks), report);
-  const shared =
-    config.state === undefined
-      ? undefined
-      : await gatewaySharedState({
-          config: config.state,
-          env: options.env ?? process.env,
-          audit: findings.write,
-          notice,
-          ...(options.stateLeaseMs === undefined ? {} : { leaseMs: options.stateLeaseMs }),
-        });
+  const findings = backgroundAudit(sinks, report);
+  const state = await gatewayStateWiring({
+    config,
+    env: options.env ?? process.env,
+    audit: findings.write,
+    notice,
+    leaseMs: options.stateLeaseMs,
+  });
   const runtime = createRuntime({
     registry,
     mode: options.mode ?? config.mode ?? DEFAULT_MODE,
     rules: config.rules,
-    ...(shared === undefined
-      ? { approvals: createApprovalStore({ path: config.approvals.path }) }
-      : { approvals: shared.approvals, sharedSessions: shared.sharedSessions }),
+    ...state.runtime,
     auditSinks: sinks,
     auditArguments: config.audit.arguments,
     workspace: config.directory,
@@ -355,7 +284,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     notice,
     audit: findings.write,
     report,
-    ...(shared === undefined ? {} : { share: shared.share }),
+    ...(state.share === undefined ? {} : { share: state.share }),
     // Read once a call needs it, after the upstreams below exist. A reconnect that is not
     // tried within the wait cannot help a waiting call: then nothing is sent again.
     ...(options.reconnect === false || (options.reconnect?.initialDelayMs ?? 0) > RECONNECT_WAIT_MS
@@ -378,9 +307,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     prompts,
     logging,
     unapprovableAdvice: unapprovableAdvice({ config, registry, mode: () => runtime.mode }),
-    ...(shared === undefined
-      ? {}
-      : { requestStateKey: shared.requestStateKey, useRoundOnce: shared.useRoundOnce }),
+    ...state.toolServer,
     ...(options.approvalChannels === undefined
       ? {}
       : { approvalChannels: options.approvalChannels }),
@@ -418,18 +345,21 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     logging.close();
     await Promise.all(made.map((connection) => connection.close()));
     await toolServer.close();
-    await shared?.state.close();
+    await state.close();
   };
-  try {
-    await tools.reloadPins();
-  } catch (error) {
-    await closeAll();
-    throw error;
-  }
+  // The pin file is read while the servers start (a big one takes a while to check): the
+  // tools are applied once both are done.
+  const pinsRead = tools.reloadPins();
+  // Stops the first connections when the pin file cannot be read.
+  const badPins = new AbortController();
+  pinsRead.catch((error: unknown) => badPins.abort(error));
   let closed = false;
   const { onUpstreamStderr } = options;
   // Only the first attempts heed the signal: later ones are stopped by `close()`.
-  let starting: AbortSignal | undefined = options.signal;
+  let starting: AbortSignal | undefined =
+    options.signal === undefined
+      ? badPins.signal
+      : AbortSignal.any([options.signal, badPins.signal]);
 
   /** Serves the tools of `server` through `connection`, which is ready. */
   const serve = (server: LoadedGatewayServer, connection: McpServerConnection): void => {
@@ -516,10 +446,15 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
       return connect(server, staging);
     }),
   );
-  if (starting?.aborted === true) {
+  const pinsFailed = await pinsRead.then(
+    () => undefined,
+    (error: unknown) => ({ error }),
+  );
+  if (starting?.aborted === true || pinsFailed !== undefined) {
     closed = true;
     await closeAll();
-    throw starting.reason;
+    // A start given up by the signal says so, else the pin file's problem.
+    throw options.signal?.aborted === true ? options.signal.reason : pinsFailed?.error;
   }
   starting = undefined;
   tools.start();
@@ -537,20 +472,16 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     runtime,
     toolServer,
     connections,
-    readiness: [
-      {
-        name: 'upstreams',
-        check: () =>
-          config.servers.every((server) => connections.get(server.name)?.status === 'ready'),
-      },
-      // With shared state, a replica that cannot reach Redis would fail its limited calls.
-      ...(shared === undefined ? [] : [{ name: 'shared-state', check: () => shared.isReady() }]),
-    ],
+    readiness: gatewayReadiness({
+      servers: config.servers,
+      connections,
+      sharedState: state.sharedState,
+    }),
     blockedTools: () => new Map(tools.blocked),
     reloadPins: () => tools.reloadPins(),
     toolStates: () => tools.states(),
     recordEvent: findings.write,
-    ...(shared === undefined ? {} : { sharedState: { isReady: shared.isReady } }),
+    ...(state.sharedState === undefined ? {} : { sharedState: state.sharedState }),
     close(closeOptions) {
       let graceMs: number;
       try {

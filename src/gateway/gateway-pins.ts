@@ -4,7 +4,8 @@ import {
   type LockFile,
   type PinFinding,
   type PinReport,
-  readLockFile,
+  type ReadLockFile,
+  readLockFileIfChanged,
 } from '../check/index.js';
 import type { NewToolsPolicy } from '../gateway/config/index.js';
 import { type Tool, toToolListing } from '../tool/index.js';
@@ -13,20 +14,28 @@ import { type Tool, toToolListing } from '../tool/index.js';
 export interface LoadedPins {
   readonly lock: LockFile;
   readonly exists: boolean;
+  /** The file as read (its text), to read it again cheaply while it does not change. */
+  readonly read: ReadLockFile;
 }
 
 /**
- * Reads the pin file. A missing file is an empty lock with `exists: false`.
+ * Reads the pin file. A missing file is an empty lock with `exists: false`. Given the pins
+ * read before, returns them as they are (the same object) while the file's text is the
+ * same: the pins of a big catalog are parsed and checked only when the file changed.
  *
  * @throws HintgateError `invalid_lock_file` for a file that is not a lock file.
  */
-export async function loadPins(path: string): Promise<LoadedPins> {
-  // Anything but a missing file is read, so that readLockFile says what is wrong in words.
+export async function loadPins(path: string, previous?: LoadedPins): Promise<LoadedPins> {
+  // Anything but a missing file is read, so that the lock file reader says what is wrong.
   const exists = await stat(path).then(
     () => true,
     (error: { code?: string }) => error.code !== 'ENOENT',
   );
-  return { lock: await readLockFile(path), exists };
+  const read = await readLockFileIfChanged(path, previous?.read);
+  if (previous !== undefined && read === previous.read && exists === previous.exists) {
+    return previous;
+  }
+  return { lock: read.lock, exists, read };
 }
 
 /** A tool that is not pinned yet and whose calls ask first (`pin.newTools: ask`). */
@@ -68,8 +77,14 @@ export function assessPins(options: {
 }): PinAssessment {
   const { lock, server, tools, newTools } = options;
   const report = comparePins(lock, { server, listings: tools.map((tool) => toToolListing(tool)) });
-  const findingsOf = (tool: string): readonly PinFinding[] =>
-    report.findings.filter((finding) => finding.tool === tool);
+  // Grouped once: a catalog of thousands of new tools has thousands of findings.
+  const findings = new Map<string, PinFinding[]>();
+  for (const finding of report.findings) {
+    const of = findings.get(finding.tool);
+    if (of === undefined) findings.set(finding.tool, [finding]);
+    else of.push(finding);
+  }
+  const findingsOf = (tool: string): readonly PinFinding[] => findings.get(tool) ?? [];
   const blocked = new Map<string, string>();
   const unpinned = new Map<string, UnpinnedTool>();
   const verified = new Set<string>();

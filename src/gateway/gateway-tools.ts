@@ -268,7 +268,7 @@ export class GatewayTools {
 
   async #reload(): Promise<void> {
     const { config, notice } = this.#options;
-    const pins = await loadPins(config.pin.path);
+    const pins = await loadPins(config.pin.path, this.#pins);
     if (!pins.exists && !this.#toldNoPins) {
       this.#toldNoPins = true;
       const pin = `hintgate pin --config ${config.file}`;
@@ -280,11 +280,22 @@ export class GatewayTools {
         }[config.pin.newTools],
       );
     }
-    const json = JSON.stringify(pins.lock);
-    if (json === this.#pinsJson) return;
-    if (this.#pinsJson !== undefined) this.#pinsReplaced = true;
+    // The same text: the same pins. Another text is compared pin by pin (as JSON) only
+    // then, so that the first read of a big pin file costs no copy of it.
+    const previous = this.#pins;
+    if (pins === previous) return;
+    if (previous !== undefined) {
+      this.#pinsJson ??= JSON.stringify(previous.lock);
+      const json = JSON.stringify(pins.lock);
+      if (json === this.#pinsJson) {
+        // Kept, so that the file is not read again while it stays as it is now.
+        if (pins.exists === previous.exists) this.#pins = pins;
+        return;
+      }
+      this.#pinsReplaced = true;
+      this.#pinsJson = json;
+    }
     this.#pins = pins;
-    this.#pinsJson = json;
     this.update();
   }
 

@@ -7,6 +7,7 @@ import {
   type PromptTool,
   promptToolClass,
 } from './prompt-tool.js';
+import { type TermHits, termScorer } from './term-scorer.js';
 
 /** A tool's searchable text; `id` is its position in the catalog. */
 interface SearchDocument {
@@ -28,6 +29,14 @@ const BOOSTS = {
 } as const;
 
 const FIELDS = Object.keys(BOOSTS) as (keyof typeof BOOSTS)[];
+
+/** How a query word matches. */
+const SEARCH = {
+  boosts: BOOSTS,
+  // Short fragments would prefix-match half the catalog and fuzzy-match the rest.
+  prefix: (term: string) => term.length >= 3,
+  fuzzy: (term: string) => (term.length >= 5 ? 0.2 : false),
+} as const;
 
 // Words that carry no intent in a request ("what's my bank balance"); matching them would
 // rank tools by how chatty their descriptions are.
@@ -123,31 +132,22 @@ function sameElements(a: readonly PromptTool[], b: readonly PromptTool[]): boole
   return a.length === b.length && a.every((tool, i) => tool === b[i]);
 }
 
-/** The matches of one query word: positions and scores, as MiniSearch ranks that word alone. */
-interface WordHits {
-  readonly ids: Int32Array;
-  readonly scores: Float64Array;
-}
-
 /** Query words whose matches are kept, most recent last. */
 const WORDS_KEPT = 4096;
 
 /**
  * Scores a query as MiniSearch does with `combineWith: 'OR'` (the sum of each word's scores,
  * times the number of distinct words a tool matched), from each word's matches found once
- * and kept: a query costs the matches of its words, without MiniSearch's per-match objects,
- * its sort of every match, or a search again for a word seen before.
+ * and kept (`termScorer`): a query costs the matches of its words, without MiniSearch's
+ * per-match objects, its sort of every match, or a search again for a word seen before.
  */
 function scorer(miniSearch: MiniSearch<SearchDocument>, size: number): ToolSearchIndex['search'] {
-  const kept = new Map<string, WordHits>();
-  const hitsOf = (word: string, term: string): WordHits => {
+  const kept = new Map<string, TermHits>();
+  const scoreTerm = termScorer(miniSearch, SEARCH);
+  const hitsOf = (term: string): TermHits => {
     let hits = kept.get(term);
     if (hits === undefined) {
-      const results = miniSearch.search(word);
-      hits = {
-        ids: Int32Array.from(results, (hit) => hit.id as number),
-        scores: Float64Array.from(results, (hit) => hit.score),
-      };
+      hits = scoreTerm(term);
       if (kept.size >= WORDS_KEPT) kept.delete(kept.keys().next().value as string);
     } else kept.delete(term);
     kept.set(term, hits);
@@ -163,7 +163,7 @@ function scorer(miniSearch: MiniSearch<SearchDocument>, size: number): ToolSearc
       if (term === null) continue;
       const first = !seen.has(term);
       seen.add(term);
-      const { ids, scores: wordScores } = hitsOf(word, term);
+      const { ids, scores: wordScores } = hitsOf(term);
       for (let at = 0; at < ids.length; at += 1) {
         const id = ids[at] as number;
         if (matched[id] === 0) touched.push(id);
@@ -191,9 +191,8 @@ function buildIndex(tools: readonly PromptTool[]): ToolSearchIndex {
     processTerm,
     searchOptions: {
       boost: BOOSTS,
-      // Short fragments would prefix-match half the catalog and fuzzy-match the rest.
-      prefix: (term) => term.length >= 3,
-      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+      prefix: SEARCH.prefix,
+      fuzzy: SEARCH.fuzzy,
       combineWith: 'OR',
     },
   });

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -10,6 +10,7 @@ import {
   formatLockFile,
   type LockFile,
   readLockFile,
+  readLockFileIfChanged,
   updateLockFile,
   writeLockFile,
 } from './lock-file.js';
@@ -292,6 +293,34 @@ describe('readLockFile and writeLockFile', () => {
     const nested = join(dir, 'project', 'hintgate.lock');
     await writeLockFile(nested, sample());
     expect(await readLockFile(nested)).toEqual(sample());
+  });
+});
+
+describe('readLockFileIfChanged', () => {
+  it('returns the lock read before while the text is the same, and reads a changed file', async () => {
+    const missing = await readLockFileIfChanged(file);
+    expect(missing).toEqual({ lock: emptyLockFile(), text: undefined });
+    expect(await readLockFileIfChanged(file, missing)).toBe(missing);
+    await writeLockFile(file, sample());
+    const first = await readLockFileIfChanged(file, missing);
+    expect(first).not.toBe(missing);
+    expect(first.lock).toEqual(sample());
+    expect(await readLockFileIfChanged(file, first)).toBe(first);
+    // Touched, the same text: the pins read before.
+    await utimes(file, new Date(Date.now() + 5000), new Date(Date.now() + 5000));
+    const touched = await readLockFileIfChanged(file, first);
+    expect(touched.lock).toBe(first.lock);
+    expect(await readLockFileIfChanged(file, touched)).toBe(touched);
+    // Same pins, other text (a newline less): parsed again.
+    await writeFile(file, (await readFile(file, 'utf8')).trimEnd());
+    const again = await readLockFileIfChanged(file, first);
+    expect(again).not.toBe(first);
+    expect(again.lock).toEqual(first.lock);
+    // A broken file is refused even when a good one was read before.
+    await writeFile(file, '{');
+    await expect(readLockFileIfChanged(file, again)).rejects.toMatchObject({
+      code: 'invalid_lock_file',
+    });
   });
 });
 
