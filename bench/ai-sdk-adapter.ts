@@ -1,42 +1,17 @@
 /**
- * Overhead per call of hintgate's AI SDK adapter against the AI SDK's plain tool execution,
- * in one run: `npm run build && npx tsx --tsconfig bench/tsconfig.json bench/ai-sdk-adapter.ts
- * [--write]`. Runs against the built package (dist/), like `npm run bench`.
- *
- * Each round runs `generateText` over the AI SDK's mock model (MockLanguageModelV4), whose
- * first response calls a no-op read-only tool CALLS times in one step and whose second
- * answers with text, once with plain AI SDK tools (`tool({ inputSchema: jsonSchema(...),
- * execute })`) and once with the same tool defined in hintgate and handed to the SDK by
- * `createAiSdkTools({ runtime })` (tools and toolApproval, made anew for every
- * `generateText`, as an app does per request), taking turns in alternating order. Also
- * measured: the plain tool with a no-op `toolApproval` (the SDK's own approval check), and the
- * same calls through `runtime.execute` alone (no AI SDK), hintgate's share.
- * With `--write`, the section replaces its own in bench/RESULTS.md.
+ * What hintgate's AI SDK adapter adds per call to plain AI SDK tools, in one run:
+ * `npx tsx --tsconfig bench/tsconfig.json bench/ai-sdk-adapter.ts [--write]`. Each run is a
+ * `generateText` over the AI SDK's mock model whose first response calls a no-op read-only
+ * tool CALLS times in one step and whose second answers with text.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { generateText, isStepCount, jsonSchema, type ToolSet, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { createRuntime, defineTool, READ_ONLY } from 'hintgate';
 import { createAiSdkTools } from 'hintgate/ai-sdk';
-import { fixed, loadNow, machine, median, table, yesNo } from './report.js';
+import { interleave, machine, type PerCall } from './measure.js';
+import { fixed, runAlone, type SectionResult, section, table } from './report.js';
 
-const { values } = parseArgs({
-  options: {
-    rounds: { type: 'string', default: '15' },
-    write: { type: 'boolean', default: false },
-  },
-});
-
-const SECTION = '## AI SDK adapter: overhead per call against plain AI SDK tools';
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CALLS = 50;
-const WARMUP_RUNS = 100;
-const RUNS_PER_ROUND = 20;
-const ROUNDS = Number(values.rounds);
 const GOAL_US = 20;
 
 // Written mutable: the AI SDK's jsonSchema() takes a JSONSchema7, whose arrays are not readonly.
@@ -143,77 +118,54 @@ const runners: Record<'plain' | 'approval' | 'adapter' | 'runtime', Runner> = {
   },
 };
 
-/** µs per call of one round, as wall clock and as CPU time of this process. */
-interface Sample {
-  readonly wall: number;
-  readonly cpu: number;
-}
-
-async function round(run: Runner, runs: number): Promise<Sample> {
-  const cpuStart = process.cpuUsage();
-  const start = performance.now();
-  for (let i = 0; i < runs; i += 1) await run();
-  const wall = performance.now() - start;
-  const cpu = process.cpuUsage(cpuStart);
-  return { wall: (wall * 1000) / (runs * CALLS), cpu: (cpu.user + cpu.system) / (runs * CALLS) };
-}
-
-async function main(): Promise<void> {
-  const host = machine();
+/** Measures the section. */
+export async function aiSdkSection(): Promise<SectionResult> {
+  const started = machine();
   const names = ['plain', 'approval', 'adapter', 'runtime'] as const;
-  for (const name of names) await round(runners[name], WARMUP_RUNS);
-  const samples = {
-    plain: [] as Sample[],
-    approval: [] as Sample[],
-    adapter: [] as Sample[],
-    runtime: [] as Sample[],
-  };
-  for (let r = 0; r < ROUNDS; r += 1) {
-    const order = r % 2 === 0 ? names : ([...names].reverse() as (typeof names)[number][]);
-    for (const name of order) samples[name].push(await round(runners[name], RUNS_PER_ROUND));
-  }
+  const measured = await interleave(
+    names.map((name) => ({ calls: CALLS, run: runners[name] })),
+    { rounds: 15, runsPerRound: 20, warmupRuns: 100 },
+  );
   await runtime.close();
-  const at = (name: keyof typeof samples, key: keyof Sample): number =>
-    median(samples[name].map((sample) => sample[key]));
-  const rows = (['wall', 'cpu'] as const).map((key) => {
-    const plain = at('plain', key);
-    const adapter = at('adapter', key);
-    const added = adapter - plain;
-    return [
-      key === 'wall' ? 'wall clock' : 'CPU (user + system)',
-      fixed(plain, 2),
-      fixed(adapter, 2),
-      fixed(added, 2),
-      fixed(adapter / plain, 2),
-      fixed(at('approval', key), 2),
-      fixed(at('runtime', key), 2),
-      yesNo(added < GOAL_US),
-    ];
+  const [plain, approval, adapter, alone] = measured as [PerCall, PerCall, PerCall, PerCall];
+  const rows = (['wallUs', 'cpuUs'] as const).map((key) => [
+    key === 'wallUs' ? 'wall clock' : 'CPU (user + system)',
+    fixed(plain[key], 2),
+    fixed(adapter[key], 2),
+    fixed(adapter[key] - plain[key], 2),
+    fixed(adapter[key] / plain[key], 2),
+    fixed(approval[key], 2),
+    fixed(alone[key], 2),
+  ]);
+  return section({
+    heading: '## AI SDK adapter: overhead per call against plain AI SDK tools',
+    command: 'bench/ai-sdk-adapter.ts',
+    started,
+    method: `\`generateText\` over the mock model, one step of ${CALLS} no-op read-only calls, then text: plain AI SDK \`tool()\`; \`createAiSdkTools({ runtime })\` (mode \`auto\`, made anew per run as an app does per request); plain + a \`toolApproval\` answering at once; \`runtime.execute\` of the same calls alone. 100 warm-up runs each, 15 rotating rounds of 20 runs; median µs per call. Goal: under ${GOAL_US} CPU µs added over plain.`,
+    tables: [
+      table(
+        [
+          'measure',
+          'plain µs/call',
+          'adapter µs/call',
+          'added µs/call',
+          'adapter / plain',
+          'plain + toolApproval µs/call',
+          'runtime.execute µs/call',
+        ],
+        rows,
+      ),
+    ],
+    goals: [
+      {
+        name: 'ai-sdk: CPU µs added per call',
+        value: adapter.cpuUs - plain.cpuUs,
+        limit: GOAL_US,
+        bound: 'most',
+        unit: ' µs',
+      },
+    ],
   });
-  const body = `${SECTION}
-
-\`bench/ai-sdk-adapter.ts --write\`, against the built package. Goal: under ${GOAL_US} µs added per call.
-
-Method: \`generateText\` over the mock model, one step of ${CALLS} no-op read-only calls, then text. Plain AI SDK \`tool()\`; adapter \`createAiSdkTools({ runtime })\` (mode \`auto\`); plain + a \`toolApproval\` answering at once; \`runtime.execute\` alone. ${WARMUP_RUNS} warm-up runs, ${ROUNDS} alternating rounds of ${RUNS_PER_ROUND}; medians, µs per call.
-
-- Machine: ${host.cpu}, ${host.cores} cores, ${fixed(host.memoryGiB, 1)} GiB; Node ${host.node}; ${host.date}; load average (1 min) at the start: ${fixed(host.load, 2)}, at the end: ${fixed(loadNow(), 2)}
-
-${table(['measure', 'plain µs/call', 'adapter µs/call', 'added µs/call', 'adapter / plain', 'plain + toolApproval µs/call', 'runtime.execute µs/call', `added under ${GOAL_US} µs`], rows)}
-`;
-  process.stdout.write(`${body}`);
-  if (values.write === true) {
-    const path = join(ROOT, 'bench', 'RESULTS.md');
-    const text = readFileSync(path, 'utf8');
-    const start = text.indexOf(SECTION);
-    if (start < 0) writeFileSync(path, `${text.trimEnd()}\n\n${body}`);
-    else {
-      const next = text.indexOf('\n## ', start + SECTION.length);
-      writeFileSync(
-        path,
-        `${text.slice(0, start)}${body}${next < 0 ? '' : `\n${text.slice(next + 1)}`}`,
-      );
-    }
-  }
 }
 
-await main();
+runAlone(import.meta.url, aiSdkSection);

@@ -1,33 +1,16 @@
 /**
- * Per-call overhead of `execute` in two builds, measured in one run: `npm run build && npx
- * tsx --tsconfig bench/tsconfig.json bench/compare-builds.ts --baseline <checkout> [--write]`,
- * where `<checkout>` is another checkout of hintgate with its own `npm run build` done (for
- * example `git worktree add /tmp/base <commit>`, then `npm ci` or a `node_modules` link, and
- * `npm run build` there).
- *
- * Runs part 3's no-op batches through `createRuntime(...).execute` of both builds, each
- * build with tools made by its own `defineTool`, in interleaved rounds (the builds take
- * turns, in alternating order), and prints µs per call of each and their ratio. The same
- * batch handed over call by call through `runtime.turn()` is measured for this build only
- * (the baseline may not have it). With `--write`, the table replaces the section "5." of
- * bench/RESULTS.md (and keeps the sections after it).
+ * Per-call overhead of `execute` in two builds, in one run: `npx tsx --tsconfig
+ * bench/tsconfig.json bench/compare-builds.ts --baseline <checkout> [--write]`, where
+ * `<checkout>` is another checkout of hintgate with its own `npm run build` done (for
+ * example `git worktree add /tmp/base <commit>`, a `node_modules` link, `npm run build`).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import {
-  fixed,
-  loadNow,
-  machine,
-  median,
-  replaceSection,
-  BUILD_COMPARISON_HEADING as SECTION,
-  table,
-} from './report.js';
+import { interleave, machine, type PerCall } from './measure.js';
+import { fixed, runAlone, type SectionResult, section, table } from './report.js';
 
 const { values } = parseArgs({
   options: {
@@ -36,15 +19,12 @@ const { values } = parseArgs({
     write: { type: 'boolean', default: false },
   },
 });
-if (values.baseline === undefined) {
-  process.stderr.write('compare-builds: give --baseline <checkout of hintgate, built>\n');
-  process.exit(2);
-}
+const baseline = values.baseline ?? '';
+if (baseline === '')
+  throw new Error('compare-builds: give --baseline <checkout of hintgate, built>');
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BATCH = 100;
-const WARMUP_BATCHES = 300;
-const BATCHES_PER_ROUND = 40;
 const ROUNDS = Number(values.rounds);
 
 interface ToolResultLike {
@@ -136,111 +116,91 @@ const SCENARIOS: ReadonlyArray<readonly [string, CallLike[]]> = [
   ],
 ];
 
-type Runner = () => Promise<readonly ToolResultLike[]>;
+const check = (results: readonly ToolResultLike[]): void => {
+  if (results.some((result) => result.status !== 'ok')) throw new Error('a call failed');
+};
 
-const HEADERS = [
-  'scenario',
-  'baseline wall µs/call',
-  'current wall µs/call',
-  'wall current / baseline',
-  'baseline CPU µs/call',
-  'current CPU µs/call',
-  'CPU current / baseline',
-];
-
-/** One round: wall clock and CPU time (user + system, this process) per call, in µs. */
-interface Sample {
-  readonly wall: number;
-  readonly cpu: number;
-}
-
-/** µs per call of one round of `batches` runs of `run` over `size` calls. */
-async function round(run: Runner, size: number, batches: number): Promise<Sample> {
-  const cpuStart = process.cpuUsage();
-  const start = performance.now();
-  for (let batch = 0; batch < batches; batch += 1) {
-    const results = await run();
-    if (results.some((result) => result.status !== 'ok')) throw new Error('a call failed');
-  }
-  const wall = performance.now() - start;
-  const cpu = process.cpuUsage(cpuStart);
-  const calls = batches * size;
-  return { wall: (wall * 1000) / calls, cpu: (cpu.user + cpu.system) / calls };
-}
-
-const medianOf = (samples: readonly Sample[], key: keyof Sample): number =>
-  median(samples.map((sample) => sample[key]));
-
-async function main(): Promise<void> {
-  const baselineDir = values.baseline as string;
-  const builds = { baseline: await load(baselineDir), current: await load(ROOT) };
-  const runtimes = {
-    baseline: runtimeOf(builds.baseline),
-    current: runtimeOf(builds.current),
-  };
-  const host = machine();
+/** Measures both builds. */
+async function compareBuilds(): Promise<SectionResult> {
+  const started = machine();
+  const runtimes = [runtimeOf(await load(baseline)), runtimeOf(await load(ROOT))] as const;
+  const rounds = { rounds: ROUNDS, warmupRuns: 30, runsPerRound: 4 };
   const rows: string[][] = [];
   for (const [label, batch] of SCENARIOS) {
-    const scale = Math.max(1, Math.round(batch.length / BATCH));
-    const perRound = Math.ceil(BATCHES_PER_ROUND / scale);
-    const runners: Record<'baseline' | 'current', Runner> = {
-      baseline: () => runtimes.baseline.execute(batch),
-      current: () => runtimes.current.execute(batch),
-    };
-    for (const name of ['baseline', 'current'] as const) {
-      await round(runners[name], batch.length, Math.ceil(WARMUP_BATCHES / scale));
-    }
-    const samples = { baseline: [] as Sample[], current: [] as Sample[] };
-    for (let r = 0; r < ROUNDS; r += 1) {
-      const order =
-        r % 2 === 0 ? (['baseline', 'current'] as const) : (['current', 'baseline'] as const);
-      for (const name of order) {
-        samples[name].push(await round(runners[name], batch.length, perRound));
-      }
-    }
-    const cells = (['wall', 'cpu'] as const).flatMap((key) => {
-      const before = medianOf(samples.baseline, key);
-      const after = medianOf(samples.current, key);
-      return [fixed(before, 2), fixed(after, 2), fixed(after / before, 3)];
-    });
-    rows.push([label, ...cells]);
-    process.stdout.write(`${label}: ${cells.join(' | ')}\n`);
+    // A run is 1000 calls: ten batches of 100 or one of 1000.
+    const variants = runtimes.map((runtime) => ({
+      calls: 1000,
+      run: async () => {
+        for (let i = 0; i < 1000 / batch.length; i += 1) check(await runtime.execute(batch));
+      },
+    }));
+    const [before, after] = (await interleave(variants, rounds)) as [PerCall, PerCall];
+    rows.push([
+      label,
+      ...(['wallUs', 'cpuUs'] as const).flatMap((key) => [
+        fixed(before[key], 2),
+        fixed(after[key], 2),
+        fixed(after[key] / before[key], 3),
+      ]),
+    ]);
   }
-  // The same reads handed over one call at a time (this build only).
-  const reads = SCENARIOS[0]?.[1] as CallLike[];
-  const viaTurn: Runner = () => {
-    const turn = (runtimes.current.turn as NonNullable<typeof runtimes.current.turn>)();
-    for (const call of reads) void turn.call(call);
-    return turn.end();
-  };
-  const viaExecute: Runner = () => runtimes.current.execute(reads);
-  await round(viaTurn, BATCH, WARMUP_BATCHES);
-  const turnSamples: Sample[] = [];
-  const executeSamples: Sample[] = [];
-  for (let r = 0; r < ROUNDS; r += 1) {
-    executeSamples.push(await round(viaExecute, BATCH, BATCHES_PER_ROUND));
-    turnSamples.push(await round(viaTurn, BATCH, BATCHES_PER_ROUND));
-  }
-  const turnUs = medianOf(turnSamples, 'cpu');
-  const executeUs = medianOf(executeSamples, 'cpu');
-  await Promise.all([runtimes.baseline.close(), runtimes.current.close()]);
-
-  const body = `${SECTION}
-
-Generated by \`bench/compare-builds.ts --baseline <checkout>\`: part 3's no-op batches (mode \`yolo\`, zod schemas, each build with tools made by its own \`defineTool\`) through \`execute\` of two builds loaded into one process, ${WARMUP_BATCHES} warm-up batches each, then ${ROUNDS} rounds of ${BATCHES_PER_ROUND} batches per build (a tenth as many for the 1000-call batch), the builds taking turns in alternating order; median µs per call of the rounds, as wall clock and as CPU time of the process (user + system, which other processes on the machine disturb less).
-
-- Machine: ${host.cpu}, ${host.cores} cores; Node ${host.node}; ${host.date}; load average (1 min) at the end: ${fixed(loadNow(), 2)}
-- Baseline: ${commitOf(baselineDir)}; current: ${commitOf(ROOT)}
-
-${table(HEADERS, rows)}
-
-The same ${BATCH} reads handed over one at a time through \`runtime.turn()\` (each call its own result and audit wait, then \`end()\`), current build: ${fixed(turnUs, 2)} CPU µs per call, against ${fixed(executeUs, 2)} through \`execute\` in the same rounds (${fixed(turnUs / executeUs, 3)}x).
-`;
-  process.stdout.write(`\n${body}`);
-  if (values.write === true) {
-    const path = join(ROOT, 'bench', 'RESULTS.md');
-    writeFileSync(path, replaceSection(readFileSync(path, 'utf8'), SECTION, body));
-  }
+  // The same reads handed over one call at a time (this build only: the baseline may lack turn()).
+  const current = runtimes[1];
+  const reads = SCENARIOS[0]?.[1] ?? [];
+  const tenTimes = (batch: () => Promise<readonly ToolResultLike[]>) => ({
+    calls: 1000,
+    run: async () => {
+      for (let i = 0; i < 10; i += 1) check(await batch());
+    },
+  });
+  const [viaExecute, viaTurn] = (await interleave(
+    [
+      tenTimes(() => current.execute(reads)),
+      tenTimes(() => {
+        const turn = (current.turn as NonNullable<typeof current.turn>)();
+        for (const call of reads) void turn.call(call);
+        return turn.end();
+      }),
+    ],
+    rounds,
+  )) as [PerCall, PerCall];
+  await Promise.all(runtimes.map((runtime) => runtime.close()));
+  return section({
+    heading: '## 6. Before/after: per-call overhead of execute, two builds in one run',
+    command: 'bench/compare-builds.ts --baseline <checkout>',
+    started,
+    method: `baseline ${commitOf(baseline)}, current ${commitOf(ROOT)}: part 3's no-op batches (mode \`yolo\`, zod, each build's tools made by its own \`defineTool\`) through \`execute\` of both builds in one process, 30,000 warm-up calls each, then ${ROUNDS} alternating rounds of 4000 calls; median µs per call, wall and CPU. Last row: the 100 reads handed over one at a time through \`runtime.turn()\` against \`execute\` in the same rounds, current build.`,
+    tables: [
+      table(
+        [
+          'scenario',
+          'baseline wall µs/call',
+          'current wall µs/call',
+          'wall current / baseline',
+          'baseline CPU µs/call',
+          'current CPU µs/call',
+          'CPU current / baseline',
+        ],
+        rows,
+      ),
+      table(
+        [
+          'current build, 100 reads',
+          'execute CPU µs/call',
+          'turn() CPU µs/call',
+          'turn() / execute',
+        ],
+        [
+          [
+            'one turn per call',
+            fixed(viaExecute.cpuUs, 2),
+            fixed(viaTurn.cpuUs, 2),
+            fixed(viaTurn.cpuUs / viaExecute.cpuUs, 3),
+          ],
+        ],
+      ),
+    ],
+  });
 }
 
-await main();
+runAlone(import.meta.url, compareBuilds);

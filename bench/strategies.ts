@@ -1,0 +1,310 @@
+/**
+ * Parts 1-3 of `npm run bench`, in process: strategies on the same batches of sleeping
+ * tools, read-only batches of growing size, and the pipeline's per-call cost with no-op
+ * tools. Alone: `npx tsx --tsconfig bench/tsconfig.json bench/strategies.ts [--write]`.
+ */
+import { performance } from 'node:perf_hooks';
+import { type CallResult, createRuntime, type Runtime, type ToolCall } from 'hintgate';
+import { parallelIfAllReadOnly, readWaves, sequential } from './baselines.js';
+import {
+  type Batch,
+  conflictSets,
+  criticalPath,
+  maxOf,
+  mixedBatches,
+  readOnlyBatch,
+  sumOf,
+  toDirectCalls,
+  toToolCalls,
+} from './batches.js';
+import { interleave, machine, median } from './measure.js';
+import { fixed, type Goal, runAlone, type SectionResult, section, table, yesNo } from './report.js';
+import { noopReadTool, noopWriteTool, sleepingTools } from './tools.js';
+
+const REPEATS = 5;
+const FACTOR = 1.05;
+const OVERHEAD_GOAL_US = 20;
+const COMMAND = 'bench/strategies.ts';
+
+/** Wall ms of one run of `work`, and the ids of calls that did not end `ok`. */
+async function timed(work: () => Promise<unknown>, failed: Set<string>): Promise<number> {
+  const start = performance.now();
+  const results = await work();
+  const elapsed = performance.now() - start;
+  for (const result of Array.isArray(results) ? (results as CallResult[]) : []) {
+    if (result.status !== undefined && result.status !== 'ok') failed.add(result.id);
+  }
+  return elapsed;
+}
+
+/**
+ * True when the plan agrees with the lock model: every call it waits for conflicts with it,
+ * and the closure of `waitsFor`, kept to conflicting calls, is the model's conflict set.
+ */
+async function planAgrees(runtime: Runtime, of: Batch): Promise<boolean> {
+  const plan = await runtime.plan(toToolCalls(of));
+  const model = conflictSets(of);
+  const waits = plan.map((entry) => entry.waitsFor.map((id) => Number(id.slice(1))));
+  const closureOf = (j: number): Set<number> => {
+    const seen = new Set<number>();
+    const stack = [...(waits[j] ?? [])];
+    for (let i = stack.pop(); i !== undefined; i = stack.pop()) {
+      if (seen.has(i)) continue;
+      seen.add(i);
+      stack.push(...(waits[i] ?? []));
+    }
+    return seen;
+  };
+  return plan.every((entry, j) => {
+    const expected = model[j] ?? [];
+    const kept = [...closureOf(j)].filter((i) => expected.includes(i)).sort((a, b) => a - b);
+    const direct = waits[j] ?? [];
+    return (
+      entry.runnable && direct.every((i) => expected.includes(i)) && kept.join() === expected.join()
+    );
+  });
+}
+
+/** Part 1: the strategies and hintgate on the same batches, in interleaved repetitions. */
+export async function strategiesSection(): Promise<SectionResult> {
+  const started = machine();
+  const runtime = createRuntime({ tools: sleepingTools, mode: 'yolo' });
+  const batches = mixedBatches();
+  const strategies = [
+    (of: Batch) => () => sequential(toDirectCalls(of)),
+    (of: Batch) => () => parallelIfAllReadOnly(toDirectCalls(of)),
+    (of: Batch) => () => readWaves(toDirectCalls(of)),
+    (of: Batch) => () => runtime.execute(toToolCalls(of)),
+  ];
+  const failed = batches.map(() => new Set<string>());
+  const samples = batches.map(() => strategies.map((): number[] => []));
+  const warm = batches[1] as Batch;
+  for (const strategy of strategies) await strategy(warm)();
+  for (let rep = 0; rep < REPEATS; rep += 1) {
+    for (const [b, of] of batches.entries()) {
+      for (const [s, strategy] of strategies.entries()) {
+        samples[b]?.[s]?.push(await timed(strategy(of), failed[b] as Set<string>));
+      }
+    }
+  }
+  const goals: Goal[] = [];
+  const rows: string[][] = [];
+  for (const [b, of] of batches.entries()) {
+    const [seq = 0, allRead = 0, waves = 0, hintgate = 0] = (samples[b] ?? []).map(median);
+    const critical = criticalPath(of);
+    const mixed = of.calls.some((call) => call.kind !== 'READ' && call.kind !== 'SEARCH');
+    if (mixed) {
+      goals.push({
+        name: `1. batch ${b + 1}: hintgate / critical path`,
+        value: hintgate / critical,
+        limit: FACTOR,
+        bound: 'most',
+        unit: 'x',
+      });
+    }
+    const notOk = [...(failed[b] ?? [])];
+    rows.push([
+      String(b + 1),
+      `${of.title}: \`${of.shape}\``,
+      String(sumOf(of)),
+      String(critical),
+      fixed(seq),
+      fixed(allRead),
+      fixed(waves),
+      fixed(hintgate),
+      fixed(hintgate / critical, 3),
+      fixed(seq / hintgate, 2),
+      fixed(Math.min(allRead, waves) / hintgate, 2),
+      yesNo(await planAgrees(runtime, of)),
+      notOk.length === 0 ? 'none' : notOk.join(', '),
+    ]);
+  }
+  await runtime.close();
+  return section({
+    heading: '## 1. Strategies on the same batches (median of 5, ms)',
+    command: COMMAND,
+    started,
+    method: `tools await a real \`setTimeout\` for their latency (20-120 ms, seeded). (1) sequential; (2) parallel only if all are read-only; (3) consecutive reads as one wave (bench/baselines.ts); (4) hintgate \`execute\`, mode \`yolo\`. Critical path from DESIGN's lock table (bench/batches.ts, independent of src/). Median of ${REPEATS} interleaved repetitions after a warm-up. Goal: mixed batches within ${FACTOR}x of their critical path. "plan agrees": \`runtime.plan\` waits only for conflicting calls and its closure is the lock model's conflict set.`,
+    tables: [
+      table(
+        [
+          '#',
+          'batch (shape)',
+          'sum ms',
+          'critical path ms',
+          '(1) ms',
+          '(2) ms',
+          '(3) ms',
+          '(4) hintgate ms',
+          'hintgate / critical',
+          '(1) / hintgate',
+          'best of (2),(3) / hintgate',
+          'plan agrees',
+          'calls not ok',
+        ],
+        rows,
+      ),
+    ],
+    goals,
+  });
+}
+
+/** Part 2: read-only batches against plain `Promise.allSettled` of the same calls. */
+export async function readOnlySection(sizes = [1, 2, 4, 8, 16, 32, 64]): Promise<SectionResult> {
+  const started = machine();
+  const runtime = createRuntime({ tools: sleepingTools, mode: 'yolo' });
+  const goals: Goal[] = [];
+  const rows: string[][] = [];
+  for (const size of sizes) {
+    const of = readOnlyBatch(size);
+    const failed = new Set<string>();
+    const hintgate: number[] = [];
+    const plain: number[] = [];
+    for (let rep = 0; rep < REPEATS; rep += 1) {
+      plain.push(await timed(() => parallelIfAllReadOnly(toDirectCalls(of)), failed));
+      hintgate.push(await timed(() => runtime.execute(toToolCalls(of)), failed));
+    }
+    const ratio = median(hintgate) / median(plain);
+    goals.push({
+      name: `2. ${size} reads: hintgate / Promise.allSettled`,
+      value: ratio,
+      limit: FACTOR,
+      bound: 'most',
+      unit: 'x',
+    });
+    rows.push([
+      String(size),
+      String(sumOf(of)),
+      String(maxOf(of)),
+      fixed(median(plain)),
+      fixed(median(hintgate)),
+      fixed(ratio, 3),
+      fixed(median(hintgate) / maxOf(of), 3),
+      failed.size === 0 ? 'none' : [...failed].join(', '),
+    ]);
+  }
+  await runtime.close();
+  return section({
+    heading: '## 2. Read-only batches (median of 5)',
+    command: COMMAND,
+    started,
+    method: `read-only batches of distinct files, latencies 20-100 ms (seeded); hintgate \`execute\` and plain \`Promise.allSettled\` of the same tools taking turns, median of ${REPEATS}. Goal: hintgate within ${FACTOR}x of \`Promise.allSettled\`.`,
+    tables: [
+      table(
+        [
+          'calls',
+          'sum ms',
+          'slowest call ms',
+          'Promise.allSettled ms',
+          'hintgate ms',
+          'hintgate / allSettled',
+          'hintgate / slowest',
+          'calls not ok',
+        ],
+        rows,
+      ),
+    ],
+    goals,
+  });
+}
+
+/** Part 3: µs per call of no-op batches through one runtime, against validate + execute alone. */
+export async function overheadSection(): Promise<SectionResult> {
+  const started = machine();
+  const runtime = createRuntime({ tools: [noopReadTool, noopWriteTool], mode: 'yolo' });
+  const batchOf = (size: number, make: (n: number) => ToolCall): ToolCall[] =>
+    Array.from({ length: size }, (_, n) => make(n));
+  const reads = batchOf(100, (n) => ({ id: `r${n}`, name: 'noop_read', arguments: { n } }));
+  const scenarios: ReadonlyArray<readonly [string, ToolCall[]]> = [
+    ['100 no-op reads (zod { n: number })', reads],
+    [
+      '100 no-op writes, distinct keys (parallel)',
+      batchOf(100, (n) => ({ id: `w${n}`, name: 'noop_write', arguments: { n, key: `k${n}` } })),
+    ],
+    [
+      '100 no-op writes, one key (serialized)',
+      batchOf(100, (n) => ({ id: `s${n}`, name: 'noop_write', arguments: { n, key: 'shared' } })),
+    ],
+    [
+      '1000 no-op writes, one key (serialized)',
+      batchOf(1000, (n) => ({ id: `s${n}`, name: 'noop_write', arguments: { n, key: 'shared' } })),
+    ],
+  ];
+  const context = { signal: new AbortController().signal, callId: 'x', attempt: 1 };
+  // A run is 1000 calls: ten batches of 100 or one of 1000, so every variant weighs alike.
+  const thousand = (batch: () => Promise<void>, size: number) => ({
+    calls: 1000,
+    run: async () => {
+      for (let i = 0; i < 1000 / size; i += 1) await batch();
+    },
+  });
+  const variants = scenarios.map(([, calls]) =>
+    thousand(async () => {
+      const results = await runtime.execute(calls);
+      if (results.some((result) => result.status !== 'ok'))
+        throw new Error('part 3: a call failed');
+    }, calls.length),
+  );
+  const floor = thousand(async () => {
+    for (const call of reads) {
+      const outcome = noopReadTool.inputSchema.validate(call.arguments);
+      if (!(outcome instanceof Promise) && outcome.ok) noopReadTool.execute(outcome.value, context);
+    }
+  }, reads.length);
+  const measured = await interleave([...variants, floor], {
+    rounds: 15,
+    runsPerRound: 4,
+    warmupRuns: 30,
+  });
+  await runtime.close();
+  const base = measured[scenarios.length] ?? {
+    wallUs: Number.NaN,
+    cpuUs: Number.NaN,
+    bestWallUs: Number.NaN,
+  };
+  const goals: Goal[] = scenarios.map(([label], index) => ({
+    name: `3. ${label}: µs added over validate + execute`,
+    value: (measured[index]?.wallUs ?? Number.NaN) - base.wallUs,
+    limit: OVERHEAD_GOAL_US,
+    bound: 'most',
+    unit: ' µs',
+  }));
+  const rows = [
+    ...scenarios.map(([label]) => label),
+    'reference: zod validate + execute only, no pipeline (100 calls)',
+  ].map((label, index) => {
+    const m = measured[index] ?? base;
+    return [
+      label,
+      fixed(m.wallUs, 2),
+      fixed(m.bestWallUs, 2),
+      fixed(m.cpuUs, 2),
+      index < scenarios.length ? fixed(m.wallUs - base.wallUs, 2) : 'n/a',
+    ];
+  });
+  return section({
+    heading: '## 3. Per-call overhead of the pipeline (no-op tools)',
+    command: COMMAND,
+    started,
+    method: `batches of no-op calls (zod schemas) through one runtime, mode \`yolo\`; 4000 calls per variant and round, the variants taking turns in 15 rounds after 30,000 warm-up calls each; the reference validates and executes the same 100 reads without the pipeline. Goal: the pipeline adds under ${OVERHEAD_GOAL_US} µs per call over the reference (wall, median of rounds).`,
+    tables: [
+      table(
+        [
+          'scenario',
+          'wall µs/call (median)',
+          'wall µs/call (best round)',
+          'CPU µs/call',
+          'added over reference µs',
+        ],
+        rows,
+      ),
+    ],
+    goals,
+  });
+}
+
+runAlone(import.meta.url, async () => [
+  await strategiesSection(),
+  await readOnlySection(),
+  await overheadSection(),
+]);
