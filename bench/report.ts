@@ -59,9 +59,11 @@ export interface Goal {
 export const met = (goal: Goal): boolean =>
   goal.bound === 'most' ? goal.value <= goal.limit : goal.value >= goal.limit;
 
-/** A goal as one line: `name: 1.23x (at most 1.5x) yes`. */
+/** A goal as one line: `name: 1.230x (at most 1.5x): met`; a NaN value is a goal reported missed by another file. */
 export const goalLine = (goal: Goal): string =>
-  `${goal.name}: ${fixed(goal.value, 3)}${goal.unit} (${goal.bound === 'most' ? 'at most' : 'at least'} ${goal.limit}${goal.unit}): ${met(goal) ? 'met' : 'MISSED'}`;
+  Number.isNaN(goal.value)
+    ? `${goal.name}: MISSED`
+    : `${goal.name}: ${fixed(goal.value, 3)}${goal.unit} (${goal.bound === 'most' ? 'at most' : 'at least'} ${goal.limit}${goal.unit}): ${met(goal) ? 'met' : 'MISSED'}`;
 
 /** A measured section: its Markdown and its goals. */
 export interface SectionResult {

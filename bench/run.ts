@@ -27,7 +27,7 @@ import { overheadSection, readOnlySection, strategiesSection } from './strategie
 const foreign = (heading: string, markdown: string, missed: readonly string[]): SectionResult => ({
   heading,
   markdown,
-  goals: missed.map((name) => ({ name, value: 1, limit: 0, bound: 'most', unit: '' })),
+  goals: missed.map((name) => ({ name, value: Number.NaN, limit: 0, bound: 'most', unit: '' })),
 });
 
 async function main(): Promise<void> {
