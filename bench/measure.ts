@@ -82,6 +82,12 @@ export function treeCpuMs(pid: number | undefined): number {
 export const turnOrder = (count: number, round: number): number[] =>
   Array.from({ length: count }, (_, i) => (i + round) % count);
 
+/**
+ * `HINTGATE_BENCH_QUICK=1`: a trial that each bench still runs end to end, with every
+ * {@link interleave} cut to 2 rounds of 1 run; its figures mean nothing (do not `--write`).
+ */
+export const QUICK = process.env.HINTGATE_BENCH_QUICK === '1';
+
 /** One variant measured in rounds: a unit of work and the calls it makes. */
 export interface Variant {
   /** One unit of work (a batch, a run, a call); throws when a call did not end as expected. */
@@ -113,8 +119,9 @@ export interface RoundOptions {
  */
 export async function interleave(
   variants: readonly Variant[],
-  options: RoundOptions,
+  measured: RoundOptions,
 ): Promise<PerCall[]> {
+  const options = QUICK ? { rounds: 2, runsPerRound: 1, warmupRuns: 1 } : measured;
   for (const variant of variants) {
     for (let i = 0; i < options.warmupRuns; i += 1) await variant.run();
   }

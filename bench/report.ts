@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { loadNow, type Machine } from './measure.js';
+import { loadNow, type Machine, QUICK } from './measure.js';
 
 export { loadNow, machine, median } from './measure.js';
 
@@ -98,6 +98,7 @@ export function section(input: SectionInput): SectionResult {
 
 /** Writes sections into bench/RESULTS.md, each replacing its own. */
 export function writeSections(sections: readonly SectionResult[]): void {
+  if (QUICK) throw new Error('HINTGATE_BENCH_QUICK figures mean nothing: not written.');
   let text = readFileSync(RESULTS_PATH, 'utf8');
   for (const part of sections) text = replaceSection(text, part.heading, part.markdown);
   writeFileSync(RESULTS_PATH, text);

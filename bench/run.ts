@@ -5,6 +5,7 @@
  * which: the regression guard. Each section also runs alone from its own file.
  */
 import { performance } from 'node:perf_hooks';
+import { adaptersSection } from './adapters.js';
 import { CATALOG_HEADING, catalogBench } from './catalog.js';
 import { ROOT } from './gateway.js';
 import { gatewaySection } from './gateway-section.js';
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
     ['3. per-call overhead', overheadSection],
     ['4. gateway', gatewaySection],
     ['5. shell lines', shellSection],
+    ['adapters', () => adaptersSection()],
     [
       '7. scaling',
       async () => {
