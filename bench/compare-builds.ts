@@ -8,14 +8,15 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import type { ToolCall } from 'hintgate';
 import { z } from 'zod';
-import { interleave, machine, type PerCall } from './measure.js';
-import { fixed, runAlone, type SectionResult, section, table } from './report.js';
+import { interleave, machine, type PerCall, thousandCalls } from './measure.js';
+import { type PerCallRow, perCallTable, runAlone, type SectionResult, section } from './report.js';
+import { noopBatches } from './tools.js';
 
 const { values } = parseArgs({
   options: {
     baseline: { type: 'string' },
-    rounds: { type: 'string', default: '15' },
     write: { type: 'boolean', default: false },
   },
 });
@@ -24,23 +25,17 @@ if (baseline === '')
   throw new Error('compare-builds: give --baseline <checkout of hintgate, built>');
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BATCH = 100;
-const ROUNDS = Number(values.rounds);
+const ROUNDS = 15;
 
 interface ToolResultLike {
   readonly status: string;
 }
-interface CallLike {
-  readonly id: string;
-  readonly name: string;
-  readonly arguments: Record<string, unknown>;
-}
 /** The part of the package's API the comparison uses, in any build. */
 interface Build {
   readonly createRuntime: (options: Record<string, unknown>) => {
-    execute(calls: readonly CallLike[]): Promise<readonly ToolResultLike[]>;
+    execute(calls: readonly ToolCall[]): Promise<readonly ToolResultLike[]>;
     turn?: () => {
-      call(call: CallLike): Promise<ToolResultLike>;
+      call(call: ToolCall): Promise<ToolResultLike>;
       end(): Promise<readonly ToolResultLike[]>;
     };
     close(): Promise<void>;
@@ -53,15 +48,12 @@ interface Build {
 const load = async (checkout: string): Promise<Build> =>
   (await import(pathToFileURL(join(checkout, 'dist', 'index.js')).href)) as Build;
 
+/** The checkout's commit, marked when its src/ has uncommitted changes. */
 const commitOf = (checkout: string): string => {
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', checkout, ...args], { encoding: 'utf8' }).trim();
   try {
-    const head = execFileSync('git', ['-C', checkout, 'rev-parse', '--short', 'HEAD'], {
-      encoding: 'utf8',
-    }).trim();
-    const dirty = execFileSync('git', ['-C', checkout, 'status', '--porcelain', '--', 'src'], {
-      encoding: 'utf8',
-    }).trim();
-    return dirty === '' ? head : `${head} + uncommitted changes`;
+    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--', 'src') === '' ? '' : ' + uncommitted changes'}`;
   } catch {
     return 'unknown';
   }
@@ -90,32 +82,6 @@ const runtimeOf = (build: Build) =>
     ],
   });
 
-const calls = (size: number, make: (n: number) => CallLike): CallLike[] =>
-  Array.from({ length: size }, (_, n) => make(n));
-
-const SCENARIOS: ReadonlyArray<readonly [string, CallLike[]]> = [
-  [
-    `${BATCH} no-op reads`,
-    calls(BATCH, (n) => ({ id: `r${n}`, name: 'noop_read', arguments: { n } })),
-  ],
-  [
-    `${BATCH} no-op writes, distinct keys`,
-    calls(BATCH, (n) => ({ id: `w${n}`, name: 'noop_write', arguments: { n, key: `k${n}` } })),
-  ],
-  [
-    `${BATCH} no-op writes, one key`,
-    calls(BATCH, (n) => ({ id: `s${n}`, name: 'noop_write', arguments: { n, key: 'shared' } })),
-  ],
-  [
-    `${BATCH * 10} no-op writes, one key`,
-    calls(BATCH * 10, (n) => ({
-      id: `s${n}`,
-      name: 'noop_write',
-      arguments: { n, key: 'shared' },
-    })),
-  ],
-];
-
 const check = (results: readonly ToolResultLike[]): void => {
   if (results.some((result) => result.status !== 'ok')) throw new Error('a call failed');
 };
@@ -123,83 +89,42 @@ const check = (results: readonly ToolResultLike[]): void => {
 /** Measures both builds. */
 async function compareBuilds(): Promise<SectionResult> {
   const started = machine();
-  const runtimes = [runtimeOf(await load(baseline)), runtimeOf(await load(ROOT))] as const;
+  const [before, after] = [runtimeOf(await load(baseline)), runtimeOf(await load(ROOT))];
   const rounds = { rounds: ROUNDS, warmupRuns: 30, runsPerRound: 4 };
-  const rows: string[][] = [];
-  for (const [label, batch] of SCENARIOS) {
-    // A run is 1000 calls: ten batches of 100 or one of 1000.
-    const variants = runtimes.map((runtime) => ({
-      calls: 1000,
-      run: async () => {
-        for (let i = 0; i < 1000 / batch.length; i += 1) check(await runtime.execute(batch));
-      },
-    }));
-    const [before, after] = (await interleave(variants, rounds)) as [PerCall, PerCall];
-    rows.push([
-      label,
-      ...(['wallUs', 'cpuUs'] as const).flatMap((key) => [
-        fixed(before[key], 2),
-        fixed(after[key], 2),
-        fixed(after[key] / before[key], 3),
-      ]),
-    ]);
+  const rows: PerCallRow[] = [];
+  for (const [label, batch] of noopBatches) {
+    const [b, a] = (await interleave(
+      [before, after].map((runtime) =>
+        thousandCalls(async () => check(await runtime.execute(batch)), batch.length),
+      ),
+      rounds,
+    )) as [PerCall, PerCall];
+    rows.push({ labels: [label, 'baseline build'], measured: b, baseline: b });
+    rows.push({ labels: [label, 'current build'], measured: a, baseline: b });
   }
-  // The same reads handed over one call at a time (this build only: the baseline may lack turn()).
-  const current = runtimes[1];
-  const reads = SCENARIOS[0]?.[1] ?? [];
-  const tenTimes = (batch: () => Promise<readonly ToolResultLike[]>) => ({
-    calls: 1000,
-    run: async () => {
-      for (let i = 0; i < 10; i += 1) check(await batch());
-    },
-  });
+  // The reads handed over one call at a time (this build only: the baseline may lack turn()).
+  const reads = noopBatches[0]?.[1] ?? [];
   const [viaExecute, viaTurn] = (await interleave(
     [
-      tenTimes(() => current.execute(reads)),
-      tenTimes(() => {
-        const turn = (current.turn as NonNullable<typeof current.turn>)();
+      thousandCalls(async () => check(await after.execute(reads)), reads.length),
+      thousandCalls(async () => {
+        const turn = (after.turn as NonNullable<typeof after.turn>)();
         for (const call of reads) void turn.call(call);
-        return turn.end();
-      }),
+        check(await turn.end());
+      }, reads.length),
     ],
     rounds,
   )) as [PerCall, PerCall];
-  await Promise.all(runtimes.map((runtime) => runtime.close()));
+  const label = '100 no-op reads, current build';
+  rows.push({ labels: [label, '`execute`'], measured: viaExecute, baseline: viaExecute });
+  rows.push({ labels: [label, 'one `turn().call` each'], measured: viaTurn, baseline: viaExecute });
+  await Promise.all([before.close(), after.close()]);
   return section({
     heading: '## 6. Before/after: per-call overhead of execute, two builds in one run',
     command: 'bench/compare-builds.ts --baseline <checkout>',
     started,
-    method: `baseline ${commitOf(baseline)}, current ${commitOf(ROOT)}: part 3's no-op batches (mode \`yolo\`, zod, each build's tools made by its own \`defineTool\`) through \`execute\` of both builds in one process, 30,000 warm-up calls each, then ${ROUNDS} alternating rounds of 4000 calls; median µs per call, wall and CPU. Last row: the 100 reads handed over one at a time through \`runtime.turn()\` against \`execute\` in the same rounds, current build.`,
-    tables: [
-      table(
-        [
-          'scenario',
-          'baseline wall µs/call',
-          'current wall µs/call',
-          'wall current / baseline',
-          'baseline CPU µs/call',
-          'current CPU µs/call',
-          'CPU current / baseline',
-        ],
-        rows,
-      ),
-      table(
-        [
-          'current build, 100 reads',
-          'execute CPU µs/call',
-          'turn() CPU µs/call',
-          'turn() / execute',
-        ],
-        [
-          [
-            'one turn per call',
-            fixed(viaExecute.cpuUs, 2),
-            fixed(viaTurn.cpuUs, 2),
-            fixed(viaTurn.cpuUs / viaExecute.cpuUs, 3),
-          ],
-        ],
-      ),
-    ],
+    method: `baseline ${commitOf(baseline)}, current ${commitOf(ROOT)}: part 3's no-op batches (mode \`yolo\`, zod, each build's tools made by its own \`defineTool\`) through \`execute\` of both builds in one process, 30 warm-up runs of 1000 calls each, then ${ROUNDS} alternating rounds of 4000 calls; median µs per call. Last two rows: the 100 reads handed over one at a time through \`runtime.turn()\` against \`execute\`, same rounds, current build.`,
+    tables: [perCallTable(['scenario', 'variant'], rows)],
   });
 }
 

@@ -6,9 +6,9 @@
  */
 import { Session } from 'node:inspector/promises';
 import { pathToFileURL } from 'node:url';
-import { createRuntime, type ToolCall } from 'hintgate';
+import { createRuntime } from 'hintgate';
 import { fixed, table } from './report.js';
-import { noopReadTool, noopWriteTool } from './tools.js';
+import { noopBatches, noopReadTool, noopWriteTool } from './tools.js';
 
 /** The parts of a V8 `Profiler.Profile` read here. */
 export interface CpuProfile {
@@ -127,13 +127,7 @@ export function topTable(
 /** Profiles the pipeline on part 3's no-op batches and prints the self time tables. */
 async function profilePipeline(): Promise<void> {
   const runtime = createRuntime({ tools: [noopReadTool, noopWriteTool], mode: 'yolo' });
-  const batch = (make: (n: number) => ToolCall): ToolCall[] =>
-    Array.from({ length: 100 }, (_, n) => make(n));
-  const batches = [
-    batch((n) => ({ id: `r${n}`, name: 'noop_read', arguments: { n } })),
-    batch((n) => ({ id: `w${n}`, name: 'noop_write', arguments: { n, key: `k${n}` } })),
-    batch((n) => ({ id: `s${n}`, name: 'noop_write', arguments: { n, key: 'shared' } })),
-  ];
+  const batches = noopBatches.slice(0, 3).map(([, calls]) => calls);
   for (const calls of batches) for (let i = 0; i < 300; i += 1) await runtime.execute(calls);
   const session = new Session();
   session.connect();

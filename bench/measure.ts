@@ -96,6 +96,17 @@ export interface Variant {
   readonly calls: number;
 }
 
+/**
+ * A variant whose run is 1000 calls: `batch` (of `size` calls, a divisor of 1000) handed
+ * over until 1000 calls have run, so batches of every size weigh alike.
+ */
+export const thousandCalls = (batch: () => Promise<unknown>, size: number): Variant => ({
+  calls: 1000,
+  run: async () => {
+    for (let i = 0; i < 1000 / size; i += 1) await batch();
+  },
+});
+
 /** Median wall and CPU µs per call of a variant over the rounds, and each round's figures. */
 export interface PerCall {
   readonly wallUs: number;

@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { loadNow, type Machine, QUICK } from './measure.js';
+import { loadNow, type Machine, type PerCall, QUICK } from './measure.js';
 
 export { loadNow, machine, median } from './measure.js';
 
@@ -27,6 +27,38 @@ export function table(headers: readonly string[], rows: readonly (readonly strin
   const rule = headers.map((_, column) => (numeric[column] ? '---:' : '---'));
   return [line(headers), line(rule), ...rows.map(line)].join('\n');
 }
+
+/** A measured variant against the baseline of its row group, for {@link perCallTable}. */
+export interface PerCallRow {
+  /** The first cells, one per label header. */
+  readonly labels: readonly string[];
+  readonly measured: PerCall;
+  readonly baseline: PerCall;
+}
+
+/** A table of CPU and wall µs per call, each with its difference and ratio to the row's baseline. */
+export const perCallTable = (
+  labelHeaders: readonly string[],
+  rows: readonly PerCallRow[],
+): string =>
+  table(
+    [
+      ...labelHeaders,
+      'CPU µs/call',
+      'CPU - baseline µs',
+      'CPU / baseline',
+      'wall µs/call',
+      'wall / baseline',
+    ],
+    rows.map(({ labels, measured: m, baseline: b }) => [
+      ...labels,
+      fixed(m.cpuUs, 2),
+      fixed(m.cpuUs - b.cpuUs, 2),
+      fixed(m.cpuUs / b.cpuUs, 3),
+      fixed(m.wallUs, 2),
+      fixed(m.wallUs / b.wallUs, 3),
+    ]),
+  );
 
 /**
  * `text` with the section under `heading` (up to the next `## ` heading, or the end)

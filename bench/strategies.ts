@@ -4,7 +4,7 @@
  * tools. Alone: `npx tsx --tsconfig bench/tsconfig.json bench/strategies.ts [--write]`.
  */
 import { performance } from 'node:perf_hooks';
-import { type CallResult, createRuntime, type Runtime, type ToolCall } from 'hintgate';
+import { type CallResult, createRuntime, type Runtime } from 'hintgate';
 import { parallelIfAllReadOnly, readWaves, sequential } from './baselines.js';
 import {
   type Batch,
@@ -17,9 +17,9 @@ import {
   toDirectCalls,
   toToolCalls,
 } from './batches.js';
-import { interleave, machine, median } from './measure.js';
+import { interleave, machine, median, thousandCalls } from './measure.js';
 import { fixed, type Goal, runAlone, type SectionResult, section, table, yesNo } from './report.js';
-import { noopReadTool, noopWriteTool, sleepingTools } from './tools.js';
+import { noopBatches, noopReadTool, noopWriteTool, sleepingTools } from './tools.js';
 
 const REPEATS = 5;
 const FACTOR = 1.05;
@@ -212,40 +212,17 @@ export async function readOnlySection(sizes = [1, 2, 4, 8, 16, 32, 64]): Promise
 export async function overheadSection(): Promise<SectionResult> {
   const started = machine();
   const runtime = createRuntime({ tools: [noopReadTool, noopWriteTool], mode: 'yolo' });
-  const batchOf = (size: number, make: (n: number) => ToolCall): ToolCall[] =>
-    Array.from({ length: size }, (_, n) => make(n));
-  const reads = batchOf(100, (n) => ({ id: `r${n}`, name: 'noop_read', arguments: { n } }));
-  const scenarios: ReadonlyArray<readonly [string, ToolCall[]]> = [
-    ['100 no-op reads (zod { n: number })', reads],
-    [
-      '100 no-op writes, distinct keys (parallel)',
-      batchOf(100, (n) => ({ id: `w${n}`, name: 'noop_write', arguments: { n, key: `k${n}` } })),
-    ],
-    [
-      '100 no-op writes, one key (serialized)',
-      batchOf(100, (n) => ({ id: `s${n}`, name: 'noop_write', arguments: { n, key: 'shared' } })),
-    ],
-    [
-      '1000 no-op writes, one key (serialized)',
-      batchOf(1000, (n) => ({ id: `s${n}`, name: 'noop_write', arguments: { n, key: 'shared' } })),
-    ],
-  ];
+  const scenarios = noopBatches;
+  const reads = scenarios[0]?.[1] ?? [];
   const context = { signal: new AbortController().signal, callId: 'x', attempt: 1 };
-  // A run is 1000 calls: ten batches of 100 or one of 1000, so every variant weighs alike.
-  const thousand = (batch: () => Promise<void>, size: number) => ({
-    calls: 1000,
-    run: async () => {
-      for (let i = 0; i < 1000 / size; i += 1) await batch();
-    },
-  });
   const variants = scenarios.map(([, calls]) =>
-    thousand(async () => {
+    thousandCalls(async () => {
       const results = await runtime.execute(calls);
       if (results.some((result) => result.status !== 'ok'))
         throw new Error('part 3: a call failed');
     }, calls.length),
   );
-  const floor = thousand(async () => {
+  const floor = thousandCalls(async () => {
     for (const call of reads) {
       const outcome = noopReadTool.inputSchema.validate(call.arguments);
       if (!(outcome instanceof Promise) && outcome.ok) noopReadTool.execute(outcome.value, context);
@@ -271,7 +248,7 @@ export async function overheadSection(): Promise<SectionResult> {
   }));
   const rows = [
     ...scenarios.map(([label]) => label),
-    'reference: zod validate + execute only, no pipeline (100 calls)',
+    'reference: zod validate + execute only, no pipeline (100 reads)',
   ].map((label, index) => {
     const m = measured[index] ?? base;
     return [

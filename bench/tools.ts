@@ -8,6 +8,7 @@ import {
   READ_ONLY,
   type Tool,
   type ToolAnnotations,
+  type ToolCall,
   WRITE,
 } from 'hintgate';
 import { z } from 'zod';
@@ -79,3 +80,23 @@ export const noopItemReadTool = defineTool({
   resources: ['item:{key}'],
   execute: ({ n }) => `ok ${n}`,
 });
+
+const batchOf = (size: number, make: (n: number) => ToolCall): ToolCall[] =>
+  Array.from({ length: size }, (_, n) => make(n));
+
+/** Part 3's no-op batches over {@link noopReadTool} and {@link noopWriteTool}: label and calls. */
+export const noopBatches: ReadonlyArray<readonly [string, readonly ToolCall[]]> = [
+  ['100 no-op reads', batchOf(100, (n) => ({ id: `r${n}`, name: 'noop_read', arguments: { n } }))],
+  [
+    '100 no-op writes, distinct keys (parallel)',
+    batchOf(100, (n) => ({ id: `w${n}`, name: 'noop_write', arguments: { n, key: `k${n}` } })),
+  ],
+  [
+    '100 no-op writes, one key (serialized)',
+    batchOf(100, (n) => ({ id: `s${n}`, name: 'noop_write', arguments: { n, key: 'shared' } })),
+  ],
+  [
+    '1000 no-op writes, one key (serialized)',
+    batchOf(1000, (n) => ({ id: `s${n}`, name: 'noop_write', arguments: { n, key: 'shared' } })),
+  ],
+];
