@@ -23,6 +23,7 @@ import {
   pinnedConfig,
   stdioPath,
   UPSTREAM_COMMAND,
+  warmupCalls,
 } from './gateway.js';
 import { machine } from './measure.js';
 import { fixed, section, table } from './report.js';
@@ -56,7 +57,7 @@ try {
   }
   const proxy = mcpProxyPackage();
   if ('bin' in proxy) paths.push(await mcpProxyHttpPath(proxy.bin, 'mcp-proxy (HTTP)'));
-  for (const path of paths) await drive(path.client, 8, 6000);
+  for (const path of paths) await drive(path.client, 8, warmupCalls(6000));
   const rows = await measurePaths(paths, [1, 8, 32]);
   const first = (prefix: string, level: number) =>
     rows.find((r) => r.concurrency === level && r.label.startsWith(prefix));

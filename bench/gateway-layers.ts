@@ -11,7 +11,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -19,7 +18,7 @@ import { type AuditSink, createMemoryAuditSink, createRegistry, createRuntime } 
 import { connectMcpServer, type McpEraOption } from 'hintgate/mcp';
 import { createJsonlAuditSink } from 'hintgate/node';
 import { childEnv, ROOT, UPSTREAM_COMMAND } from './gateway.js';
-import { cpuUs, median, percentile, turnOrder } from './measure.js';
+import { interleave } from './measure.js';
 import { fixed, table } from './report.js';
 
 const ROUNDS = 8;
@@ -97,45 +96,35 @@ export async function gatewayLayers(calls: number): Promise<string> {
       await runtimeLayer("reference: runtime with era: 'auto', no audit", undefined, 'auto'),
     );
     let n = 0;
-    for (const layer of layers) for (let i = 0; i < WARMUP; i += 1) await layer.call(n++);
-    const latencies = layers.map((): number[] => []);
-    const cpu = layers.map((): number[] => []);
     const perRound = Math.ceil(calls / ROUNDS);
-    for (let round = 0; round < ROUNDS; round += 1) {
-      for (const index of turnOrder(layers.length, round)) {
-        const layer = layers[index] as Layer;
-        const before = cpuUs();
-        for (let i = 0; i < perRound; i += 1) {
-          const start = performance.now();
-          await layer.call(n++);
-          latencies[index]?.push(performance.now() - start);
-        }
-        cpu[index]?.push((cpuUs() - before) / perRound);
-      }
-    }
-    const p50 = latencies.map((list) =>
-      percentile(
-        [...list].sort((a, b) => a - b),
-        50,
-      ),
+    const measured = await interleave(
+      layers.map((layer) => ({ calls: 1, run: () => layer.call(n++) })),
+      { rounds: ROUNDS, runsPerRound: perRound, warmupRuns: WARMUP },
     );
-    const cpuOf = cpu.map(median);
-    const rows = layers.map((layer, index) => [
-      `${index + 1}. ${layer.label}; ${layer.era === 'legacy' ? '2025 handshake' : layer.era === 'modern' ? '2026-07-28' : 'era unknown'}`,
-      fixed(p50[index] ?? Number.NaN, 3),
-      fixed(cpuOf[index] ?? Number.NaN, 0),
-      fixed((p50[index] ?? Number.NaN) - (p50[0] ?? Number.NaN), 3),
-      fixed((cpuOf[index] ?? Number.NaN) / (cpuOf[0] ?? Number.NaN), 2),
-    ]);
+    const [first] = measured;
+    if (first === undefined) throw new Error('not measured');
+    const era = (layer: Layer): string =>
+      layer.era === 'legacy' ? '2025 handshake' : layer.era === 'modern' ? '2026-07-28' : 'unknown';
     return table(
       [
         'layer (upstream side, in process, 1 call at a time)',
+        'era',
         'p50 ms',
         'CPU µs/call',
         'p50 - row 1 ms',
         'CPU / row 1',
       ],
-      rows,
+      layers.map((layer, index) => {
+        const m = measured[index] ?? first;
+        return [
+          `${index + 1}. ${layer.label}`,
+          era(layer),
+          fixed(m.p50RunUs / 1000, 3),
+          fixed(m.cpuUs, 0),
+          fixed((m.p50RunUs - first.p50RunUs) / 1000, 3),
+          fixed(m.cpuUs / first.cpuUs, 2),
+        ];
+      }),
     );
   } finally {
     for (const layer of layers) await layer.close().catch(() => {});
@@ -144,5 +133,5 @@ export async function gatewayLayers(calls: number): Promise<string> {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  process.stdout.write(`${await gatewayLayers(Number(process.argv[2] ?? 4000))}\n`);
+  process.stdout.write(`${await gatewayLayers(4000)}\n`);
 }

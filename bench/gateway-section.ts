@@ -2,8 +2,7 @@
  * Part 4 of `npm run bench`: what the gateway adds to a call of a cheap upstream over MCP,
  * against direct stdio and mcp-proxy, all in one run (paths: bench/gateway.ts), then its
  * upstream side layer by layer (bench/gateway-layers.ts). Alone: `npx tsx --tsconfig
- * bench/tsconfig.json bench/gateway-section.ts [--write]`; `HINTGATE_BENCH_GATEWAY_CALLS=N`
- * for a quick trial.
+ * bench/tsconfig.json bench/gateway-section.ts [--write]`.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,14 +23,15 @@ import {
   stdioPath,
   UPSTREAM_COMMAND,
   warmUp,
+  warmupCalls,
 } from './gateway.js';
 import { gatewayLayers } from './gateway-layers.js';
 import { machine } from './measure.js';
 import { fixed, type Goal, runAlone, type SectionResult, section, table } from './report.js';
 
 const LEVELS = [1, 8, 32] as const;
-const WARMUP_CALLS = 10_000;
-const WARMUP_BLOCK = 2000;
+const WARMUP_CALLS = warmupCalls(10_000);
+const WARMUP_BLOCK = warmupCalls(2000);
 /** Goal 1: the default stdio gateway adds less than this at p50 over direct, 1 concurrent. */
 const P50_GOAL_MS = 0.3;
 const HEADING = '## 4. Gateway overhead: a cheap tool over MCP, direct vs hintgate vs mcp-proxy';

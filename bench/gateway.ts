@@ -14,16 +14,15 @@ import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { AuditSyncPolicy } from 'hintgate/gateway';
-import { percentile, treeCpuMs, turnOrder } from './measure.js';
+import { percentile, QUICK, treeCpuMs, turnOrder } from './measure.js';
 import { freePort, stopProcess, tail, waitForPort } from './processes.js';
 
 export { percentile } from './measure.js';
 
-/** Calls per path and level: 2000, or `HINTGATE_BENCH_GATEWAY_CALLS` (even) for a quick trial. */
-export const GATEWAY_CALLS = Number(process.env.HINTGATE_BENCH_GATEWAY_CALLS || 2000);
-if (!Number.isInteger(GATEWAY_CALLS) || GATEWAY_CALLS <= 0 || GATEWAY_CALLS % 2 !== 0) {
-  throw new Error('HINTGATE_BENCH_GATEWAY_CALLS must be a positive even number.');
-}
+/** Calls per path and level: 2000 (8 in a `HINTGATE_BENCH_QUICK=1` trial). */
+export const GATEWAY_CALLS = QUICK ? 8 : 2000;
+/** Warm-up calls per path before a measurement: `calls`, or 8 in a quick trial. */
+export const warmupCalls = (calls: number): number => (QUICK ? 8 : calls);
 const START_TIMEOUT_MS = 20_000;
 
 /** The repository root. */

@@ -107,11 +107,13 @@ export const thousandCalls = (batch: () => Promise<unknown>, size: number): Vari
   },
 });
 
-/** Median wall and CPU µs per call of a variant over the rounds, and each round's figures. */
+/** A variant's figures: median over the rounds of wall and CPU µs per call, best round, run latency. */
 export interface PerCall {
   readonly wallUs: number;
   readonly cpuUs: number;
   readonly bestWallUs: number;
+  /** Median wall µs of one run (all rounds' runs): a call's latency when a run is one call. */
+  readonly p50RunUs: number;
 }
 
 /** How {@link interleave} measures. */
@@ -138,12 +140,18 @@ export async function interleave(
   }
   const wall = variants.map((): number[] => []);
   const cpu = variants.map((): number[] => []);
+  const runs = variants.map((): number[] => []);
   for (let round = 0; round < options.rounds; round += 1) {
     for (const index of turnOrder(variants.length, round)) {
       const variant = variants[index] as Variant;
       const cpuStart = cpuUs();
       const start = performance.now();
-      for (let i = 0; i < options.runsPerRound; i += 1) await variant.run();
+      for (let i = 0, at = start; i < options.runsPerRound; i += 1) {
+        await variant.run();
+        const now = performance.now();
+        runs[index]?.push((now - at) * 1000);
+        at = now;
+      }
       const calls = variant.calls * options.runsPerRound;
       wall[index]?.push(((performance.now() - start) * 1000) / calls);
       cpu[index]?.push((cpuUs() - cpuStart) / calls);
@@ -153,5 +161,6 @@ export async function interleave(
     wallUs: median(wall[index] ?? []),
     cpuUs: median(cpu[index] ?? []),
     bestWallUs: Math.min(...(wall[index] ?? [])),
+    p50RunUs: median(runs[index] ?? []),
   }));
 }

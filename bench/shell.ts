@@ -7,7 +7,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { createRuntime } from 'hintgate';
 import {
   checkCommandSafety,
@@ -15,7 +14,7 @@ import {
   createRunCommandTool,
   MAX_COMMAND_LENGTH,
 } from 'hintgate/tools';
-import { machine, median } from './measure.js';
+import { interleave, machine } from './measure.js';
 import { fixed, type Goal, runAlone, type SectionResult, section, table } from './report.js';
 
 const HUGE = 1024 * 1024;
@@ -51,17 +50,14 @@ const SHAPES: ReadonlyArray<readonly [string, (length: number) => string]> = [
   ],
 ];
 
-/** Median wall ms of `work` over `REPEATS` runs after one warm-up. */
-async function timeOf(work: () => Promise<unknown>): Promise<number> {
-  await work();
-  const times: number[] = [];
-  for (let i = 0; i < REPEATS; i += 1) {
-    const start = performance.now();
-    await work();
-    times.push(performance.now() - start);
-  }
-  return median(times);
-}
+/** Median wall ms per run of each of `works`, taking turns in {@link REPEATS} rounds after a warm-up. */
+const timesOf = async (works: ReadonlyArray<() => Promise<unknown>>): Promise<number[]> =>
+  (
+    await interleave(
+      works.map((run) => ({ calls: 1, run })),
+      { rounds: REPEATS, runsPerRound: 1, warmupRuns: 1 },
+    )
+  ).map((m) => m.wallUs / 1000);
 
 /** Measures part 5. */
 export async function shellSection(): Promise<SectionResult> {
@@ -71,22 +67,16 @@ export async function shellSection(): Promise<SectionResult> {
     const huge = `echo ${repeat('a', HUGE - 5)}`;
     const tool = createRunCommandTool({ workspace });
     const runtime = createRuntime({ tools: [tool], mode: 'yolo' });
-    const hugeRows: Array<readonly [string, number]> = [
-      [
-        "run_command's approval key (refused unread)",
-        await timeOf(async () => tool.approvalKey?.({ command: huge })),
-      ],
-      [
-        'checkCommandSafety (refused unread)',
-        await timeOf(() => checkCommandSafety(huge, { workspace })),
-      ],
-      [
-        'a whole call through the runtime (refused by the input schema)',
-        await timeOf(() =>
-          runtime.execute([{ id: 'c', name: 'run_command', arguments: { command: huge } }]),
-        ),
-      ],
+    const hugeLabels = [
+      "run_command's approval key (refused unread)",
+      'checkCommandSafety (refused unread)',
+      'a whole call through the runtime (refused by the input schema)',
     ];
+    const hugeTimes = await timesOf([
+      async () => tool.approvalKey?.({ command: huge }),
+      () => checkCommandSafety(huge, { workspace }),
+      () => runtime.execute([{ id: 'c', name: 'run_command', arguments: { command: huge } }]),
+    ]);
     await runtime.close();
     const small = 1024;
     const lengthRatio = MAX_COMMAND_LENGTH / small;
@@ -94,24 +84,15 @@ export async function shellSection(): Promise<SectionResult> {
     const rows: string[][] = [];
     let longest = Number.POSITIVE_INFINITY;
     for (const [name, build] of SHAPES) {
-      // Both lengths measured in turn, so that both see the same load of the machine.
-      const lines = [build(small), build(MAX_COMMAND_LENGTH)];
-      const times = lines.map(() => ({ keys: [] as number[], gate: [] as number[] }));
-      for (let round = -1; round < REPEATS; round += 1) {
-        for (const [index, line] of lines.entries()) {
-          const start = performance.now();
-          await commandApprovalKeys(line, workspace);
-          const middle = performance.now();
-          await checkCommandSafety(line, { workspace });
-          if (round < 0) continue;
-          times[index]?.keys.push(middle - start);
-          times[index]?.gate.push(performance.now() - middle);
-        }
-      }
-      const [one, max] = times.map((t) => ({ keys: median(t.keys), gate: median(t.gate) })) as [
-        { keys: number; gate: number },
-        { keys: number; gate: number },
-      ];
+      // Both lengths and both readers take turns, so that all see the same load of the machine.
+      const [keys1, gate1, keysMax, gateMax] = (await timesOf(
+        [build(small), build(MAX_COMMAND_LENGTH)].flatMap((line) => [
+          () => commandApprovalKeys(line, workspace),
+          () => checkCommandSafety(line, { workspace }),
+        ]),
+      )) as [number, number, number, number];
+      const one = { keys: keys1, gate: gate1 };
+      const max = { keys: keysMax, gate: gateMax };
       const ratio = (max.keys + max.gate) / (one.keys + one.gate);
       if (rows.length === 0) longest = max.keys + max.gate;
       goals.push({
@@ -130,7 +111,7 @@ export async function shellSection(): Promise<SectionResult> {
         `${fixed(ratio, 1)}x`,
       ]);
     }
-    const worst = Math.max(...hugeRows.map(([, ms]) => ms));
+    const worst = Math.max(...hugeTimes);
     goals.push({
       name: `5. 1 MB line, slowest path / a ${MAX_COMMAND_LENGTH}-character words line read`,
       value: worst / longest,
@@ -142,11 +123,14 @@ export async function shellSection(): Promise<SectionResult> {
       heading: SHELL_HEADING,
       command: 'bench/shell.ts',
       started,
-      method: `median of ${REPEATS} runs after a warm-up, built package. First table: a 1 MB line (\`echo aaaa…\`, over the maximum of ${MAX_COMMAND_LENGTH}). Second: lines of ${small} and ${MAX_COMMAND_LENGTH} characters read with the bash grammar by \`commandApprovalKeys\` (keys) and \`checkCommandSafety\` (gate), the two lengths taking turns. Goals: reading linear in length (the ${lengthRatio}x longer line at most ${3 * lengthRatio}x the time; quadratic would be ${lengthRatio ** 2}x); a 1 MB line refused faster than the longest words line taken is read.`,
+      method: `median of ${REPEATS} rotating rounds of one run each after a warm-up, built package. First table: a 1 MB line (\`echo aaaa…\`, over the maximum of ${MAX_COMMAND_LENGTH}). Second: lines of ${small} and ${MAX_COMMAND_LENGTH} characters read with the bash grammar by \`commandApprovalKeys\` (keys) and \`checkCommandSafety\` (gate), both lengths and readers taking turns. Goals: reading linear in length (the ${lengthRatio}x longer line at most ${3 * lengthRatio}x the time; quadratic would be ${lengthRatio ** 2}x); a 1 MB line refused faster than the longest words line taken is read.`,
       tables: [
         table(
           ['1 MB line', 'ms', '/ longest words line read'],
-          hugeRows.map(([label, ms]) => [label, fixed(ms, 3), fixed(ms / longest, 3)]),
+          hugeLabels.map((label, index) => {
+            const ms = hugeTimes[index] ?? Number.NaN;
+            return [label, fixed(ms, 3), fixed(ms / longest, 3)];
+          }),
         ),
         table(
           [
