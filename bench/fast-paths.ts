@@ -20,13 +20,14 @@ import {
   mcpProxyPackage,
   measurePaths,
   type Path,
+  pathsTable,
   pinnedConfig,
   stdioPath,
   UPSTREAM_COMMAND,
   warmupCalls,
 } from './gateway.js';
 import { machine } from './measure.js';
-import { fixed, section, table } from './report.js';
+import { section } from './report.js';
 
 const started = machine();
 const variants = (
@@ -59,44 +60,12 @@ try {
   if ('bin' in proxy) paths.push(await mcpProxyHttpPath(proxy.bin, 'mcp-proxy (HTTP)'));
   for (const path of paths) await drive(path.client, 8, warmupCalls(6000));
   const rows = await measurePaths(paths, [1, 8, 32]);
-  const first = (prefix: string, level: number) =>
-    rows.find((r) => r.concurrency === level && r.label.startsWith(prefix));
-  const cells = rows.map((row) => {
-    const direct = first('direct', row.concurrency);
-    const other = first('mcp-proxy', row.concurrency);
-    return [
-      row.label,
-      String(row.concurrency),
-      fixed(row.p50, 3),
-      direct ? fixed(row.p50 - direct.p50, 3) : 'n/a',
-      fixed(row.throughput, 0),
-      other ? fixed(row.throughput / other.throughput, 2) : 'n/a',
-      fixed(row.cpuUs, 0),
-      direct ? fixed(row.cpuUs / direct.cpuUs, 2) : 'n/a',
-      row.notOk,
-    ];
-  });
   const result = section({
     heading: '### Run',
     command: 'bench/fast-paths.ts',
     started,
     method: `part 4's upstream; 6000 warm-up calls per path at 8 concurrent, then ${rows[0]?.calls ?? 0} calls per path and level in 2 interleaved rounds; CPU = user + system of every process of a path but the client.`,
-    tables: [
-      table(
-        [
-          'path',
-          'concurrent',
-          'p50 ms',
-          'p50 - direct ms',
-          'calls/s',
-          '/ mcp-proxy calls/s',
-          'CPU µs/call',
-          'CPU / direct',
-          'not ok',
-        ],
-        cells,
-      ),
-    ],
+    tables: [pathsTable(rows, 'direct', 'mcp-proxy')],
   });
   process.stdout.write(result.markdown);
 } finally {

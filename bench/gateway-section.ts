@@ -18,6 +18,7 @@ import {
   type Path,
   type PathRow,
   packageVersion,
+  pathsTable,
   pinnedConfig,
   RELAY_COMMAND,
   stdioPath,
@@ -109,58 +110,20 @@ export async function gatewaySection(): Promise<SectionResult> {
         unit: 'x',
       });
     }
-    const ms = (value: number | undefined): string =>
-      value === undefined ? 'n/a' : fixed(value, 3);
-    const levelRows = rows.map((row) => {
-      const direct = find(DIRECT, row.concurrency);
-      const mcpProxy = find(PROXY, row.concurrency);
-      return [
-        row.label,
-        String(row.concurrency),
-        ms(row.p50),
-        ms(row.p95),
-        ms(row.p99),
-        fixed(row.throughput, 0),
-        fixed(row.cpuUs, 0),
-        ms(direct && row.p50 - direct.p50),
-        direct ? fixed(row.cpuUs / direct.cpuUs, 2) : 'n/a',
-        mcpProxy ? fixed(row.throughput / mcpProxy.throughput, 2) : 'n/a',
-        row.notOk,
-      ];
-    });
     const blocks = Array.from(
       { length: WARMUP_CALLS / WARMUP_BLOCK },
       (_, i) => `calls ${i * WARMUP_BLOCK + 1}-${(i + 1) * WARMUP_BLOCK}`,
     );
     const warmRows = warm.map((list) => [
       list[0]?.label ?? '',
-      ...list.map((row) => `${ms(row.p50)}, ${fixed(row.throughput, 0)}`),
+      ...list.map((row) => `${fixed(row.p50, 3)}, ${fixed(row.throughput, 0)}`),
     ]);
     return section({
       heading: HEADING,
       command: 'bench/gateway-section.ts',
       started,
       method: `one stdio upstream (bench/gateway-upstream.ts, server ${packageVersion('@modelcontextprotocol/server')}: one read-only \`ping\`), one client ${packageVersion('@modelcontextprotocol/client')} per path; gateways in mode \`auto\`, server trusted and pinned, audit to \`.hintgate/audit.jsonl\` (default \`audit.sync\` or \`always\`); ${'bin' in proxy ? `mcp-proxy ${proxy.version} (\`--server stream\`; its \`proxyServer\` as a stdio relay for reference, bench/gateway-relay.ts)` : `mcp-proxy not measured (${proxy.missing})`}. ${WARMUP_CALLS} warm-up calls per path at 8 concurrent (first table: p50 ms, calls/s per block), then ${GATEWAY_CALLS} calls per path and level in 2 interleaved rounds; p50/p95/p99 nearest-rank of \`callTool\` in the client; CPU = user + system of the path's processes but the client, from /proc. Audit events, warm-up included: ${audits}. Goals, on the default configuration: the stdio gateway adds under ${P50_GOAL_MS} ms at p50 over direct at 1 concurrent; the HTTP gateway's calls/s at least mcp-proxy's at every level. Last table: the gateway's upstream side in process (bench/gateway-layers.ts).`,
-      tables: [
-        table(['path', ...blocks], warmRows),
-        table(
-          [
-            'path',
-            'concurrent',
-            'p50 ms',
-            'p95 ms',
-            'p99 ms',
-            'calls/s',
-            'CPU µs/call',
-            'p50 - direct ms',
-            'CPU / direct',
-            'calls/s / mcp-proxy',
-            'not ok',
-          ],
-          levelRows,
-        ),
-        layers,
-      ],
+      tables: [table(['path', ...blocks], warmRows), pathsTable(rows, DIRECT, PROXY), layers],
       goals,
     });
   } finally {

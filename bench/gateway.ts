@@ -16,6 +16,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { AuditSyncPolicy } from 'hintgate/gateway';
 import { percentile, QUICK, treeCpuMs, turnOrder } from './measure.js';
 import { freePort, stopProcess, tail, waitForPort } from './processes.js';
+import { fixed, table } from './report.js';
 
 export { percentile } from './measure.js';
 
@@ -320,6 +321,48 @@ const rowOf = (label: string, concurrency: number, sample: Sample, cpuMs: number
     notOk: sample.failed === 0 ? '0' : `${sample.failed} (${sample.firstFailure ?? ''})`,
   };
 };
+
+/**
+ * The rows as a Markdown table: latency, calls/s and CPU per call, each against the row of
+ * the same level whose label starts with `direct` (p50 and CPU) and `mcp-proxy` (calls/s).
+ */
+export function pathsTable(rows: readonly PathRow[], direct: string, mcpProxy: string): string {
+  const find = (prefix: string, level: number) =>
+    rows.find((row) => row.concurrency === level && row.label.startsWith(prefix));
+  const ms = (value: number | undefined): string => (value === undefined ? 'n/a' : fixed(value, 3));
+  return table(
+    [
+      'path',
+      'concurrent',
+      'p50 ms',
+      'p95 ms',
+      'p99 ms',
+      'calls/s',
+      'CPU µs/call',
+      'p50 - direct ms',
+      'CPU / direct',
+      'calls/s / mcp-proxy',
+      'not ok',
+    ],
+    rows.map((row) => {
+      const base = find(direct, row.concurrency);
+      const other = find(mcpProxy, row.concurrency);
+      return [
+        row.label,
+        String(row.concurrency),
+        ms(row.p50),
+        ms(row.p95),
+        ms(row.p99),
+        fixed(row.throughput, 0),
+        fixed(row.cpuUs, 0),
+        ms(base && row.p50 - base.p50),
+        base ? fixed(row.cpuUs / base.cpuUs, 2) : 'n/a',
+        other ? fixed(row.throughput / other.throughput, 2) : 'n/a',
+        row.notOk,
+      ];
+    }),
+  );
+}
 
 /**
  * Measures every path at every level: `calls` calls per path and level in `rounds` rounds,

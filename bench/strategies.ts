@@ -3,7 +3,6 @@
  * tools, read-only batches of growing size, and the pipeline's per-call cost with no-op
  * tools. Alone: `npx tsx --tsconfig bench/tsconfig.json bench/strategies.ts [--write]`.
  */
-import { performance } from 'node:perf_hooks';
 import { type CallResult, createRuntime, type Runtime } from 'hintgate';
 import { parallelIfAllReadOnly, readWaves, sequential } from './baselines.js';
 import {
@@ -17,7 +16,7 @@ import {
   toDirectCalls,
   toToolCalls,
 } from './batches.js';
-import { interleave, machine, median, thousandCalls } from './measure.js';
+import { interleave, machine, thousandCalls, type Variant } from './measure.js';
 import { fixed, type Goal, runAlone, type SectionResult, section, table, yesNo } from './report.js';
 import { noopBatches, noopReadTool, noopWriteTool, sleepingTools } from './tools.js';
 
@@ -26,16 +25,22 @@ const FACTOR = 1.05;
 const OVERHEAD_GOAL_US = 20;
 const COMMAND = 'bench/strategies.ts';
 
-/** Wall ms of one run of `work`, and the ids of calls that did not end `ok`. */
-async function timed(work: () => Promise<unknown>, failed: Set<string>): Promise<number> {
-  const start = performance.now();
-  const results = await work();
-  const elapsed = performance.now() - start;
-  for (const result of Array.isArray(results) ? (results as CallResult[]) : []) {
-    if (result.status !== undefined && result.status !== 'ok') failed.add(result.id);
-  }
-  return elapsed;
-}
+/** A variant of one run of `work`; ids of calls that did not end `ok` go to `failed`. */
+const noting = (work: () => Promise<unknown>, failed: Set<string>): Variant => ({
+  calls: 1,
+  run: async () => {
+    const results = await work();
+    for (const result of Array.isArray(results) ? (results as CallResult[]) : []) {
+      if (result.status !== undefined && result.status !== 'ok') failed.add(result.id);
+    }
+  },
+});
+
+/** Median wall ms of each variant over {@link REPEATS} rotating rounds of one run, after a warm-up run. */
+const msOf = async (variants: readonly Variant[]): Promise<number[]> =>
+  (await interleave(variants, { rounds: REPEATS, runsPerRound: 1, warmupRuns: 1 })).map(
+    (m) => m.wallUs / 1000,
+  );
 
 /**
  * True when the plan agrees with the lock model: every call it waits for conflicts with it,
@@ -76,21 +81,13 @@ export async function strategiesSection(): Promise<SectionResult> {
     (of: Batch) => () => readWaves(toDirectCalls(of)),
     (of: Batch) => () => runtime.execute(toToolCalls(of)),
   ];
-  const failed = batches.map(() => new Set<string>());
-  const samples = batches.map(() => strategies.map((): number[] => []));
-  const warm = batches[1] as Batch;
-  for (const strategy of strategies) await strategy(warm)();
-  for (let rep = 0; rep < REPEATS; rep += 1) {
-    for (const [b, of] of batches.entries()) {
-      for (const [s, strategy] of strategies.entries()) {
-        samples[b]?.[s]?.push(await timed(strategy(of), failed[b] as Set<string>));
-      }
-    }
-  }
   const goals: Goal[] = [];
   const rows: string[][] = [];
   for (const [b, of] of batches.entries()) {
-    const [seq = 0, allRead = 0, waves = 0, hintgate = 0] = (samples[b] ?? []).map(median);
+    const failed = new Set<string>();
+    const [seq = 0, allRead = 0, waves = 0, hintgate = 0] = await msOf(
+      strategies.map((strategy) => noting(strategy(of), failed)),
+    );
     const critical = criticalPath(of);
     const mixed = of.calls.some((call) => call.kind !== 'READ' && call.kind !== 'SEARCH');
     if (mixed) {
@@ -102,7 +99,7 @@ export async function strategiesSection(): Promise<SectionResult> {
         unit: 'x',
       });
     }
-    const notOk = [...(failed[b] ?? [])];
+    const notOk = [...failed];
     rows.push([
       String(b + 1),
       `${of.title}: \`${of.shape}\``,
@@ -124,7 +121,7 @@ export async function strategiesSection(): Promise<SectionResult> {
     heading: '## 1. Strategies on the same batches (median of 5, ms)',
     command: COMMAND,
     started,
-    method: `tools await a real \`setTimeout\` for their latency (20-120 ms, seeded). (1) sequential; (2) parallel only if all are read-only; (3) consecutive reads as one wave (bench/baselines.ts); (4) hintgate \`execute\`, mode \`yolo\`. Critical path from DESIGN's lock table (bench/batches.ts, independent of src/). Median of ${REPEATS} interleaved repetitions after a warm-up. Goal: mixed batches within ${FACTOR}x of their critical path. "plan agrees": \`runtime.plan\` waits only for conflicting calls and its closure is the lock model's conflict set.`,
+    method: `tools await a real \`setTimeout\` for their latency (20-120 ms, seeded). (1) sequential; (2) parallel only if all are read-only; (3) consecutive reads as one wave (bench/baselines.ts); (4) hintgate \`execute\`, mode \`yolo\`. Critical path from DESIGN's lock table (bench/batches.ts, independent of src/). Median of ${REPEATS} rotating rounds after a warm-up run of each. Goal: mixed batches within ${FACTOR}x of their critical path. "plan agrees": \`runtime.plan\` waits only for conflicting calls and its closure is the lock model's conflict set.`,
     tables: [
       table(
         [
@@ -158,13 +155,11 @@ export async function readOnlySection(sizes = [1, 2, 4, 8, 16, 32, 64]): Promise
   for (const size of sizes) {
     const of = readOnlyBatch(size);
     const failed = new Set<string>();
-    const hintgate: number[] = [];
-    const plain: number[] = [];
-    for (let rep = 0; rep < REPEATS; rep += 1) {
-      plain.push(await timed(() => parallelIfAllReadOnly(toDirectCalls(of)), failed));
-      hintgate.push(await timed(() => runtime.execute(toToolCalls(of)), failed));
-    }
-    const ratio = median(hintgate) / median(plain);
+    const [plain = 0, hintgate = 0] = await msOf([
+      noting(() => parallelIfAllReadOnly(toDirectCalls(of)), failed),
+      noting(() => runtime.execute(toToolCalls(of)), failed),
+    ]);
+    const ratio = hintgate / plain;
     goals.push({
       name: `2. ${size} reads: hintgate / Promise.allSettled`,
       value: ratio,
@@ -176,10 +171,10 @@ export async function readOnlySection(sizes = [1, 2, 4, 8, 16, 32, 64]): Promise
       String(size),
       String(sumOf(of)),
       String(maxOf(of)),
-      fixed(median(plain)),
-      fixed(median(hintgate)),
+      fixed(plain),
+      fixed(hintgate),
       fixed(ratio, 3),
-      fixed(median(hintgate) / maxOf(of), 3),
+      fixed(hintgate / maxOf(of), 3),
       failed.size === 0 ? 'none' : [...failed].join(', '),
     ]);
   }
@@ -188,7 +183,7 @@ export async function readOnlySection(sizes = [1, 2, 4, 8, 16, 32, 64]): Promise
     heading: '## 2. Read-only batches (median of 5)',
     command: COMMAND,
     started,
-    method: `read-only batches of distinct files, latencies 20-100 ms (seeded); hintgate \`execute\` and plain \`Promise.allSettled\` of the same tools taking turns, median of ${REPEATS}. Goal: hintgate within ${FACTOR}x of \`Promise.allSettled\`.`,
+    method: `read-only batches of distinct files, latencies 20-100 ms (seeded); hintgate \`execute\` and plain \`Promise.allSettled\` of the same tools taking turns in ${REPEATS} rounds after a warm-up run, median. Goal: hintgate within ${FACTOR}x of \`Promise.allSettled\`.`,
     tables: [
       table(
         [
