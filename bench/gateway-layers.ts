@@ -12,12 +12,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { type AuditSink, createMemoryAuditSink, createRegistry, createRuntime } from 'hintgate';
 import { connectMcpServer, type McpEraOption } from 'hintgate/mcp';
 import { createJsonlAuditSink } from 'hintgate/node';
-import { childEnv, ROOT, UPSTREAM_COMMAND } from './gateway.js';
+import { childEnv, ROOT, stdioPath, UPSTREAM_COMMAND } from './gateway.js';
 import { interleave } from './measure.js';
 import { fixed, table } from './report.js';
 
@@ -37,14 +35,12 @@ const upstream = () => {
 };
 
 async function sdkLayer(): Promise<Layer> {
-  const client = new Client({ name: 'hintgate-bench', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ ...upstream(), stderr: 'inherit' }));
-  return {
-    label: 'SDK Client alone (`client.callTool`)',
-    era: client.getProtocolEra(),
-    call: () => client.callTool({ name: 'ping', arguments: {} }),
-    close: () => client.close(),
-  };
+  const { label, client, close } = await stdioPath(
+    'SDK Client alone (`client.callTool`)',
+    UPSTREAM_COMMAND,
+  );
+  const call = () => client.callTool({ name: 'ping', arguments: {} });
+  return { label, era: client.getProtocolEra(), call, close };
 }
 
 async function runtimeLayer(label: string, audit?: AuditSink, era?: McpEraOption): Promise<Layer> {
@@ -75,8 +71,8 @@ async function runtimeLayer(label: string, audit?: AuditSink, era?: McpEraOption
   };
 }
 
-/** Measures the layers with `calls` calls each; returns their Markdown table. */
-export async function gatewayLayers(calls: number): Promise<string> {
+/** Measures the layers, 4000 calls each; returns their Markdown table. */
+export async function gatewayLayers(): Promise<string> {
   const work = mkdtempSync(join(tmpdir(), 'hintgate-gateway-layers-'));
   const jsonl = (sync: false | 'auto' | true): AuditSink =>
     createJsonlAuditSink({ path: join(work, `${String(sync)}.jsonl`), sync });
@@ -96,7 +92,7 @@ export async function gatewayLayers(calls: number): Promise<string> {
       await runtimeLayer("reference: runtime with era: 'auto', no audit", undefined, 'auto'),
     );
     let n = 0;
-    const perRound = Math.ceil(calls / ROUNDS);
+    const perRound = 4000 / ROUNDS;
     const measured = await interleave(
       layers.map((layer) => ({ calls: 1, run: () => layer.call(n++) })),
       { rounds: ROUNDS, runsPerRound: perRound, warmupRuns: WARMUP },
@@ -133,5 +129,5 @@ export async function gatewayLayers(calls: number): Promise<string> {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  process.stdout.write(`${await gatewayLayers(4000)}\n`);
+  process.stdout.write(`${await gatewayLayers()}\n`);
 }

@@ -82,7 +82,7 @@ export async function gatewaySection(): Promise<SectionResult> {
     const rows = await measurePaths(paths, LEVELS);
     for (const path of paths.splice(0)) await path.close();
     const audits = `${auditEvents(dirs[0] as string)} (stdio); ${auditEvents(dirs[2] as string)} (HTTP)`;
-    const layers = await gatewayLayers(4000);
+    const layers = await gatewayLayers();
 
     const find = (label: string, level: number): PathRow | undefined =>
       rows.find((row) => row.label === label && row.concurrency === level);

@@ -120,7 +120,7 @@ export async function shellSection(): Promise<SectionResult> {
       unit: 'x',
     });
     return section({
-      heading: SHELL_HEADING,
+      heading: '## 5. Reading shell command lines',
       command: 'bench/shell.ts',
       started,
       method: `median of ${REPEATS} rotating rounds of one run each after a warm-up, built package. First table: a 1 MB line (\`echo aaaa…\`, over the maximum of ${MAX_COMMAND_LENGTH}). Second: lines of ${small} and ${MAX_COMMAND_LENGTH} characters read with the bash grammar by \`commandApprovalKeys\` (keys) and \`checkCommandSafety\` (gate), both lengths and readers taking turns. Goals: reading linear in length (the ${lengthRatio}x longer line at most ${3 * lengthRatio}x the time; quadratic would be ${lengthRatio ** 2}x); a 1 MB line refused faster than the longest words line taken is read.`,
@@ -150,8 +150,5 @@ export async function shellSection(): Promise<SectionResult> {
     rmSync(workspace, { recursive: true, force: true });
   }
 }
-
-/** Heading of part 5 in bench/RESULTS.md. */
-export const SHELL_HEADING = '## 5. Reading shell command lines';
 
 runAlone(import.meta.url, shellSection);
