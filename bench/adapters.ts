@@ -78,28 +78,25 @@ type AgentsTool = ReturnType<typeof agentsTool>;
 
 /** The OpenAI Agents SDK: the tool path its runner takes for one response's calls, and whole runs. */
 function openaiAgents(): Setup[] {
-  const plain = (checked: boolean): AgentsTool =>
+  type Execute = (input: unknown, callId?: string) => string | Promise<string>;
+  const sdkTool = (execute: Execute, checked: boolean) =>
     agentsTool({
       name: 'add_one',
       description: 'Adds one.',
       parameters,
       // A per-call check makes the runner keep approval records, as it does for the adapter.
       ...(checked ? { needsApproval: async () => false } : {}),
-      execute: (input) => addOne(input as { n: number }),
+      execute: (input, _context, details) => execute(input, details?.toolCall?.callId),
     });
+  const plain = (checked: boolean): AgentsTool =>
+    sdkTool((input) => addOne(input as { n: number }), checked);
   // What an app writes without the adapter: each call handed to the runtime in a turn of its own.
   const glue = (runtime: Runtime): AgentsTool =>
-    agentsTool({
-      name: 'add_one',
-      description: 'Adds one.',
-      parameters,
-      needsApproval: async () => false,
-      execute: async (input, _context, details) => {
-        const call = { id: details?.toolCall?.callId ?? 'call', name: 'add_one', arguments: input };
-        const [block] = (await runtime.turn().call(call)).content;
-        return block?.type === 'text' ? block.text : '';
-      },
-    });
+    sdkTool(async (input, callId = 'call') => {
+      const call = { id: callId, name: 'add_one', arguments: input };
+      const [block] = (await runtime.turn().call(call)).content;
+      return block?.type === 'text' ? block.text : '';
+    }, true);
   const setup = (count: number, kind: 'read' | 'write', whole: boolean, scenario: string) => {
     const runtime = runtimeOf(kind);
     const calls = Array.from({ length: count }, (_, n) => ({

@@ -5,9 +5,8 @@
  * keys, 100 of one key; mode `yolo`) for 2 s each and prints where the self time goes.
  */
 import { Session } from 'node:inspector/promises';
-import { pathToFileURL } from 'node:url';
 import { createRuntime } from 'hintgate';
-import { fixed, table } from './report.js';
+import { fixed, isMain, table } from './report.js';
 import { noopBatches, noopReadTool, noopWriteTool } from './tools.js';
 
 /** The parts of a V8 `Profiler.Profile` read here. */
@@ -149,6 +148,6 @@ async function profilePipeline(): Promise<void> {
   );
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (isMain(import.meta.url)) {
   await profilePipeline();
 }

@@ -11,13 +11,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { type AuditSink, createMemoryAuditSink, createRegistry, createRuntime } from 'hintgate';
 import { connectMcpServer, type McpEraOption } from 'hintgate/mcp';
 import { createJsonlAuditSink } from 'hintgate/node';
 import { childEnv, ROOT, stdioPath, UPSTREAM_COMMAND } from './gateway.js';
 import { interleave } from './measure.js';
-import { fixed, table } from './report.js';
+import { fixed, isMain, table } from './report.js';
 
 const ROUNDS = 8;
 const WARMUP = 1000;
@@ -128,6 +127,6 @@ export async function gatewayLayers(): Promise<string> {
   }
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (isMain(import.meta.url)) {
   process.stdout.write(`${await gatewayLayers()}\n`);
 }

@@ -147,6 +147,18 @@ export function judge(goals: readonly Goal[]): Goal[] {
   return missed;
 }
 
+/** True when `moduleUrl` is the script this process runs. */
+export const isMain = (moduleUrl: string): boolean =>
+  process.argv[1] !== undefined && pathToFileURL(process.argv[1]).href === moduleUrl;
+
+/** Prints a bench's crash and sets a failing exit code. */
+export function crashed(error: unknown): void {
+  process.stderr.write(
+    `bench crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exitCode = 1;
+}
+
 /**
  * The entry point of a bench file run alone (`npx tsx --tsconfig bench/tsconfig.json
  * bench/X.ts [--write]`): when `moduleUrl` is the script run, measures, prints the
@@ -156,20 +168,11 @@ export function runAlone(
   moduleUrl: string,
   measure: () => Promise<SectionResult | readonly SectionResult[]>,
 ): void {
-  const entry = process.argv[1];
-  if (entry === undefined || pathToFileURL(entry).href !== moduleUrl) return;
-  measure().then(
-    (result) => {
-      const sections = 'heading' in result ? [result] : (result as readonly SectionResult[]);
-      for (const part of sections) process.stdout.write(`\n${part.markdown}\n`);
-      judge(sections.flatMap((part) => part.goals));
-      if (process.argv.includes('--write')) writeSections(sections);
-    },
-    (error: unknown) => {
-      process.stderr.write(
-        `bench crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-      );
-      process.exitCode = 1;
-    },
-  );
+  if (!isMain(moduleUrl)) return;
+  measure().then((result) => {
+    const sections = 'heading' in result ? [result] : (result as readonly SectionResult[]);
+    for (const part of sections) process.stdout.write(`\n${part.markdown}\n`);
+    judge(sections.flatMap((part) => part.goals));
+    if (process.argv.includes('--write')) writeSections(sections);
+  }, crashed);
 }

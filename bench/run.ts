@@ -11,6 +11,7 @@ import { ROOT } from './gateway.js';
 import { gatewaySection } from './gateway-section.js';
 import { machine } from './measure.js';
 import {
+  crashed,
   fixed,
   type Goal,
   goalLine,
@@ -84,9 +85,4 @@ async function main(): Promise<void> {
   judge(goals);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `bench crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exitCode = 1;
-});
+main().catch(crashed);
