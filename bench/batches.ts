@@ -1,6 +1,6 @@
 /**
- * The batches of the benchmark, their shape names, and an independent model of their
- * critical path under DESIGN's multi-granularity lock table.
+ * The batches of parts 1 and 2, written as shapes (`[READ(a), WRITE(b), SEARCH]`), and an
+ * independent model of their critical path under DESIGN's multi-granularity lock table.
  */
 import type { Tool, ToolCall } from 'hintgate';
 import {
@@ -14,7 +14,7 @@ import {
 /** What a call does: read/write/delete one file, or a key-less search. */
 export type Kind = 'READ' | 'WRITE' | 'DELETE' | 'SEARCH';
 
-/** One call of a batch. `path` is required for every kind but `SEARCH`. */
+/** One call of a batch. `path` is set for every kind but `SEARCH`. */
 export interface CallSpec {
   readonly kind: Kind;
   readonly path?: string;
@@ -24,8 +24,9 @@ export interface CallSpec {
 
 /** A named batch of calls, in the model's order. */
 export interface Batch {
-  /** Short description, e.g. "writes then reads". */
   readonly title: string;
+  /** The calls as written, e.g. `[READ(c), WRITE(a)]`. */
+  readonly shape: string;
   readonly calls: readonly CallSpec[];
 }
 
@@ -54,137 +55,74 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** A latency drawer: integers in [min, max] from a seeded PRNG. */
-export function latencies(seed: number, min: number, max: number): () => number {
+/**
+ * A batch from its shape: `READ(a)` reads `src/a.ts`, `SEARCH` has no key, `WRITE(a)@120`
+ * fixes the latency; the others draw theirs from `draw` in call order.
+ */
+function batch(title: string, shape: string, draw: () => number): Batch {
+  const calls = shape.split(' ').map((word): CallSpec => {
+    const [, kind = '', name, ms] = /^([A-Z]+)(?:\((\w+)\))?(?:@(\d+))?$/.exec(word) ?? [];
+    if (!(kind in TOOL_OF)) throw new Error(`bench/batches.ts: bad call ${word}`);
+    const latency = ms === undefined ? draw() : Number(ms);
+    return name === undefined
+      ? { kind: kind as Kind, ms: latency }
+      : { kind: kind as Kind, path: `src/${name}.ts`, ms: latency };
+  });
+  return { title, shape: `[${shape.replace(/@\d+/g, '').split(' ').join(', ')}]`, calls };
+}
+
+const drawer = (seed: number, min: number, max: number): (() => number) => {
   const random = seededRandom(seed);
   return () => min + Math.floor(random() * (max - min + 1));
-}
+};
 
-const file = (name: string): string => `src/${name}.ts`;
-
-/** Builds the batches of part 1 (latencies 20-120 ms, seeded). */
+/** The batches of part 1 (latencies 20-120 ms, seeded). */
 export function mixedBatches(): Batch[] {
-  const ms = latencies(0x5eed, 20, 120);
-  const read = (name: string): CallSpec => ({ kind: 'READ', path: file(name), ms: ms() });
-  const write = (name: string): CallSpec => ({ kind: 'WRITE', path: file(name), ms: ms() });
-  const del = (name: string): CallSpec => ({ kind: 'DELETE', path: file(name), ms: ms() });
-  const search = (): CallSpec => ({ kind: 'SEARCH', ms: ms() });
+  const ms = drawer(0x5eed, 20, 120);
   return [
-    {
-      title: '8 reads (2 key-less)',
-      calls: [read('a'), read('b'), search(), read('c'), read('d'), read('e'), search(), read('f')],
-    },
-    {
-      title: 'reads, 2 writes, read-after-write',
-      calls: [read('c'), read('d'), write('a'), write('b'), read('a')],
-    },
-    {
-      title: '4 distinct writes then their reads',
-      calls: [
-        write('a'),
-        write('b'),
-        write('c'),
-        write('d'),
-        read('a'),
-        read('b'),
-        read('c'),
-        read('d'),
-      ],
-    },
-    {
-      title: 'mixed 12 calls, 3 files, same-file writes',
-      calls: [
-        read('a'),
-        read('b'),
-        write('a'),
-        read('c'),
-        write('b'),
-        write('a'),
-        read('b'),
-        read('c'),
-        write('c'),
-        read('a'),
-        write('b'),
-        read('c'),
-      ],
-    },
-    {
-      title: 'one slow write among reads of other files',
-      calls: [
-        read('b'),
-        read('c'),
-        read('d'),
-        read('e'),
-        read('f'),
-        { kind: 'WRITE', path: file('a'), ms: 120 },
-        read('g'),
-        read('h'),
-        read('i'),
-        read('j'),
-        read('k'),
-      ],
-    },
-    {
-      title: 'one destructive call among reads of other files',
-      calls: [read('b'), read('c'), read('d'), del('a'), read('e'), read('f'), read('g')],
-    },
-    {
-      title: 'key-less search between writes',
-      calls: [write('a'), search(), write('b'), read('a')],
-    },
-    {
-      title: 'same-file chain (fully serial)',
-      calls: [write('a'), write('a'), read('a'), write('a')],
-    },
-  ];
+    ['8 reads (2 key-less)', 'READ(a) READ(b) SEARCH READ(c) READ(d) READ(e) SEARCH READ(f)'],
+    ['reads, 2 writes, read-after-write', 'READ(c) READ(d) WRITE(a) WRITE(b) READ(a)'],
+    [
+      '4 distinct writes then their reads',
+      'WRITE(a) WRITE(b) WRITE(c) WRITE(d) READ(a) READ(b) READ(c) READ(d)',
+    ],
+    [
+      'mixed 12 calls, 3 files, same-file writes',
+      'READ(a) READ(b) WRITE(a) READ(c) WRITE(b) WRITE(a) READ(b) READ(c) WRITE(c) READ(a) WRITE(b) READ(c)',
+    ],
+    [
+      'one slow write among reads of other files',
+      'READ(b) READ(c) READ(d) READ(e) READ(f) WRITE(a)@120 READ(g) READ(h) READ(i) READ(j) READ(k)',
+    ],
+    [
+      'one destructive call among reads of other files',
+      'READ(b) READ(c) READ(d) DELETE(a) READ(e) READ(f) READ(g)',
+    ],
+    ['key-less search between writes', 'WRITE(a) SEARCH WRITE(b) READ(a)'],
+    ['same-file chain (fully serial)', 'WRITE(a) WRITE(a) READ(a) WRITE(a)'],
+  ].map(([title = '', shape = '']) => batch(title, shape, ms));
 }
 
-/** Builds `count` reads of distinct files with latencies in [min, max] ms (part 2). */
-export function readOnlyBatch(count: number, min = 20, max = 100): Batch {
-  const ms = latencies(0xbee5 + count, min, max);
-  const calls: CallSpec[] = [];
-  for (let index = 0; index < count; index += 1) {
-    calls.push({ kind: 'READ', path: file(`r${index}`), ms: ms() });
-  }
-  return { title: `${count} reads`, calls };
+/** `count` reads of distinct files with latencies in 20-100 ms (part 2). */
+export function readOnlyBatch(count: number): Batch {
+  const shape = Array.from({ length: count }, (_, index) => `READ(r${index})`).join(' ');
+  return batch(`${count} reads`, shape, drawer(0xbee5 + count, 20, 100));
 }
 
-const short = (path: string | undefined): string =>
-  (path ?? '').replace(/^src\//, '').replace(/\.ts$/, '');
-
-/** The batch's shape, e.g. `[READ(c), READ(d), WRITE(a), WRITE(b), READ(a)]`. */
-export function shapeOf(batch: Batch): string {
-  const parts = batch.calls.map((call) =>
-    call.kind === 'SEARCH' ? 'SEARCH' : `${call.kind}(${short(call.path)})`,
-  );
-  return `[${parts.join(', ')}]`;
-}
-
-/** The batch's latencies, e.g. `[31, 87, ...]` ms. */
-export function latenciesOf(batch: Batch): string {
-  return `[${batch.calls.map((call) => call.ms).join(', ')}]`;
-}
-
-/** The arguments a call passes to its tool. */
 const argsOf = (call: CallSpec): SleepArgs =>
   call.path === undefined ? { ms: call.ms } : { path: call.path, ms: call.ms };
 
 /** The batch as the runtime takes it: ids `c0`, `c1`, ... */
-export function toToolCalls(batch: Batch): ToolCall[] {
-  return batch.calls.map((call, index) => ({
+export const toToolCalls = (of: Batch): ToolCall[] =>
+  of.calls.map((call, index) => ({
     id: `c${index}`,
     name: TOOL_OF[call.kind].name,
     arguments: argsOf(call),
   }));
-}
 
 /** The batch as the baselines take it: tool and arguments. */
-export function toDirectCalls(batch: Batch): DirectCall[] {
-  return batch.calls.map((call) => ({ tool: TOOL_OF[call.kind], args: argsOf(call) }));
-}
-
-// ---------------------------------------------------------------------------------------
-// Critical path, from DESIGN's lock table (independent of src/schedule).
+export const toDirectCalls = (of: Batch): DirectCall[] =>
+  of.calls.map((call) => ({ tool: TOOL_OF[call.kind], args: argsOf(call) }));
 
 type Mode = 'IS' | 'IX' | 'S' | 'X';
 
@@ -197,21 +135,18 @@ const COMPATIBLE: Readonly<Record<Mode, readonly Mode[]>> = {
 };
 
 /**
- * The locks of a call, per DESIGN: a read without keys takes S on the origin root, a
- * write without keys X; a keyed read takes IS on the root and on every ancestor of its key
- * (`file:`, `file:src`) and S on the key; a keyed write IX and X. All bench tools share one
- * origin and are closed-world, so there is no `world` lock.
+ * The locks of a call, per DESIGN: a key-less read takes S on the origin root, a key-less
+ * write X; a keyed call takes IS (read) or IX (write) on the root and every ancestor of its
+ * key, and S or X on the key. All bench tools share one closed-world origin.
  */
 function locksOf(call: CallSpec): Map<string, Mode> {
   const write = call.kind === 'WRITE' || call.kind === 'DELETE';
-  const locks = new Map<string, Mode>();
-  if (call.kind === 'SEARCH' || call.path === undefined) {
-    locks.set('<root>', write ? 'X' : 'S');
-    return locks;
-  }
+  if (call.path === undefined) return new Map([['<root>', write ? 'X' : 'S']]);
   const intent: Mode = write ? 'IX' : 'IS';
-  locks.set('<root>', intent);
-  locks.set('file:', intent);
+  const locks = new Map<string, Mode>([
+    ['<root>', intent],
+    ['file:', intent],
+  ]);
   const segments = call.path.split('/');
   for (let depth = 1; depth < segments.length; depth += 1) {
     locks.set(`file:${segments.slice(0, depth).join('/')}`, intent);
@@ -220,66 +155,35 @@ function locksOf(call: CallSpec): Map<string, Mode> {
   return locks;
 }
 
-/** True when two calls hold incompatible locks on some node. */
-export function conflicts(a: CallSpec, b: CallSpec): boolean {
+const conflicts = (a: CallSpec, b: CallSpec): boolean => {
   const left = locksOf(a);
-  for (const [node, mode] of locksOf(b)) {
+  return [...locksOf(b)].some(([node, mode]) => {
     const other = left.get(node);
-    if (other !== undefined && !COMPATIBLE[mode].includes(other)) return true;
-  }
-  return false;
-}
+    return other !== undefined && !COMPATIBLE[mode].includes(other);
+  });
+};
 
 /** For each call, the indices of the earlier calls it conflicts with. */
-export function conflictSets(batch: Batch): number[][] {
-  return batch.calls.map((call, j) =>
-    batch.calls.slice(0, j).flatMap((earlier, i) => (conflicts(earlier, call) ? [i] : [])),
+export const conflictSets = (of: Batch): number[][] =>
+  of.calls.map((call, j) =>
+    of.calls.slice(0, j).flatMap((earlier, i) => (conflicts(earlier, call) ? [i] : [])),
   );
-}
 
 /**
- * The critical path in ms: finish(j) = ms(j) + max(finish(i) for earlier conflicting i),
- * critical path = max finish. This is the least wall clock any scheduler can reach that
- * keeps conflicting calls in call order.
+ * The critical path in ms: finish(j) = ms(j) + max(finish(i) of earlier conflicting i).
+ * No scheduler that keeps conflicting calls in call order can do better.
  */
-export function criticalPath(batch: Batch): number {
-  const waits = conflictSets(batch);
+export function criticalPath(of: Batch): number {
+  const waits = conflictSets(of);
   const finish: number[] = [];
-  batch.calls.forEach((call, j) => {
-    const start = Math.max(0, ...(waits[j] ?? []).map((i) => finish[i] ?? 0));
-    finish.push(start + call.ms);
+  of.calls.forEach((call, j) => {
+    finish.push(call.ms + Math.max(0, ...(waits[j] ?? []).map((i) => finish[i] ?? 0)));
   });
   return Math.max(0, ...finish);
 }
 
-/** Sum of latencies: what sequential execution costs with perfect timers. */
-export function sumOf(batch: Batch): number {
-  return batch.calls.reduce((total, call) => total + call.ms, 0);
-}
+/** Sum of latencies: sequential execution with perfect timers. */
+export const sumOf = (of: Batch): number => of.calls.reduce((total, call) => total + call.ms, 0);
 
 /** Largest latency of the batch. */
-export function maxOf(batch: Batch): number {
-  return Math.max(0, ...batch.calls.map((call) => call.ms));
-}
-
-/** Nominal cost of strategy (2): max if every call is read-only, else the sum. */
-export function nominalAllReadOnly(batch: Batch): number {
-  return batch.calls.every((call) => TOOL_OF[call.kind].annotations.readOnlyHint === true)
-    ? maxOf(batch)
-    : sumOf(batch);
-}
-
-/** Nominal cost of strategy (3): each run of reads costs its max, each write its own ms. */
-export function nominalReadWaves(batch: Batch): number {
-  let total = 0;
-  let wave = 0;
-  for (const call of batch.calls) {
-    if (TOOL_OF[call.kind].annotations.readOnlyHint === true) {
-      wave = Math.max(wave, call.ms);
-    } else {
-      total += wave + call.ms;
-      wave = 0;
-    }
-  }
-  return total + wave;
-}
+export const maxOf = (of: Batch): number => Math.max(0, ...of.calls.map((call) => call.ms));

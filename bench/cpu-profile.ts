@@ -1,5 +1,13 @@
-/** Reading V8 CPU profiles (`Profiler.Profile`, `.cpuprofile` files): self time by function and by file. */
-import { fixed, table } from './report.js';
+/**
+ * Reading V8 CPU profiles (`Profiler.Profile`, `.cpuprofile` files): self time by function,
+ * file and package. Run alone (`npx tsx --tsconfig bench/tsconfig.json bench/cpu-profile.ts`,
+ * after `npm run build`), profiles part 3's no-op batches (100 reads, 100 writes of distinct
+ * keys, 100 of one key; mode `yolo`) for 2 s each and prints where the self time goes.
+ */
+import { Session } from 'node:inspector/promises';
+import { createRuntime } from 'hintgate';
+import { fixed, isMain, table } from './report.js';
+import { noopBatches, noopReadTool, noopWriteTool } from './tools.js';
 
 /** The parts of a V8 `Profiler.Profile` read here. */
 export interface CpuProfile {
@@ -113,4 +121,33 @@ export function topTable(
     .slice(0, count)
     .map(([name, us]) => [name, fixed((100 * us) / totalUs), fixed(us / 1000, 0)]);
   return table([heading, '% self', 'ms'], rows);
+}
+
+/** Profiles the pipeline on part 3's no-op batches and prints the self time tables. */
+async function profilePipeline(): Promise<void> {
+  const runtime = createRuntime({ tools: [noopReadTool, noopWriteTool], mode: 'yolo' });
+  const batches = noopBatches.slice(0, 3).map(([, calls]) => calls);
+  for (const calls of batches) for (let i = 0; i < 300; i += 1) await runtime.execute(calls);
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  await session.post('Profiler.start');
+  let executed = 0;
+  for (const calls of batches) {
+    for (const until = Date.now() + 2000; Date.now() < until; executed += calls.length) {
+      await runtime.execute(calls);
+    }
+  }
+  const { profile } = (await session.post('Profiler.stop')) as { profile: CpuProfile };
+  session.disconnect();
+  await runtime.close();
+  const self = selfTime(profile);
+  process.stdout.write(
+    `${executed} calls under the profiler (line numbers are of dist/):\n\n${topTable('function', self.byFunction, self.totalUs, 30)}\n\n${topTable('file', self.byFile, self.totalUs, 20)}\n`,
+  );
+}
+
+if (isMain(import.meta.url)) {
+  await profilePipeline();
 }

@@ -2,8 +2,15 @@
  * Benchmark tools: file tools that "work" by sleeping on a real timer, and no-op tools
  * for measuring the pipeline's per-call overhead.
  */
-
-import { DESTRUCTIVE, defineTool, READ_ONLY, type Tool, WRITE } from 'hintgate';
+import {
+  DESTRUCTIVE,
+  defineTool,
+  READ_ONLY,
+  type Tool,
+  type ToolAnnotations,
+  type ToolCall,
+  WRITE,
+} from 'hintgate';
 import { z } from 'zod';
 
 /** Arguments of every sleeping tool: an optional file path and the latency to simulate. */
@@ -12,65 +19,30 @@ export type SleepArgs = {
   readonly ms: number;
 };
 
-/** Resolves after `ms` milliseconds of a real `setTimeout`. */
-export const sleep = (ms: number): Promise<void> =>
-  new Promise((resolve) => {
-    setTimeout(resolve, ms);
-  });
-
-const sleepArgs = z.object({ path: z.string().optional(), ms: z.number().int().min(0) });
-const fileArgs = z.object({ path: z.string(), ms: z.number().int().min(0) });
+const sleeping = (name: string, annotations: ToolAnnotations, keyed: boolean): Tool<SleepArgs> =>
+  defineTool({
+    name,
+    description: `${name} (simulated: sleeps for \`ms\`).`,
+    annotations,
+    inputSchema: z.object({
+      path: keyed ? z.string() : z.string().optional(),
+      ms: z.number().int().min(0),
+    }),
+    ...(keyed ? { resources: ['file:{path}'] } : {}),
+    execute: async ({ ms }) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return name;
+    },
+  }) as Tool<SleepArgs>;
 
 /** Reads `file:{path}` (READ_ONLY). */
-export const readFileTool = defineTool({
-  name: 'read_file',
-  description: 'Reads a file (simulated: sleeps for `ms`).',
-  annotations: READ_ONLY,
-  inputSchema: fileArgs,
-  resources: ['file:{path}'],
-  execute: async ({ path, ms }) => {
-    await sleep(ms);
-    return `read ${path}`;
-  },
-});
-
+export const readFileTool = sleeping('read_file', READ_ONLY, true);
 /** Writes `file:{path}` (WRITE: additive, idempotent). */
-export const writeFileTool = defineTool({
-  name: 'write_file',
-  description: 'Writes a file (simulated: sleeps for `ms`).',
-  annotations: WRITE,
-  inputSchema: fileArgs,
-  resources: ['file:{path}'],
-  execute: async ({ path, ms }) => {
-    await sleep(ms);
-    return `wrote ${path}`;
-  },
-});
-
+export const writeFileTool = sleeping('write_file', WRITE, true);
 /** Deletes `file:{path}` (DESTRUCTIVE). */
-export const deleteFileTool = defineTool({
-  name: 'delete_file',
-  description: 'Deletes a file (simulated: sleeps for `ms`).',
-  annotations: DESTRUCTIVE,
-  inputSchema: fileArgs,
-  resources: ['file:{path}'],
-  execute: async ({ path, ms }) => {
-    await sleep(ms);
-    return `deleted ${path}`;
-  },
-});
-
+export const deleteFileTool = sleeping('delete_file', DESTRUCTIVE, true);
 /** Searches the workspace (READ_ONLY, no resource keys: it reads the whole origin). */
-export const searchTool = defineTool({
-  name: 'search',
-  description: 'Searches the workspace (simulated: sleeps for `ms`).',
-  annotations: READ_ONLY,
-  inputSchema: sleepArgs,
-  execute: async ({ ms }) => {
-    await sleep(ms);
-    return 'no matches';
-  },
-});
+export const searchTool = sleeping('search', READ_ONLY, false);
 
 /** The four sleeping tools, all taking {@link SleepArgs}. */
 export const sleepingTools: readonly Tool<SleepArgs>[] = [
@@ -108,3 +80,23 @@ export const noopItemReadTool = defineTool({
   resources: ['item:{key}'],
   execute: ({ n }) => `ok ${n}`,
 });
+
+const batchOf = (size: number, make: (n: number) => ToolCall): ToolCall[] =>
+  Array.from({ length: size }, (_, n) => make(n));
+
+/** Part 3's no-op batches over {@link noopReadTool} and {@link noopWriteTool}: label and calls. */
+export const noopBatches: ReadonlyArray<readonly [string, readonly ToolCall[]]> = [
+  ['100 no-op reads', batchOf(100, (n) => ({ id: `r${n}`, name: 'noop_read', arguments: { n } }))],
+  [
+    '100 no-op writes, distinct keys (parallel)',
+    batchOf(100, (n) => ({ id: `w${n}`, name: 'noop_write', arguments: { n, key: `k${n}` } })),
+  ],
+  [
+    '100 no-op writes, one key (serialized)',
+    batchOf(100, (n) => ({ id: `s${n}`, name: 'noop_write', arguments: { n, key: 'shared' } })),
+  ],
+  [
+    '1000 no-op writes, one key (serialized)',
+    batchOf(1000, (n) => ({ id: `s${n}`, name: 'noop_write', arguments: { n, key: 'shared' } })),
+  ],
+];
