@@ -191,6 +191,43 @@ describe('checkPolicy', () => {
     expect(problems(value)).toEqual([message]);
   });
 
+  it.each([
+    [
+      { tools: { run: { timeout: 5 } } },
+      'tools.run.timeout is not a key of a tool; did you mean "timeoutMs"?',
+    ],
+    [
+      { tools: { run: { readOnlyHint: false } } },
+      'tools.run.readOnlyHint is not a key of a tool; put hints under "annotations", as in annotations: { readOnlyHint: false }.',
+    ],
+    [
+      { tools: { 'run command': {} } },
+      'tools["run command"] is not a tool name; use the name the tool is listed under (1-128 characters of A-Z, a-z, 0-9, "_", "-" and ".").',
+    ],
+    [
+      { tools: { run: { timeoutMs: 0 } } },
+      'tools.run.timeoutMs is 0; use milliseconds, a number in (0, 2147483647], such as 30000.',
+    ],
+    [
+      { tools: { run: { enabled: true, disabled: true } } },
+      'tools.run.enabled is true while disabled is true; keep one of them.',
+    ],
+    [
+      { tools: ['run'] },
+      'tools is a list; use a mapping of tool names, such as { run_command: { timeoutMs: 120000 } }.',
+    ],
+  ])('rejects the tools of %j in the words of the policy advice', (value, message) => {
+    expect(problems(value)).toEqual([message]);
+  });
+
+  it("reports a glob's syntax without hiding what the schema finds in the same or other rules", () => {
+    expect(problems({ rules: [{ tool: '[', decision: 'deny', priority: 'x' }, 'deny'] })).toEqual([
+      'rules[0].tool is "[": the "[" at character 1 is never closed; close it with "]" or escape it as "\\[".',
+      'rules[0].priority is "x"; use a finite number such as 10.',
+      'rules[1] is "deny"; write each rule as a mapping with at least "decision".',
+    ]);
+  });
+
   it('describes values that are not JSON without throwing anything else', () => {
     expect(problems({ mode: Symbol('m'), rules: [{ decision: 10n, tool: () => 'x' }] })).toEqual([
       'mode is a symbol; use one of plan, ask, auto, allowlist, yolo.',
