@@ -9,12 +9,7 @@ import {
 } from '../config-problems/index.js';
 import { HINT_NAMES, type HintName, isPlainObject } from '../tool/index.js';
 import { checkGlob } from './compile-glob.js';
-import {
-  MODES,
-  type Policy,
-  type PolicyRule,
-  type RuleDecision,
-} from './policy-types.js';
+import { MODES, type Policy, type PolicyRule, type RuleDecision } from './policy-types.js';
 import { readToolSettings } from './read-tool-settings.js';
 import { validatePolicy } from './validate-policy.js';
 
