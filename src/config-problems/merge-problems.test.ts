@@ -22,3 +22,20 @@ describe('mergeProblems', () => {
     expect(mergeProblems(schema, [])).toEqual(schema);
   });
 });
+
+describe('mergeProblems without around', () => {
+  it('keeps the schema problems of the other keys and of the mapping around a check', () => {
+    const schema = [
+      { path: ['rules', 2, 'priority'], text: 'is "x"; use a number.' },
+      { path: ['rules', 2], text: 'has no "decision"; add it.' },
+      { path: ['rules', 2, 'tool', 'x'], text: 'is inside.' },
+    ];
+    const checks = [{ path: ['rules', 2, 'tool'], text: 'is "[": the "[" is never closed.' }];
+    expect(mergeProblems(schema, checks, { around: false })).toEqual([
+      schema[0],
+      schema[1],
+      ...checks,
+    ]);
+    expect(mergeProblems(schema, checks)).toEqual(checks);
+  });
+});

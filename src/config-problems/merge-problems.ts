@@ -11,6 +11,16 @@ const within = (outer: ConfigPath, path: ConfigPath): boolean =>
 const covers = (check: ConfigPath, schema: ConfigPath): boolean =>
   within(check, schema) || (schema.length > 1 && within(schema.slice(0, -1), check));
 
+/** Options of {@link mergeProblems}. */
+export interface MergeProblemsOptions {
+  /**
+   * Whether a check's problem also covers the schema's about the mapping around it and its
+   * other keys, for schemas whose `oneOf` branches are not narrowed. `false`: only the value
+   * itself and those inside it. Default true.
+   */
+  readonly around?: boolean;
+}
+
 /**
  * Joins what a schema found with what the hand-written checks found: every schema problem,
  * except where a hand-written check reported on the same mapping (its words carry advice a
@@ -19,13 +29,14 @@ const covers = (check: ConfigPath, schema: ConfigPath): boolean =>
  *
  * @param schema The problems of the schema, checked first.
  * @param checks The problems of the checks of what a schema cannot say, or words better.
+ * @param options Which schema problems a check's problem covers.
  */
 export function mergeProblems(
   schema: readonly ConfigProblem[],
   checks: readonly ConfigProblem[],
+  options: MergeProblemsOptions = {},
 ): ConfigProblem[] {
-  const kept = schema.filter(
-    (problem) => !checks.some((check) => covers(check.path, problem.path)),
-  );
+  const cover = options.around === false ? within : covers;
+  const kept = schema.filter((problem) => !checks.some((check) => cover(check.path, problem.path)));
   return [...kept, ...checks];
 }

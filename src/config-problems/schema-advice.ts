@@ -11,14 +11,15 @@ export interface SchemaAdviceEntry {
   /**
    * Keys the object does not allow that need more than a suggestion (a key of another
    * client's format, a key that belongs elsewhere), mapped to the whole text after the key's
-   * path.
+   * path; a function gets the key's value (to show it in an example).
    */
-  readonly keys?: Readonly<Record<string, string>>;
+  readonly keys?: Readonly<Record<string, string | ((value: unknown) => string)>>;
   /**
    * The whole text after the value's path for an error of a keyword at this object
    * (`type`, `pattern`, `required`, `propertyNames`, `oneOf` when no branch fits,
-   * `oneOf.many` when more than one does). A function gets the offending value (for
-   * `propertyNames`, the name).
+   * `oneOf.many` when more than one does, `additionalProperties` for a key not allowed that
+   * resembles no allowed key). A function gets the offending value (for `propertyNames` and
+   * `additionalProperties`, the key).
    */
   readonly text?: Readonly<Record<string, string | ((subject: unknown) => string)>>;
   /**

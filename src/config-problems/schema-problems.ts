@@ -143,7 +143,15 @@ function unknownKeyText(
   what: string,
 ): string {
   if (advice?.keys !== undefined && Object.hasOwn(advice.keys, key)) {
-    return advice.keys[key] as string;
+    const text = advice.keys[key];
+    const data = error.data;
+    return typeof text === 'function'
+      ? text(
+          typeof data === 'object' && data !== null
+            ? Object.getOwnPropertyDescriptor(data, key)?.value
+            : undefined,
+        )
+      : (text as string);
   }
   const allowed = Object.keys(propertiesOf(error.parentSchema));
   const synonym =
@@ -152,7 +160,8 @@ function unknownKeyText(
       : undefined;
   const guess = synonym ?? closest(key, allowed);
   return guess === undefined
-    ? `is not ${what}; use ${listOf(allowed, 'or')}.`
+    ? (textOf(advice, 'additionalProperties', key) ??
+        `is not ${what}; use ${listOf(allowed, 'or')}.`)
     : `is not ${what}; did you mean "${guess}"?`;
 }
 

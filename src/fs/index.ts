@@ -15,5 +15,4 @@ export {
   readRegularFile,
 } from './read-regular-file.js';
 export { MAX_CONFIG_FILE_BYTES, type ReadTextFileOptions, readTextFile } from './read-text-file.js';
-export { shippedSchemaCheck } from './shipped-schema-check.js';
 export { type WriteFileAtomicOptions, writeFileAtomic } from './write-file-atomic.js';

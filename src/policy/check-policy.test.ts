@@ -90,12 +90,12 @@ describe('checkPolicy', () => {
     [{ mode: 1 }, 'mode is 1; use one of plan, ask, auto, allowlist, yolo.'],
     [{ rule: [] }, 'rule is not a policy key; did you mean "rules"?'],
     [{ modes: 'ask' }, 'modes is not a policy key; did you mean "mode"?'],
-    [{ extra: 1 }, 'extra is not a policy key; use "mode" and "rules".'],
+    [{ extra: 1 }, 'extra is not a policy key; use "mode", "rules" and "tools".'],
     [
       { decision: 'deny' },
       'decision is not a policy key; "decision" belongs in a rule, in the list under "rules".',
     ],
-    [{ 'my key': 1 }, '["my key"] is not a policy key; use "mode" and "rules".'],
+    [{ 'my key': 1 }, '["my key"] is not a policy key; use "mode", "rules" and "tools".'],
     [
       { rules: 'deny' },
       'rules is "deny"; use a list of rules, each a mapping with at least "decision".',
@@ -152,7 +152,10 @@ describe('checkPolicy', () => {
       rule({ annotations: { openWorldHint: 1 } }),
       'rules[0].annotations.openWorldHint is 1; use true or false.',
     ],
-    [rule({ priority: '10' }), 'rules[0].priority is "10"; use a finite number such as 10.'],
+    [
+      rule({ priority: '10' }),
+      'rules[0].priority is "10"; use a finite number such as 10 without quotes.',
+    ],
     [
       rule({ priority: Number.POSITIVE_INFINITY }),
       'rules[0].priority is Infinity; use a finite number such as 10.',
@@ -171,7 +174,7 @@ describe('checkPolicy', () => {
       rule({ modes: ['ask', 'yollo'] }),
       'rules[0].modes[1] is "yollo"; use one of plan, ask, auto, allowlist, yolo (did you mean "yolo"?).',
     ],
-    [rule({ reason: 5 }), 'rules[0].reason is 5; use a string.'],
+    [rule({ reason: 5 }), 'rules[0].reason is 5; use a string (quoted: "5").'],
     [rule({ tools: 'x' }), 'rules[0].tools is not a rule key; did you mean "tool"?'],
     [rule({ decison: 'deny' }), 'rules[0].decison is not a rule key; did you mean "decision"?'],
     [rule({ mode: ['ask'] }), 'rules[0].mode is not a rule key; did you mean "modes"?'],
@@ -188,11 +191,48 @@ describe('checkPolicy', () => {
     expect(problems(value)).toEqual([message]);
   });
 
+  it.each([
+    [
+      { tools: { run: { timeout: 5 } } },
+      'tools.run.timeout is not a key of a tool; did you mean "timeoutMs"?',
+    ],
+    [
+      { tools: { run: { readOnlyHint: false } } },
+      'tools.run.readOnlyHint is not a key of a tool; put hints under "annotations", as in annotations: { readOnlyHint: false }.',
+    ],
+    [
+      { tools: { 'run command': {} } },
+      'tools["run command"] is not a tool name; use the name the tool is listed under (1-128 characters of A-Z, a-z, 0-9, "_", "-" and ".").',
+    ],
+    [
+      { tools: { run: { timeoutMs: 0 } } },
+      'tools.run.timeoutMs is 0; use milliseconds, a number in (0, 2147483647], such as 30000.',
+    ],
+    [
+      { tools: { run: { enabled: true, disabled: true } } },
+      'tools.run.enabled is true while disabled is true; keep one of them.',
+    ],
+    [
+      { tools: ['run'] },
+      'tools is a list; use a mapping of tool names, such as { run_command: { timeoutMs: 120000 } }.',
+    ],
+  ])('rejects the tools of %j in the words of the policy advice', (value, message) => {
+    expect(problems(value)).toEqual([message]);
+  });
+
+  it("reports a glob's syntax without hiding what the schema finds in the same or other rules", () => {
+    expect(problems({ rules: [{ tool: '[', decision: 'deny', priority: 'x' }, 'deny'] })).toEqual([
+      'rules[0].tool is "[": the "[" at character 1 is never closed; close it with "]" or escape it as "\\[".',
+      'rules[0].priority is "x"; use a finite number such as 10.',
+      'rules[1] is "deny"; write each rule as a mapping with at least "decision".',
+    ]);
+  });
+
   it('describes values that are not JSON without throwing anything else', () => {
     expect(problems({ mode: Symbol('m'), rules: [{ decision: 10n, tool: () => 'x' }] })).toEqual([
       'mode is a symbol; use one of plan, ask, auto, allowlist, yolo.',
-      'rules[0].tool is a function; use a glob string such as "github_*".',
       'rules[0].decision is 10n; use one of allow, ask, deny.',
+      'rules[0].tool is a function; use a glob string such as "github_*".',
     ]);
     expect(problems({ rules: [{ decision: 'deny', reason: new Uint8Array(2) }] })).toEqual([
       'rules[0].reason is binary data; use a string.',
@@ -207,8 +247,8 @@ describe('checkPolicy', () => {
         rules: [{ decision: 'block' }, { decision: 'allow' }, { tool: '[', priority: 'x' }],
       }),
     ).toEqual([
-      'rulez is not a policy key; did you mean "rules"?',
       'mode is "fast"; use one of plan, ask, auto, allowlist, yolo.',
+      'rulez is not a policy key; did you mean "rules"?',
       'rules[0].decision is "block"; use one of allow, ask, deny.',
       'rules[2].tool is "[": the "[" at character 1 is never closed; close it with "]" or escape it as "\\[".',
       'rules[2].priority is "x"; use a finite number such as 10.',

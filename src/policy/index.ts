@@ -12,7 +12,7 @@ export {
   type CallRequest,
   type Decision,
 } from './authorizer.js';
-export { checkPolicy, readChoice, readPolicy } from './check-policy.js';
+export { checkPolicy, readPolicy } from './check-policy.js';
 export { compileGlob } from './compile-glob.js';
 export { compileLinearGlob, type LinearGlobOptions } from './compile-linear-glob.js';
 export type { SharedSessionApprovals } from './create-policy.js';
@@ -30,6 +30,7 @@ export {
 } from './derive-approval-keys.js';
 export { type FirstAnswerOptions, firstAnswer } from './first-answer.js';
 export { parsePolicyText } from './parse-policy-text.js';
+export { POLICY_ADVICE, POLICY_KEY_ADVICE } from './policy-advice.js';
 export {
   type ApprovalAnswer,
   type ApprovalAnswerer,

@@ -123,7 +123,7 @@ describe('loadPolicy', () => {
     );
     expect((await failure(loadPolicy(file))).split('\n')).toEqual([
       `${file}:2:5: rules[0].tools is not a rule key; did you mean "tool"?`,
-      `${file}:2:5: rules[0] has no decision; add "decision" with allow, ask or deny.`,
+      // The misspelled key says it all: no second line that "decision" is missing.
       `${file}:3:5: rules[0].decison is not a rule key; did you mean "decision"?`,
       `${file}:4:1: mod is not a policy key; did you mean "mode"?`,
     ]);
@@ -132,7 +132,7 @@ describe('loadPolicy', () => {
   it('reports an unknown top-level key with its line', async () => {
     const file = await write('hintgate.yaml', 'mode: ask\nallow: [github_*]\n');
     expect(await failure(loadPolicy(file))).toBe(
-      `${file}:2:1: allow is not a policy key; use "mode" and "rules".`,
+      `${file}:2:1: allow is not a policy key; use "mode", "rules" and "tools".`,
     );
   });
 
@@ -277,8 +277,8 @@ describe('parsePolicyText', () => {
       'use "tool", "origin", "annotations", "key", "decision", "priority", "modes" or "reason".';
     const HINTS = 'use "readOnlyHint", "destructiveHint", "idempotentHint" or "openWorldHint".';
     expect(lines).toEqual([
-      'p.yaml:1:1: __proto__ is not a policy key; use "mode" and "rules".',
-      'p.yaml:2:1: constructor is not a policy key; use "mode" and "rules".',
+      'p.yaml:1:1: __proto__ is not a policy key; use "mode", "rules" and "tools".',
+      'p.yaml:2:1: constructor is not a policy key; use "mode", "rules" and "tools".',
       `p.yaml:4:5: rules[0].__proto__ is not a rule key; ${USE}`,
       `p.yaml:5:5: rules[0].constructor is not a rule key; ${USE}`,
       `p.yaml:6:5: rules[0].toString is not a rule key; ${USE}`,

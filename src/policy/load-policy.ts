@@ -1,7 +1,6 @@
 import { readTextFile } from '../fs/index.js';
-import { parsePolicyTextWith } from './parse-policy-text.js';
+import { parsePolicyText } from './parse-policy-text.js';
 import type { Policy } from './policy-types.js';
-import { validatePolicyFile } from './validate-policy-file.js';
 
 /** Options of {@link loadPolicy}. */
 export interface LoadPolicyOptions {
@@ -13,8 +12,8 @@ export interface LoadPolicyOptions {
 }
 
 /**
- * Reads a policy file and checks it, against the shipped `schema/hintgate-policy.schema.json`
- * first, then with the readers of {@link parsePolicyText}. `.yaml` and `.yml` files are read as YAML, `.json`
+ * Reads a policy file and checks it as {@link parsePolicyText} does: against
+ * `schema/hintgate-policy.schema.json` first, then what a schema cannot say. `.yaml` and `.yml` files are read as YAML, `.json`
  * files as strict JSON; for any other extension, text that starts with `{` is read as JSON
  * and anything else as YAML.
  *
@@ -36,5 +35,5 @@ export async function loadPolicy(path: string, options: LoadPolicyOptions = {}):
     code: 'invalid_policy',
     readFile: options.readFile,
   });
-  return parsePolicyTextWith(text, path, validatePolicyFile);
+  return parsePolicyText(text, path);
 }

@@ -1,16 +1,13 @@
-import {
-  type ConfigProblem,
-  mergeProblems,
-  parseYamlOrJson,
-  throwProblems,
-} from '../config-problems/index.js';
+import { parseYamlOrJson } from '../config-problems/index.js';
 import { HintgateError } from '../errors/index.js';
-import { readPolicy } from './check-policy.js';
+import { checkPolicy } from './check-policy.js';
 import type { Policy } from './policy-types.js';
 
 /**
  * Parses and checks the text of a policy file, without I/O: the part of `loadPolicy`
- * after reading, also for configuration files that embed a policy.
+ * after reading, also for configuration files that embed a policy. The value is checked as
+ * {@link checkPolicy} does: against the policy schema (compiled ahead of time), then what
+ * a schema cannot say.
  *
  * @param text The file's content.
  * @param file Name of the file, for messages and to choose between YAML and JSON by its
@@ -19,21 +16,6 @@ import type { Policy } from './policy-types.js';
  *   `text` or `file` is not a string.
  */
 export function parsePolicyText(text: string, file: string): Policy {
-  return parsePolicyTextWith(text, file, noSchema);
-}
-
-const noSchema = (): ConfigProblem[] => [];
-
-/**
- * {@link parsePolicyText} with a first check of the parsed value against a schema
- * (`loadPolicy` passes the shipped one, which it reads from disk, so that the portable root
- * entry point never touches files); its problems are merged with the readers'.
- */
-export function parsePolicyTextWith(
-  text: string,
-  file: string,
-  schemaCheck: (value: unknown) => ConfigProblem[],
-): Policy {
   if (typeof text !== 'string' || typeof file !== 'string') {
     throw new HintgateError(
       'invalid_option',
@@ -52,17 +34,10 @@ export function parsePolicyTextWith(
       `${file}: the file has only comments; write a policy such as "mode: ask", with rules under "rules".`,
     );
   }
-  // The schema first, every error; then the checks of what it cannot say (globs, synonyms
-  // of keys) and the normalising, whose words win on the values they report.
-  const schema = schemaCheck(parsed.value);
-  const problems: ConfigProblem[] = [];
-  const where = { file, locate: parsed.locate };
   // The source also locates the `tools` entries for messages given once the tools are loaded.
-  const policy = readPolicy(parsed.value, problems, where);
-  throwProblems(mergeProblems(schema, problems), { source: where });
-  return policy;
+  return checkPolicy(parsed.value, { file, locate: parsed.locate });
 }
 
-function invalid(message: string, cause?: unknown): HintgateError {
-  return new HintgateError('invalid_policy', message, cause === undefined ? undefined : { cause });
+function invalid(message: string): HintgateError {
+  return new HintgateError('invalid_policy', message);
 }

@@ -1,19 +1,11 @@
-import {
-  type ConfigPath,
-  type ConfigPosition,
-  type ConfigProblem,
-  type ConfigSource,
-  closest,
-  describe,
+import type {
+  ConfigPath,
+  ConfigPosition,
+  ConfigProblem,
+  ConfigSource,
 } from '../config-problems/index.js';
 import type { ToolConfig } from '../registry/index.js';
-import {
-  HINT_NAMES,
-  isPlainObject,
-  isTimerMs,
-  MAX_TIMER_MS,
-  TOOL_NAME_PATTERN,
-} from '../tool/index.js';
+import { HINT_NAMES, isPlainObject, isTimerMs, TOOL_NAME_PATTERN } from '../tool/index.js';
 
 /**
  * `tools:` of a policy file or of `hintgate.yaml`: configuration of tools by name, for any
@@ -28,30 +20,16 @@ export interface ToolSettings {
   readonly positions: Readonly<Record<string, ConfigPosition>>;
 }
 
-/** Keys a `tools.<name>` entry takes, as `servers.<server>.tools.<name>` does. */
-const KEYS = ['enabled', 'disabled', 'timeoutMs', 'annotations', 'scopes'] as const;
-
-const ADVICE: Readonly<Record<string, string>> = {
-  rateLimit:
-    'is not a key of a tool here: a local tool states its rateLimit in defineTool, an upstream tool gets one under servers.<server>.tools.<name>.',
-  resources:
-    'is not a key of a tool here: a local tool states its resources in defineTool, an upstream tool gets them under servers.<server>.tools.<name>.',
-  timeout: 'is not a key of a tool; did you mean "timeoutMs"?',
-  hints: 'is not a key of a tool; did you mean "annotations"?',
-  ...Object.fromEntries(
-    HINT_NAMES.map((hint) => [
-      hint,
-      `is not a key of a tool; put hints under "annotations", as in annotations: { ${hint}: true }.`,
-    ]),
-  ),
-};
-
+/** Annotations a `tools.<name>` entry may state, with the type of each. */
 const ANNOTATION_KEYS = ['title', ...HINT_NAMES] as const;
 
 /**
- * Reads a `tools:` mapping (of a policy file or `hintgate.yaml`), adding what is wrong to
- * `problems` (paths under `path`). `source` locates each entry for later messages (an
- * unknown tool name is only known once the tools are loaded). Absent or `null`: undefined.
+ * Reads a `tools:` mapping (of a policy file or `hintgate.yaml`) checked against the schema
+ * (or whose schema problems are reported with these): normalises each entry and adds to
+ * `problems` (paths under `path`) what a schema cannot say, `enabled` and `disabled` that
+ * contradict each other. Names and values of the wrong kind are left out, for the schema to
+ * report. `source` locates each entry for later messages (an unknown tool name is only
+ * known once the tools are loaded). Absent or `null`: undefined.
  */
 export function readToolSettings(
   value: unknown,
@@ -59,29 +37,13 @@ export function readToolSettings(
   problems: ConfigProblem[],
   source?: ConfigSource,
 ): ToolSettings | undefined {
-  if (value === undefined || value === null) return undefined;
-  const report = (at: ConfigPath, text: string): void => {
-    problems.push({ path: at, text });
-  };
-  if (!isPlainObject(value)) {
-    report(
-      path,
-      `is ${describe(value)}; write a mapping of tool names, such as { run_command: { timeoutMs: 120000 } }.`,
-    );
-    return undefined;
-  }
+  if (value === undefined || value === null || !isPlainObject(value)) return undefined;
   const byName: Record<string, ToolConfig> = Object.create(null);
   const positions: Record<string, ConfigPosition> = Object.create(null);
   for (const [name, entry] of Object.entries(value)) {
+    if (!TOOL_NAME_PATTERN.test(name)) continue;
     const at = [...path, name];
-    if (!TOOL_NAME_PATTERN.test(name)) {
-      report(
-        at,
-        'is not a tool name; use the name the tool is listed under (1-128 characters of A-Z, a-z, 0-9, "_", "-" and ".").',
-      );
-      continue;
-    }
-    const config = readEntry(entry, at, report);
+    const config = readEntry(entry, at, problems);
     if (config === undefined) continue;
     byName[name] = config;
     const position = locate(source, at);
@@ -105,89 +67,33 @@ const locate = (source: ConfigSource | undefined, path: ConfigPath) => {
 function readEntry(
   value: unknown,
   path: ConfigPath,
-  report: (at: ConfigPath, text: string) => void,
+  problems: ConfigProblem[],
 ): ToolConfig | undefined {
   if (value === null) return {};
-  if (!isPlainObject(value)) {
-    report(
-      path,
-      `is ${describe(value)}; write a mapping such as { enabled: false } or { timeoutMs: 30000 }.`,
-    );
+  if (!isPlainObject(value)) return undefined;
+  const { enabled, disabled, timeoutMs, annotations, scopes } = value;
+  if (typeof enabled === 'boolean' && typeof disabled === 'boolean' && enabled === disabled) {
+    problems.push({
+      path: [...path, 'enabled'],
+      text: `is ${enabled} while disabled is ${disabled}; keep one of them.`,
+    });
     return undefined;
   }
-  let ok = true;
-  const bad = (at: ConfigPath, text: string): void => {
-    ok = false;
-    report(at, text);
-  };
-  for (const key of Object.keys(value)) {
-    if ((KEYS as readonly string[]).includes(key)) continue;
-    const guess = closest(key, KEYS);
-    bad(
-      [...path, key],
-      ADVICE[key] ??
-        (guess === undefined
-          ? `is not a key of a tool; use ${KEYS.join(', ')}.`
-          : `is not a key of a tool; did you mean "${guess}"?`),
-    );
-  }
-  const { enabled, disabled, timeoutMs, annotations, scopes } = value;
-  for (const [key, flag] of [
-    ['enabled', enabled],
-    ['disabled', disabled],
-  ] as const) {
-    if (flag !== undefined && typeof flag !== 'boolean') {
-      bad([...path, key], `is ${describe(flag)}; use true or false.`);
-    }
-  }
-  if (typeof enabled === 'boolean' && typeof disabled === 'boolean' && enabled === disabled) {
-    bad([...path, 'enabled'], `is ${enabled} while disabled is ${disabled}; keep one of them.`);
-  }
-  if (timeoutMs !== undefined && !isTimerMs(timeoutMs)) {
-    bad(
-      [...path, 'timeoutMs'],
-      `is ${describe(timeoutMs)}; use milliseconds, a number in (0, ${MAX_TIMER_MS}], such as 30000.`,
-    );
-  }
-  if (
-    scopes !== undefined &&
-    scopes !== null &&
-    !(Array.isArray(scopes) && scopes.every((s) => typeof s === 'string' && s !== ''))
-  ) {
-    bad(
-      [...path, 'scopes'],
-      `is ${describe(scopes)}; write a list of scope names, such as [records.read].`,
-    );
-  }
   const hints: Record<string, unknown> = {};
-  if (annotations !== undefined && annotations !== null) {
-    if (!isPlainObject(annotations)) {
-      bad(
-        [...path, 'annotations'],
-        `is ${describe(annotations)}; write a mapping such as { readOnlyHint: true }.`,
-      );
-    } else {
-      for (const [key, hint] of Object.entries(annotations)) {
-        const at = [...path, 'annotations', key];
-        if (!(ANNOTATION_KEYS as readonly string[]).includes(key)) {
-          const guess = closest(key, ANNOTATION_KEYS);
-          bad(
-            at,
-            `is not an MCP annotation; ${guess === undefined ? `use ${ANNOTATION_KEYS.join(', ')}` : `did you mean "${guess}"?`}`,
-          );
-        } else if (key === 'title' ? typeof hint !== 'string' : typeof hint !== 'boolean') {
-          bad(at, `is ${describe(hint)}; use ${key === 'title' ? 'a string' : 'true or false'}.`);
-        } else hints[key] = hint;
-      }
+  if (isPlainObject(annotations)) {
+    for (const key of ANNOTATION_KEYS) {
+      const hint = annotations[key];
+      if (typeof hint === (key === 'title' ? 'string' : 'boolean')) hints[key] = hint;
     }
   }
-  if (!ok) return undefined;
   const on =
     typeof enabled === 'boolean' ? enabled : typeof disabled === 'boolean' ? !disabled : undefined;
   return Object.freeze({
     ...(on === undefined ? {} : { enabled: on }),
-    ...(typeof timeoutMs === 'number' ? { timeoutMs } : {}),
-    ...(Array.isArray(scopes) ? { scopes: Object.freeze([...(scopes as string[])]) } : {}),
+    ...(isTimerMs(timeoutMs) ? { timeoutMs } : {}),
+    ...(Array.isArray(scopes)
+      ? { scopes: Object.freeze(scopes.filter((scope) => typeof scope === 'string')) }
+      : {}),
     ...(Object.keys(hints).length === 0 ? {} : { annotations: Object.freeze(hints) }),
   });
 }

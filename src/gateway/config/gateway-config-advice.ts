@@ -1,5 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are configuration values with ${VAR} references, not templates
 import { describe, type SchemaAdvice } from '../../config-problems/index.js';
+import { POLICY_KEY_ADVICE } from '../../policy/index.js';
 import { HINT_NAMES, MAX_TIMER_MS } from '../../tool/index.js';
 
 const MISPLACED = (key: string, where: string): string =>
@@ -89,9 +90,11 @@ const SERVER_KEYS = (other: 'stdio' | 'http') => {
 /**
  * What the problems of `schema/hintgate.schema.json` say beyond the schema, by JSON pointer
  * of the schema object: what each mapping's keys are called, the keys people write instead
- * (other clients' formats, near synonyms), and advice for known mistakes.
+ * (other clients' formats, near synonyms), and advice for known mistakes. `mode`, `rules`
+ * and `tools` get the words of a policy file's.
  */
 export const GATEWAY_CONFIG_ADVICE: SchemaAdvice = {
+  ...POLICY_KEY_ADVICE,
   '': {
     what: 'a hintgate configuration key',
     synonyms: {

@@ -1,0 +1,17 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { GENERATED_SCHEMAS, schemaValidatorCode } from '../../scripts/gen-schemas.js';
+
+const root = new URL('../../', import.meta.url);
+
+describe.each(GENERATED_SCHEMAS)('$module', ({ schema, module }) => {
+  const code = readFileSync(new URL(module, root), 'utf8');
+
+  it(`is what npm run gen:schemas makes of ${schema} (run it after changing the schema)`, () => {
+    expect(code).toBe(schemaValidatorCode(readFileSync(new URL(schema, root), 'utf8'), schema));
+  });
+
+  it('imports nothing, so that it runs on any platform without reading the schema', () => {
+    expect(code).not.toMatch(/\bimport\b|\brequire\(/);
+  });
+});
