@@ -280,7 +280,6 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
   const tools = new GatewayTools({
     config,
     registry,
-    ...(config.tools === undefined ? {} : { toolSettings: config.tools.byName }),
     notice,
     audit: findings.write,
     report,

@@ -106,9 +106,12 @@ export function gatewayToolStates(options: {
   const states: GatewayToolState[] = [];
   for (const entry of registry.describe()) {
     const tool = registry.resolve(entry.name)?.tool;
-    const pinned = pinByName.get(entry.name);
+    // What the gateway says of an upstream tool holds for that server's tool only, not for
+    // a global or project tool that has its name.
+    const byName = pinByName.get(entry.name);
+    const pinned = byName?.applied.server === entry.origin ? byName : undefined;
     const pinState = pinned?.applied.report.tools.find((state) => state.tool === pinned.tool);
-    const heldBack = blocked.get(entry.name);
+    const heldBack = entry.blocked === undefined ? undefined : blocked.get(entry.name);
     // As the runtime caps it: the origin's, else unbounded when trusted, else 1.
     const origin = registry.origin(entry.origin);
     const concurrency =

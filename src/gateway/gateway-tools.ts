@@ -40,13 +40,13 @@ export interface GatewayToolsOptions {
    * `withSharedLimits`). Default: limits stay in the gateway's process.
    */
   readonly share?: (server: LoadedServerCommon, tool: Tool) => Tool;
-  /**
-   * Configuration by name from the top-level `tools:` of `hintgate.yaml`, already set in the
-   * registry (`applyToolSettings`). A name the gateway configures too (an upstream tool's
-   * exposed name) gets both, the gateway's keys over these, and gets these back when the
-   * gateway's configuration of it goes away. Default none.
-   */
-  readonly toolSettings?: Readonly<Record<string, ToolConfig>>;
+}
+
+/** Configuration the gateway set for one server's tool, by the name it is exposed as. */
+interface OriginToolConfig {
+  readonly server: string;
+  readonly name: string;
+  readonly config: ToolConfig;
 }
 
 const CHANGE_OF: Readonly<Record<PinFinding['id'], 'added' | 'removed' | 'updated'>> = {
@@ -108,23 +108,6 @@ const sameConfig = (a: ToolConfig, b: ToolConfig): boolean =>
   a.requireApproval?.reason === b.requireApproval?.reason &&
   a.requireApproval?.version === b.requireApproval?.version &&
   a.blocked?.reason === b.blocked?.reason;
-
-/**
- * The gateway's configuration of an exposed name over the top-level `tools:` entry of the
- * same name: the gateway's keys win, annotations are merged key by key.
- */
-const withSettings = (setting: ToolConfig | undefined, own: ToolConfig): ToolConfig => {
-  if (setting === undefined) return own;
-  const annotations =
-    setting.annotations === undefined || own.annotations === undefined
-      ? (own.annotations ?? setting.annotations)
-      : { ...setting.annotations, ...own.annotations };
-  return {
-    ...setting,
-    ...own,
-    ...(annotations === undefined ? {} : { annotations }),
-  };
-};
 
 /**
  * The registry configuration of one tool: its annotation overrides; trust of its
@@ -204,10 +187,12 @@ export class GatewayTools {
   /** Tools set per origin of the gateway's registry. */
   readonly #applied = new Map<string, readonly Tool[]>();
   /**
-   * Configuration set in the gateway's registry, by exposed name: annotation overrides,
-   * trust of verified tools, and the approval that unpinned tools require.
+   * Configuration set in the gateway's registry for each server's tool (by
+   * `server\0exposed name`; see `ToolRegistry.configureOrigin`, so that a global or project
+   * tool of the same name never gets it): annotation overrides, trust of verified tools,
+   * the approval that unpinned tools require, and held back.
    */
-  #configured = new Map<string, ToolConfig>();
+  #configured = new Map<string, OriginToolConfig>();
   /** Lines already told, so that each is told once while it holds. */
   #told = new Set<string>();
   /** What the pins said of each server's tools when they were last applied. */
@@ -391,7 +376,7 @@ export class GatewayTools {
     const served: ServedCounts[] = [];
     const sets = new Map<string, readonly Tool[]>();
     const blocked = new Map<string, string>();
-    const configs = new Map<string, ToolConfig>();
+    const configs = new Map<string, OriginToolConfig>();
     for (const { server, enabled, assessment } of servers) {
       const names = named.names.get(server.name);
       const heldBack = named.heldBack.get(server.name);
@@ -445,7 +430,13 @@ export class GatewayTools {
           assessment,
           upstream.name,
         );
-        if (toolConfig !== undefined) configs.set(exposed, toolConfig);
+        if (toolConfig !== undefined) {
+          configs.set(`${server.name}\u0000${exposed}`, {
+            server: server.name,
+            name: exposed,
+            config: toolConfig,
+          });
+        }
       }
       sets.set(server.name, registered);
     }
@@ -475,18 +466,19 @@ export class GatewayTools {
     // listing shows them in between.
     this.blocked.clear();
     for (const [name, reason] of blocked) this.blocked.set(name, reason);
-    const settings = this.#options.toolSettings;
-    for (const name of this.#configured.keys()) {
-      if (!configs.has(name)) registry.configure(name, ownValue(settings, name));
+    // Per origin: the top-level `tools:` configuration of a name stays under it (the
+    // registry merges the two), and a local tool that wins the name gets neither of these.
+    for (const [key, { server, name }] of this.#configured) {
+      if (!configs.has(key) && registry.origin(server) !== undefined) {
+        registry.configureOrigin(server, name, undefined);
+      }
     }
-    for (const [name, own] of configs) {
-      const toolConfig = withSettings(ownValue(settings, name), own);
-      configs.set(name, toolConfig);
-      const before = this.#configured.get(name);
-      if (before === undefined || !sameConfig(before, toolConfig)) {
-        registry.configure(name, toolConfig);
+    for (const [key, next] of configs) {
+      const before = this.#configured.get(key);
+      if (before === undefined || !sameConfig(before.config, next.config)) {
+        registry.configureOrigin(next.server, next.name, next.config);
       } else {
-        configs.set(name, before);
+        configs.set(key, before);
       }
     }
     this.#configured = configs;

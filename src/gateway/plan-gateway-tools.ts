@@ -66,7 +66,8 @@ export async function planGatewayTools(options: PlanGatewayToolsOptions): Promis
   for (const entry of registry.list()) {
     const tool = entry.tool.nameOnOrigin ?? entry.name;
     const serverTrusted = registry.origin(entry.origin)?.trusted === true;
-    const verified = !serverTrusted && registry.config(entry.name)?.trusted === true;
+    const verified =
+      !serverTrusted && registry.originConfig(entry.origin, entry.name)?.trusted === true;
     const base = {
       server: entry.origin,
       tool,
@@ -76,7 +77,9 @@ export async function planGatewayTools(options: PlanGatewayToolsOptions): Promis
       claimed: entry.claimed,
       verified,
     };
-    const held = blocked.get(entry.name);
+    // Held back by the gateway only when its own configuration of this origin's tool says
+    // so: a global or project tool of the same name is not.
+    const held = entry.blocked === undefined ? undefined : blocked.get(entry.name);
     if (held !== undefined) {
       plans.push({ ...base, outcome: 'held back', why: held });
       continue;

@@ -13,6 +13,11 @@ export interface ResolveToolsInput {
   readonly origins: readonly CheckedOrigin[];
   /** Configuration by tool name. */
   readonly configs: ReadonlyMap<string, ToolConfig>;
+  /**
+   * Configuration of one origin's tool by `originConfigKey(origin, name)`: applied only when
+   * the winner of the name comes from that origin, its keys over the name's. Default none.
+   */
+  readonly originConfigs?: ReadonlyMap<string, ToolConfig>;
   /** `TOOL_<NAME>_DISABLED` variables set to `true`. */
   readonly envDisabled: ReadonlySet<string>;
   /** Winners of the previous state, reused when unchanged so their identity stays stable. */
@@ -87,6 +92,26 @@ const register = (
   });
 };
 
+/**
+ * The key of one origin's tool in {@link ResolveToolsInput.originConfigs}. A NUL is in no
+ * tool name, so that no origin and name make another's key.
+ */
+export const originConfigKey = (origin: string, name: string): string => `${origin}\u0000${name}`;
+
+/** The configuration of a name with one origin's own over it: its keys win, annotations merged. */
+const withOriginConfig = (
+  named: ToolConfig | undefined,
+  own: ToolConfig | undefined,
+): ToolConfig | undefined => {
+  if (own === undefined) return named;
+  if (named === undefined) return own;
+  const annotations =
+    named.annotations === undefined || own.annotations === undefined
+      ? (own.annotations ?? named.annotations)
+      : { ...named.annotations, ...own.annotations };
+  return { ...named, ...own, ...(annotations === undefined ? {} : { annotations }) };
+};
+
 const disabledBy = (
   name: string,
   config: ToolConfig | undefined,
@@ -122,7 +147,10 @@ export function resolveTools(input: ResolveToolsInput): ResolvedTools {
       (a, b) => layerIndex(b.origin) - layerIndex(a.origin),
     );
     if (winner === undefined) continue;
-    const config = input.configs.get(name);
+    const config = withOriginConfig(
+      input.configs.get(name),
+      input.originConfigs?.get(originConfigKey(winner.origin.name, name)),
+    );
     const fresh = register(winner, shadowed, config);
     const previous = input.previous?.get(name);
     const registered = previous !== undefined && sameRegistered(previous, fresh) ? previous : fresh;

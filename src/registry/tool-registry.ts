@@ -11,7 +11,7 @@ import {
   type OriginOptions,
 } from './origin-options.js';
 import type { RegisteredTool, ToolChange, ToolDescription } from './registered-tool.js';
-import { type ResolvedTools, resolveTools } from './resolve-tools.js';
+import { originConfigKey, type ResolvedTools, resolveTools } from './resolve-tools.js';
 import { checkToolConfig, type ToolConfig } from './tool-config.js';
 import { TOOL_LAYERS } from './tool-layer.js';
 import { TurnGate } from './turn-gate.js';
@@ -108,6 +108,8 @@ const originInfo = (o: CheckedOrigin): OriginInfo => ({
 export class ToolRegistry {
   #origins: ReadonlyMap<string, CheckedOrigin> = new Map();
   #configs: ReadonlyMap<string, ToolConfig>;
+  /** Configuration of one origin's tool, by `originConfigKey(origin, name)`. */
+  #originConfigs: ReadonlyMap<string, ToolConfig> = new Map();
   readonly #listeners = new Set<{ readonly listener: ToolChangeListener }>();
   readonly #onListenerError: (error: unknown) => void;
   #env: Env;
@@ -191,7 +193,11 @@ export class ToolRegistry {
     this.#origin(originName);
     const origins = new Map(this.#origins);
     origins.delete(originName);
-    this.#commit(origins, this.#configs);
+    const prefix = originConfigKey(originName, '');
+    const originConfigs = new Map(
+      [...this.#originConfigs].filter(([key]) => !key.startsWith(prefix)),
+    );
+    this.#commit(origins, this.#configs, this.#envDisabled, originConfigs);
   }
 
   /**
@@ -243,6 +249,30 @@ export class ToolRegistry {
     if (config === undefined) configs.delete(name);
     else configs.set(name, checkToolConfig(name, config));
     this.#commit(this.#origins, configs);
+  }
+
+  /** The configuration of the tool `name` of one origin, if any (see {@link configureOrigin}). */
+  originConfig(originName: string, name: string): ToolConfig | undefined {
+    return this.#originConfigs.get(originConfigKey(originName, name));
+  }
+
+  /**
+   * Sets the configuration of the tool `name` of one origin, replacing any earlier one;
+   * `undefined` clears it. It applies only while the visible tool of that name comes from
+   * that origin: a tool of another origin (say, one of a later layer that shadows it) never
+   * gets it, whatever its name. Over the configuration of the name (`configure`) its keys
+   * win, annotations merged key by key. It goes with the origin when the origin is removed.
+   *
+   * @throws HintgateError `unknown_origin`, or `invalid_option` for a malformed name or
+   * configuration.
+   */
+  configureOrigin(originName: string, name: string, config: ToolConfig | undefined): void {
+    this.#origin(originName);
+    const key = originConfigKey(originName, name);
+    const originConfigs = new Map(this.#originConfigs);
+    if (config === undefined) originConfigs.delete(key);
+    else originConfigs.set(key, checkToolConfig(name, config));
+    this.#commit(this.#origins, this.#configs, this.#envDisabled, originConfigs);
   }
 
   /**
@@ -415,16 +445,19 @@ export class ToolRegistry {
     origins: ReadonlyMap<string, CheckedOrigin>,
     configs: ReadonlyMap<string, ToolConfig>,
     envDisabled: ReadonlySet<string> = this.#envDisabled,
+    originConfigs: ReadonlyMap<string, ToolConfig> = this.#originConfigs,
   ): void {
     const next = resolveTools({
       origins: [...origins.values()],
       configs,
+      originConfigs,
       envDisabled,
       previous: this.#state.enabled,
     });
     const changes = Object.freeze(diffTools(this.#state.enabled, next.enabled));
     this.#origins = origins;
     this.#configs = configs;
+    this.#originConfigs = originConfigs;
     this.#envDisabled = envDisabled;
     this.#state = next;
     if (changes.length === 0) return;
