@@ -40,6 +40,7 @@ async function start(options: {
   /** Keys of the `up` server's entry besides how to run it. */
   readonly server?: Record<string, unknown>;
   readonly pin: boolean;
+  readonly newTools?: 'pending' | 'ask';
 }) {
   const dirs = await discoveryDirs();
   cleanups.push(() => dirs.cleanup());
@@ -48,7 +49,7 @@ async function start(options: {
   const up = await toolsFileServer(dirs.project, 'up', options.upstream);
   const config = await writeConfig(dirs.project, {
     servers: { up: { ...up.entry, ...options.server } },
-    pin: { newTools: 'pending' },
+    pin: { newTools: options.newTools ?? 'pending' },
   });
   if (options.pin) await pinGateway({ config });
   const gateway = await createGateway({
@@ -113,5 +114,22 @@ describe('gateway configuration of an upstream tool and a global tool of the sam
     const state = gateway.toolStates().find((described) => described.name === 'weather');
     expect(state?.heldBack).toBeUndefined();
     expect(state?.pin).toBeUndefined();
+  }, 30_000);
+
+  it('does not make a global tool ask or distrust it because an upstream tool of its name is not pinned (newTools: ask)', async () => {
+    const { gateway, entry } = await start({
+      upstream: [tool('weather'), tool('echo')],
+      pin: false,
+      newTools: 'ask',
+    });
+    const weather = entry('weather');
+    expect(weather?.layer).toBe('global');
+    expect(weather?.requireApproval).toBeUndefined();
+    expect(weather?.trusted).toBe(true);
+    expect(weather?.class).toBe('read');
+    // The server's own unpinned tool does ask.
+    expect(entry('echo')?.requireApproval?.reason).toContain('not pinned yet');
+    const state = gateway.toolStates().find((described) => described.name === 'weather');
+    expect(state?.requireApproval).toBeUndefined();
   }, 30_000);
 });
