@@ -224,6 +224,9 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
       name: server.name,
       layer: 'bundled',
       trusted: server.trusted,
+      // The server names its tools: a `tools:` entry meant for a local tool never reaches
+      // one of them; they take `servers.<server>.tools` only (configureOrigin).
+      configuredByName: false,
       ...(server.concurrency === undefined ? {} : { concurrency: server.concurrency }),
       // With shared state the server's quota is kept there, one budget for every replica.
       ...(server.rateLimit === undefined || config.state !== undefined

@@ -153,8 +153,9 @@ describe('tools: of hintgate.yaml', () => {
     const client = await connectInMemory(gateway.toolServer);
     cleanups.push(() => client.close());
 
-    // The server adds "forecast" and says so: the entry applies to it, beside the server's
-    // own configuration of it, and the person is told where it belongs.
+    // The server adds "forecast" and says so: the entry, written for a local tool, does not
+    // reach the server's tool (the server chose the name); the server's own configuration
+    // of it does, and the person is told where the entry belongs.
     await records.setTools([
       { name: 'lookup', description: 'Looks up a record.', annotations: { readOnlyHint: true } },
       { name: 'notify_changed', description: 'Announces a changed list.' },
@@ -166,11 +167,11 @@ describe('tools: of hintgate.yaml', () => {
     });
     const forecast = registry.describe().find((entry) => entry.name === 'forecast');
     expect(forecast?.origin).toBe('records');
-    expect(forecast?.timeoutMs).toBe(1234);
+    expect(forecast?.timeoutMs).toBeUndefined();
     expect(forecast?.claimed.title).toBe('Forecast');
     await vi.waitFor(() => expect(later('forecast')).toHaveLength(2));
     expect(later('forecast')[1]).toMatch(
-      /hintgate\.yaml:7:3: tools\.forecast is now the name of a tool of server "records", and applies to it; configure that tool under servers\.records\.tools\.forecast instead\.$/,
+      /hintgate\.yaml:7:3: tools\.forecast is now the name of a tool of server "records", and does not apply to it \(an entry here is for local tools\); configure that tool under servers\.records\.tools\.forecast instead\.$/,
     );
 
     // A changed module file: "tides" is now "tide". The entry names no tool, told once.

@@ -36,8 +36,9 @@ export interface ApplyToolSettingsOptions {
    * reloaded or trusted, an upstream server's list changed or reached late), and each entry
    * that then names no tool, or names an upstream server's tool, is told here, one line
    * each, once when it starts to hold or its text changes (not per call). The entries keep
-   * applying by name meanwhile, to whatever tool has the name when it appears. Stop with
-   * the function `applyToolSettings` returns.
+   * applying by name meanwhile, to whatever tool has the name when it appears, except a
+   * tool of an origin added with `configuredByName: false` (a gateway's upstream servers).
+   * Stop with the function `applyToolSettings` returns.
    */
   readonly onLaterProblem?: (message: string) => void;
   /** Code of the error for an unknown name. Default `invalid_policy`. */
@@ -52,7 +53,7 @@ function settingsProblems(
   later: { readonly heldBack: boolean } | undefined,
 ): ConfigProblem[] {
   const known: string[] = [];
-  const upstream = new Map<string, { origin: string; nameOnOrigin: string }>();
+  const upstream = new Map<string, { origin: string; nameOnOrigin: string; reached: boolean }>();
   for (const described of registry.describe()) {
     if (!others.has(described.origin)) known.push(described.name);
     else {
@@ -60,6 +61,7 @@ function settingsProblems(
       upstream.set(described.name, {
         origin: described.origin,
         nameOnOrigin: tool?.nameOnOrigin ?? described.name,
+        reached: registry.origin(described.origin)?.configuredByName !== false,
       });
     }
   }
@@ -73,7 +75,7 @@ function settingsProblems(
       server === undefined
         ? `names no tool${later === undefined ? '' : ' now'}${guess === undefined ? '.' : `; did you mean "${guess}"?`}${toolList(known)}${others.size > 0 ? ' A tool of an upstream server is configured under servers.<server>.tools.<name>.' : ''}${later?.heldBack === true ? HELD_BACK : ''}`
         : later !== undefined
-          ? `is now the name of a tool of server "${server.origin}", and applies to it; configure that tool under servers.${server.origin}.tools.${server.nameOnOrigin} instead.`
+          ? `is now the name of a tool of server "${server.origin}", ${server.reached ? 'and applies to it' : 'and does not apply to it (an entry here is for local tools)'}; configure that tool under servers.${server.origin}.tools.${server.nameOnOrigin} instead.`
           : `is a tool of server "${server.origin}"; configure it under servers.${server.origin}.tools.${server.nameOnOrigin}.`;
     problems.push({ path: ['tools', name], text });
   }
@@ -111,7 +113,8 @@ const heldBack = (option: ApplyToolSettingsOptions['someHeldBack']): boolean =>
 /**
  * Configures the registry's tools by name from `tools:` of a policy file or `hintgate.yaml`
  * (the configuration holds for whatever layer's tool wins the name, also after a reload,
- * and for a tool that appears later). Then checks every name against the tools loaded now,
+ * and for a tool that appears later; never for a tool of an origin added with
+ * `configuredByName: false`, such as a gateway's upstream server). Then checks every name against the tools loaded now,
  * and with `onLaterProblem`, again after every change of the tools.
  *
  * @returns A function that stops the later checks (nothing to stop without `onLaterProblem`).

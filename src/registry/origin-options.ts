@@ -41,6 +41,14 @@ export interface OriginOptions {
    * defined in code or offered by a server.
    */
   readonly file?: string;
+  /**
+   * Whether configuration by tool name (`configure`, the `tools:` entries of a policy file
+   * or `hintgate.yaml`) applies to this origin's tools. Default `true`. A gateway's upstream
+   * servers pass `false`: the server picks its tools' names, so an entry written for a local
+   * tool must never reach a server's tool that takes the name (say, while the local tool is
+   * held back or removed). Such an origin's tools are configured with `configureOrigin`.
+   */
+  readonly configuredByName?: boolean;
 }
 
 /** What `ToolRegistry.origins` reports about one origin. */
@@ -59,6 +67,8 @@ export interface OriginInfo {
   readonly toolCount: number;
   /** The file the origin's tools were loaded from, when they come from one. */
   readonly file?: string;
+  /** `false` when configuration by tool name does not reach the origin's tools. */
+  readonly configuredByName?: false;
 }
 
 /** An origin after its options were checked: tools frozen in a new array. */
@@ -70,9 +80,20 @@ export interface CheckedOrigin {
   readonly rateLimit?: RateLimit;
   readonly tools: readonly Tool[];
   readonly file?: string;
+  /** `false` when configuration by tool name does not apply to the origin's tools. */
+  readonly configuredByName?: false;
 }
 
-const KEYS = new Set(['name', 'layer', 'trusted', 'concurrency', 'rateLimit', 'tools', 'file']);
+const KEYS = new Set([
+  'name',
+  'layer',
+  'trusted',
+  'concurrency',
+  'rateLimit',
+  'tools',
+  'file',
+  'configuredByName',
+]);
 
 const invalid = (message: string): never => {
   throw new HintgateError('invalid_option', message);
@@ -122,7 +143,7 @@ export function checkTools(value: unknown, where: string): readonly Tool[] {
 export function checkOriginOptions(value: unknown): CheckedOrigin {
   if (!isPlainObject(value)) return invalid('addOrigin expects one options object.');
   const options = value as Partial<Record<keyof OriginOptions, unknown>>;
-  const { name, layer, trusted, concurrency, rateLimit, tools, file } = options;
+  const { name, layer, trusted, concurrency, rateLimit, tools, file, configuredByName } = options;
   if (typeof name !== 'string' || name.trim() === '') {
     invalid(`Origin name ${JSON.stringify(name)} is invalid: use a non-empty string.`);
   }
@@ -149,6 +170,9 @@ export function checkOriginOptions(value: unknown): CheckedOrigin {
   if (file !== undefined && (typeof file !== 'string' || file === '')) {
     invalid(`${where}: file must be the path of the module the tools come from.`);
   }
+  if (configuredByName !== undefined && typeof configuredByName !== 'boolean') {
+    invalid(`${where}: configuredByName must be true or false.`);
+  }
   return {
     name: name as string,
     layer: layer as ToolLayer,
@@ -159,5 +183,6 @@ export function checkOriginOptions(value: unknown): CheckedOrigin {
       : { rateLimit: Object.freeze({ ...(rateLimit as RateLimit) }) }),
     tools: tools === undefined ? Object.freeze([]) : checkTools(tools, where),
     ...(file === undefined ? {} : { file: file as string }),
+    ...(configuredByName === false ? { configuredByName: false as const } : {}),
   };
 }

@@ -148,7 +148,7 @@ export function resolveTools(input: ResolveToolsInput): ResolvedTools {
     );
     if (winner === undefined) continue;
     const config = withOriginConfig(
-      input.configs.get(name),
+      winner.origin.configuredByName === false ? undefined : input.configs.get(name),
       input.originConfigs?.get(originConfigKey(winner.origin.name, name)),
     );
     const fresh = register(winner, shadowed, config);

@@ -56,3 +56,47 @@ describe('configureOrigin', () => {
     );
   });
 });
+
+describe('configuredByName: false', () => {
+  it("keeps configuration by name off the origin's tools, also when one takes a local tool's name", () => {
+    const registry = createRegistry({
+      env: {},
+      tools: { wipe: { annotations: { readOnlyHint: true }, timeoutMs: 900, scopes: [] } },
+    });
+    registry.addOrigin({ name: 'home', layer: 'global', tools: [makeTool('wipe', DESTRUCTIVE)] });
+    expect(registry.resolve('wipe')).toMatchObject({ origin: 'home', timeoutMs: 900 });
+
+    // The local tool goes (held back, removed); a server's tool of that name takes it.
+    registry.removeOrigin('home');
+    registry.addOrigin({
+      name: 'up',
+      layer: 'bundled',
+      trusted: true,
+      configuredByName: false,
+      tools: [makeTool('wipe', DESTRUCTIVE)],
+    });
+    const upstream = registry.resolve('wipe');
+    expect(upstream?.origin).toBe('up');
+    expect(upstream?.timeoutMs).toBeUndefined();
+    expect(upstream?.effective.readOnlyHint).toBe(false);
+    expect(registry.origin('up')?.configuredByName).toBe(false);
+    // Its own origin's configuration still reaches it.
+    registry.configureOrigin('up', 'wipe', { timeoutMs: 300 });
+    expect(registry.resolve('wipe')?.timeoutMs).toBe(300);
+    // And the setting survives a change of the origin's cap.
+    registry.setConcurrency('up', 2);
+    expect(registry.resolve('wipe')?.timeoutMs).toBe(300);
+    expect(registry.config('wipe')?.timeoutMs).toBe(900);
+  });
+
+  it('refuses a configuredByName that is not a boolean', () => {
+    const registry = createRegistry({ env: {} });
+    expect(() =>
+      registry.addOrigin({
+        name: 'up',
+        layer: 'bundled',
+        configuredByName: 'no' as unknown as boolean,
+      }),
+    ).toThrow(/configuredByName must be true or false/);
+  });
+});

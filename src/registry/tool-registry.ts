@@ -97,6 +97,7 @@ const originInfo = (o: CheckedOrigin): OriginInfo => ({
   ...(o.rateLimit === undefined ? {} : { rateLimit: o.rateLimit }),
   toolCount: o.tools.length,
   ...(o.file === undefined ? {} : { file: o.file }),
+  ...(o.configuredByName === false ? { configuredByName: false as const } : {}),
 });
 
 /**
