@@ -378,6 +378,24 @@ describe('schema problems of a oneOf: only the branch the value was meant for', 
     throw new Error('the configuration loaded');
   };
 
+  it("reports a rule's glob syntax without hiding what the schema finds in the same rule", () => {
+    const text = [
+      'servers:',
+      '  local: { command: npx }',
+      'rules:',
+      '  - tool: "["',
+      '    decision: deny',
+      '    priority: x',
+    ];
+    const lines = problems(text.join('\n'));
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^hintgate\.yaml:4:\d+: rules\[0\]\.tool is "\[": the "\[" at character 1 is never closed/,
+      ),
+      expect.stringMatching(/^hintgate\.yaml:6:\d+: rules\[0\]\.priority is "x"/),
+    ]);
+  });
+
   it('reports a wrong field of a stdio server entry alone, with line and column, and no missing "url"', () => {
     const text = ['servers:', '  local:', '    command: npx', '    args: -y', '    cwdd: ./x'];
     expect(problems(text.join('\n'))).toEqual([
