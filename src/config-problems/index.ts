@@ -4,7 +4,7 @@ export { describe } from './describe.js';
 export { findJsonError, type JsonError } from './find-json-error.js';
 export { inValueOrder } from './in-value-order.js';
 export { listOf } from './list-of.js';
-export { type MergeProblemsOptions, mergeProblems } from './merge-problems.js';
+export { mergeProblems } from './merge-problems.js';
 export { type NoBranchParams, narrowBranches, type ValidateBranch } from './narrow-branches.js';
 export { type ParsedYamlOrJson, parseYamlOrJson } from './parse-yaml-or-json.js';
 export type { SchemaAdvice, SchemaAdviceEntry } from './schema-advice.js';

@@ -7,6 +7,7 @@ describe('mergeProblems', () => {
       { path: ['audit', 'sync'], text: 'is "sometimes"; use one of always, auto.' },
       { path: ['servers', 'a', 'command'], text: 'is not an allowed key here.' },
       { path: ['servers', 'b'], text: 'is 3; use a mapping.' },
+      { path: ['servers', 'b', 'url', 'x'], text: 'is inside.' },
       { path: ['pinn'], text: 'is not a key; did you mean "pin"?' },
     ];
     const checks = [
@@ -14,7 +15,13 @@ describe('mergeProblems', () => {
       { path: ['servers', 'b', 'url'], text: 'is "http:", not an http(s) URL.' },
       { path: ['downstream', 'http', 'token'], text: 'is 3 characters long; use at least 8.' },
     ];
-    expect(mergeProblems(schema, checks)).toEqual([schema[0], schema[3], ...checks]);
+    expect(mergeProblems(schema, checks)).toEqual([
+      schema[0],
+      schema[1],
+      schema[2],
+      schema[4],
+      ...checks,
+    ]);
   });
 
   it('reports the schema alone when the checks find nothing', () => {
@@ -23,7 +30,7 @@ describe('mergeProblems', () => {
   });
 });
 
-describe('mergeProblems without around', () => {
+describe('mergeProblems around a checked value', () => {
   it('keeps the schema problems of the other keys and of the mapping around a check', () => {
     const schema = [
       { path: ['rules', 2, 'priority'], text: 'is "x"; use a number.' },
@@ -31,11 +38,6 @@ describe('mergeProblems without around', () => {
       { path: ['rules', 2, 'tool', 'x'], text: 'is inside.' },
     ];
     const checks = [{ path: ['rules', 2, 'tool'], text: 'is "[": the "[" is never closed.' }];
-    expect(mergeProblems(schema, checks, { around: false })).toEqual([
-      schema[0],
-      schema[1],
-      ...checks,
-    ]);
-    expect(mergeProblems(schema, checks)).toEqual(checks);
+    expect(mergeProblems(schema, checks)).toEqual([schema[0], schema[1], ...checks]);
   });
 });

@@ -41,7 +41,7 @@ export function checkPolicy(value: unknown, source?: PolicySource): Policy {
   const problems: ConfigProblem[] = [];
   const policy = readPolicy(value, problems, source);
   // The readers speak only of single values (a glob's syntax), so they cover no other.
-  const merged = mergeProblems(schema, problems, { around: false });
+  const merged = mergeProblems(schema, problems);
   throwProblems(inValueOrder(merged, value), { source });
   return policy;
 }

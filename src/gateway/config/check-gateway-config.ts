@@ -72,7 +72,7 @@ export function checkGatewayConfig(
   // that depend on each other. Where both speak of one value, the readers' words win.
   const schema = validateGatewayConfig(value);
   const config = readConfig(value, file, context, source);
-  const problems = mergeProblems(schema, context.problems, { around: false });
+  const problems = mergeProblems(schema, context.problems);
   throwProblems(problems, { source, code: 'invalid_config', root: 'the configuration' });
   if (config === undefined)
     throw new Error('unreachable: a configuration that was not read has problems');
