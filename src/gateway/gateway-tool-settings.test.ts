@@ -98,7 +98,7 @@ describe('tools: of hintgate.yaml', () => {
     );
   }, 30_000);
 
-  it('applies an entry to a tool an upstream adds after start, checks the names on every change and tells each problem once', async () => {
+  it("keeps an entry off a tool an upstream adds after start under its name (its server's settings apply), checks the names on every change and tells each problem once", async () => {
     const dirs = await discoveryDirs();
     cleanups.push(() => dirs.cleanup());
     await dirs.writeGlobal('weather.mjs', readToolModule('weather', 'sunny'));
