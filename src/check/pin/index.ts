@@ -40,9 +40,6 @@ export {
   type PinnedTool,
   type PinVerdict,
   parseLockFile,
-  type ReadLockFile,
-  readLockFile,
-  readLockFileIfChanged,
   sameLockFile,
   updateLockFile,
   writeLockFile,
@@ -56,3 +53,4 @@ export {
   pinnedDefinitionFields,
   pinnedDescription,
 } from './pinned-definition.js';
+export { type ReadLockFile, readLockFile, readLockFileIfChanged } from './read-lock-file.js';

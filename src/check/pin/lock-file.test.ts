@@ -9,12 +9,11 @@ import {
   emptyLockFile,
   formatLockFile,
   type LockFile,
-  readLockFile,
-  readLockFileIfChanged,
   updateLockFile,
   writeLockFile,
 } from './lock-file.js';
 import { pinTools } from './pin-tools.js';
+import { readLockFile, readLockFileIfChanged } from './read-lock-file.js';
 
 let dir: string;
 let file: string;

@@ -1,0 +1,50 @@
+import { stat } from 'node:fs/promises';
+import { emptyLockFile, type LockFile, parseLockFile, readLockFileText } from './lock-file.js';
+
+/**
+ * Reads the lock file at `path`. A missing file is an empty lock; a file that is not a
+ * version 1 lock file rejects with `invalid_lock_file`, which names the file and the fix.
+ */
+export async function readLockFile(path: string): Promise<LockFile> {
+  return (await readLockFileIfChanged(path)).lock;
+}
+
+/** A lock file as read, with the text it was parsed from (absent: there was no file). */
+export interface ReadLockFile {
+  readonly lock: LockFile;
+  readonly text: string | undefined;
+  /** The file's identity, size and times (ns) before it was read; absent: no file. */
+  readonly stamp?: string | undefined;
+}
+
+/** The file's inode, size, modification and change times, to the nanosecond. */
+async function stampOf(path: string): Promise<string | undefined> {
+  try {
+    const found = await stat(path, { bigint: true });
+    return `${found.dev}:${found.ino}:${found.size}:${found.mtimeNs}:${found.ctimeNs}`;
+  } catch {
+    // Missing or unreadable: the read says which, in words.
+    return undefined;
+  }
+}
+
+/**
+ * Reads the lock file at `path` as {@link readLockFile} does, but returns `previous` itself
+ * when the file is still the one `previous` was read from: the same inode, size and
+ * modification and change times (to the nanosecond; a write of hintgate replaces the file,
+ * a new inode), else the same text (or there is still no file). A reader that checks the
+ * file often (a gateway, on every change of its tools) reads, parses and checks thousands
+ * of pins only when they changed.
+ */
+export async function readLockFileIfChanged(
+  path: string,
+  previous?: ReadLockFile,
+): Promise<ReadLockFile> {
+  const stamp = await stampOf(path);
+  if (stamp !== undefined && previous?.stamp === stamp) return previous;
+  const text = await readLockFileText(path);
+  if (previous !== undefined && previous.text === text) {
+    return previous.stamp === stamp ? previous : { ...previous, stamp };
+  }
+  return { lock: text === undefined ? emptyLockFile() : parseLockFile(text, path), text, stamp };
+}
