@@ -15,6 +15,7 @@ import { type Approver, applyToolSettings, DEFAULT_MODE, type Mode } from '../po
 import { createRegistry, type Env, type ToolRegistry } from '../registry/index.js';
 import { createRuntime, graceMsOf, type Runtime } from '../runtime/index.js';
 import type { CallTelemetry } from '../telemetry/index.js';
+import { addServerOrigins } from './add-server-origins.js';
 import { backgroundAudit } from './background-audit.js';
 import { createGatewayPrompts } from './gateway-prompts.js';
 import { gatewayReadiness } from './gateway-readiness.js';
@@ -219,21 +220,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     ...(options.env === undefined ? {} : { env: options.env }),
     onListenerError: report,
   });
-  for (const server of config.servers) {
-    registry.addOrigin({
-      name: server.name,
-      layer: 'bundled',
-      trusted: server.trusted,
-      // The server names its tools: a `tools:` entry meant for a local tool never reaches
-      // one of them; they take `servers.<server>.tools` only (configureOrigin).
-      configuredByName: false,
-      ...(server.concurrency === undefined ? {} : { concurrency: server.concurrency }),
-      // With shared state the server's quota is kept there, one budget for every replica.
-      ...(server.rateLimit === undefined || config.state !== undefined
-        ? {}
-        : { rateLimit: server.rateLimit }),
-    });
-  }
+  addServerOrigins(registry, config);
   const discovered = await options.discoverTools?.(registry);
   let stopToolSettings: () => void;
   try {
