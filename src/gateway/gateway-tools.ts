@@ -17,6 +17,7 @@ import {
   type GatewayToolState,
   gatewayToolStates,
 } from './gateway-tool-states.js';
+import { sameToolConfig, serverToolConfig } from './server-tool-config.js';
 import { retryAfterReconnect } from './upstream-retry.js';
 
 /** Options of {@link GatewayTools}. */
@@ -88,55 +89,6 @@ function appliedPinsLine(path: string, served: readonly ServedCounts[]): string 
 
 const sameTools = (a: readonly Tool[], b: readonly Tool[]): boolean =>
   a.length === b.length && a.every((tool, index) => tool === b[index]);
-
-const sameAnnotations = (a: ToolConfig['annotations'], b: ToolConfig['annotations']): boolean => {
-  if (a === b) return true;
-  if (a === undefined || b === undefined) return false;
-  const keys = Object.keys(a);
-  return (
-    keys.length === Object.keys(b).length &&
-    keys.every((key) => (a as Record<string, unknown>)[key] === (b as Record<string, unknown>)[key])
-  );
-};
-
-const sameConfig = (a: ToolConfig, b: ToolConfig): boolean =>
-  a.enabled === b.enabled &&
-  a.timeoutMs === b.timeoutMs &&
-  sameAnnotations(a.annotations, b.annotations) &&
-  a.scopes === b.scopes &&
-  a.trusted === b.trusted &&
-  a.requireApproval?.reason === b.requireApproval?.reason &&
-  a.requireApproval?.version === b.requireApproval?.version &&
-  a.blocked?.reason === b.blocked?.reason;
-
-/**
- * The registry configuration of one tool: its annotation overrides; trust of its
- * annotations when its pin says they were verified; while it is not pinned under
- * `newTools: ask`, no trust of its annotations and a person's approval of every call; and
- * while its pins hold it back, `blocked` with the reason (the policy refuses its calls).
- */
-const registryConfig = (
-  override: LoadedToolOverride | undefined,
-  assessment: PinAssessment,
-  name: string,
-): ToolConfig | undefined => {
-  const unpinned = assessment.unpinned.get(name);
-  const annotations = override?.annotations;
-  const blocked = assessment.blocked.get(name);
-  const config: ToolConfig = {
-    ...(annotations === undefined ? {} : { annotations }),
-    ...(override?.scopes === undefined ? {} : { scopes: override.scopes }),
-    ...(assessment.verified.has(name) ? { trusted: true } : {}),
-    ...(unpinned === undefined
-      ? {}
-      : {
-          trusted: false,
-          requireApproval: { reason: unpinned.reason, version: unpinned.hash },
-        }),
-    ...(blocked === undefined ? {} : { blocked: { reason: blocked } }),
-  };
-  return Object.keys(config).length === 0 ? undefined : config;
-};
 
 /**
  * The tools the gateway offers, kept in step with its upstreams: each server's tools are
@@ -425,7 +377,7 @@ export class GatewayTools {
           counts.offered += 1;
           if (assessment.verified.has(upstream.name)) counts.verified += 1;
         }
-        const toolConfig = registryConfig(
+        const toolConfig = serverToolConfig(
           ownValue(server.tools, upstream.name),
           assessment,
           upstream.name,
@@ -475,7 +427,7 @@ export class GatewayTools {
     }
     for (const [key, next] of configs) {
       const before = this.#configured.get(key);
-      if (before === undefined || !sameConfig(before.config, next.config)) {
+      if (before === undefined || !sameToolConfig(before.config, next.config)) {
         registry.configureOrigin(next.server, next.name, next.config);
       } else {
         configs.set(key, before);
