@@ -1,5 +1,5 @@
-import type { LoadedToolOverride } from './config/index.js';
 import type { ToolConfig } from '../registry/index.js';
+import type { LoadedToolOverride } from './config/index.js';
 import type { PinAssessment } from './gateway-pins.js';
 
 const sameAnnotations = (a: ToolConfig['annotations'], b: ToolConfig['annotations']): boolean => {
