@@ -6,10 +6,11 @@ export const FAST_PATHS_ENV = 'HINTGATE_FAST_PATHS';
 /**
  * The fast paths of the MCP layer, each one explicit layer past part of the SDK:
  * `http`, plain `tools/call` requests of 2025-11-25 sessions answered from the HTTP
- * listener (`startMcpHttpServer`); `upstream`, `tools/call` sent straight on a 2025-era
- * upstream stdio connection.
+ * listener (`startMcpHttpServer`); `stdio`, every `tools/call` of a 2025-11-25 stdio
+ * connection answered by the `StdioCallLayer` of `serveMcpStdio`; `upstream`, `tools/call`
+ * sent straight on a 2025-era upstream stdio connection.
  */
-export const FAST_PATHS = ['http', 'upstream'] as const;
+export const FAST_PATHS = ['http', 'stdio', 'upstream'] as const;
 
 /** One of {@link FAST_PATHS}. */
 export type FastPath = (typeof FAST_PATHS)[number];

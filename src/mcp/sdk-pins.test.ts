@@ -1,15 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CallToolResultSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import {
+  CallToolRequestSchema,
+  CallToolResultSchema,
+  JSONRPCMessageSchema,
+} from '@modelcontextprotocol/core';
 import { describe, expect, it } from 'vitest';
 import { plainCallToolResult } from './server/plain-call-tool-result.js';
 import { isCommonMessage } from './server/stdio-downstream-transport.js';
 
-// The two fast paths kept (bench/RESULTS.md, "MCP fast paths on and off") rest on what the
+// The fast paths kept (bench/RESULTS.md, "MCP fast paths on and off") rest on what the
 // SDK does: the HTTP fast path answers plain tools/call requests of 2025-11-25 sessions
-// itself, and ToolCallTransport sends tools/call on a 2025-era stdio connection past the
-// client's request layer. Both take a plain result as the SDK's CallToolResult schema
-// would pass it on (same keys, same order). The stdio downstream transport delivers a
+// itself, the StdioCallLayer every tools/call of a 2025-11-25 stdio connection, and
+// ToolCallTransport sends tools/call on a 2025-era stdio connection past the client's
+// request layer. They take a plain result as the SDK's CallToolResult schema would pass it
+// on (same keys, same order), and the stdio layer takes the params its quick check accepts
+// as the SDK's CallToolRequest schema would hand them to a handler. The stdio downstream transport delivers a
 // message of the common shapes as JSON.parse made it, where the SDK's reader passes every
 // line through its JSONRPCMessageSchema. So the SDK is pinned to exact versions, and
 // this test fails when an upgrade changes those versions or that schema's behaviour: then
@@ -72,6 +78,22 @@ describe('the SDK the fast paths rest on', () => {
       const parsed = JSONRPCMessageSchema.parse(message);
       expect(parsed).toEqual(message);
       expect(JSON.stringify(parsed)).toBe(JSON.stringify(message));
+    }
+  });
+
+  it('hands the tools/call params the stdio layer takes quickly to a handler as they came', () => {
+    const params = [
+      { name: 'ping' },
+      { name: 'ping', arguments: {} },
+      { name: 'echo', arguments: { text: 'hi', nested: { a: [1, null] } } },
+      { name: 'count', arguments: {}, _meta: { progressToken: 'count-1' } },
+      { name: 'count', _meta: { progressToken: 7, traceparent: '00-abc-def-01' } },
+    ];
+    for (const given of params) {
+      const parsed = CallToolRequestSchema.parse({ method: 'tools/call', params: given });
+      expect(parsed.params.name).toBe(given.name);
+      expect(parsed.params.arguments).toEqual(given.arguments);
+      expect(parsed.params._meta).toEqual(given._meta);
     }
   });
 });

@@ -6,9 +6,10 @@ import type {
 } from '@modelcontextprotocol/client';
 
 /**
- * A transport the SDK client connects to that wraps another one: every message passes
- * through unchanged in both directions (the handshake, requests, notifications, closing),
- * and a subclass sees each message the server sends in `receive` before the client does.
+ * A transport the SDK client (or server) connects to that wraps another one: every message
+ * passes through unchanged in both directions (the handshake, requests, notifications,
+ * closing), and a subclass sees each message the other side sends in `receive` before the
+ * SDK does (`StdioCallLayer` is one on the server side).
  * Layers stack: each wraps the one below, so what the upstream layer of hintgate does to
  * the wire is a chain of named classes, not handlers swapped on a transport after it
  * connected.

@@ -9,6 +9,7 @@ import { asError, HintgateError } from '../../errors/index.js';
 import type { ApprovalRequest, Approver, Mode } from '../../policy/index.js';
 import type { Runtime } from '../../runtime/index.js';
 import type { CallTelemetry } from '../../telemetry/index.js';
+import type { ToolProgress } from '../../tool/index.js';
 import type { ApprovalChannel } from './approval-channel.js';
 import { createApprovalRounds } from './approval-rounds.js';
 import { type ConnectionInfo, callerIdentity, stated } from './caller-identity.js';
@@ -142,6 +143,10 @@ export interface TransportToolCall {
    * the instance.
    */
   readonly channels?: readonly ApprovalChannel[];
+  /** Sends one progress notification for the call; absent when the client asked for none. */
+  readonly progress?: ((progress: ToolProgress) => Promise<void>) | undefined;
+  /** The request's `params._meta` (a `traceparent` for telemetry); hostile, unchecked. */
+  readonly meta?: unknown;
 }
 
 /** What {@link createMcpToolServer} returns. */
@@ -387,6 +392,8 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
         caller: callerIdentity(server, undefined, connection),
         grantedScopes: connection.scopes,
         channels: call.channels ?? [elicitationThrough(server)],
+        ...(call.progress === undefined ? {} : { progress: call.progress }),
+        ...(call.meta === undefined ? {} : { meta: call.meta }),
       });
     },
     setMode(mode) {

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CallToolResultSchema } from '@modelcontextprotocol/core';
-import { ProtocolError, type Server } from '@modelcontextprotocol/server';
+import type { Server } from '@modelcontextprotocol/server';
 import { isPlainObject } from '../../tool/index.js';
 import { isModernRevision } from '../protocol-revision.js';
 import type { ElicitationAnswer } from './approval-form.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
 import { createElicitationChannel } from './elicitation-channel.js';
+import { jsonRpcError } from './json-rpc-error.js';
 import { isRequestId, plainCallParams } from './plain-call-params.js';
 import { plainCallToolResult } from './plain-call-tool-result.js';
 
@@ -77,18 +78,6 @@ interface PendingAnswer {
 }
 
 const ANSWER_ACTIONS: ReadonlySet<unknown> = new Set(['accept', 'decline', 'cancel']);
-
-/** The error a JSON-RPC error response carries for what a `tools/call` handler threw. */
-const jsonRpcError = (error: unknown): Record<string, unknown> => {
-  if (error instanceof ProtocolError) {
-    return {
-      code: error.code,
-      message: error.message,
-      ...(error.data === undefined ? {} : { data: error.data }),
-    };
-  }
-  return { code: -32603, message: error instanceof Error ? error.message : String(error) };
-};
 
 /**
  * The HTTP fast path of `tools/call` for 2025-11-25 sessions: a POST whose body is one plain

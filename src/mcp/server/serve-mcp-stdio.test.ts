@@ -1,5 +1,5 @@
 import { PassThrough, Writable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { AuditSink } from '../../audit/audit-event.js';
 import type { Mode } from '../../policy/policy-types.js';
@@ -40,8 +40,17 @@ const call = (id: number | string, name: string, extra: Record<string, unknown> 
 });
 const withToken = (id: number) => ({ _meta: { progressToken: `token-${id}` } });
 
-/** serveMcpStdio over `tools` in `mode`, with what it wrote, write by write. */
-function serve(tools: readonly Tool[], mode: Mode = 'yolo', auditSinks: readonly AuditSink[] = []) {
+/**
+ * serveMcpStdio over `tools` in `mode`, with what it wrote, write by write; `sdkOnly` leaves
+ * out its `tools/call` layer (HINTGATE_FAST_PATHS without `stdio`), so that every request
+ * goes through the SDK's dispatch.
+ */
+function serve(
+  tools: readonly Tool[],
+  mode: Mode = 'yolo',
+  auditSinks: readonly AuditSink[] = [],
+  sdkOnly = false,
+) {
   const runtime = createRuntime({ tools: [...tools], mode, auditSinks });
   const reported: Error[] = [];
   const toolServer = createMcpToolServer({ runtime, onError: (error) => reported.push(error) });
@@ -56,7 +65,9 @@ function serve(tools: readonly Tool[], mode: Mode = 'yolo', auditSinks: readonly
       done();
     },
   });
+  if (sdkOnly) vi.stubEnv('HINTGATE_FAST_PATHS', 'http,upstream');
   const served = serveMcpStdio({ toolServer, stdin, stdout });
+  vi.unstubAllEnvs();
   cleanups.push(async () => {
     stdin.end();
     await served.close();
@@ -80,7 +91,7 @@ function serve(tools: readonly Tool[], mode: Mode = 'yolo', auditSinks: readonly
     // notifications/initialized is handled in the turn it is read.
     await new Promise((resolve) => setImmediate(resolve));
   };
-  return { runtime, send, response, find, received, writes, handshake, reported };
+  return { runtime, stdin, send, response, find, received, writes, handshake, reported };
 }
 
 /** A promise with its resolve function. */
@@ -118,6 +129,11 @@ const answeredInTurn = (open: () => void, answered: () => boolean): Promise<bool
   });
 
 const resultOf = (message: Message) => message.result as Record<string, unknown>;
+/** A result without its timings, which differ from run to run; key order kept. */
+const untimed = (result: unknown) =>
+  JSON.parse(
+    JSON.stringify(result, (key, value) => (key.endsWith('Ms') ? undefined : value)),
+  ) as unknown;
 const statusOf = (message: Message | undefined) =>
   ((message?.result as Record<string, unknown> | undefined)?._meta as Record<string, unknown>)?.[
     'dev.hintgate/status'
@@ -231,26 +247,32 @@ describe('serveMcpStdio, tools/call with and without _meta', () => {
       execute: () => ({ size: 3, unit: 'm' }),
     });
     const failing: AuditSink = { write: () => Promise.reject(new Error('disk full')) };
-    const server = serve([measure], 'yolo', [failing]);
-    await server.handshake();
-    server.send(call(1, 'measure'));
-    server.send(call(2, 'measure', withToken(2)));
-    const [fast, sdk] = [resultOf(await server.response(1)), resultOf(await server.response(2))];
-    expect(fast).toMatchObject({
-      structuredContent: { size: 3 },
-      _meta: { 'dev.hintgate/status': 'ok' },
-    });
-    expect(fast.structuredContent).toEqual(sdk.structuredContent);
-    expect(fast.content).toEqual(sdk.content);
-    expect(Object.keys(fast)).toEqual(Object.keys(sdk));
+    const layer = serve([measure], 'yolo', [failing]);
+    const sdkOnly = serve([measure], 'yolo', [failing], true);
+    for (const server of [layer, sdkOnly]) {
+      await server.handshake();
+      server.send(call(1, 'measure'));
+      server.send(call(2, 'measure', withToken(2)));
+    }
+    for (const id of [1, 2]) {
+      const [fast, sdk] = [
+        resultOf(await layer.response(id)),
+        resultOf(await sdkOnly.response(id)),
+      ];
+      expect(fast).toMatchObject({
+        structuredContent: { size: 3 },
+        _meta: { 'dev.hintgate/status': 'ok' },
+      });
+      expect(JSON.stringify(untimed(fast))).toBe(JSON.stringify(untimed(sdk)));
+    }
     // The call ran, so its result stands; the audit failure is reported, once per call.
-    expect(server.reported.map((error) => error.message)).toEqual([
+    expect(layer.reported.map((error) => error.message)).toEqual([
       expect.stringContaining('disk full'),
       expect.stringContaining('disk full'),
     ]);
   });
 
-  it('answers [an image result, a result the SDK refuses, a runtime that is closed] as the SDK path does', async () => {
+  it('answers [an image result, a result the SDK refuses, bad params, a runtime that is closed] as the SDK path does', async () => {
     const image = defineTool({
       name: 'image',
       description: 'Returns an image.',
@@ -265,30 +287,105 @@ describe('serveMcpStdio, tools/call with and without _meta', () => {
       inputSchema: z.object({}),
       execute: () => ({ content: [{ type: 'image', data: '%%%', mimeType: 'image/png' }] }),
     });
-    const server = serve([image, broken]);
-    await server.handshake();
-    server.send(call(1, 'image'));
-    server.send(call(2, 'image', withToken(2)));
-    const [fast, sdk] = [await server.response(1), await server.response(2)];
-    expect(fast.result).toMatchObject({
-      content: [{ type: 'image', data: 'aGk=', mimeType: 'image/png' }],
-    });
-    expect((fast.result as Record<string, unknown>).content).toEqual(
-      (sdk.result as Record<string, unknown>).content,
-    );
+    const layer = serve([image, broken]);
+    const sdkOnly = serve([image, broken], 'yolo', [], true);
+    const badParams = [
+      { name: 3 },
+      { name: 'image', arguments: [1] },
+      { name: 'image', _meta: { progressToken: 1.5 } },
+    ];
+    for (const server of [layer, sdkOnly]) {
+      await server.handshake();
+      server.send(call(1, 'image'), call(2, 'image', withToken(2)));
+      server.send(call(3, 'broken'), call(4, 'broken', withToken(4)));
+      server.send(
+        ...badParams.map((params, n) => ({
+          jsonrpc: '2.0',
+          id: 10 + n,
+          method: 'tools/call',
+          params,
+        })),
+      );
+    }
+    for (const id of [1, 2]) {
+      const [fast, sdk] = [await layer.response(id), await sdkOnly.response(id)];
+      expect(fast.result).toMatchObject({
+        content: [{ type: 'image', data: 'aGk=', mimeType: 'image/png' }],
+      });
+      expect(JSON.stringify(untimed(fast.result))).toBe(JSON.stringify(untimed(sdk.result)));
+    }
+    for (const id of [3, 4]) {
+      const [fastError, sdkError] = [await layer.response(id), await sdkOnly.response(id)];
+      expect(fastError.error).toMatchObject({ code: -32_602 });
+      expect(fastError.error).toEqual(sdkError.error);
+    }
+    for (const id of [10, 11, 12]) {
+      const [fastError, sdkError] = [await layer.response(id), await sdkOnly.response(id)];
+      expect(fastError.error).toEqual(sdkError.error);
+    }
 
-    server.send(call(3, 'broken'));
-    server.send(call(4, 'broken', withToken(4)));
-    const [fastError, sdkError] = [await server.response(3), await server.response(4)];
-    expect(fastError.error).toMatchObject({ code: -32_602 });
-    expect(fastError.error).toEqual(sdkError.error);
-
-    await server.runtime.close();
-    server.send(call(5, 'image'));
-    server.send(call(6, 'image', withToken(6)));
-    const [fastClosed, sdkClosed] = [await server.response(5), await server.response(6)];
+    for (const server of [layer, sdkOnly]) {
+      await server.runtime.close();
+      server.send(call(5, 'image'));
+    }
+    const [fastClosed, sdkClosed] = [await layer.response(5), await sdkOnly.response(5)];
     expect(fastClosed.error).toMatchObject({ message: expect.stringContaining('closed') });
     expect(fastClosed.error).toEqual(sdkClosed.error);
+  });
+});
+
+describe('serveMcpStdio, its tools/call layer', () => {
+  it('refuses [a second call with the id of one under way] and answers the first; without the layer the SDK takes both', async () => {
+    const layerWait = gatedWait();
+    const layer = serve([layerWait.wait]);
+    await layer.handshake();
+    layer.send(call(7, 'wait'));
+    await eventually(layerWait.started);
+    layer.send(call(7, 'wait'));
+    expect((await layer.response(7)).error).toMatchObject({
+      code: -32_600,
+      message: expect.stringContaining('already used by a call under way'),
+    });
+    layerWait.open();
+    await eventually(() => layer.received.filter((m) => m.id === 7).length === 2);
+    expect(statusOf(layer.received.filter((m) => m.id === 7)[1])).toBe('ok');
+
+    const sdkWait = gatedWait();
+    const sdkOnly = serve([sdkWait.wait], 'yolo', [], true);
+    await sdkOnly.handshake();
+    sdkOnly.send(call(7, 'wait'));
+    await eventually(sdkWait.started);
+    sdkOnly.send(call(7, 'wait'));
+    sdkWait.open();
+    await eventually(() => sdkOnly.received.some((m) => m.id === 7));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sdkOnly.received.filter((m) => m.id === 7 && 'error' in m)).toEqual([]);
+  });
+
+  it('aborts the calls under way when the client closes stdin, and answers none of them', async () => {
+    let aborted = 0;
+    const hang = defineTool({
+      name: 'hang',
+      description: 'Runs until cancelled.',
+      annotations: READ_ONLY,
+      inputSchema: z.object({}),
+      execute: (_args, context) =>
+        new Promise((_resolve, reject) => {
+          context.signal.addEventListener('abort', () => {
+            aborted += 1;
+            reject(context.signal.reason);
+          });
+        }),
+    });
+    const server = serve([hang]);
+    await server.handshake();
+    server.send(call(1, 'hang'), call(2, 'hang'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    server.stdin.end();
+    await eventually(() => aborted === 2);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(server.find(1)).toBeUndefined();
+    expect(server.find(2)).toBeUndefined();
   });
 });
 

@@ -1,6 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { fastPathEnabled } from '../fast-paths.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
+import { StdioCallLayer } from './stdio-call-layer.js';
 import { StdioDownstreamTransport } from './stdio-downstream-transport.js';
 
 /** Options of {@link serveMcpStdio}. */
@@ -25,10 +27,13 @@ export interface McpStdioServer {
 
 /**
  * Serves a tool server over this process's stdin and stdout, both protocol eras: the
- * client's opening message decides the connection's era (the SDK's `serveStdio`). Every
- * request goes through the SDK's dispatch, and every `tools/call` through the tool
- * server's one handler; the connection's messages pass through one transport, a
- * {@link StdioDownstreamTransport}. A line that is not a JSON-RPC message is answered with a
+ * client's opening message decides the connection's era (the SDK's `serveStdio`). The
+ * connection's messages pass through one transport, a {@link StdioDownstreamTransport},
+ * and, above it, the {@link StdioCallLayer}: on a 2025-11-25 connection every `tools/call`
+ * goes from there to the tool server's one handler; every other request, and every
+ * request of the 2026-07-28 era, goes through the SDK's dispatch (whose `tools/call`
+ * reaches the same handler). `HINTGATE_FAST_PATHS` without `stdio` leaves out the layer,
+ * so that every request goes through the SDK's dispatch. A line that is not a JSON-RPC message is answered with a
  * JSON-RPC error and reported to `onError`. The messages that are ready in one turn of the
  * event loop are written to stdout together at its end. Keep stdout for the protocol; log
  * to stderr.
@@ -48,10 +53,17 @@ export function serveMcpStdio(options: McpStdioOptions): McpStdioServer {
     stdout: options.stdout ?? process.stdout,
     onLineError: onerror,
   });
-  const handle = serveStdio(() => toolServer.createServer({ transport: 'stdio' }), {
-    transport,
-    onerror,
-  });
+  const calls = fastPathEnabled('stdio')
+    ? new StdioCallLayer({ inner: transport, toolServer, onError: onerror })
+    : undefined;
+  const handle = serveStdio(
+    ({ era }) => {
+      const server = toolServer.createServer({ transport: 'stdio' });
+      if (era === 'legacy') calls?.serve(server);
+      return server;
+    },
+    { transport: calls ?? transport, onerror },
+  );
   let finish: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
     finish = resolve;

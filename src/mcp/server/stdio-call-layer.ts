@@ -1,0 +1,260 @@
+import { CallToolRequestSchema, CallToolResultSchema } from '@modelcontextprotocol/core';
+import {
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  PROTOCOL_VERSION_META_KEY,
+  type Server,
+  type Transport,
+} from '@modelcontextprotocol/server';
+import { isPlainObject } from '../../tool/index.js';
+import { TransportLayer } from '../client/transport-layer.js';
+import { isModernRevision } from '../protocol-revision.js';
+import type { McpToolServer } from './create-mcp-tool-server.js';
+import { jsonRpcError } from './json-rpc-error.js';
+import { isRequestId } from './plain-call-params.js';
+import { plainCallToolResult } from './plain-call-tool-result.js';
+
+/** Options of {@link StdioCallLayer}. */
+export interface StdioCallLayerOptions {
+  /** The connection's transport: every message passes through this layer. */
+  readonly inner: Transport;
+  /** The tool server whose one `tools/call` handler answers the calls. */
+  readonly toolServer: McpToolServer;
+  /** Called with errors that cannot reach the client. */
+  readonly onError: (error: Error) => void;
+}
+
+const INVALID_REQUEST = -32_600;
+const INVALID_PARAMS = -32_602;
+
+/** The `_meta` keys of a request's params the SDK's schema checks the values of. */
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+
+/** A request's `tools/call` params as the layer runs them, or the reason it cannot. */
+type CallParams =
+  | {
+      readonly ok: true;
+      readonly name: string;
+      readonly arguments: Record<string, unknown> | undefined;
+      readonly meta: Record<string, unknown> | undefined;
+      readonly progressToken: string | number | undefined;
+    }
+  | { readonly ok: false; readonly message: string };
+
+const bad = (message: string): CallParams => ({ ok: false, message });
+
+/**
+ * `tools/call` params as the SDK's 2025-11-25 schema checks them: a string `name`, plain
+ * object `arguments` (no `__proto__` key, which a copy would lose) and `_meta` whose
+ * progress token is a string or an integer. Other keys (`task`, ...) are kept out of the
+ * call, as the SDK's handler keeps them.
+ */
+const callParams = (params: unknown): CallParams => {
+  if (!isPlainObject(params)) return bad('params must be an object');
+  const { name, arguments: args, _meta: meta } = params;
+  if (typeof name !== 'string') return bad('params.name must be a string');
+  if (args !== undefined && (!isPlainObject(args) || Object.hasOwn(args, '__proto__'))) {
+    return bad('params.arguments must be an object');
+  }
+  if (meta !== undefined && !isPlainObject(meta)) return bad('params._meta must be an object');
+  const token = meta?.progressToken;
+  if (token !== undefined && !isRequestId(token)) {
+    return bad('params._meta.progressToken must be a string or an integer');
+  }
+  if (meta !== undefined && RELATED_TASK in meta) {
+    const task = meta[RELATED_TASK];
+    if (!isPlainObject(task) || typeof task.taskId !== 'string') {
+      return bad(`params._meta["${RELATED_TASK}"] must be an object with a string taskId`);
+    }
+  }
+  return { ok: true, name, arguments: args, meta, progressToken: token };
+};
+
+/** The key of a request id in the table of calls under way: 1 and "1" are two ids. */
+const idKey = (id: string | number): string | number => (typeof id === 'number' ? id : `s${id}`);
+
+/**
+ * The stdio transport layer of `tools/call` on a 2025-11-25 connection: the transport
+ * `serveMcpStdio` gives the SDK's `serveStdio`, wrapping the connection's
+ * {@link StdioDownstreamTransport}. Once the connection is open (its 2025-era instance
+ * exists, has negotiated a 2025 revision, and `notifications/initialized` passed here in an
+ * earlier turn of the event loop), every `tools/call` request goes from the line, parsed
+ * once, to the tool server's one handler (`McpToolServer.callTool`) and its answer back to
+ * the client, without the SDK's per-request dispatch: its validation of the request and the
+ * result against zod schemas, its abort controllers and its response bookkeeping. What the
+ * SDK does on its path is done here the same way:
+ *
+ * - params are checked as its schema checks them (the common shapes quickly, any other by
+ *   that schema); a request it refuses gets its -32602 (invalid params) and runs nothing;
+ * - a progress token in `_meta` gets `notifications/progress`, and `_meta` reaches
+ *   telemetry; an approval is asked with `elicitation/create` through the instance;
+ * - `notifications/cancelled` naming a call under way aborts it, and no response is sent;
+ *   a connection that closes aborts every call under way;
+ * - a result goes out as the SDK's `CallToolResult` schema passes it on (a plain result as
+ *   it is, any other checked by the schema; a result it refuses gets -32602), a thrown
+ *   error as the SDK words it.
+ *
+ * Every other message passes through unchanged both ways, as do `tools/call` requests that
+ * arrive before the connection is open (they are the SDK's, in order with the handshake)
+ * and requests carrying a 2026-07-28 envelope. A second request with the id of a call under
+ * way is refused with -32600 (invalid request).
+ */
+export class StdioCallLayer extends TransportLayer {
+  readonly #toolServer: McpToolServer;
+  readonly #onError: (error: Error) => void;
+  readonly #running = new Map<string | number, AbortController>();
+  #server: Server | undefined;
+  #initializedSeen = false;
+  #open = false;
+
+  constructor(options: StdioCallLayerOptions) {
+    super(options.inner);
+    this.#toolServer = options.toolServer;
+    this.#onError = options.onError;
+  }
+
+  /** The connection's 2025-era instance, made by the tool server; calls open with it. */
+  serve(server: Server): void {
+    this.#server = server;
+  }
+
+  protected override receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+    const { method } = message as { method?: unknown };
+    if (method === 'tools/call' && this.#open && 'id' in message) {
+      if (this.#take(message as Readonly<Record<string, unknown>>)) return;
+    } else if (method === 'notifications/cancelled' && this.#running.size > 0) {
+      if (this.#cancel((message as { params?: unknown }).params)) return;
+    } else if (method === 'notifications/initialized' && !this.#initializedSeen) {
+      this.#initializedSeen = true;
+      // The SDK handles what it was given in this turn (the handshake, calls before it) in
+      // microtasks; calls of later turns may not overtake them.
+      setImmediate(() => {
+        this.#open = true;
+      });
+    }
+    super.receive(message, extra);
+  }
+
+  protected override closed(): void {
+    this.#open = false;
+    const calls = [...this.#running.values()];
+    this.#running.clear();
+    for (const controller of calls) controller.abort(new Error('the client connection closed'));
+    super.closed();
+  }
+
+  /** Runs a `tools/call` here and says so, or leaves it to the SDK (false). */
+  #take(request: Readonly<Record<string, unknown>>): boolean {
+    const server = this.#server;
+    const version = server?.getNegotiatedProtocolVersion();
+    if (server === undefined || version === undefined || isModernRevision(version)) return false;
+    const { id, params } = request;
+    if (!isRequestId(id)) return false;
+    const meta = isPlainObject(params) ? params._meta : undefined;
+    if (isPlainObject(meta) && PROTOCOL_VERSION_META_KEY in meta) return false;
+    let call = callParams(params);
+    if (!call.ok) {
+      // What the quick check is not sure of, the SDK's schema decides, in its words.
+      const checked = CallToolRequestSchema.safeParse({ method: 'tools/call', params });
+      call = checked.success ? callParams(checked.data.params) : call;
+      if (!call.ok) {
+        const message = checked.success ? call.message : checked.error.message;
+        this.#answer({
+          jsonrpc: '2.0',
+          id,
+          error: { code: INVALID_PARAMS, message: `Invalid tools/call request: ${message}` },
+        });
+        return true;
+      }
+    }
+    const key = idKey(id);
+    if (this.#running.has(key)) {
+      this.#answer({
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: INVALID_REQUEST,
+          message: `Invalid Request: id ${JSON.stringify(id)} is already used by a call under way`,
+        },
+      });
+      return true;
+    }
+    this.#run(server, id, key, call).catch((error: unknown) =>
+      this.#onError(error instanceof Error ? error : new Error(String(error))),
+    );
+    return true;
+  }
+
+  async #run(
+    server: Server,
+    id: string | number,
+    key: string | number,
+    call: Extract<CallParams, { ok: true }>,
+  ): Promise<void> {
+    const controller = new AbortController();
+    this.#running.set(key, controller);
+    const { progressToken } = call;
+    let response: JSONRPCMessage;
+    try {
+      const result = await this.#toolServer.callTool(server, {
+        id,
+        name: call.name,
+        arguments: call.arguments,
+        signal: controller.signal,
+        ...(call.meta === undefined ? {} : { meta: call.meta }),
+        ...(progressToken === undefined
+          ? {}
+          : {
+              progress: (progress) =>
+                this.inner.send({
+                  jsonrpc: '2.0',
+                  method: 'notifications/progress',
+                  params: { progressToken, ...progress },
+                }),
+            }),
+      });
+      response = this.#resultResponse(id, result);
+    } catch (error) {
+      response = { jsonrpc: '2.0', id, error: jsonRpcError(error) } as JSONRPCMessage;
+    } finally {
+      if (this.#running.get(key) === controller) this.#running.delete(key);
+    }
+    // Cancelled by the client or cut off with the connection: no response, as the SDK's.
+    if (controller.signal.aborted) return;
+    this.#answer(response);
+  }
+
+  /** The response to a call's result: as the SDK's schema passes it on, or its refusal. */
+  #resultResponse(id: string | number, result: unknown): JSONRPCMessage {
+    const plain = plainCallToolResult(result);
+    if (plain !== undefined) return { result: plain, jsonrpc: '2.0', id } as JSONRPCMessage;
+    const checked = CallToolResultSchema.safeParse(result);
+    if (checked.success) return { result: checked.data, jsonrpc: '2.0', id } as JSONRPCMessage;
+    return {
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: INVALID_PARAMS,
+        message: `Invalid tools/call result: ${checked.error.message}`,
+      },
+    } as JSONRPCMessage;
+  }
+
+  #answer(message: JSONRPCMessage): void {
+    this.inner
+      .send(message)
+      .catch((error: unknown) =>
+        this.#onError(error instanceof Error ? error : new Error(String(error))),
+      );
+  }
+
+  /** Aborts the call a `notifications/cancelled` names, if it runs here; says so. */
+  #cancel(params: unknown): boolean {
+    if (!isPlainObject(params)) return false;
+    const { requestId, reason } = params;
+    const controller = isRequestId(requestId) ? this.#running.get(idKey(requestId)) : undefined;
+    if (controller === undefined) return false;
+    controller.abort(typeof reason === 'string' ? reason : 'cancelled by the client');
+    return true;
+  }
+}
