@@ -1,4 +1,5 @@
 import { HintgateError } from '../errors/index.js';
+import { AbortScope } from '../schedule/index.js';
 import { checkCallerOptions } from './check-caller-options.js';
 import type { ExecuteOptions } from './runtime.js';
 
@@ -38,7 +39,10 @@ export function checkExecuteOptions(
       `${method}: onEvent must be a function (event) => void, or absent.`,
     );
   }
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new HintgateError('invalid_option', `${method}: signal must be an AbortSignal.`);
+  if (signal !== undefined && !(signal instanceof AbortSignal || signal instanceof AbortScope)) {
+    throw new HintgateError(
+      'invalid_option',
+      `${method}: signal must be an AbortSignal (or an AbortScope).`,
+    );
   }
 }

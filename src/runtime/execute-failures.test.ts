@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { HintgateError } from '../errors/hintgate-error.js';
 import { createRegistry } from '../registry/index.js';
+import { AbortScope } from '../schedule/index.js';
 import { defineTool } from '../tool/define-tool.js';
 import { READ_ONLY, WRITE } from '../tool/presets.js';
 import { createRuntime } from './create-runtime.js';
@@ -278,6 +279,37 @@ describe('execute: timeouts and cancellation', () => {
     ]);
     expect(seen[0]?.aborted).toBe(true);
     expect(startTimes(marks)).toEqual({ r: 0 });
+  });
+
+  it('cancels a batch through an AbortScope as through an AbortSignal: [HANG(a), WRITE(a)]', async () => {
+    const seen: AbortSignal[] = [];
+    const runtime = createRuntime({
+      mode: 'yolo',
+      tools: [stubborn(seen), ...scenarioTools(marks)],
+      clock: fakeClock,
+    });
+    const scope = new AbortScope();
+    const done = runtime.execute(
+      [
+        { id: 'h', name: 'hang', arguments: { path: 'a' } },
+        { id: 'w', name: 'write', arguments: { path: 'a' } },
+      ],
+      { signal: scope },
+    );
+    await vi.advanceTimersByTimeAsync(20);
+    scope.abort('enough');
+    await vi.runAllTimersAsync();
+    const results = await done;
+    expect(results.map((r) => [r.id, r.status])).toEqual([
+      ['h', 'cancelled'],
+      ['w', 'cancelled'],
+    ]);
+    expect(seen[0]?.aborted).toBe(true);
+    await expect(
+      runtime.execute([{ id: 'r', name: 'read', arguments: { path: 'b' } }], {
+        signal: { aborted: false } as unknown as AbortSignal,
+      }),
+    ).rejects.toThrow('execute: signal must be an AbortSignal (or an AbortScope).');
   });
 
   it('cancels everything when the signal is already aborted', async () => {

@@ -1,7 +1,7 @@
 import type { AuditEvent, CallerIdentity } from '../audit/index.js';
 import type { ApprovalAnswer, Approver, Mode } from '../policy/index.js';
 import type { ToolRegistry } from '../registry/index.js';
-import type { LockMode } from '../schedule/index.js';
+import type { AbortScope, LockMode } from '../schedule/index.js';
 import type { CallErrorCode, CallResult, ToolClass, ToolListing } from '../tool/index.js';
 import type { ToolCall } from './tool-call.js';
 
@@ -18,9 +18,11 @@ export interface CloseOptions {
 export interface ExecuteOptions {
   /**
    * Cancels the batch (or turn): running tools see their signal abort; calls queued or
-   * waiting for approval end `cancelled` without running.
+   * waiting for approval end `cancelled` without running. An `AbortSignal`, or an
+   * `AbortScope`, which has the part of one the runtime reads and costs less to make (an
+   * MCP server makes one per request).
    */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | AbortScope;
   /** Scopes of the caller for this batch, overriding the runtime's. */
   readonly scopes?: readonly string[];
   /**

@@ -8,6 +8,7 @@ import {
 import { asError, HintgateError } from '../../errors/index.js';
 import type { ApprovalRequest, Approver, Mode } from '../../policy/index.js';
 import type { Runtime } from '../../runtime/index.js';
+import type { AbortScope } from '../../schedule/index.js';
 import type { CallTelemetry } from '../../telemetry/index.js';
 import type { ToolProgress } from '../../tool/index.js';
 import type { ApprovalChannel } from './approval-channel.js';
@@ -136,8 +137,11 @@ export interface TransportToolCall {
   readonly name: string;
   /** The call's arguments; absent means none. */
   readonly arguments?: Record<string, unknown> | undefined;
-  /** Aborts when the client cancels the request or its connection ends. */
-  readonly signal: AbortSignal;
+  /**
+   * Aborts when the client cancels the request or its connection ends: an `AbortSignal`, or
+   * a cheaper `AbortScope`.
+   */
+  readonly signal: AbortSignal | AbortScope;
   /**
    * How a person can be asked about the call. Default: `elicitation/create` sent through
    * the instance.

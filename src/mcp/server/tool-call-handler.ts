@@ -8,6 +8,7 @@ import type { AuditEvent, CallerIdentity } from '../../audit/index.js';
 import type { ApprovalRequest, Approver } from '../../policy/index.js';
 import type { Runtime } from '../../runtime/index.js';
 import { AuditWriteError } from '../../runtime/index.js';
+import type { AbortScope } from '../../schedule/index.js';
 import type { CallTelemetry } from '../../telemetry/index.js';
 import type { CallResult, ToolProgress } from '../../tool/index.js';
 import { type ApprovalChannel, approverOf } from './approval-channel.js';
@@ -48,7 +49,7 @@ export interface ToolCallRequest {
   /** Tool name and arguments. */
   readonly params: ToolCallParams;
   /** Aborts when the client cancels the request or its connection ends. */
-  readonly signal: AbortSignal;
+  readonly signal: AbortSignal | AbortScope;
   /** True on the 2026-07-28 era: no session, nothing remembered for one. */
   readonly modern: boolean;
   /** Who makes the call, for the audit log. */
