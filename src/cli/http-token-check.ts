@@ -1,5 +1,8 @@
 import { isLoopbackHost } from '../mcp/index.js';
 
+/** Shortest bearer token accepted. */
+export const MIN_TOKEN_LENGTH = 8;
+
 /** What {@link httpTokenCheck} says of serving HTTP on a host with or without a token. */
 export type HttpTokenVerdict =
   | { readonly ok: true; readonly warning?: string }

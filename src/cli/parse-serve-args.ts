@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_HTTP_HOST, type HttpPrincipal } from '../mcp/index.js';
 import { MODES, type Mode } from '../policy/index.js';
 import { fetchAllowArg } from './fetch-allow-arg.js';
-import { httpTokenCheck } from './http-token-check.js';
+import { httpTokenCheck, MIN_TOKEN_LENGTH } from './http-token-check.js';
 
 /** `hintgate serve` options, checked. */
 export interface ServeArgs {
@@ -37,8 +37,8 @@ export type ParsedServeArgs =
   | { readonly ok: true; readonly args: ServeArgs }
   | { readonly ok: false; readonly message: string };
 
-/** Shortest bearer token accepted. */
-export const MIN_TOKEN_LENGTH = 8;
+/** Shortest bearer token accepted (defined beside the token check). */
+export { MIN_TOKEN_LENGTH };
 
 export const SERVE_USAGE = `Usage: hintgate serve [--workspace DIR] [--mode MODE] [--policy FILE]
                       [--fetch-allow LIST] [--embedder URL --embedder-model MODEL

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { type GatewayConsole, prepareGatewayConsole } from '../console/index.js';
+import type { GatewayConsole } from '../console/index.js';
 import { createGateway, type Gateway } from '../gateway/index.js';
 import {
   DEFAULT_HTTP_HOST,
@@ -12,12 +12,11 @@ import { MODES, type Mode } from '../policy/index.js';
 import { type RunningTelemetry, startTelemetry } from '../telemetry/index.js';
 import { takeConsoleOption } from './console-option.js';
 import { discoverCliTools } from './discover-cli-tools.js';
-import { fetchAllowArg } from './fetch-allow-arg.js';
+import type { FetchAllowArg } from './fetch-allow-arg.js';
 import { chooseGatewayConfig } from './gateway-config-file.js';
-import { httpTokenCheck } from './http-token-check.js';
+import { httpTokenCheck, MIN_TOKEN_LENGTH } from './http-token-check.js';
 import { nextSignal, SHUTDOWN_GRACE_MS, shutdownNotice } from './next-signal.js';
 import { parseCommandArgs } from './parse-command-args.js';
-import { MIN_TOKEN_LENGTH } from './parse-serve-args.js';
 import type { CliIo } from './run-cli.js';
 import { terminalChannel } from './terminal-channel.js';
 
@@ -152,7 +151,12 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
       return 2;
     }
   }
-  const fetchAllow = fetchAllowArg((parsed.values as Record<string, unknown>)['fetch-allow']);
+  // The built-in tools (which check the entries) are loaded only when there are entries.
+  const allowed = (parsed.values as Record<string, unknown>)['fetch-allow'];
+  const fetchAllow: FetchAllowArg =
+    allowed === undefined
+      ? { ok: true, entries: [] }
+      : (await import('./fetch-allow-arg.js')).fetchAllowArg(allowed);
   if (!fetchAllow.ok) {
     say(fetchAllow.message);
     return 2;
@@ -227,6 +231,7 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
   if (consoleSettings !== undefined) {
     const state = join(cwd, '.hintgate');
     try {
+      const { prepareGatewayConsole } = await import('../console/index.js');
       webConsole = await prepareGatewayConsole({
         auditPath: config?.audit.path ?? join(state, 'audit.jsonl'),
         approvalsFile: config?.approvals.path ?? join(state, 'approvals.json'),

@@ -30,7 +30,6 @@ import { unapprovableAdvice } from './unapprovable-advice.js';
 import type { UpstreamConnectSettings } from './upstream-options.js';
 import { GATEWAY_CLIENT_CAPABILITIES, upstreamOptions } from './upstream-options.js';
 import { RECONNECT_WAIT_MS } from './upstream-retry.js';
-import { workspaceGateway } from './workspace-gateway.js';
 
 /** Options of {@link createGateway}. */
 export interface CreateGatewayOptions
@@ -211,7 +210,11 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     }
   };
   const { config } = options;
-  if (config === undefined) return workspaceGateway(options, report);
+  if (config === undefined) {
+    // Loaded only here: a gateway of configured servers does not load the workspace tools.
+    const { workspaceGateway } = await import('./workspace-gateway.js');
+    return workspaceGateway(options, report);
+  }
   if (config.servers.length === 0) {
     throw new HintgateError('invalid_option', 'createGateway: the configuration has no servers.');
   }

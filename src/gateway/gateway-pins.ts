@@ -8,7 +8,7 @@ import {
   readLockFileIfChanged,
 } from '../check/index.js';
 import type { NewToolsPolicy } from '../gateway/config/index.js';
-import { type Tool, toToolListing } from '../tool/index.js';
+import type { ToolListing } from '../tool/index.js';
 
 /** The pins as read from the pin file, and whether there was a file. */
 export interface LoadedPins {
@@ -72,11 +72,12 @@ const withoutPeriod = (text: string): string => text.replace(/\.\s*$/, '');
 export function assessPins(options: {
   readonly lock: LockFile;
   readonly server: string;
-  readonly tools: readonly Tool[];
+  /** The server's tools as listed (`toToolListing` of each). */
+  readonly listings: readonly ToolListing[];
   readonly newTools: NewToolsPolicy;
 }): PinAssessment {
-  const { lock, server, tools, newTools } = options;
-  const report = comparePins(lock, { server, listings: tools.map((tool) => toToolListing(tool)) });
+  const { lock, server, listings, newTools } = options;
+  const report = comparePins(lock, { server, listings });
   // Grouped once: a catalog of thousands of new tools has thousands of findings.
   const findings = new Map<string, PinFinding[]>();
   for (const finding of report.findings) {

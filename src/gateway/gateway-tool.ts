@@ -1,7 +1,13 @@
 import type { LoadedToolOverride } from '../gateway/config/index.js';
 import { listedSchema } from '../mcp/index.js';
 import type { ToolSchema } from '../tool/index.js';
-import { type DefineToolOptions, defineTool, type SchemaInput, type Tool } from '../tool/index.js';
+import {
+  type DefineToolOptions,
+  defineTool,
+  type SchemaInput,
+  type Tool,
+  withExecute,
+} from '../tool/index.js';
 
 /** A gateway tool, or the upstream tool as it is with why its overrides were not applied. */
 export interface GatewayToolOutcome {
@@ -22,7 +28,8 @@ const asListed = (schema: ToolSchema<unknown>): SchemaInput =>
  * configuration), since they change what hintgate believes, not what the tool is.
  *
  * `execute`, when given, replaces the call to the upstream tool (a retry after a reconnect
- * wraps it; see `retryAfterReconnect`).
+ * wraps it; see `retryAfterReconnect`); with no other change the tool is the upstream tool
+ * with that `execute` (`withExecute`).
  *
  * An override that cannot be applied (a resource template naming no argument of the tool)
  * leaves the tool without overrides, which is the more cautious choice (without resource
@@ -39,8 +46,10 @@ export function gatewayTool(
     ...(override?.timeoutMs === undefined ? {} : { timeoutMs: override.timeoutMs }),
     ...(override?.rateLimit === undefined ? {} : { rateLimit: override.rateLimit }),
   };
-  if (exposedName === upstream.name && Object.keys(settings).length === 0 && !execute) {
-    return { tool: upstream };
+  if (exposedName === upstream.name && Object.keys(settings).length === 0) {
+    // Only the call changes: the definition, checked when the upstream tool was made, is
+    // carried as it is (a catalog of thousands of tools is not defined twice).
+    return { tool: execute === undefined ? upstream : withExecute(upstream, execute) };
   }
   const define = (extra: typeof settings): Tool =>
     defineTool({

@@ -252,10 +252,11 @@ export class GatewayTools {
     const servers = config.servers.map((server) => {
       const staging = this.#stagings.get(server.name);
       const staged = staging?.list().map((entry) => entry.tool) ?? [];
+      const listings = staged.map((tool) => toToolListing(tool));
       const assessment = assessPins({
         lock: pins.lock,
         server: server.name,
-        tools: staged,
+        listings,
         newTools: config.pin.newTools,
       });
       const disabled = (name: string): boolean => ownValue(server.tools, name)?.disabled === true;
@@ -302,7 +303,7 @@ export class GatewayTools {
         server,
         enabled: staged.filter((tool) => !disabled(tool.name)),
         assessment,
-        staged,
+        listings,
       };
     });
 
@@ -393,7 +394,7 @@ export class GatewayTools {
       sets.set(server.name, registered);
     }
     this.#cache = cache;
-    this.#appliedPins = servers.map(({ server, assessment, staged }) => {
+    this.#appliedPins = servers.map(({ server, assessment, listings }) => {
       const exposed = new Map<string, string>();
       for (const [tool, name] of named.names.get(server.name) ?? []) exposed.set(tool, name);
       for (const [tool, name] of named.heldBack.get(server.name) ?? []) exposed.set(tool, name);
@@ -401,7 +402,7 @@ export class GatewayTools {
         server: server.name,
         report: assessment.report,
         lock: pins.lock,
-        listings: staged.map((tool) => toToolListing(tool)),
+        listings,
         exposed,
       };
     });
@@ -420,19 +421,26 @@ export class GatewayTools {
     for (const [name, reason] of blocked) this.blocked.set(name, reason);
     // Per origin: the top-level `tools:` configuration of a name stays under it (the
     // registry merges the two), and a local tool that wins the name gets neither of these.
+    // Per server at once: configured one by one, thousands of tools would each be resolved
+    // thousands of times.
+    const changed = new Map<string, Map<string, ToolConfig | undefined>>();
+    const change = (server: string, name: string, toolConfig: ToolConfig | undefined): void => {
+      const of = changed.get(server) ?? new Map<string, ToolConfig | undefined>();
+      changed.set(server, of.set(name, toolConfig));
+    };
     for (const [key, { server, name }] of this.#configured) {
-      if (!configs.has(key) && registry.origin(server) !== undefined) {
-        registry.configureOrigin(server, name, undefined);
-      }
+      if (!configs.has(key) && registry.origin(server) !== undefined)
+        change(server, name, undefined);
     }
     for (const [key, next] of configs) {
       const before = this.#configured.get(key);
       if (before === undefined || !sameToolConfig(before.config, next.config)) {
-        registry.configureOrigin(next.server, next.name, next.config);
+        change(next.server, next.name, next.config);
       } else {
         configs.set(key, before);
       }
     }
+    for (const [server, toolConfigs] of changed) registry.configureOriginTools(server, toolConfigs);
     this.#configured = configs;
     // Names are unique across the final sets, but not between one origin's old set and
     // another's new one: first drop what goes away, then add what comes.

@@ -141,7 +141,7 @@ export function resolveTools(input: ResolveToolsInput): ResolvedTools {
 
   const enabled = new Map<string, RegisteredTool>();
   const sorted: RegisteredTool[] = [];
-  const descriptions: ToolDescription[] = [];
+  const named: { readonly registered: RegisteredTool; readonly hiddenBy?: DisabledBy }[] = [];
   for (const name of [...definitions.keys()].sort(compareNames)) {
     const [winner, ...shadowed] = (definitions.get(name) ?? []).sort(
       (a, b) => layerIndex(b.origin) - layerIndex(a.origin),
@@ -158,15 +158,27 @@ export function resolveTools(input: ResolveToolsInput): ResolvedTools {
     if (hiddenBy === undefined) {
       enabled.set(name, registered);
       sorted.push(registered);
-    }
-    const { tool: _tool, ...described } = registered;
-    descriptions.push(
-      Object.freeze({
-        ...described,
-        visible: hiddenBy === undefined,
-        ...(hiddenBy === undefined ? {} : { disabledBy: hiddenBy }),
-      }),
-    );
+      named.push({ registered });
+    } else named.push({ registered, hiddenBy });
   }
-  return { enabled, sorted: Object.freeze(sorted), descriptions: Object.freeze(descriptions) };
+  // Described when first asked: a registry of thousands of tools that changes often (a
+  // gateway applying a server's list) is rarely described.
+  let descriptions: readonly ToolDescription[] | undefined;
+  return {
+    enabled,
+    sorted: Object.freeze(sorted),
+    get descriptions() {
+      descriptions ??= Object.freeze(
+        named.map(({ registered, hiddenBy }) => {
+          const { tool: _tool, ...described } = registered;
+          return Object.freeze({
+            ...described,
+            visible: hiddenBy === undefined,
+            ...(hiddenBy === undefined ? {} : { disabledBy: hiddenBy }),
+          });
+        }),
+      );
+      return descriptions;
+    },
+  };
 }

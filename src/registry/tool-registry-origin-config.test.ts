@@ -100,3 +100,43 @@ describe('configuredByName: false', () => {
     ).toThrow(/configuredByName must be true or false/);
   });
 });
+
+describe('configureOriginTools', () => {
+  it('configures many tools of an origin with one change, and refuses a malformed one whole', () => {
+    const registry = createRegistry({ env: {} });
+    const names = Array.from({ length: 50 }, (_, i) => `t${i}`);
+    registry.addOrigin({
+      name: 'up',
+      layer: 'bundled',
+      trusted: false,
+      tools: names.map((name) => makeTool(name, READ_ONLY)),
+    });
+    registry.configureOrigin('up', 't0', { blocked: { reason: 'held' } });
+    const changes: number[] = [];
+    registry.onChange((list) => changes.push(list.length));
+    registry.configureOriginTools(
+      'up',
+      new Map([
+        ...names.slice(1).map((name) => [name, { trusted: true }] as const),
+        ['t0', undefined] as const,
+      ]),
+    );
+    // One change event for all 50 tools.
+    expect(changes).toEqual([50]);
+    expect(registry.resolve('t0')?.blocked).toBeUndefined();
+    expect(registry.resolve('t7')?.effective.readOnlyHint).toBe(true);
+    expect(registry.originConfig('up', 't7')).toEqual({ trusted: true });
+
+    expect(() =>
+      registry.configureOriginTools(
+        'up',
+        new Map([
+          ['t1', undefined],
+          ['t2', { timeoutMs: -1 }],
+        ]),
+      ),
+    ).toThrow(/timeoutMs/);
+    expect(registry.originConfig('up', 't1')).toEqual({ trusted: true });
+    expect(() => registry.configureOriginTools('nope', new Map())).toThrow(/No origin "nope"/);
+  });
+});

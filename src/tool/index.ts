@@ -45,6 +45,7 @@ export {
   type TextContent,
 } from './tool-result.js';
 export {
+  PLAIN_JSON_SCHEMA_VENDOR,
   type SchemaInput,
   type ToolSchema,
   toolSchema,

@@ -2,7 +2,13 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { HintgateError } from '../errors/hintgate-error.js';
-import { formatPath, isStandardSchema, type SchemaInput, toolSchema } from './tool-schema.js';
+import {
+  formatPath,
+  isStandardSchema,
+  PLAIN_JSON_SCHEMA_VENDOR,
+  type SchemaInput,
+  toolSchema,
+} from './tool-schema.js';
 
 const thrownBy = (fn: () => unknown): HintgateError => {
   try {
@@ -244,5 +250,27 @@ describe('formatPath', () => {
   it('joins keys and path segments with dots, root when empty', () => {
     expect(formatPath([])).toBe('(root)');
     expect(formatPath(['a', 0, { key: 'b' }])).toBe('a.0.b');
+  });
+});
+
+describe('toolSchema with a schema rendering plain JSON', () => {
+  const rendering = (vendor: string, rendered: Record<string, unknown>): StandardSchemaV1 =>
+    ({
+      '~standard': {
+        version: 1,
+        vendor,
+        validate: (value: unknown) => ({ value }),
+        jsonSchema: { input: () => rendered, output: () => rendered },
+      },
+    }) as StandardSchemaV1;
+
+  it('lists what a plain-JSON vendor renders as it is, and copies what others render', () => {
+    const rendered = { type: 'object', properties: { q: { type: 'string' } } };
+    expect(toolSchema(rendering(PLAIN_JSON_SCHEMA_VENDOR, rendered), 'input', 's').jsonSchema).toBe(
+      rendered,
+    );
+    const other = toolSchema(rendering('other', rendered), 'input', 's').jsonSchema;
+    expect(other).not.toBe(rendered);
+    expect(other).toEqual(rendered);
   });
 });

@@ -110,6 +110,14 @@ const fromJsonSchema = <T>(
   };
 };
 
+/**
+ * The Standard Schema vendor of schemas that render JSON exactly as an MCP message gave it
+ * (a server's listed schema, see `listedSchema` of the MCP client): plain JSON already, so
+ * it is listed without the copy that strips what schema libraries attach to what they
+ * render. A server of thousands of tools is not copied schema by schema.
+ */
+export const PLAIN_JSON_SCHEMA_VENDOR = 'hintgate-mcp';
+
 const fromStandardSchema = <T>(
   schema: StandardSchemaV1,
   role: SchemaRole,
@@ -130,7 +138,10 @@ const fromStandardSchema = <T>(
     // Libraries attach their own keys to what they render (zod 4 a hidden `~standard`, which
     // makes the OpenAI Agents SDK take the listed schema for a Standard Schema): list plain
     // JSON only.
-    jsonSchema = JSON.parse(JSON.stringify(rendered)) as JsonSchemaObject;
+    jsonSchema =
+      props.vendor === PLAIN_JSON_SCHEMA_VENDOR && isPlainObject(rendered)
+        ? rendered
+        : (JSON.parse(JSON.stringify(rendered)) as JsonSchemaObject);
   } catch (error) {
     throw new HintgateError(
       'invalid_schema',

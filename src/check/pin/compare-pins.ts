@@ -17,6 +17,7 @@ import {
   fieldDigests,
 } from './definition-hash.js';
 import type { LockFile, PinnedTool, PinVerdict } from './lock-file.js';
+import { sameAsPinned } from './same-as-pinned.js';
 
 /**
  * Where a tool stands against the lock:
@@ -248,7 +249,9 @@ export function comparePins(lock: LockFile, options: ComparePinsOptions): PinRep
   const unpinned: ToolListing[] = [];
   for (const listing of [...byName.values()].sort((a, b) => compareText(a.name, b.name))) {
     const pinned = ownValue(pins, listing.name);
-    const hash = definitionHash(listing);
+    // An unchanged tool matches its recorded definition: no hash of it is needed.
+    const hash =
+      pinned !== undefined && sameAsPinned(pinned, listing) ? pinned.hash : definitionHash(listing);
     if (pinned === undefined) {
       unpinned.push(listing);
     } else if (pinned.hash === hash) {

@@ -3,6 +3,7 @@ import { HintgateError } from '../../errors/index.js';
 import {
   isPlainObject,
   type JsonSchemaObject,
+  PLAIN_JSON_SCHEMA_VENDOR,
   type ToolSchema,
   toolSchema,
   type ValidationOutcome,
@@ -52,7 +53,7 @@ export function listedSchema(
   return {
     '~standard': {
       version: 1,
-      vendor: 'hintgate-mcp',
+      vendor: PLAIN_JSON_SCHEMA_VENDOR,
       validate: (value) => {
         const outcome = validate(value);
         return outcome instanceof Promise ? outcome.then(toResult) : toResult(outcome);

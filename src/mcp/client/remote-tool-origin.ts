@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { Tool as McpTool } from '@modelcontextprotocol/client';
 import type { CheckedMcpServerOptions } from './mcp-server-options.js';
 import {
@@ -18,7 +18,6 @@ export class RemoteToolOrigin {
   readonly #call: RemoteCall;
   #set: RemoteToolSet | undefined;
   #listed: readonly McpTool[] = Object.freeze([]);
-  #json = '';
   #registered = false;
   /** Problems found on a tool's first call (its schemas are compiled then), by tool. */
   #late = new Map<string, McpToolProblem[]>();
@@ -48,11 +47,9 @@ export class RemoteToolOrigin {
    * @throws what the registry throws (a taken origin or tool name); nothing changes then.
    */
   apply(listed: readonly McpTool[]): boolean {
-    // A digest, not the text: a list of thousands of tools is not kept twice.
-    const digest = createHash('sha256');
-    for (const tool of listed) digest.update(JSON.stringify(tool) ?? '').update('\n');
-    const json = digest.digest('base64');
-    if (this.#registered && json === this.#json) return false;
+    // Compared with the list at hand (whose tools keep their definitions anyway) only once
+    // there is one: the first list costs no digest or copy.
+    if (this.#registered && isDeepStrictEqual(listed, this.#listed)) return false;
     const { registry, name, layer, trusted, concurrency, schemas } = this.#options;
     const set = toRemoteTools(listed, name, this.#call, this.#set, {
       schemas,
@@ -80,7 +77,6 @@ export class RemoteToolOrigin {
     }
     this.#set = set;
     this.#listed = Object.freeze([...listed]);
-    this.#json = json;
     return true;
   }
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/client';
 import { HintgateError } from '../../errors/index.js';
 import {
@@ -237,10 +237,13 @@ export interface RemoteToolSet {
   readonly tools: readonly Tool[];
   /** Problems of the list, tool by tool. */
   readonly problems: readonly McpToolProblem[];
-  /** Made tools by name with the definition they came from, to reuse on the next refresh. */
+  /**
+   * Made tools by name with the definition they came from (the listed object itself, which
+   * the tool keeps anyway), to reuse on the next refresh.
+   */
   readonly made: ReadonlyMap<
     string,
-    { readonly json: string; readonly outcome: RemoteToolOutcome }
+    { readonly definition: McpTool; readonly outcome: RemoteToolOutcome }
   >;
 }
 
@@ -259,7 +262,10 @@ export function toRemoteTools(
 ): RemoteToolSet {
   const tools: Tool[] = [];
   const problems: McpToolProblem[] = [];
-  const made = new Map<string, { readonly json: string; readonly outcome: RemoteToolOutcome }>();
+  const made = new Map<
+    string,
+    { readonly definition: McpTool; readonly outcome: RemoteToolOutcome }
+  >();
   for (const definition of listed) {
     if (made.has(definition.name)) {
       problems.push({
@@ -269,12 +275,14 @@ export function toRemoteTools(
       });
       continue;
     }
-    // A digest of the definition, so that a list of thousands of tools is not kept twice.
-    const json = createHash('sha256').update(JSON.stringify(definition)).digest('base64');
+    // Compared with the definition listed before only on a refresh: the first list of a
+    // server of thousands of tools costs no digest or copy of each.
     const earlier = previous?.made.get(definition.name);
     const outcome =
-      earlier?.json === json ? earlier.outcome : toRemoteTool(definition, origin, call, options);
-    made.set(definition.name, { json, outcome });
+      earlier !== undefined && isDeepStrictEqual(earlier.definition, definition)
+        ? earlier.outcome
+        : toRemoteTool(definition, origin, call, options);
+    made.set(definition.name, { definition, outcome });
     if (outcome.tool !== undefined) tools.push(outcome.tool);
     problems.push(...outcome.problems);
   }

@@ -1,6 +1,8 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Server } from '@modelcontextprotocol/server';
 import { HintgateError } from '../../errors/index.js';
 import type { Runtime } from '../../runtime/index.js';
+import type { ToolListing } from '../../tool/index.js';
 
 /** Options of {@link createToolListNotifier}. */
 export interface ToolListNotifierOptions {
@@ -26,26 +28,55 @@ export interface ToolListNotifier {
   close(): void;
 }
 
+/** Fields of a listing, each compared by identity first. */
+const LISTING_FIELDS = [
+  'name',
+  'title',
+  'description',
+  'inputSchema',
+  'outputSchema',
+  'annotations',
+  '_meta',
+  'extras',
+] as const satisfies readonly (keyof ToolListing)[];
+
+/**
+ * Whether two listings of a tool say the same. A listing refers to its tool's own
+ * (immutable) definition, so a tool that did not change gives fields identical to the
+ * last listing's, and only a tool made anew is compared in depth.
+ */
+const sameListing = (a: ToolListing, b: ToolListing): boolean =>
+  LISTING_FIELDS.every((field) => a[field] === b[field]) || isDeepStrictEqual(a, b);
+
+/** Whether two rendered lists say the same, tool by tool in order. */
+const sameListings = (a: readonly ToolListing[], b: readonly ToolListing[]): boolean =>
+  a.length === b.length &&
+  a.every((listing, index) => sameListing(listing, b[index] as ToolListing));
+
 /**
  * Tells clients when the tool list they see changed: on every registry change and every
  * {@link ToolListNotifier.refresh} (after a mode switch, on `tools/list`), the rendered
  * list is compared with the last one, and only a real change sends
  * `notifications/tools/list_changed` to the connection-bound instances and calls the
- * listeners.
+ * listeners. The comparison costs about one look at each tool when few changed: unchanged
+ * tools are recognised by identity, and only tools made anew are compared in depth (never
+ * the whole list rendered as text).
  */
 export function createToolListNotifier(options: ToolListNotifierOptions): ToolListNotifier {
   const { runtime, report } = options;
   const scopeOption = options.scopes === undefined ? {} : { scopes: options.scopes };
   const listeners = new Set<{ readonly listener: () => void }>();
-  const fingerprint = (): string => JSON.stringify(runtime.listTools(scopeOption));
-  let last = fingerprint();
+  const render = (): readonly ToolListing[] => runtime.listTools(scopeOption);
+  let last = render();
   let closed = false;
 
   const refresh = (): void => {
     if (closed) return;
-    const next = fingerprint();
-    if (next === last) return;
+    const next = render();
+    const same = sameListings(next, last);
+    // Kept either way: the next comparison then finds the tools of this list by identity.
     last = next;
+    if (same) return;
     for (const server of options.instances()) server.sendToolListChanged().catch(report);
     for (const { listener } of [...listeners]) {
       try {
