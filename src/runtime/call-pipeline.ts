@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { CANCELLED_BEFORE_START, type Grant } from '../schedule/index.js';
 import type { CallResult } from '../tool/index.js';
 import { admitCall } from './admit-stage.js';
 import { AuthorizeStage } from './authorize-stage.js';
@@ -13,7 +14,7 @@ import {
 } from './prepare-call.js';
 import { runGranted } from './run-stage.js';
 import type { ToolCall } from './tool-call.js';
-import type { ArriveOptions, TurnContext, TurnSetup } from './turn-context.js';
+import type { ArriveOptions, OriginLimits, TurnContext, TurnSetup } from './turn-context.js';
 
 const noop = (): void => {};
 
@@ -36,7 +37,7 @@ export class CallPipeline {
   }
   readonly #context: TurnContext;
   readonly #setup: TurnSetup;
-  readonly #capOf: (origin: string) => number;
+  #limitsOf: ((origin: string) => OriginLimits) | undefined;
   readonly #prepareContext: PrepareContext;
   readonly #authorize: AuthorizeStage;
   readonly #entries: PipelineEntry[] = [];
@@ -47,7 +48,6 @@ export class CallPipeline {
   constructor(context: TurnContext, setup: TurnSetup) {
     this.#context = context;
     this.#setup = setup;
-    this.#capOf = context.concurrencyCaps();
     this.#audit = new BatchAudit({
       batchId: () => this.id,
       audit: context.audit,
@@ -147,9 +147,36 @@ export class CallPipeline {
     return result;
   }
 
-  /** Admits a call into the scheduler; resolves with its result once it ran or did not. */
+  /**
+   * Admits a call into the scheduler; resolves with its result once it ran or did not. A
+   * call granted as it is admitted runs after one turn of the microtask queue, never during
+   * its arrival: the calls handed over with it take their places in the lock queue first.
+   */
   #run(entry: PipelineEntry, hold: boolean): Promise<CallResult> {
-    const admission = admitCall(this.#context, this.#capOf, entry, hold);
-    return admission.granted.then((grant) => runGranted(this.#context, this.#audit, entry, grant));
+    this.#limitsOf ??= this.#context.originLimits();
+    const admission = admitCall(this.#context, this.#limitsOf, entry, hold);
+    const { grant } = admission;
+    if (grant === undefined) {
+      return admission.granted.then((granted) =>
+        runGranted(this.#context, this.#audit, entry, granted),
+      );
+    }
+    return Promise.resolve(grant).then((granted) => this.#runNow(entry, granted));
+  }
+
+  /** Runs a call granted at admission, unless it was cancelled in between. */
+  #runNow(entry: PipelineEntry, grant: Grant): CallResult | Promise<CallResult> {
+    if (!entry.signal.aborted || !grant.ok)
+      return runGranted(this.#context, this.#audit, entry, grant);
+    // Cancelled before it started: it ends as the scheduler ends a call cancelled in its queue.
+    grant.lease.settle(false);
+    grant.lease.release();
+    return runGranted(this.#context, this.#audit, entry, {
+      ok: false,
+      reason: 'cancelled',
+      message: CANCELLED_BEFORE_START,
+      queuedMs: grant.queuedMs,
+      held: false,
+    });
   }
 }

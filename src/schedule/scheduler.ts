@@ -6,6 +6,9 @@ import type { Lock } from './lock-mode.js';
 import { RateLimiter, type Reservation } from './rate-limiter.js';
 import { SeqHeap } from './seq-heap.js';
 
+/** Why a call cancelled before it started did not run (the message of its grant). */
+export const CANCELLED_BEFORE_START = 'the batch was cancelled before this call started';
+
 /** A call asking to run. */
 export interface AdmitRequest {
   /** Call id, reported in other calls' `waitsFor`. */
@@ -60,6 +63,13 @@ export interface Admission {
   readonly waitsFor: readonly string[];
   /** Settles when the call may start, or may not run at all. */
   readonly granted: Promise<Grant>;
+  /**
+   * The grant once the call was granted. Set as `admit` returns when the call was granted
+   * as it was admitted (nothing in its way: no lock held against it, a free slot, no rate
+   * limit, not on hold, not cancelled), so that its caller may go on without waiting for
+   * `granted`, which settles with the same grant.
+   */
+  readonly grant: Grant | undefined;
 }
 
 interface Ticket extends Admission {
@@ -71,6 +81,8 @@ interface Ticket extends Admission {
   readySince: number;
   /** On hold: waiting for {@link Admission.proceed}. */
   held: boolean;
+  /** Its admission is over: becoming ready now goes through the pump. */
+  admitted: boolean;
   /** Every earlier conflicting call is done: the lock manager let it go. */
   unlocked: boolean;
   state: 'waiting' | 'ready' | 'running' | 'done';
@@ -78,6 +90,7 @@ interface Ticket extends Admission {
   origin: OriginQueue | undefined;
   entry: LockEntry | undefined;
   waitsFor: readonly string[];
+  grant: Grant | undefined;
   readonly resolve: (grant: Grant) => void;
   readonly onAbort: () => void;
 }
@@ -158,26 +171,48 @@ export class Scheduler {
       since: now,
       readySince: now,
       held: request.hold === true,
+      admitted: false,
       unlocked: false,
       state: 'waiting',
       entry: undefined,
       waitsFor: [],
+      grant: undefined,
       granted,
       resolve,
       onAbort: () =>
         this.#refuse(
           ticket,
           'cancelled',
-          ticket.held
-            ? 'it was cancelled while it waited for approval'
-            : 'the batch was cancelled before this call started',
+          ticket.held ? 'it was cancelled while it waited for approval' : CANCELLED_BEFORE_START,
         ),
     };
     ticket.entry = this.#locks.admit(request.id, request.locks, () => this.#onUnlocked(ticket));
     ticket.waitsFor = ticket.entry.waitsFor;
-    if (request.signal?.aborted) ticket.onAbort();
-    else request.signal?.addEventListener('abort', ticket.onAbort, { once: true });
+    ticket.admitted = true;
+    if (request.signal?.aborted) {
+      ticket.onAbort();
+    } else if (!ticket.unlocked || ticket.held || !this.#grantAtOnce(ticket, now)) {
+      request.signal?.addEventListener('abort', ticket.onAbort, { once: true });
+      if (ticket.unlocked && !ticket.held) this.#onReady(ticket);
+    }
     return ticket;
+  }
+
+  /**
+   * Grants a call that is ready as it is admitted, without a turn of the pump, when the
+   * pump would grant it first anyway: its origin has a free slot and no earlier ready call
+   * waiting for one, and no rate limit has a say.
+   */
+  #grantAtOnce(ticket: Ticket, now: number): boolean {
+    const { request } = ticket;
+    if (request.rateLimit !== undefined || request.originRateLimit !== undefined) return false;
+    const known = this.#origins.get(request.origin);
+    if (known !== undefined && known.ready.size > 0) return false;
+    if ((known?.running ?? 0) >= request.concurrency) return false;
+    ticket.state = 'ready';
+    ticket.origin = known ?? this.#origin(request.origin);
+    this.#grant(ticket, now, []);
+    return true;
   }
 
   /**
@@ -213,7 +248,8 @@ export class Scheduler {
 
   #onUnlocked(ticket: Ticket): void {
     ticket.unlocked = true;
-    if (!ticket.held) this.#onReady(ticket);
+    // While it is admitted, `admit` decides how it goes on.
+    if (!ticket.held && ticket.admitted) this.#onReady(ticket);
   }
 
   #onReady(ticket: Ticket): void {
@@ -371,12 +407,19 @@ export class Scheduler {
         released = true;
         ticket.state = 'done';
         origin.running -= 1;
-        this.#dirty.add(origin);
         this.#unlock(ticket);
-        this.#schedulePump();
+        // A freed slot matters to the pump only when a call of the origin waits for one.
+        if (origin.ready.size > 0) {
+          this.#dirty.add(origin);
+          this.#schedulePump();
+        } else {
+          this.#forget(origin);
+        }
       },
     };
-    ticket.resolve({ ok: true, queuedMs: now - ticket.since, lease });
+    const grant: Grant = { ok: true, queuedMs: now - ticket.since, lease };
+    ticket.grant = grant;
+    ticket.resolve(grant);
   }
 
   /** Releases a ticket's locks and forgets its lock entry, so the entry dies with the call. */
