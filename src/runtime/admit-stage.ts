@@ -1,4 +1,4 @@
-import type { Admission } from '../schedule/index.js';
+import type { Admission, AdmitRequest } from '../schedule/index.js';
 import type { PipelineEntry } from './pipeline-entry.js';
 import type { PreparedCall } from './prepare-call.js';
 import type { OriginLimits, TurnContext } from './turn-context.js';
@@ -18,21 +18,23 @@ export function admitCall(
 ): Admission {
   const call = entry.prepared as PreparedCall;
   const limits = limitsOf(call.origin);
-  const originLimit = limits.rateLimit;
-  const admission = context.scheduler.admit({
+  // Filled in place rather than spread: no throwaway objects per call.
+  const request: { -readonly [K in keyof AdmitRequest]: AdmitRequest[K] } = {
     id: call.id,
     locks: context.locksOf(call),
     origin: call.origin,
     concurrency: limits.concurrency,
-    ...(call.tool.rateLimit === undefined
-      ? {}
-      : { rateLimit: { key: `${call.origin}\u0000${call.name}`, limit: call.tool.rateLimit } }),
-    ...(originLimit === undefined
-      ? {}
-      : { originRateLimit: { key: call.origin, limit: originLimit } }),
     signal: entry.signal,
     hold,
-  });
+  };
+  const toolLimit = call.tool.rateLimit;
+  if (toolLimit !== undefined) {
+    request.rateLimit = { key: `${call.origin}\u0000${call.name}`, limit: toolLimit };
+  }
+  if (limits.rateLimit !== undefined) {
+    request.originRateLimit = { key: call.origin, limit: limits.rateLimit };
+  }
+  const admission = context.scheduler.admit(request);
   entry.admission = admission;
   return admission;
 }

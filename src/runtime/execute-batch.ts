@@ -54,20 +54,34 @@ export function executeBatch(
   const results = calls.map((call) => pipeline.arrive(call));
   // then rather than finally: one turn of the microtask queue less for every batch.
   const finish = (settled: CallResult[]): CallResult[] => {
-    running.untrack(batch);
+    running.untrack(tracked);
     unlink?.();
     leave();
     return settled;
   };
   const fail = (error: unknown): never => {
-    running.untrack(batch);
+    running.untrack(tracked);
     unlink?.();
     leave();
     throw error;
   };
-  const batch = Promise.all(results)
-    .then((settled) => pipeline.endBatch(settled))
-    .then(finish, fail);
-  running.add(batch, stop);
+  const end = (settled: CallResult[]): CallResult[] | Promise<CallResult[]> => {
+    let ended: CallResult[] | Promise<CallResult[]>;
+    try {
+      ended = pipeline.endBatch(settled);
+    } catch (error) {
+      return fail(error);
+    }
+    return ended instanceof Promise ? ended.then(finish, fail) : finish(ended);
+  };
+  // One call (the common case of a tool loop) needs no Promise.all.
+  const batch =
+    results.length === 1
+      ? Promise.resolve(results[0] as CallResult | Promise<CallResult>).then(
+          (result) => end([result]),
+          fail,
+        )
+      : Promise.all(results).then(end, fail);
+  const tracked = running.add(batch, stop);
   return batch;
 }

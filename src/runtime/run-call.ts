@@ -229,30 +229,28 @@ class CallRun implements SignalSource {
     const cap = prepared.tool.maxOutputChars ?? this.#context.maxOutputChars;
     // Most outputs fit: they go on as they are, with no copy.
     const shaped = outputFits(output, cap) ? output : truncateOutput(output, cap);
-    const facts = this.#facts();
-    const result: CallResult = {
+    // Filled in place rather than spread: no throwaway objects per call.
+    const result: { -readonly [K in keyof CallResult]: CallResult[K] } = {
       id: prepared.id,
       name: prepared.name,
       status: shaped.isError ? 'error' : 'ok',
       isError: shaped.isError,
       content: shaped.content,
-      ...(shaped.structuredContent === undefined
-        ? {}
-        : { structuredContent: shaped.structuredContent }),
-      ...(shaped.isError
-        ? {
-            error: {
-              code: 'tool_error' as const,
-              message: errorMessageOf(shaped.content, prepared.name),
-            },
-          }
-        : {}),
-      attempts: facts.attempts,
-      queuedMs: facts.queuedMs,
-      runMs: facts.runMs,
-      ...('truncated' in shaped && shaped.truncated ? { truncated: true as const } : {}),
-      ...(shaped._meta === undefined ? {} : { _meta: shaped._meta }),
+      attempts: this.#attempts,
+      queuedMs: this.#context.queuedMs,
+      runMs: this.#context.clock.now() - this.#startedAt,
     };
+    if (shaped.structuredContent !== undefined) {
+      result.structuredContent = shaped.structuredContent;
+    }
+    if (shaped.isError) {
+      result.error = {
+        code: 'tool_error',
+        message: errorMessageOf(shaped.content, prepared.name),
+      };
+    }
+    if ('truncated' in shaped && shaped.truncated) result.truncated = true;
+    if (shaped._meta !== undefined) result._meta = shaped._meta;
     return this.#finish(result);
   }
 

@@ -408,12 +408,12 @@ export class Scheduler {
         ticket.state = 'done';
         origin.running -= 1;
         this.#unlock(ticket);
-        // A freed slot matters to the pump only when a call of the origin waits for one.
+        // A freed slot matters to the pump only when a call of the origin waits for one. An
+        // idle origin stays known (one per origin): dropping and making it again would cost
+        // a queue per call.
         if (origin.ready.size > 0) {
           this.#dirty.add(origin);
           this.#schedulePump();
-        } else {
-          this.#forget(origin);
         }
       },
     };
