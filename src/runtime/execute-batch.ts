@@ -22,7 +22,7 @@ export interface BatchRuntime {
 
 /**
  * `runtime.execute`: checks the batch, then hands its calls to one {@link CallPipeline} in
- * call order, in one synchronous pass, so that the batch keeps its order in the lock
+ * call order, in one synchronous pass (`arriveAll`), so that the batch keeps its order in the lock
  * manager against batches that arrive meanwhile; resolves with one result per call, in
  * call order, once the batch's end events are written.
  */
@@ -51,7 +51,6 @@ export function executeBatch(
   });
   // The batch keeps the tools it started with: reloads of tool modules wait for it.
   const leave = runtime.holdTurn();
-  const results = calls.map((call) => pipeline.arrive(call));
   // then rather than finally: one turn of the microtask queue less for every batch.
   const finish = (settled: CallResult[]): CallResult[] => {
     running.untrack(tracked);
@@ -74,14 +73,7 @@ export function executeBatch(
     }
     return ended instanceof Promise ? ended.then(finish, fail) : finish(ended);
   };
-  // One call (the common case of a tool loop) needs no Promise.all.
-  const batch =
-    results.length === 1
-      ? Promise.resolve(results[0] as CallResult | Promise<CallResult>).then(
-          (result) => end([result]),
-          fail,
-        )
-      : Promise.all(results).then(end, fail);
+  const batch = pipeline.arriveAll(calls, end, fail);
   const tracked = running.add(batch, stop);
   return batch;
 }
