@@ -91,7 +91,9 @@ interface Ticket extends Admission {
   entry: LockEntry | undefined;
   waitsFor: readonly string[];
   grant: Grant | undefined;
-  readonly resolve: (grant: Grant) => void;
+  granted: Promise<Grant>;
+  /** Settles `granted`; absent for a call granted at once, whose `granted` is settled. */
+  resolve: ((grant: Grant) => void) | undefined;
   readonly onAbort: () => void;
 }
 
@@ -159,10 +161,6 @@ export class Scheduler {
 
   /** Admits a call; see {@link Admission}. */
   admit(request: AdmitRequest): Admission {
-    let resolve!: (grant: Grant) => void;
-    const granted = new Promise<Grant>((r) => {
-      resolve = r;
-    });
     const now = this.#clock.now();
     const ticket: Ticket = {
       request,
@@ -177,8 +175,9 @@ export class Scheduler {
       entry: undefined,
       waitsFor: [],
       grant: undefined,
-      granted,
-      resolve,
+      // Made below, unless the call is granted at once.
+      granted: undefined as unknown as Promise<Grant>,
+      resolve: undefined,
       onAbort: () =>
         this.#refuse(
           ticket,
@@ -189,9 +188,21 @@ export class Scheduler {
     ticket.entry = this.#locks.admit(request.id, request.locks, () => this.#onUnlocked(ticket));
     ticket.waitsFor = ticket.entry.waitsFor;
     ticket.admitted = true;
+    if (
+      !request.signal?.aborted &&
+      ticket.unlocked &&
+      !ticket.held &&
+      this.#grantAtOnce(ticket, now)
+    ) {
+      ticket.granted = Promise.resolve(ticket.grant as Grant);
+      return ticket;
+    }
+    ticket.granted = new Promise<Grant>((resolve) => {
+      ticket.resolve = resolve;
+    });
     if (request.signal?.aborted) {
       ticket.onAbort();
-    } else if (!ticket.unlocked || ticket.held || !this.#grantAtOnce(ticket, now)) {
+    } else {
       request.signal?.addEventListener('abort', ticket.onAbort, { once: true });
       if (ticket.unlocked && !ticket.held) this.#onReady(ticket);
     }
@@ -419,7 +430,7 @@ export class Scheduler {
     };
     const grant: Grant = { ok: true, queuedMs: now - ticket.since, lease };
     ticket.grant = grant;
-    ticket.resolve(grant);
+    ticket.resolve?.(grant);
   }
 
   /** Releases a ticket's locks and forgets its lock entry, so the entry dies with the call. */
@@ -441,6 +452,6 @@ export class Scheduler {
     this.#unlock(ticket);
     const { held } = ticket;
     const queuedMs = held ? 0 : this.#clock.now() - ticket.since;
-    ticket.resolve({ ok: false, reason, message, queuedMs, held });
+    ticket.resolve?.({ ok: false, reason, message, queuedMs, held });
   }
 }
