@@ -103,6 +103,12 @@ interface Taken {
   readonly reservation: Reservation;
 }
 
+/** The waits of a call before its lock entry is made. */
+const NOTHING_WAITED: readonly string[] = Object.freeze([]);
+
+/** The quota of a call that took none. */
+const NOTHING_TAKEN: readonly Taken[] = Object.freeze([]);
+
 /** One origin's running count and its ready calls, earliest admitted first. */
 interface OriginQueue {
   readonly name: string;
@@ -161,19 +167,19 @@ export class Scheduler {
 
   /** Admits a call; see {@link Admission}. */
   admit(request: AdmitRequest): Admission {
-    const now = this.#clock.now();
     const ticket: Ticket = {
       request,
       origin: undefined,
       seq: this.#seq++,
-      since: now,
-      readySince: now,
+      // Read from the clock below, unless the call is granted at once (it queued 0 ms).
+      since: 0,
+      readySince: 0,
       held: request.hold === true,
       admitted: false,
       unlocked: false,
       state: 'waiting',
       entry: undefined,
-      waitsFor: [],
+      waitsFor: NOTHING_WAITED,
       grant: undefined,
       // Made below, unless the call is granted at once.
       granted: undefined as unknown as Promise<Grant>,
@@ -188,15 +194,13 @@ export class Scheduler {
     ticket.entry = this.#locks.admit(request.id, request.locks, () => this.#onUnlocked(ticket));
     ticket.waitsFor = ticket.entry.waitsFor;
     ticket.admitted = true;
-    if (
-      !request.signal?.aborted &&
-      ticket.unlocked &&
-      !ticket.held &&
-      this.#grantAtOnce(ticket, now)
-    ) {
+    if (!request.signal?.aborted && ticket.unlocked && !ticket.held && this.#grantAtOnce(ticket)) {
       ticket.granted = Promise.resolve(ticket.grant as Grant);
       return ticket;
     }
+    const now = this.#clock.now();
+    ticket.since = now;
+    ticket.readySince = now;
     ticket.granted = new Promise<Grant>((resolve) => {
       ticket.resolve = resolve;
     });
@@ -214,7 +218,7 @@ export class Scheduler {
    * pump would grant it first anyway: its origin has a free slot and no earlier ready call
    * waiting for one, and no rate limit has a say.
    */
-  #grantAtOnce(ticket: Ticket, now: number): boolean {
+  #grantAtOnce(ticket: Ticket): boolean {
     const { request } = ticket;
     if (request.rateLimit !== undefined || request.originRateLimit !== undefined) return false;
     const known = this.#origins.get(request.origin);
@@ -222,7 +226,8 @@ export class Scheduler {
     if ((known?.running ?? 0) >= request.concurrency) return false;
     ticket.state = 'ready';
     ticket.origin = known ?? this.#origin(request.origin);
-    this.#grant(ticket, now, []);
+    // Granted as admitted: it queued for no time (`since` is 0 as well).
+    this.#grant(ticket, 0, NOTHING_TAKEN);
     return true;
   }
 
