@@ -27,6 +27,18 @@ type Outcome = CallResult | Promise<CallResult> | typeof SOON;
 const RESOLVED = Promise.resolve();
 
 /**
+ * The result of a run, once the call's locks are freed: an asynchronous run frees them
+ * only when its result is settled (see `runCall`), so that a later conflicting call is
+ * answered after it, not merely run after it.
+ */
+const released = (entry: PipelineEntry, run: Promise<CallResult>): Promise<CallResult> =>
+  run.then((result) => {
+    entry.lease?.release();
+    entry.lease = undefined;
+    return result;
+  });
+
+/**
  * The calls of one turn, from arrival to result, through named stages: prepare
  * (`prepare-call.ts`: resolve, validate, keys), admit into the lock queue in arrival order
  * (`admit-stage.ts`), authorize (`authorize-stage.ts`: decide, and ask for approval while
@@ -114,7 +126,8 @@ export class CallPipeline {
           if (outcomes[index] === SOON) {
             const entry = soon[next] as PipelineEntry;
             next += 1;
-            outcomes[index] = this.#runNow(entry, entry.admission?.grant as Grant);
+            const outcome = this.#runNow(entry, entry.admission?.grant as Grant);
+            outcomes[index] = outcome instanceof Promise ? released(entry, outcome) : outcome;
           }
           if (outcomes[index] instanceof Promise) waiting = true;
         }
@@ -139,6 +152,7 @@ export class CallPipeline {
       prepared: undefined,
       decision: undefined,
       admission: undefined,
+      lease: undefined,
       refusal: undefined,
       asking: undefined,
       ended: false,
@@ -222,15 +236,19 @@ export class CallPipeline {
     const admission = admitCall(this.#context, this.#limitsOf, entry, hold);
     const { grant } = admission;
     if (grant === undefined) {
-      return admission.granted.then((granted) =>
-        runGranted(this.#context, this.#audit, entry, granted),
+      return released(
+        entry,
+        admission.granted.then((granted) => runGranted(this.#context, this.#audit, entry, granted)),
       );
     }
     if (soon !== undefined) {
       soon.push(entry);
       return SOON;
     }
-    return Promise.resolve(grant).then((granted) => this.#runNow(entry, granted));
+    return released(
+      entry,
+      Promise.resolve(grant).then((granted) => this.#runNow(entry, granted)),
+    );
   }
 
   /** Runs a call granted at admission, unless it was cancelled in between. */

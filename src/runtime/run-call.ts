@@ -20,6 +20,11 @@ export interface RunContext {
   /** How long the locks of a call that timed out or was cancelled stay held while the tool still runs. */
   readonly releaseGraceMs: number;
   readonly queuedMs: number;
+  /**
+   * Called when the call ended while its tool still runs (timed out or cancelled): its
+   * locks are then freed when the tool stops or the grace period ends, not by the caller.
+   */
+  readonly onAbandoned?: () => void;
 }
 
 const noop = (): void => {};
@@ -125,6 +130,8 @@ class CallRun implements SignalSource {
   #scope: CallAbort | undefined;
   #attempts = 0;
   #pendingTool: Promise<unknown> | undefined;
+  /** It went asynchronous: its caller frees the locks once its result is settled. */
+  #async = false;
 
   constructor(prepared: PreparedCall, lease: Lease, context: RunContext) {
     this.#prepared = prepared;
@@ -183,6 +190,7 @@ class CallRun implements SignalSource {
 
   /** Waits for a tool that went asynchronous, under the call's deadline and cancellation. */
   async #awaitTool(running: Promise<unknown>): Promise<CallResult> {
+    this.#async = true;
     this.#pendingTool = running;
     let outcome: unknown;
     try {
@@ -209,6 +217,7 @@ class CallRun implements SignalSource {
     }
     // Most outputs need no schema check: no turn of the microtask queue for them.
     if (normalized instanceof Promise) {
+      this.#async = true;
       return normalized.catch(unchecked).then((output) => this.#shaped(output));
     }
     return this.#shaped(normalized);
@@ -274,6 +283,7 @@ class CallRun implements SignalSource {
 
   /** Sleeps `delay` ms (cut short by the call's abort), then tries again. */
   async #retryAfter(delay: number): Promise<CallResult> {
+    this.#async = true;
     const { clock } = this.#context;
     let wake = noop;
     const slept = new Promise<void>((resolve) => {
@@ -315,10 +325,13 @@ class CallRun implements SignalSource {
     lease.settle(result.status === 'ok');
     const pendingTool = this.#pendingTool;
     if (pendingTool === undefined) {
-      lease.release();
+      // An asynchronous run's locks are freed by its caller once its result is settled, so
+      // that a later conflicting call is never answered before it (see `runGranted`).
+      if (!this.#async) lease.release();
     } else {
       // The tool ignored the abort and still runs: keep its locks until it stops, or
       // until the grace period ends, so later conflicting calls do not race it.
+      this.#context.onAbandoned?.();
       const { clock } = this.#context;
       const grace = clock.setTimeout(() => lease.release(), this.#context.releaseGraceMs);
       const done = (): void => {
@@ -341,7 +354,10 @@ const errorMessageOf = (content: CallResult['content'], name: string): string =>
  * Runs a granted call: invokes the tool under a timeout and the batch's cancellation,
  * retries retryable failures of read-only or idempotent tools with backoff and jitter,
  * shapes and truncates the output, then settles the lease. Answers at once (no promise)
- * when the tool does and its output needs no asynchronous check. Never throws or rejects.
+ * when the tool does and its output needs no asynchronous check, and then releases the
+ * lease; a call that answers with a promise leaves the release to its caller, once the
+ * result is settled (unless its tool was abandoned: then the grace period does). Never
+ * throws or rejects.
  */
 export function runCall(
   prepared: PreparedCall,

@@ -49,6 +49,7 @@ export function runGranted(
     queuedMs: grant.queuedMs,
   });
   const { lease } = grant;
+  entry.lease = lease;
   // A bug of ours must not leak the call's locks or reject the turn.
   const failed = (error: unknown): CallResult => {
     lease.settle(false);
@@ -70,6 +71,9 @@ export function runGranted(
       retry: resolveRetry(call.tool.retry, context.retry),
       releaseGraceMs: context.releaseGraceMs,
       queuedMs: grant.queuedMs,
+      onAbandoned: () => {
+        entry.lease = undefined;
+      },
     });
   } catch (error) {
     return failed(error);
