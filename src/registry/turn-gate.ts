@@ -32,6 +32,8 @@ export class TurnGate {
   }
 
   #wake(): void {
+    // Most turns end with no one waiting: no new list for them.
+    if (this.#waiters.length === 0) return;
     const waiters = this.#waiters;
     this.#waiters = [];
     for (const wake of waiters) wake();

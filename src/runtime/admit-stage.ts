@@ -1,36 +1,40 @@
-import type { Admission } from '../schedule/index.js';
+import type { Admission, AdmitRequest } from '../schedule/index.js';
 import type { PipelineEntry } from './pipeline-entry.js';
 import type { PreparedCall } from './prepare-call.js';
-import type { TurnContext } from './turn-context.js';
+import type { OriginLimits, TurnContext } from './turn-context.js';
 
 /**
  * The admit stage of a turn: puts a prepared call into the runtime's scheduler with its
- * locks, its origin's concurrency cap (`capOf`, the turn's lookup) and its rate limits,
+ * locks, its origin's concurrency cap and rate limit (`limitsOf`, the turn's lookup) and
+ * its tool's rate limit,
  * on hold while its approval is to come. The call's admission is kept on the entry until
  * its grant settles.
  */
 export function admitCall(
   context: TurnContext,
-  capOf: (origin: string) => number,
+  limitsOf: (origin: string) => OriginLimits,
   entry: PipelineEntry,
   hold: boolean,
 ): Admission {
   const call = entry.prepared as PreparedCall;
-  const originLimit = context.registry.origin(call.origin)?.rateLimit;
-  const admission = context.scheduler.admit({
+  const limits = limitsOf(call.origin);
+  // Filled in place rather than spread: no throwaway objects per call.
+  const request: { -readonly [K in keyof AdmitRequest]: AdmitRequest[K] } = {
     id: call.id,
     locks: context.locksOf(call),
     origin: call.origin,
-    concurrency: capOf(call.origin),
-    ...(call.tool.rateLimit === undefined
-      ? {}
-      : { rateLimit: { key: `${call.origin}\u0000${call.name}`, limit: call.tool.rateLimit } }),
-    ...(originLimit === undefined
-      ? {}
-      : { originRateLimit: { key: call.origin, limit: originLimit } }),
+    concurrency: limits.concurrency,
     signal: entry.signal,
     hold,
-  });
+  };
+  const toolLimit = call.tool.rateLimit;
+  if (toolLimit !== undefined) {
+    request.rateLimit = { key: `${call.origin}\u0000${call.name}`, limit: toolLimit };
+  }
+  if (limits.rateLimit !== undefined) {
+    request.originRateLimit = { key: call.origin, limit: limits.rateLimit };
+  }
+  const admission = context.scheduler.admit(request);
   entry.admission = admission;
   return admission;
 }

@@ -15,11 +15,13 @@ export class AskGatherer<T> {
 
   /**
    * `flush` receives each group, in the order its asks came; `defer` runs its callback
-   * once the current turn of the event loop is over.
+   * once the current turn of the event loop is over. `deciding`: calls that arrived before
+   * the gatherer was made and are not decided yet (default 0).
    */
-  constructor(flush: (asks: T[]) => void, defer: (run: () => void) => void) {
+  constructor(flush: (asks: T[]) => void, defer: (run: () => void) => void, deciding = 0) {
     this.#flush = flush;
     this.#defer = defer;
+    this.#deciding = deciding;
   }
 
   /** A call arrived: its decision is still to come. */

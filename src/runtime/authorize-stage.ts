@@ -10,6 +10,9 @@ import type { PipelineEntry } from './pipeline-entry.js';
 import type { PreparedCall } from './prepare-call.js';
 import type { TurnContext, TurnSetup } from './turn-context.js';
 
+/** The decide context of a turn without a session: one shared object. */
+const NO_SESSION: DecideContext = Object.freeze({});
+
 /** A denied call's result. */
 export const deniedResult = (call: PreparedCall, decision: Decision): CallResult =>
   failedResult(call, 'denied', deniedMessage(call.name, decision.reason, decision.message));
@@ -25,27 +28,43 @@ export class AuthorizeStage {
   readonly #setup: TurnSetup;
   readonly #audit: BatchAudit;
   readonly #decideContext: DecideContext;
-  readonly #gatherer: AskGatherer<PipelineEntry>;
+  /** Made for the first call that asks: most turns never ask. */
+  #gatherer: AskGatherer<PipelineEntry> | undefined;
+  /** Calls that arrived and are not decided, while there is no gatherer to count them. */
+  #undecided = 0;
 
   constructor(context: TurnContext, setup: TurnSetup, audit: BatchAudit) {
     this.#context = context;
     this.#setup = setup;
     this.#audit = audit;
-    this.#decideContext = setup.session === undefined ? {} : { session: setup.session };
-    this.#gatherer = new AskGatherer(
-      (entries) => this.#ask(entries, setup.approver),
-      (run) => context.clock.setTimeout(run, 0),
-    );
+    this.#decideContext = setup.session === undefined ? NO_SESSION : { session: setup.session };
   }
 
   /** A call arrived: its decision is to come (asks are gathered until every one came). */
   arrived(): void {
-    this.#gatherer.arrived();
+    if (this.#gatherer === undefined) this.#undecided += 1;
+    else this.#gatherer.arrived();
   }
 
   /** A call that arrived will not be decided (it could not be prepared). */
   skipped(): void {
-    this.#gatherer.decided();
+    this.#decidedOne();
+  }
+
+  /** The decision of a call that arrived is known; `ask` when it asks. */
+  #decidedOne(ask?: PipelineEntry): void {
+    if (this.#gatherer === undefined && ask === undefined) {
+      this.#undecided -= 1;
+      return;
+    }
+    const context = this.#context;
+    const { approver } = this.#setup;
+    this.#gatherer ??= new AskGatherer(
+      (entries) => this.#ask(entries, approver),
+      (run) => context.clock.setTimeout(run, 0),
+      this.#undecided,
+    );
+    this.#gatherer.decided(ask);
   }
 
   /** The policy's first word on a prepared call (`entry.prepared`). */
@@ -63,7 +82,7 @@ export class AuthorizeStage {
    */
   settled(entry: PipelineEntry, decision: Decision): CallResult | undefined {
     entry.decision = decision;
-    this.#gatherer.decided();
+    this.#decidedOne();
     return decision.decision === 'deny'
       ? deniedResult(entry.prepared as PreparedCall, decision)
       : undefined;
@@ -87,20 +106,20 @@ export class AuthorizeStage {
   #decided(entry: PipelineEntry, decision: Decision): void {
     entry.decision = decision;
     if (decision.decision === 'allow') {
-      this.#gatherer.decided();
+      this.#decidedOne();
       this.#proceed(entry);
     } else if (decision.decision === 'deny') {
-      this.#gatherer.decided();
+      this.#decidedOne();
       this.#refuse(entry, deniedResult(entry.prepared as PreparedCall, decision));
     } else if (entry.signal.aborted) {
       // Cancelled before anyone was asked: nobody needs to be.
-      this.#gatherer.decided();
+      this.#decidedOne();
     } else if (entry.approval !== undefined) {
-      this.#gatherer.decided();
+      this.#decidedOne();
       const answer = entry.approval;
       this.#ask([entry], () => answer);
     } else {
-      this.#gatherer.decided(entry);
+      this.#decidedOne(entry);
     }
   }
 

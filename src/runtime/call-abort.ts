@@ -20,14 +20,20 @@ export class CallAbort implements AbortWatch {
   #aborted = false;
   #armed = false;
   #timer: unknown;
-  #waiters: Array<(value: typeof ABORTED) => void> = [];
-  readonly #listeners = new AbortListeners();
+  #waiters: Array<(value: typeof ABORTED) => void> | undefined;
+  #listeners: AbortListeners | undefined;
 
-  constructor(options: { clock: Clock; batch: AbortWatch | undefined; timeoutMs: number }) {
+  constructor(options: {
+    clock: Clock;
+    batch: AbortWatch | undefined;
+    timeoutMs: number;
+    /** When the call started, on the clock: the deadline is `timeoutMs` later. Default: now. */
+    startedAt?: number;
+  }) {
     this.#clock = options.clock;
     this.#batch = options.batch;
     this.#timeoutMs = options.timeoutMs;
-    this.#deadline = options.clock.now() + options.timeoutMs;
+    this.#deadline = (options.startedAt ?? options.clock.now()) + options.timeoutMs;
     if (options.batch?.aborted) this.#abort(options.batch.reason);
   }
 
@@ -76,18 +82,22 @@ export class CallAbort implements AbortWatch {
   addEventListener(_type: 'abort', listener: () => void): void {
     if (this.#aborted) return;
     this.arm();
+    this.#listeners ??= new AbortListeners();
     this.#listeners.add(listener);
   }
 
   removeEventListener(_type: 'abort', listener: () => void): void {
-    this.#listeners.remove(listener);
+    this.#listeners?.remove(listener);
   }
 
   /** Resolves to {@link ABORTED} when the scope aborts. */
   whenAborted(): Promise<typeof ABORTED> {
     this.arm();
     if (this.#aborted) return Promise.resolve(ABORTED);
-    return new Promise((resolve) => this.#waiters.push(resolve));
+    return new Promise((resolve) => {
+      this.#waiters ??= [];
+      this.#waiters.push(resolve);
+    });
   }
 
   /** Stops the timer and the batch listener. */
@@ -105,8 +115,8 @@ export class CallAbort implements AbortWatch {
     this.#reason = reason;
     this.#controller?.abort(reason);
     const waiters = this.#waiters;
-    this.#waiters = [];
-    for (const wake of waiters) wake(ABORTED);
-    this.#listeners.fire();
+    this.#waiters = undefined;
+    for (const wake of waiters ?? []) wake(ABORTED);
+    this.#listeners?.fire();
   }
 }

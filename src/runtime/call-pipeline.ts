@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { CANCELLED_BEFORE_START, type Grant } from '../schedule/index.js';
 import type { CallResult } from '../tool/index.js';
 import { admitCall } from './admit-stage.js';
 import { AuthorizeStage } from './authorize-stage.js';
@@ -13,9 +14,29 @@ import {
 } from './prepare-call.js';
 import { runGranted } from './run-stage.js';
 import type { ToolCall } from './tool-call.js';
-import type { ArriveOptions, TurnContext, TurnSetup } from './turn-context.js';
+import type { ArriveOptions, OriginLimits, TurnContext, TurnSetup } from './turn-context.js';
 
 const noop = (): void => {};
+
+/** What a call of an `arriveAll` pass granted as it arrived stands for, until it runs. */
+const SOON: unique symbol = Symbol('soon');
+
+/** A call's outcome: its result, or {@link SOON} in an `arriveAll` pass. */
+type Outcome = CallResult | Promise<CallResult> | typeof SOON;
+
+const RESOLVED = Promise.resolve();
+
+/**
+ * The result of a run, once the call's locks are freed: an asynchronous run frees them
+ * only when its result is settled (see `runCall`), so that a later conflicting call is
+ * answered after it, not merely run after it.
+ */
+const released = (entry: PipelineEntry, run: Promise<CallResult>): Promise<CallResult> =>
+  run.then((result) => {
+    entry.lease?.release();
+    entry.lease = undefined;
+    return result;
+  });
 
 /**
  * The calls of one turn, from arrival to result, through named stages: prepare
@@ -36,7 +57,7 @@ export class CallPipeline {
   }
   readonly #context: TurnContext;
   readonly #setup: TurnSetup;
-  readonly #capOf: (origin: string) => number;
+  #limitsOf: ((origin: string) => OriginLimits) | undefined;
   readonly #prepareContext: PrepareContext;
   readonly #authorize: AuthorizeStage;
   readonly #entries: PipelineEntry[] = [];
@@ -47,7 +68,6 @@ export class CallPipeline {
   constructor(context: TurnContext, setup: TurnSetup) {
     this.#context = context;
     this.#setup = setup;
-    this.#capOf = context.concurrencyCaps();
     this.#audit = new BatchAudit({
       batchId: () => this.id,
       audit: context.audit,
@@ -71,6 +91,59 @@ export class CallPipeline {
    * never rejects, except, when each call writes its own events, with `AuditWriteError`.
    */
   arrive(call: ToolCall, options?: ArriveOptions): CallResult | Promise<CallResult> {
+    return this.#arrive(call, options, undefined) as CallResult | Promise<CallResult>;
+  }
+
+  /**
+   * Takes the calls of a batch (`execute`) as {@link CallPipeline.arrive} does, in one
+   * synchronous pass, so that they take their places in the lock queue together; then,
+   * after one turn of the microtask queue (no tool runs during the pass), runs the calls
+   * granted as they arrived, and settles with `end` of the results in call order. One
+   * promise for a batch whose calls were all granted at once and whose tools answer at once.
+   * `fail` takes what a bug of ours threw.
+   */
+  arriveAll<R>(
+    calls: readonly ToolCall[],
+    end: (results: CallResult[]) => R | Promise<R>,
+    fail: (error: unknown) => never,
+  ): Promise<R> {
+    const soon: PipelineEntry[] = [];
+    const outcomes = calls.map((call) => this.#arrive(call, undefined, soon));
+    if (soon.length === 0) {
+      const results = outcomes as Array<CallResult | Promise<CallResult>>;
+      return results.length === 1
+        ? Promise.resolve(results[0] as CallResult | Promise<CallResult>).then(
+            (result) => end([result]),
+            fail,
+          )
+        : Promise.all(results).then(end, fail);
+    }
+    return RESOLVED.then(() => {
+      try {
+        let next = 0;
+        let waiting = false;
+        for (let index = 0; index < outcomes.length; index += 1) {
+          if (outcomes[index] === SOON) {
+            const entry = soon[next] as PipelineEntry;
+            next += 1;
+            const outcome = this.#runNow(entry, entry.admission?.grant as Grant);
+            outcomes[index] = outcome instanceof Promise ? released(entry, outcome) : outcome;
+          }
+          if (outcomes[index] instanceof Promise) waiting = true;
+        }
+        const results = outcomes as Array<CallResult | Promise<CallResult>>;
+        return waiting ? Promise.all(results).then(end, fail) : end(results as CallResult[]);
+      } catch (error) {
+        return fail(error);
+      }
+    });
+  }
+
+  #arrive(
+    call: ToolCall,
+    options: ArriveOptions | undefined,
+    soon: PipelineEntry[] | undefined,
+  ): Outcome {
     const entry: PipelineEntry = {
       call,
       signal: options?.signal ?? this.#setup.signal,
@@ -79,6 +152,7 @@ export class CallPipeline {
       prepared: undefined,
       decision: undefined,
       admission: undefined,
+      lease: undefined,
       refusal: undefined,
       asking: undefined,
       ended: false,
@@ -88,16 +162,18 @@ export class CallPipeline {
     if (!this.#setup.eachCall && this.#audit.heard) this.#entries.push(entry);
     this.#authorize.arrived();
     const prepared = prepareCall(call, this.#prepareContext);
-    let outcome: CallResult | Promise<CallResult>;
+    let outcome: Outcome;
     if (!(prepared instanceof Promise) && !('registered' in prepared)) {
       this.#authorize.skipped();
       outcome = prepared;
     } else if (!(prepared instanceof Promise) && this.#context.arrivals.idle) {
-      outcome = this.#admit(entry, prepared);
+      outcome = this.#admit(entry, prepared, this.#setup.eachCall ? undefined : soon);
     } else {
       outcome = this.#admitInOrder(entry, prepared);
     }
-    return this.#setup.eachCall ? this.#audit.endEach(entry, outcome) : outcome;
+    return this.#setup.eachCall
+      ? this.#audit.endEach(entry, outcome as CallResult | Promise<CallResult>)
+      : outcome;
   }
 
   /**
@@ -120,7 +196,7 @@ export class CallPipeline {
           resolve(ready);
           return;
         }
-        admitHere(() => resolve(this.#admit(entry, ready)));
+        admitHere(() => resolve(this.#admit(entry, ready, undefined) as Promise<CallResult>));
       };
       if (!(prepared instanceof Promise)) {
         admit(prepared);
@@ -134,22 +210,60 @@ export class CallPipeline {
     });
   }
 
-  /** Authorizes and admits a prepared call; a call that asks is admitted on hold. */
-  #admit(entry: PipelineEntry, prepared: PreparedCall): CallResult | Promise<CallResult> {
+  /**
+   * Authorizes and admits a prepared call; a call that asks is admitted on hold. With
+   * `soon` (an `arriveAll` pass), a call granted at once is put there instead of being run.
+   */
+  #admit(entry: PipelineEntry, prepared: PreparedCall, soon: PipelineEntry[] | undefined): Outcome {
     entry.prepared = prepared;
     const decision = this.#authorize.decide(entry);
     if (!(decision instanceof Promise) && decision.decision !== 'ask') {
       const denied = this.#authorize.settled(entry, decision);
-      return denied ?? this.#run(entry, false);
+      return denied ?? this.#run(entry, false, soon);
     }
-    const result = this.#run(entry, true);
+    const result = this.#run(entry, true, undefined);
     this.#authorize.hold(entry, decision);
     return result;
   }
 
-  /** Admits a call into the scheduler; resolves with its result once it ran or did not. */
-  #run(entry: PipelineEntry, hold: boolean): Promise<CallResult> {
-    const admission = admitCall(this.#context, this.#capOf, entry, hold);
-    return admission.granted.then((grant) => runGranted(this.#context, this.#audit, entry, grant));
+  /**
+   * Admits a call into the scheduler; resolves with its result once it ran or did not. A
+   * call granted as it is admitted runs after one turn of the microtask queue, never during
+   * its arrival: the calls handed over with it take their places in the lock queue first.
+   */
+  #run(entry: PipelineEntry, hold: boolean, soon: PipelineEntry[] | undefined): Outcome {
+    this.#limitsOf ??= this.#context.originLimits();
+    const admission = admitCall(this.#context, this.#limitsOf, entry, hold);
+    const { grant } = admission;
+    if (grant === undefined) {
+      return released(
+        entry,
+        admission.granted.then((granted) => runGranted(this.#context, this.#audit, entry, granted)),
+      );
+    }
+    if (soon !== undefined) {
+      soon.push(entry);
+      return SOON;
+    }
+    return released(
+      entry,
+      Promise.resolve(grant).then((granted) => this.#runNow(entry, granted)),
+    );
+  }
+
+  /** Runs a call granted at admission, unless it was cancelled in between. */
+  #runNow(entry: PipelineEntry, grant: Grant): CallResult | Promise<CallResult> {
+    if (!entry.signal.aborted || !grant.ok)
+      return runGranted(this.#context, this.#audit, entry, grant);
+    // Cancelled before it started: it ends as the scheduler ends a call cancelled in its queue.
+    grant.lease.settle(false);
+    grant.lease.release();
+    return runGranted(this.#context, this.#audit, entry, {
+      ok: false,
+      reason: 'cancelled',
+      message: CANCELLED_BEFORE_START,
+      queuedMs: grant.queuedMs,
+      held: false,
+    });
   }
 }

@@ -21,7 +21,7 @@ import { RunningWork } from './running-work.js';
 import type { Runtime } from './runtime.js';
 import { checkRuntimeOptions, type RuntimeOptions, type TrustOptions } from './runtime-options.js';
 import type { ToolCall } from './tool-call.js';
-import type { TurnContext } from './turn-context.js';
+import type { OriginLimits, TurnContext } from './turn-context.js';
 import { validateBatch } from './validate-batch.js';
 
 /** Applies trust settings to the registry: origin flags, and trusted annotation overrides. */
@@ -102,23 +102,37 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   });
 
   /**
-   * Concurrency cap per origin: the runtime's, else the origin's, else by trust; 1 for an
-   * origin the registry does not know. Each origin is looked up once per turn, when asked.
+   * Limits per origin: its concurrency cap (the runtime's, else the origin's, else by trust;
+   * 1 for an origin the registry does not know) and its rate limit. Each origin is looked
+   * up once per turn, when asked; a turn of one origin keeps no map.
    */
-  const concurrencyCaps = (): ((origin: string) => number) => {
-    const caps = new Map<string, number>();
+  const originLimits = (): ((origin: string) => OriginLimits) => {
+    const find = (name: string): OriginLimits => {
+      const origin = registry.origin(name);
+      if (origin === undefined) return { concurrency: 1, rateLimit: undefined };
+      const trustedDefault = origin.trusted ? Number.POSITIVE_INFINITY : 1;
+      return {
+        concurrency: ownValue(options.concurrency, name) ?? origin.concurrency ?? trustedDefault,
+        rateLimit: origin.rateLimit,
+      };
+    };
+    let firstName: string | undefined;
+    let first: OriginLimits | undefined;
+    let others: Map<string, OriginLimits> | undefined;
     return (name) => {
-      let cap = caps.get(name);
-      if (cap === undefined) {
-        const origin = registry.origin(name);
-        const trustedDefault = origin?.trusted === true ? Number.POSITIVE_INFINITY : 1;
-        cap =
-          origin === undefined
-            ? 1
-            : (ownValue(options.concurrency, name) ?? origin.concurrency ?? trustedDefault);
-        caps.set(name, cap);
+      if (first === undefined) {
+        firstName = name;
+        first = find(name);
+        return first;
       }
-      return cap;
+      if (name === firstName) return first;
+      others ??= new Map();
+      let limits = others.get(name);
+      if (limits === undefined) {
+        limits = find(name);
+        others.set(name, limits);
+      }
+      return limits;
     };
   };
 
@@ -166,7 +180,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     releaseGraceMs,
     defaultTimeoutMs,
     locksOf,
-    concurrencyCaps,
+    originLimits,
     visibleNames: (scopes) => visible(scopes).map((entry) => entry.name),
   };
 

@@ -151,5 +151,12 @@ export function createTurn(context: TurnContext, options: ExecuteOptions, hooks:
     return ended;
   };
 
-  return { id: pipeline.id, call, end };
+  return {
+    // Made when first read: most turns' ids are never read, and making one is not free.
+    get id(): string {
+      return pipeline.id;
+    },
+    call,
+    end,
+  };
 }

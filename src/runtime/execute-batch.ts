@@ -22,7 +22,7 @@ export interface BatchRuntime {
 
 /**
  * `runtime.execute`: checks the batch, then hands its calls to one {@link CallPipeline} in
- * call order, in one synchronous pass, so that the batch keeps its order in the lock
+ * call order, in one synchronous pass (`arriveAll`), so that the batch keeps its order in the lock
  * manager against batches that arrive meanwhile; resolves with one result per call, in
  * call order, once the batch's end events are written.
  */
@@ -51,23 +51,29 @@ export function executeBatch(
   });
   // The batch keeps the tools it started with: reloads of tool modules wait for it.
   const leave = runtime.holdTurn();
-  const results = calls.map((call) => pipeline.arrive(call));
   // then rather than finally: one turn of the microtask queue less for every batch.
   const finish = (settled: CallResult[]): CallResult[] => {
-    running.untrack(batch);
+    running.untrack(tracked);
     unlink?.();
     leave();
     return settled;
   };
   const fail = (error: unknown): never => {
-    running.untrack(batch);
+    running.untrack(tracked);
     unlink?.();
     leave();
     throw error;
   };
-  const batch = Promise.all(results)
-    .then((settled) => pipeline.endBatch(settled))
-    .then(finish, fail);
-  running.add(batch, stop);
+  const end = (settled: CallResult[]): CallResult[] | Promise<CallResult[]> => {
+    let ended: CallResult[] | Promise<CallResult[]>;
+    try {
+      ended = pipeline.endBatch(settled);
+    } catch (error) {
+      return fail(error);
+    }
+    return ended instanceof Promise ? ended.then(finish, fail) : finish(ended);
+  };
+  const batch = pipeline.arriveAll(calls, end, fail);
+  const tracked = running.add(batch, stop);
   return batch;
 }

@@ -1,5 +1,5 @@
 import type { ApprovalAnswer, Decision } from '../policy/index.js';
-import type { AbortScope, Admission } from '../schedule/index.js';
+import type { AbortScope, Admission, Lease } from '../schedule/index.js';
 import type { CallResult } from '../tool/index.js';
 import type { PreparedCall } from './prepare-call.js';
 import type { ToolCall } from './tool-call.js';
@@ -22,6 +22,8 @@ export interface PipelineEntry {
   prepared: PreparedCall | undefined;
   /** Set by authorize: the policy's decision, then the approver's. */
   decision: Decision | undefined;
+  /** Set by run: the lease its run frees once its result is settled (see `runCall`). */
+  lease: Lease | undefined;
   /** Set by admit, cleared by run: its place in the scheduler until its grant settles. */
   admission: Admission | undefined;
   /** The result of a call taken out of the queue before it ran (denied). */

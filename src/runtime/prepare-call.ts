@@ -78,28 +78,33 @@ const prepared = (
   call: ToolCall,
   registered: RegisteredTool,
   args: ToolArguments,
-  resourceKeys: string[],
+  resourceKeys: readonly string[],
   derived: DerivedApprovalKeys,
-): PreparedCall => ({
-  call,
-  registered,
-  id: call.id,
-  name: call.name,
-  tool: registered.tool,
-  origin: registered.origin,
-  trusted: registered.trusted,
-  claimed: registered.claimed,
-  effective: registered.effective,
-  class: registered.class,
-  arguments: args,
-  resourceKeys,
-  approvalKeys: derived.keys,
-  ...(derived.opaque.length === 0 ? {} : { opaque: derived.opaque }),
-  ...(registered.requireApproval === undefined
-    ? {}
-    : { requireApproval: registered.requireApproval }),
-  ...(registered.blocked === undefined ? {} : { blocked: registered.blocked }),
-});
+): PreparedCall => {
+  // Filled in place rather than spread: no throwaway objects per call.
+  const ready: { -readonly [K in keyof PreparedCall]: PreparedCall[K] } = {
+    call,
+    registered,
+    id: call.id,
+    name: call.name,
+    tool: registered.tool,
+    origin: registered.origin,
+    trusted: registered.trusted,
+    claimed: registered.claimed,
+    effective: registered.effective,
+    class: registered.class,
+    arguments: args,
+    resourceKeys,
+    approvalKeys: derived.keys,
+  };
+  if (derived.opaque.length > 0) ready.opaque = derived.opaque;
+  if (registered.requireApproval !== undefined) ready.requireApproval = registered.requireApproval;
+  if (registered.blocked !== undefined) ready.blocked = registered.blocked;
+  return ready;
+};
+
+/** The resource keys of a call without any: one shared, frozen list. */
+const NO_KEYS: readonly string[] = Object.freeze([]);
 
 /**
  * The rest of preparing, once the arguments are validated: synchronous unless the tool's
@@ -120,11 +125,14 @@ const finish = (
   }
   const { tool } = registered;
   const args = validated.value as ToolArguments;
-  let resourceKeys: string[];
+  let resourceKeys: readonly string[];
   let derived: DerivedApprovalKeys | Promise<DerivedApprovalKeys>;
   try {
-    const raw = tool.resources?.(args) ?? [];
-    resourceKeys = raw.map((key) => normalizeResourceKey(key, context.workspace));
+    const raw = tool.resources?.(args);
+    resourceKeys =
+      raw === undefined || raw.length === 0
+        ? NO_KEYS
+        : raw.map((key) => normalizeResourceKey(key, context.workspace));
     derived = deriveCallApprovalKeys(tool, args, resourceKeys);
   } catch (error) {
     return keysFailed(call, error);

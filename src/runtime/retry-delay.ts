@@ -19,6 +19,7 @@ export function resolveRetry(
   tool: RetryOptions | undefined,
   runtime: ResolvedRetry,
 ): ResolvedRetry {
+  if (tool === undefined) return runtime;
   return {
     attempts: tool?.attempts ?? runtime.attempts,
     baseDelayMs: tool?.baseDelayMs ?? runtime.baseDelayMs,

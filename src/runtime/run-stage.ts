@@ -49,23 +49,34 @@ export function runGranted(
     queuedMs: grant.queuedMs,
   });
   const { lease } = grant;
-  return runCall(call, lease, {
-    clock: context.clock,
-    random: context.random,
-    signal: entry.signal,
-    timeoutMs:
-      call.call.timeoutMs ??
-      call.registered.timeoutMs ??
-      call.tool.timeoutMs ??
-      context.defaultTimeoutMs,
-    maxOutputChars: context.maxOutputChars,
-    retry: resolveRetry(call.tool.retry, context.retry),
-    releaseGraceMs: context.releaseGraceMs,
-    queuedMs: grant.queuedMs,
-  }).catch((error: unknown) => {
-    // A bug of ours must not leak the call's locks or reject the turn.
+  entry.lease = lease;
+  // A bug of ours must not leak the call's locks or reject the turn.
+  const failed = (error: unknown): CallResult => {
     lease.settle(false);
     lease.release();
     return failedInside(call, error, { attempts: 1, queuedMs: grant.queuedMs });
-  });
+  };
+  let outcome: CallResult | Promise<CallResult>;
+  try {
+    outcome = runCall(call, lease, {
+      clock: context.clock,
+      random: context.random,
+      signal: entry.signal,
+      timeoutMs:
+        call.call.timeoutMs ??
+        call.registered.timeoutMs ??
+        call.tool.timeoutMs ??
+        context.defaultTimeoutMs,
+      maxOutputChars: context.maxOutputChars,
+      retry: resolveRetry(call.tool.retry, context.retry),
+      releaseGraceMs: context.releaseGraceMs,
+      queuedMs: grant.queuedMs,
+      onAbandoned: () => {
+        entry.lease = undefined;
+      },
+    });
+  } catch (error) {
+    return failed(error);
+  }
+  return outcome instanceof Promise ? outcome.catch(failed) : outcome;
 }

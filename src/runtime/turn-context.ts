@@ -2,6 +2,7 @@ import type { AuditEmitter, AuditEvent, CallerIdentity } from '../audit/index.js
 import type { ApprovalAnswer, Approver, Authorizer } from '../policy/index.js';
 import type { ToolRegistry } from '../registry/index.js';
 import type { AbortScope, Clock, Lock, Scheduler } from '../schedule/index.js';
+import type { RateLimit } from '../tool/index.js';
 import type { ArrivalOrder } from './arrival-order.js';
 import type { PreparedCall } from './prepare-call.js';
 import type { ResolvedRetry } from './retry-delay.js';
@@ -36,10 +37,18 @@ export interface TurnContext {
   readonly defaultTimeoutMs: number;
   /** The locks a call takes. */
   locksOf(call: PreparedCall): readonly Lock[];
-  /** A fresh lookup of concurrency caps per origin, remembered for one turn. */
-  concurrencyCaps(): (origin: string) => number;
+  /** A fresh lookup of each origin's limits, remembered for one turn. */
+  originLimits(): (origin: string) => OriginLimits;
   /** Names of the tools the caller may see, for the message about an unknown tool. */
   visibleNames(scopes: readonly string[]): readonly string[];
+}
+
+/** The limits of one origin that its calls are admitted with. */
+export interface OriginLimits {
+  /** Calls of the origin that may run at once (`Infinity` for no cap). */
+  readonly concurrency: number;
+  /** The origin's rate limit across its tools, if it has one. */
+  readonly rateLimit: RateLimit | undefined;
 }
 
 /** How one turn runs. */

@@ -15,17 +15,18 @@ export function validateBatch(calls: unknown): asserts calls is readonly ToolCal
       `execute(calls) expects an array of { id, name, arguments }, got ${calls === null ? 'null' : typeof calls}.`,
     );
   }
-  const seen = new Map<string, number>();
-  calls.forEach((call: unknown, index) => {
-    const where = `calls[${index}]`;
-    validateCall(call, where);
-    const earlier = seen.get(call.id);
+  // One call (the common case) has no id to share: no map for it.
+  const seen = calls.length > 1 ? new Map<string, number>() : undefined;
+  for (let index = 0; index < calls.length; index += 1) {
+    const call: unknown = calls[index];
+    validateCall(call, `calls[${index}]`);
+    const earlier = seen?.get(call.id);
     if (earlier !== undefined) {
       throw new HintgateError(
         'invalid_calls',
-        `calls[${earlier}] and ${where} share the id "${call.id}"; ids must be unique within a batch.`,
+        `calls[${earlier}] and calls[${index}] share the id "${call.id}"; ids must be unique within a batch.`,
       );
     }
-    seen.set(call.id, index);
-  });
+    seen?.set(call.id, index);
+  }
 }

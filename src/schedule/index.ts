@@ -22,6 +22,7 @@ export { keyHierarchy, normalizeResourceKey } from './resource-key.js';
 export {
   type Admission,
   type AdmitRequest,
+  CANCELLED_BEFORE_START,
   type Grant,
   type Lease,
   Scheduler,

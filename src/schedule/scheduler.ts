@@ -6,6 +6,9 @@ import type { Lock } from './lock-mode.js';
 import { RateLimiter, type Reservation } from './rate-limiter.js';
 import { SeqHeap } from './seq-heap.js';
 
+/** Why a call cancelled before it started did not run (the message of its grant). */
+export const CANCELLED_BEFORE_START = 'the batch was cancelled before this call started';
+
 /** A call asking to run. */
 export interface AdmitRequest {
   /** Call id, reported in other calls' `waitsFor`. */
@@ -60,6 +63,13 @@ export interface Admission {
   readonly waitsFor: readonly string[];
   /** Settles when the call may start, or may not run at all. */
   readonly granted: Promise<Grant>;
+  /**
+   * The grant once the call was granted. Set as `admit` returns when the call was granted
+   * as it was admitted (nothing in its way: no lock held against it, a free slot, no rate
+   * limit, not on hold, not cancelled), so that its caller may go on without waiting for
+   * `granted`, which settles with the same grant.
+   */
+  readonly grant: Grant | undefined;
 }
 
 interface Ticket extends Admission {
@@ -71,6 +81,8 @@ interface Ticket extends Admission {
   readySince: number;
   /** On hold: waiting for {@link Admission.proceed}. */
   held: boolean;
+  /** Its admission is over: becoming ready now goes through the pump. */
+  admitted: boolean;
   /** Every earlier conflicting call is done: the lock manager let it go. */
   unlocked: boolean;
   state: 'waiting' | 'ready' | 'running' | 'done';
@@ -78,7 +90,10 @@ interface Ticket extends Admission {
   origin: OriginQueue | undefined;
   entry: LockEntry | undefined;
   waitsFor: readonly string[];
-  readonly resolve: (grant: Grant) => void;
+  grant: Grant | undefined;
+  granted: Promise<Grant>;
+  /** Settles `granted`; absent for a call granted at once, whose `granted` is settled. */
+  resolve: ((grant: Grant) => void) | undefined;
   readonly onAbort: () => void;
 }
 
@@ -87,6 +102,12 @@ interface Taken {
   readonly limiter: RateLimiter;
   readonly reservation: Reservation;
 }
+
+/** The waits of a call before its lock entry is made. */
+const NOTHING_WAITED: readonly string[] = Object.freeze([]);
+
+/** The quota of a call that took none. */
+const NOTHING_TAKEN: readonly Taken[] = Object.freeze([]);
 
 /** One origin's running count and its ready calls, earliest admitted first. */
 interface OriginQueue {
@@ -146,38 +167,68 @@ export class Scheduler {
 
   /** Admits a call; see {@link Admission}. */
   admit(request: AdmitRequest): Admission {
-    let resolve!: (grant: Grant) => void;
-    const granted = new Promise<Grant>((r) => {
-      resolve = r;
-    });
-    const now = this.#clock.now();
     const ticket: Ticket = {
       request,
       origin: undefined,
       seq: this.#seq++,
-      since: now,
-      readySince: now,
+      // Read from the clock below, unless the call is granted at once (it queued 0 ms).
+      since: 0,
+      readySince: 0,
       held: request.hold === true,
+      admitted: false,
       unlocked: false,
       state: 'waiting',
       entry: undefined,
-      waitsFor: [],
-      granted,
-      resolve,
+      waitsFor: NOTHING_WAITED,
+      grant: undefined,
+      // Made below, unless the call is granted at once.
+      granted: undefined as unknown as Promise<Grant>,
+      resolve: undefined,
       onAbort: () =>
         this.#refuse(
           ticket,
           'cancelled',
-          ticket.held
-            ? 'it was cancelled while it waited for approval'
-            : 'the batch was cancelled before this call started',
+          ticket.held ? 'it was cancelled while it waited for approval' : CANCELLED_BEFORE_START,
         ),
     };
     ticket.entry = this.#locks.admit(request.id, request.locks, () => this.#onUnlocked(ticket));
     ticket.waitsFor = ticket.entry.waitsFor;
-    if (request.signal?.aborted) ticket.onAbort();
-    else request.signal?.addEventListener('abort', ticket.onAbort, { once: true });
+    ticket.admitted = true;
+    if (!request.signal?.aborted && ticket.unlocked && !ticket.held && this.#grantAtOnce(ticket)) {
+      ticket.granted = Promise.resolve(ticket.grant as Grant);
+      return ticket;
+    }
+    const now = this.#clock.now();
+    ticket.since = now;
+    ticket.readySince = now;
+    ticket.granted = new Promise<Grant>((resolve) => {
+      ticket.resolve = resolve;
+    });
+    if (request.signal?.aborted) {
+      ticket.onAbort();
+    } else {
+      request.signal?.addEventListener('abort', ticket.onAbort, { once: true });
+      if (ticket.unlocked && !ticket.held) this.#onReady(ticket);
+    }
     return ticket;
+  }
+
+  /**
+   * Grants a call that is ready as it is admitted, without a turn of the pump, when the
+   * pump would grant it first anyway: its origin has a free slot and no earlier ready call
+   * waiting for one, and no rate limit has a say.
+   */
+  #grantAtOnce(ticket: Ticket): boolean {
+    const { request } = ticket;
+    if (request.rateLimit !== undefined || request.originRateLimit !== undefined) return false;
+    const known = this.#origins.get(request.origin);
+    if (known !== undefined && known.ready.size > 0) return false;
+    if ((known?.running ?? 0) >= request.concurrency) return false;
+    ticket.state = 'ready';
+    ticket.origin = known ?? this.#origin(request.origin);
+    // Granted as admitted: it queued for no time (`since` is 0 as well).
+    this.#grant(ticket, 0, NOTHING_TAKEN);
+    return true;
   }
 
   /**
@@ -213,7 +264,8 @@ export class Scheduler {
 
   #onUnlocked(ticket: Ticket): void {
     ticket.unlocked = true;
-    if (!ticket.held) this.#onReady(ticket);
+    // While it is admitted, `admit` decides how it goes on.
+    if (!ticket.held && ticket.admitted) this.#onReady(ticket);
   }
 
   #onReady(ticket: Ticket): void {
@@ -371,12 +423,19 @@ export class Scheduler {
         released = true;
         ticket.state = 'done';
         origin.running -= 1;
-        this.#dirty.add(origin);
         this.#unlock(ticket);
-        this.#schedulePump();
+        // A freed slot matters to the pump only when a call of the origin waits for one. An
+        // idle origin stays known (one per origin): dropping and making it again would cost
+        // a queue per call.
+        if (origin.ready.size > 0) {
+          this.#dirty.add(origin);
+          this.#schedulePump();
+        }
       },
     };
-    ticket.resolve({ ok: true, queuedMs: now - ticket.since, lease });
+    const grant: Grant = { ok: true, queuedMs: now - ticket.since, lease };
+    ticket.grant = grant;
+    ticket.resolve?.(grant);
   }
 
   /** Releases a ticket's locks and forgets its lock entry, so the entry dies with the call. */
@@ -398,6 +457,6 @@ export class Scheduler {
     this.#unlock(ticket);
     const { held } = ticket;
     const queuedMs = held ? 0 : this.#clock.now() - ticket.since;
-    ticket.resolve({ ok: false, reason, message, queuedMs, held });
+    ticket.resolve?.({ ok: false, reason, message, queuedMs, held });
   }
 }
