@@ -89,6 +89,17 @@ const textOf = (result: { content?: unknown }): string =>
     .map((block) => block.text ?? '')
     .join('');
 
+/** Calls the counter tool `name` until it answers `want` (at most 200 times); its last answer. */
+const poll = async (client: TestClient['client'], name: string, want: string): Promise<string> => {
+  let seen = '';
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    seen = textOf(await client.callTool({ name, arguments: {} }));
+    if (seen === want) break;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return seen;
+};
+
 describe.each(ENTRIES)('tools/call over $name', (entry) => {
   const connect = async (script?: ElicitationScript) => {
     const client = await entry.connect(script);
@@ -172,5 +183,18 @@ describe.each(ENTRIES)('tools/call over $name', (entry) => {
       if (cancelled === '0') await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect(cancelled).toBe('1');
+  });
+
+  it('cancels a running call that asked no progress (a plain call)', async () => {
+    const { client } = await connect();
+    const controller = new AbortController();
+    // No onprogress: the request carries no _meta, so it takes the entry's plain path.
+    const waiting = client.callTool({ name: 'wait', arguments: {} }, { signal: controller.signal });
+    waiting.catch(() => {});
+    expect(await poll(client, 'running', '1')).toBe('1');
+    controller.abort('enough');
+    await expect(waiting).rejects.toThrow();
+    expect(await poll(client, 'cancellations', '1')).toBe('1');
+    expect(await poll(client, 'running', '0')).toBe('0');
   });
 });
