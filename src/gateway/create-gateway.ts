@@ -14,6 +14,7 @@ import {
 import { type Approver, applyToolSettings, DEFAULT_MODE, type Mode } from '../policy/index.js';
 import { createRegistry, type Env, type ToolRegistry } from '../registry/index.js';
 import { createRuntime, graceMsOf, type Runtime } from '../runtime/index.js';
+import { anySignal } from '../schedule/index.js';
 import type { CallTelemetry } from '../telemetry/index.js';
 import { addServerOrigins } from './add-server-origins.js';
 import { backgroundAudit } from './background-audit.js';
@@ -269,6 +270,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     auditSinks: sinks,
     auditArguments: config.audit.arguments,
     workspace: config.directory,
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
   const tools = new GatewayTools({
     config,
@@ -277,6 +279,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     audit: findings.write,
     report,
     ...(state.share === undefined ? {} : { share: state.share }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
     // Read once a call needs it, after the upstreams below exist. A reconnect that is not
     // tried within the wait cannot help a waiting call: then nothing is sent again.
     ...(options.reconnect === false || (options.reconnect?.initialDelayMs ?? 0) > RECONNECT_WAIT_MS
@@ -348,10 +351,9 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
   let closed = false;
   const { onUpstreamStderr } = options;
   // Only the first attempts heed the signal: later ones are stopped by `close()`.
-  let starting: AbortSignal | undefined =
-    options.signal === undefined
-      ? badPins.signal
-      : AbortSignal.any([options.signal, badPins.signal]);
+  const startSignals =
+    options.signal === undefined ? undefined : anySignal([options.signal, badPins.signal]);
+  let starting: AbortSignal | undefined = startSignals?.signal ?? badPins.signal;
 
   /** Serves the tools of `server` through `connection`, which is ready. */
   const serve = (server: LoadedGatewayServer, connection: McpServerConnection): void => {
@@ -378,6 +380,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
             : { onStderr: (text: string) => onUpstreamStderr(server.name, text) }),
           ...(starting === undefined ? {} : { signal: starting }),
           ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
+          ...(options.clock === undefined ? {} : { clock: options.clock }),
           serverRequests: {
             capabilities: GATEWAY_CLIENT_CAPABILITIES,
             handle: (method, params, signal) =>
@@ -442,6 +445,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     () => undefined,
     (error: unknown) => ({ error }),
   );
+  startSignals?.dispose();
   if (starting?.aborted === true || pinsFailed !== undefined) {
     closed = true;
     await closeAll();

@@ -8,6 +8,7 @@ import {
 } from '../gateway/config/index.js';
 import type { McpServerConnection } from '../mcp/index.js';
 import type { ToolConfig, ToolRegistry } from '../registry/index.js';
+import type { Clock } from '../schedule/index.js';
 import { effectiveAnnotations, ownValue, type Tool, toToolListing } from '../tool/index.js';
 import { gatewayNames } from './gateway-names.js';
 import { assessPins, type LoadedPins, loadPins, type PinAssessment } from './gateway-pins.js';
@@ -41,6 +42,8 @@ export interface GatewayToolsOptions {
    * `withSharedLimits`). Default: limits stay in the gateway's process.
    */
   readonly share?: (server: LoadedServerCommon, tool: Tool) => Tool;
+  /** Times the wait of a retried call for its server's reconnect. Default the system clock. */
+  readonly clock?: Clock;
 }
 
 /** Configuration the gateway set for one server's tool, by the name it is exposed as. */
@@ -354,10 +357,10 @@ export class GatewayTools {
           const lookup = this.#options.connection;
           const execute =
             retries && lookup !== undefined
-              ? retryAfterReconnect(
-                  (args, context) => upstream.execute(args, context),
-                  () => lookup(server.name),
-                )
+              ? retryAfterReconnect((args, context) => upstream.execute(args, context), {
+                  connection: () => lookup(server.name),
+                  ...(this.#options.clock === undefined ? {} : { clock: this.#options.clock }),
+                })
               : undefined;
           const outcome = gatewayTool(upstream, exposed, override, execute);
           if (outcome.problem !== undefined) {

@@ -1,6 +1,7 @@
 import type { LoadedGatewayServer } from '../gateway/config/index.js';
 import type { ConnectMcpServerOptions, ReconnectOptions, UpstreamRequests } from '../mcp/index.js';
 import type { ToolRegistry } from '../registry/index.js';
+import type { Clock } from '../schedule/index.js';
 import type { CallTelemetry } from '../telemetry/index.js';
 
 /** Connection settings the gateway and `hintgate pin` choose, not the configuration. */
@@ -28,6 +29,13 @@ export interface UpstreamConnectSettings {
   readonly serverRequests?: UpstreamRequests;
   /** Traces each upstream `tools/call` (see `connectMcpServer`). Default none. */
   readonly telemetry?: Pick<CallTelemetry, 'upstream'>;
+  /**
+   * Time source and timers of the connection: reconnect backoff, the wait of a rate-limited
+   * server's window (see `connectMcpServer`'s `clock`). `createGateway` gives it to its
+   * runtime too (timeouts, retries, rate limits) and to the wait of a retried call for its
+   * server's reconnect. Default the system clock.
+   */
+  readonly clock?: Clock;
 }
 
 /**
@@ -67,6 +75,7 @@ export function upstreamOptions(
     ...(settings.signal === undefined ? {} : { signal: settings.signal }),
     ...(settings.serverRequests === undefined ? {} : { serverRequests: settings.serverRequests }),
     ...(settings.telemetry === undefined ? {} : { telemetry: settings.telemetry }),
+    ...(settings.clock === undefined ? {} : { clock: settings.clock }),
   };
   if (server.transport === 'http') {
     return { ...common, url: server.url, headers: { ...server.headers } };

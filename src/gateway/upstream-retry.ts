@@ -1,5 +1,6 @@
 import type { McpServerConnection } from '../mcp/index.js';
 import { UpstreamUnavailableError } from '../mcp/index.js';
+import { anySignal, type Clock, systemClock } from '../schedule/index.js';
 import type { Tool, ToolContext } from '../tool/index.js';
 
 /**
@@ -42,17 +43,26 @@ export function whenReconnected(
   });
 }
 
+/** Options of {@link retryAfterReconnect}. */
+export interface RetryAfterReconnectOptions {
+  /** The connection to the tool's server, as it is when a call fails (undefined: none). */
+  readonly connection: () => McpServerConnection | undefined;
+  /** Times the wait for the reconnect. Default the system clock. */
+  readonly clock?: Clock;
+}
+
 /**
  * The `execute` of a gateway tool whose calls are safe to repeat (a trusted read-only or
  * idempotent tool): a call that fails with `upstream_unavailable` (the server crashed, the
- * connection dropped) waits for the reconnect, at most {@link RECONNECT_WAIT_MS}, and is
- * sent once more, all within the call's own timeout and cancellation (its signal). Any other failure, or a second loss, ends the
- * call as it came.
+ * connection dropped) waits for the reconnect, at most {@link RECONNECT_WAIT_MS} on `clock`
+ * (default the system clock), and is sent once more, all within the call's own timeout and
+ * cancellation (its signal). Any other failure, or a second loss, ends the call as it came.
  */
 export function retryAfterReconnect(
   execute: Tool['execute'],
-  connection: () => McpServerConnection | undefined,
+  options: RetryAfterReconnectOptions,
 ): Tool['execute'] {
+  const { connection, clock = systemClock } = options;
   return async (args: Record<string, unknown>, context: ToolContext) => {
     try {
       return await execute(args, context);
@@ -60,12 +70,20 @@ export function retryAfterReconnect(
       const upstream = connection();
       if (!(error instanceof UpstreamUnavailableError) || upstream === undefined) throw error;
       if (context.signal.aborted) throw error;
-      const waited = AbortSignal.any([context.signal, AbortSignal.timeout(RECONNECT_WAIT_MS)]);
+      const timeout = new AbortController();
+      const timer = clock.setTimeout(
+        () => timeout.abort(new DOMException('The reconnect wait ran out', 'TimeoutError')),
+        RECONNECT_WAIT_MS,
+      );
+      const waited = anySignal([context.signal, timeout.signal]);
       try {
-        await whenReconnected(upstream, waited, error);
+        await whenReconnected(upstream, waited.signal, error);
       } catch (reason) {
         // The wait ran out: the call ends with the loss it came with.
         throw context.signal.aborted ? reason : error;
+      } finally {
+        clock.clearTimeout(timer);
+        waited.dispose();
       }
       return execute(args, { ...context, attempt: context.attempt + 1 });
     }

@@ -1,5 +1,6 @@
 export type { AbortWatch } from './abort-scope.js';
 export { AbortListeners, AbortScope } from './abort-scope.js';
+export { type AnySignal, anySignal, anySignalByListeners } from './any-signal.js';
 export { type CallLockInput, callLocks, WORLD_NODE } from './call-locks.js';
 export { type Clock, systemClock } from './clock.js';
 export { type LockEntry, LockManager } from './lock-manager.js';

@@ -1,3 +1,4 @@
+import { anySignal } from '../schedule/index.js';
 import type { CallToolResult, Tool } from '../tool/index.js';
 import { defineTool } from '../tool/index.js';
 import { createFetchAllowList } from './fetch-allow-list.js';
@@ -101,21 +102,15 @@ export function createWebFetchTool(options: WorkspaceToolsOptions): Tool {
         start_index: start = 0,
       } = args as WebFetchArgs;
       const url = parseWebUrl(input);
-      // One signal for the call and the fetch timeout (AbortSignal.any is newer than Node 20.0).
-      const controller = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort(new Error('timed out'));
-      }, fetchTimeoutMs);
-      const onAbort = (): void => controller.abort(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-      if (signal.aborted) onAbort();
+      // One signal for the call and the fetch timeout.
+      const timeout = new AbortController();
+      const timer = setTimeout(() => timeout.abort(new Error('timed out')), fetchTimeoutMs);
+      const combined = anySignal([signal, timeout.signal]);
       let page: Awaited<ReturnType<typeof fetchText>>;
       try {
-        page = await fetchText(url, { guard, signal: controller.signal });
+        page = await fetchText(url, { guard, signal: combined.signal });
       } catch (error) {
-        if (timedOut && !signal.aborted) {
+        if (timeout.signal.aborted && !signal.aborted) {
           throw new Error(`${url.href} did not answer within ${fetchTimeoutMs} ms.`, {
             cause: error,
           });
@@ -123,7 +118,7 @@ export function createWebFetchTool(options: WorkspaceToolsOptions): Tool {
         throw error;
       } finally {
         clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
+        combined.dispose();
       }
       if ('location' in page) {
         const from = page.url === url.href ? '' : ` (redirected from ${url.href})`;

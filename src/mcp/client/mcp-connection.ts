@@ -68,11 +68,12 @@ export class McpConnection implements McpServerConnection {
 
   constructor(options: CheckedMcpServerOptions) {
     this.origin = options.name;
-    this.#rateWindow = new UpstreamRateWindow(this.origin, (limit) =>
-      this.#events.emit('rateLimited', limit),
-    );
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
+    this.#rateWindow = new UpstreamRateWindow(this.origin, {
+      onLimited: (limit) => this.#events.emit('rateLimited', limit),
+      clock: this.#clock,
+    });
     this.#random = options.random ?? Math.random;
     this.#origin = new RemoteToolOrigin(options, (request) => this.#call(request));
   }

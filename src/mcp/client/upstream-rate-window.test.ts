@@ -1,5 +1,6 @@
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
+import { createFakeClock } from '../../testing/index.js';
 import {
   MAX_UPSTREAM_RATE_WINDOW_MS,
   rateLimitedText,
@@ -37,7 +38,7 @@ describe('reading a rate-limit answer', () => {
 
   it('caps the window a server may impose', () => {
     const seen: number[] = [];
-    const window = new UpstreamRateWindow('api', ({ until }) => seen.push(until));
+    const window = new UpstreamRateWindow('api', { onLimited: ({ until }) => seen.push(until) });
     const before = Date.now();
     window.note(365 * 24 * 3_600_000, 'http');
     expect((window.until ?? 0) - before).toBeLessThanOrEqual(MAX_UPSTREAM_RATE_WINDOW_MS + 50);
@@ -58,7 +59,7 @@ describe('UpstreamRateWindow.call', () => {
 
   it('opens the window on a JSON-RPC error that says rate limited, passes the error on, and ends a call whose deadline comes first rate_limited unsent', async () => {
     const seen: { source: string; retryAfterMs?: number }[] = [];
-    const window = new UpstreamRateWindow('api', (limit) => seen.push(limit));
+    const window = new UpstreamRateWindow('api', { onLimited: (limit) => seen.push(limit) });
     const refusal = new ProtocolError(-32000, 'Rate limit exceeded; retry after 30 seconds');
     await expect(window.call(request(), () => Promise.reject(refusal))).rejects.toBe(refusal);
     expect(seen).toEqual([expect.objectContaining({ source: 'tool_error', retryAfterMs: 30_000 })]);
@@ -69,5 +70,34 @@ describe('UpstreamRateWindow.call', () => {
     });
     await expect(short).rejects.toMatchObject({ code: 'rate_limited', origin: 'api' });
     expect(sent).toBe(false);
+  });
+
+  it('holds a call until the window ends on its clock, and cancels the wait with the call', async () => {
+    const clock = createFakeClock();
+    const window = new UpstreamRateWindow('api', { onLimited: () => {}, clock });
+    window.note(5_000, 'http');
+    let sent = 0;
+    const send = async () => {
+      sent++;
+      return { content: [] };
+    };
+    const held = window.call(request(), send);
+    await clock.advance(4_999);
+    expect(sent).toBe(0);
+    expect(window.until).toBeDefined();
+    await clock.advance(1);
+    await held;
+    expect(sent).toBe(1);
+    expect(window.until).toBeUndefined();
+    expect(clock.pending()).toBe(0);
+
+    window.note(5_000, 'tool_error');
+    const cancel = new AbortController();
+    const cancelled = window.call({ ...request(), signal: cancel.signal }, send);
+    expect(clock.pending()).toBe(1);
+    cancel.abort(new Error('cancelled by the client'));
+    await expect(cancelled).rejects.toThrow('cancelled by the client');
+    expect(clock.pending()).toBe(0);
+    expect(sent).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { ProtocolError, SdkHttpError } from '@modelcontextprotocol/client';
+import { type Clock, systemClock } from '../../schedule/index.js';
 import type { RemoteCallRequest } from './remote-tool.js';
 import { UpstreamRateLimitedError } from './upstream-rate-limited-error.js';
 
@@ -54,17 +55,17 @@ export function rateLimitedText(result: CallToolResult): string | undefined {
   return undefined;
 }
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+const sleep = (clock: Clock, ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(signal.reason);
       return;
     }
     const onAbort = (): void => {
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
       reject(signal.reason);
     };
-    const timer = setTimeout(() => {
+    const timer = clock.setTimeout(() => {
       signal.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
@@ -72,6 +73,14 @@ const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
   });
 
 const at = (time: number): string => new Date(time).toISOString();
+
+/** Options of {@link UpstreamRateWindow}. */
+export interface UpstreamRateWindowOptions {
+  /** Told each time the window is opened or made longer (not when an answer shortens it). */
+  readonly onLimited: (limit: UpstreamRateLimit) => void;
+  /** Times the window and the waits of calls in it. Default the system clock. */
+  readonly clock?: Clock;
+}
 
 /**
  * The rate-limit window of one MCP server: once it answers HTTP 429 (with `Retry-After`
@@ -82,16 +91,21 @@ const at = (time: number): string => new Date(time).toISOString();
 export class UpstreamRateWindow {
   readonly #origin: string;
   readonly #onLimited: (limit: UpstreamRateLimit) => void;
+  readonly #clock: Clock;
+  /** When the window ends, as a `Date.now()` time: what is reported and compared with deadlines. */
   #until = 0;
+  /** When the window ends on the clock: what the waits and the window's end follow. */
+  #endsAt = Number.NEGATIVE_INFINITY;
 
-  constructor(origin: string, onLimited: (limit: UpstreamRateLimit) => void) {
+  constructor(origin: string, options: UpstreamRateWindowOptions) {
     this.#origin = origin;
-    this.#onLimited = onLimited;
+    this.#onLimited = options.onLimited;
+    this.#clock = options.clock ?? systemClock;
   }
 
   /** When the current window ends (`Date.now()` time), or undefined when there is none. */
   get until(): number | undefined {
-    return this.#until > Date.now() ? this.#until : undefined;
+    return this.#endsAt > this.#clock.now() ? this.#until : undefined;
   }
 
   /** Records a rate-limit answer: the window ends `retryAfterMs` from now (capped). */
@@ -100,8 +114,11 @@ export class UpstreamRateWindow {
       MAX_UPSTREAM_RATE_WINDOW_MS,
       Math.max(0, retryAfterMs ?? DEFAULT_UPSTREAM_RATE_WINDOW_MS),
     );
+    const endsAt = this.#clock.now() + wait;
+    if (endsAt <= this.#endsAt) return;
+    this.#endsAt = endsAt;
+    // Reported as a wall-clock time (audit events, messages, deadlines are `Date.now()` times).
     const until = Date.now() + wait;
-    if (until <= this.#until) return;
     this.#until = until;
     try {
       this.#onLimited({
@@ -124,15 +141,15 @@ export class UpstreamRateWindow {
     send: () => Promise<CallToolResult>,
   ): Promise<CallToolResult> {
     for (let until = this.until; until !== undefined; until = this.until) {
-      const now = Date.now();
+      const left = this.#endsAt - this.#clock.now();
       if (request.deadline !== undefined && until > request.deadline) {
         throw new UpstreamRateLimitedError(
           this.#origin,
           until,
-          `MCP server "${this.#origin}" said it is rate limited until ${at(until)}, past this call's timeout; tool "${request.name}" was not called. Retry after ${at(until)} (in ${Math.ceil((until - now) / 1000)} s).`,
+          `MCP server "${this.#origin}" said it is rate limited until ${at(until)}, past this call's timeout; tool "${request.name}" was not called. Retry after ${at(until)} (in ${Math.ceil(left / 1000)} s).`,
         );
       }
-      await sleep(until - now, request.signal);
+      await sleep(this.#clock, left, request.signal);
     }
     let result: CallToolResult;
     try {

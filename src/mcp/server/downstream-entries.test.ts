@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ConsoleInbox, type PendingApproval } from '../../console/index.js';
+import type { Approver } from '../../policy/index.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
 import { NO_APPROVAL_CHANNEL_WHY } from './approval-form.js';
 import { createMcpHttpHandler } from './create-mcp-http-handler.js';
@@ -20,6 +22,7 @@ import { startMcpHttpServer } from './start-mcp-http-server.js';
 // child process), Streamable HTTP with the fast path of plain 2025-11-25 calls
 // (startMcpHttpServer), HTTP through the SDK only (createMcpHttpHandler), and HTTP on the
 // 2026-07-28 era. Each runs the same tools in mode ask, so that they cannot drift apart.
+// The web console's approval channel is offered by the entries served in this process.
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const SERVER = fileURLToPath(new URL('./fixtures/behaviour-server.ts', import.meta.url));
@@ -30,9 +33,12 @@ afterEach(async () => {
 });
 
 /** A tool server over the scenario tools, in this process; closed after the test. */
-const inProcess = () => {
+const inProcess = (approvalChannels?: readonly Approver[]) => {
   const runtime = createRuntime({ tools: behaviourTools().tools, mode: 'ask' });
-  const toolServer = createMcpToolServer({ runtime });
+  const toolServer = createMcpToolServer({
+    runtime,
+    ...(approvalChannels === undefined ? {} : { approvalChannels }),
+  });
   cleanups.push(async () => {
     await toolServer.close();
     await runtime.close();
@@ -43,11 +49,21 @@ const inProcess = () => {
 interface Entry {
   readonly name: string;
   readonly era: Era;
-  connect(script?: ElicitationScript): Promise<TestClient>;
+  /**
+   * `channels`: approval channels besides the client's own (the web console's inbox). Only
+   * the entries served in this process take them: the stdio entries' server is a child
+   * process, whose inbox this process cannot answer.
+   */
+  connect(script?: ElicitationScript, channels?: readonly Approver[]): Promise<TestClient>;
+  readonly inProcess: boolean;
 }
 
-const overHttp = async (era: Era, script?: ElicitationScript): Promise<TestClient> => {
-  const server = await startMcpHttpServer({ toolServer: inProcess(), port: 0 });
+const overHttp = async (
+  era: Era,
+  script?: ElicitationScript,
+  channels?: readonly Approver[],
+): Promise<TestClient> => {
+  const server = await startMcpHttpServer({ toolServer: inProcess(channels), port: 0 });
   cleanups.push(() => server.close());
   return connectClient(new StreamableHTTPClientTransport(new URL(server.url)), era, script);
 };
@@ -65,33 +81,74 @@ const overStdio = (era: Era, script?: ElicitationScript): Promise<TestClient> =>
   );
 
 const ENTRIES: readonly Entry[] = [
-  { name: 'stdio, 2025-11-25', era: 'legacy', connect: (script) => overStdio('legacy', script) },
-  { name: 'stdio, 2026-07-28', era: 'modern', connect: (script) => overStdio('modern', script) },
+  {
+    name: 'stdio, 2025-11-25',
+    era: 'legacy',
+    inProcess: false,
+    connect: (script) => overStdio('legacy', script),
+  },
+  {
+    name: 'stdio, 2026-07-28',
+    era: 'modern',
+    inProcess: false,
+    connect: (script) => overStdio('modern', script),
+  },
   {
     name: 'HTTP with its fast path, 2025-11-25 session',
     era: 'legacy',
-    connect: (script) => overHttp('legacy', script),
+    inProcess: true,
+    connect: (script, channels) => overHttp('legacy', script, channels),
   },
   {
     name: 'HTTP through the SDK (createMcpHttpHandler), 2025-11-25 session',
     era: 'legacy',
-    async connect(script) {
-      const handler = createMcpHttpHandler({ toolServer: inProcess() });
+    inProcess: true,
+    async connect(script, channels) {
+      const handler = createMcpHttpHandler({ toolServer: inProcess(channels) });
       cleanups.push(() => handler.close());
       return connectOverFetch(handler, 'legacy', script);
     },
   },
-  { name: 'HTTP, 2026-07-28', era: 'modern', connect: (script) => overHttp('modern', script) },
+  {
+    name: 'HTTP, 2026-07-28',
+    era: 'modern',
+    inProcess: true,
+    connect: (script, channels) => overHttp('modern', script, channels),
+  },
 ];
+
+/** The first request the console's inbox shows, once it shows one. */
+const nextPending = (inbox: ConsoleInbox): Promise<PendingApproval> =>
+  new Promise((resolve) => {
+    const check = (): void => {
+      const [first] = inbox.pending();
+      if (first === undefined) return;
+      stop();
+      resolve(first);
+    };
+    const stop = inbox.onChange(check);
+    check();
+  });
 
 const textOf = (result: { content?: unknown }): string =>
   ((result.content ?? []) as Array<{ type: string; text?: string }>)
     .map((block) => block.text ?? '')
     .join('');
 
+/** Calls the counter tool `name` until it answers `want` (at most 200 times); its last answer. */
+const poll = async (client: TestClient['client'], name: string, want: string): Promise<string> => {
+  let seen = '';
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    seen = textOf(await client.callTool({ name, arguments: {} }));
+    if (seen === want) break;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return seen;
+};
+
 describe.each(ENTRIES)('tools/call over $name', (entry) => {
-  const connect = async (script?: ElicitationScript) => {
-    const client = await entry.connect(script);
+  const connect = async (script?: ElicitationScript, channels?: readonly Approver[]) => {
+    const client = await entry.connect(script, channels);
     cleanups.push(() => client.close());
     return client;
   };
@@ -131,6 +188,41 @@ describe.each(ENTRIES)('tools/call over $name', (entry) => {
     expect(result._meta).toMatchObject({ 'dev.hintgate/code': 'denied' });
     expect(textOf(result)).not.toContain('removed');
   });
+
+  it.runIf(entry.inProcess)(
+    'asks through the web console while the call waits, and runs it once allowed there',
+    async () => {
+      const inbox = new ConsoleInbox();
+      // A client that cannot ask its user: the console is the only channel.
+      const client = await connect(undefined, [inbox.approver]);
+      const call = client.client.callTool({ name: 'remove', arguments: { key: 'a' } });
+      const pending = await nextPending(inbox);
+      expect(pending.tool.name).toBe('remove');
+      expect(pending.arguments).toEqual({ key: 'a' });
+      expect(inbox.answer(pending.id, { decision: 'allow' }, 'tester')).toBe(true);
+      const result = await call;
+      expect(result.isError ?? false).toBe(false);
+      expect(textOf(result)).toBe('removed a');
+      expect(inbox.pending()).toEqual([]);
+      expect(client.forms).toHaveLength(0);
+    },
+  );
+
+  it.runIf(entry.inProcess)(
+    'denies the call with the reason typed in the web console, and the tool does not run',
+    async () => {
+      const inbox = new ConsoleInbox();
+      const client = await connect(undefined, [inbox.approver]);
+      const call = client.client.callTool({ name: 'remove', arguments: { key: 'a' } });
+      const pending = await nextPending(inbox);
+      inbox.answer(pending.id, { decision: 'deny', reason: 'not today' }, 'tester');
+      const result = await call;
+      expect(result.isError).toBe(true);
+      expect(result._meta).toMatchObject({ 'dev.hintgate/code': 'denied' });
+      expect(textOf(result)).toContain('not today');
+      expect(textOf(result)).not.toContain('removed');
+    },
+  );
 
   it('denies, saying why, when the client cannot ask its user', async () => {
     const client = await connect();
@@ -172,5 +264,18 @@ describe.each(ENTRIES)('tools/call over $name', (entry) => {
       if (cancelled === '0') await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect(cancelled).toBe('1');
+  });
+
+  it('cancels a running call that asked no progress (a plain call)', async () => {
+    const { client } = await connect();
+    const controller = new AbortController();
+    // No onprogress: the request carries no _meta, so it takes the entry's plain path.
+    const waiting = client.callTool({ name: 'wait', arguments: {} }, { signal: controller.signal });
+    waiting.catch(() => {});
+    expect(await poll(client, 'running', '1')).toBe('1');
+    controller.abort('enough');
+    await expect(waiting).rejects.toThrow();
+    expect(await poll(client, 'cancellations', '1')).toBe('1');
+    expect(await poll(client, 'running', '0')).toBe('0');
   });
 });
