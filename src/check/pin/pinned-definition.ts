@@ -34,13 +34,22 @@ export interface PinnedDefinition {
   readonly meta?: PinnedJson;
 }
 
-const copyJson = (value: unknown): PinnedJson => JSON.parse(JSON.stringify(value)) as PinnedJson;
+const jsonCopy = (value: unknown): PinnedJson => JSON.parse(JSON.stringify(value)) as PinnedJson;
+const asJson = (value: unknown): PinnedJson => value as PinnedJson;
 
 const isEmptyObject = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && Object.keys(value).length === 0;
 
-/** The definition of `listing` as a lock file records it (see {@link PinnedDefinition}). */
-export function pinnedDefinition(listing: ToolListing): PinnedDefinition {
+/**
+ * The definition of `listing` as a lock file records it (see {@link PinnedDefinition}). With
+ * `copy: false` its schemas, annotations and `_meta` are the listing's own objects, not
+ * copies (default true).
+ */
+export function pinnedDefinition(
+  listing: ToolListing,
+  options: { readonly copy?: boolean } = {},
+): PinnedDefinition {
+  const copyJson = options.copy === false ? asJson : jsonCopy;
   const fields = definitionFields(listing);
   const description = String(fields.description ?? '');
   const lines = description.split('\n');
