@@ -41,6 +41,27 @@ describe('definitionDigests', () => {
     );
   });
 
+  it('hashes keys that look like array indexes, __proto__ and odd values as canonicalJson orders them', () => {
+    const odd = fc.dictionary(
+      fc.oneof(
+        fc.constantFrom('__proto__', '0', '1', '10', '2', '01', '-1', '4294967295'),
+        fc.string(),
+      ),
+      fc.oneof(json, fc.constantFrom(undefined, Number.NaN, new Date(0))),
+    );
+    fc.assert(
+      fc.property(odd, fc.array(odd), (schema, items) => {
+        const tool: ToolListing = {
+          name: 't',
+          description: 'd',
+          inputSchema: { type: 'object', properties: schema, items } as ToolListing['inputSchema'],
+        };
+        expect(definitionDigests(tool).hash).toBe(definitionHash(tool));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('tells a rename by the hash and not the body hash', () => {
     const tool: ToolListing = { name: 'a', description: 'd', inputSchema: { type: 'object' } };
     const renamed = definitionDigests({ ...tool, name: 'b' });

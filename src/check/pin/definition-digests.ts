@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../audit/index.js';
 import type { ToolListing } from '../../tool/index.js';
+import { canonicalText } from './canonical-text.js';
 import { DEFINITION_FIELDS, type DefinitionField, definitionFields } from './definition-hash.js';
 
 /** The three digests a pin records of a definition (see `definitionHash`). */
@@ -33,7 +33,7 @@ export function definitionDigests(listing: ToolListing): DefinitionDigests {
   for (const key of HASHED_KEYS) {
     const value = values[key];
     if (value === undefined) continue;
-    const text = canonicalJson(value);
+    const text = canonicalText(value);
     const member = `${whole === '' ? '' : ','}${JSON.stringify(key)}:${text}`;
     whole += member;
     if (key === 'name') continue;

@@ -18,6 +18,7 @@ import {
   ownValue,
   type ToolAnnotations,
 } from '../../tool/index.js';
+import { canonicalText } from './canonical-text.js';
 import { DEFINITION_FIELDS, type DefinitionField } from './definition-hash.js';
 import {
   type PinnedDefinition,
@@ -329,8 +330,8 @@ function* lockFileParts(lock: LockFile): Generator<string> {
     const names = jsonKeyOrder(Object.keys(tools));
     for (const [t, name] of names.entries()) {
       const pinned = checkTool(ownValue(tools, name), toolWhere(server, name), failToWrite);
-      const body = JSON.stringify(JSON.parse(canonicalJson(pinned)), null, 2);
-      yield `${t === 0 ? '' : ','}\n        ${JSON.stringify(name)}: ${body.replaceAll('\n', '\n        ')}`;
+      const body = canonicalText(pinned, { indent: '        ' });
+      yield `${t === 0 ? '' : ','}\n        ${JSON.stringify(name)}: ${body}`;
     }
     yield names.length === 0 ? '}\n    }' : '\n      }\n    }';
   }

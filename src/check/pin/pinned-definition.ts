@@ -1,5 +1,6 @@
-import { argumentDigest } from '../../audit/index.js';
+import { createHash } from 'node:crypto';
 import type { ToolListing } from '../../tool/index.js';
+import { canonicalText } from './canonical-text.js';
 import { type DefinitionField, definitionFields } from './definition-hash.js';
 
 /** A JSON value as a lock file holds it. */
@@ -89,5 +90,7 @@ export function pinnedDefinitionFields(
 
 /** `definitionBodyHash` of the tool a pinned definition was recorded from. */
 export function pinnedDefinitionBodyHash(definition: PinnedDefinition): string {
-  return argumentDigest(pinnedDefinitionFields(definition));
+  // canonicalText: a lock of thousands of pins is checked without copying each definition.
+  const text = canonicalText(pinnedDefinitionFields(definition));
+  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
