@@ -181,9 +181,8 @@ export async function pinGateway(options: PinGatewayOptions): Promise<PinGateway
     changes: next !== current,
   });
   // Read once before the lock is taken: the plan is made from it, and under the lock the
-  // file is parsed again only if its text changed meanwhile.
-  const read = await readLockFileIfChanged(config.pin.path);
-  const reviewed = read.lock;
+  // file is read and parsed again only if it changed meanwhile (its text is not kept).
+  const { lock: reviewed, stamp } = await readLockFileIfChanged(config.pin.path);
   const next = pinAll(reviewed);
   let plan = planOf(reviewed, next);
   if (options.review !== undefined && !(await options.review(plan))) {
@@ -212,7 +211,7 @@ export async function pinGateway(options: PinGatewayOptions): Promise<PinGateway
       plan = planOf(current, again);
       return again;
     },
-    { known: read },
+    { known: { lock: reviewed, stamp } },
   );
   return {
     path: config.pin.path,

@@ -51,7 +51,40 @@ function viaCopy(value: unknown, indent: string | undefined): string {
  * JSON data (a `toJSON`, a class instance, a bigint) is left to `canonicalJson`.
  */
 export function canonicalText(value: unknown, options: CanonicalTextOptions = {}): string {
-  return write(value, options.indent);
+  const { indent } = options;
+  const keys = new Set<string>();
+  if (!collectKeys(value, keys) || keys.has('__proto__')) return write(value, indent);
+  // JSON.stringify with a list of keys writes every object's keys in the list's order: the
+  // list of all keys, ordered as canonicalJson orders them, gives its text natively.
+  const order = [...keys].sort();
+  if (order.some(isArrayIndex)) {
+    const indexes = order.filter(isArrayIndex).sort((x, y) => Number(x) - Number(y));
+    order.splice(0, order.length, ...indexes, ...order.filter((key) => !isArrayIndex(key)));
+  }
+  if (indent === undefined) return JSON.stringify(value, order) ?? 'null';
+  const pretty = JSON.stringify(value, order, 2) ?? 'null';
+  return indent === '' ? pretty : pretty.replaceAll('\n', `\n${indent}`);
+}
+
+/**
+ * Adds the keys of every object in `value` to `keys`; false when `value` holds something
+ * other than plain JSON data (a `toJSON`, a class instance, a bigint), whose keys the walk
+ * cannot know.
+ */
+function collectKeys(value: unknown, keys: Set<string>): boolean {
+  if (value === null || typeof value !== 'object') {
+    return typeof value !== 'bigint';
+  }
+  if (!isPlainData(value)) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!collectKeys(item, keys)) return false;
+    return true;
+  }
+  for (const key of Object.keys(value)) {
+    keys.add(key);
+    if (!collectKeys((value as Record<string, unknown>)[key], keys)) return false;
+  }
+  return true;
 }
 
 function write(value: unknown, indent: string | undefined): string {

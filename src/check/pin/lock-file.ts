@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { canonicalJson } from '../../audit/index.js';
 import { HintgateError } from '../../errors/index.js';
@@ -93,10 +93,12 @@ export interface LockFileWriteOptions {
    */
   readonly staleLockMs?: number;
   /**
-   * The file as read before (text and lock, as `readLockFileIfChanged` gives them): when it
-   * still has this text, `update` is given this lock rather than a new parse of the text.
+   * The file as read before: its lock and {@link lockFileStamp} (as `readLockFileIfChanged`
+   * gives them). When the file still has this stamp, `update` is given this lock, and the
+   * file is neither read nor parsed again (a lock of thousands of pins is tens of
+   * megabytes); when `update` returns it unchanged, nothing is written.
    */
-  readonly known?: { readonly text: string | undefined; readonly lock: LockFile };
+  readonly known?: { readonly lock: LockFile; readonly stamp?: string | undefined };
 }
 
 const DEFAULT_LOCK_TIMEOUT_MS = 5000;
@@ -392,6 +394,21 @@ export async function readLockFileText(path: string): Promise<string | undefined
   }
 }
 
+/**
+ * The identity of the file at `path` as it is now: its device, inode, size, modification and
+ * change times, to the nanosecond (a write of hintgate replaces the file, a new inode).
+ * Undefined when there is no file (or it cannot be looked at).
+ */
+export async function lockFileStamp(path: string): Promise<string | undefined> {
+  try {
+    const found = await stat(path, { bigint: true });
+    return `${found.dev}:${found.ino}:${found.size}:${found.mtimeNs}:${found.ctimeNs}`;
+  } catch {
+    // Missing or unreadable: a read says which, in words.
+    return undefined;
+  }
+}
+
 function writeFailed(path: string, what: string, cause: unknown): HintgateError {
   return new HintgateError(
     'lock_file_write_failed',
@@ -457,19 +474,21 @@ export async function updateLockFile(
       throw writeFailed(lockPath, 'create', error);
     }
     try {
-      const before = await readLockFileText(file);
       const { known } = options;
+      const same = known?.stamp !== undefined && (await lockFileStamp(file)) === known.stamp;
+      const before = same ? undefined : await readLockFileText(file);
       const current =
-        known !== undefined && known.text === before
+        same && known !== undefined
           ? known.lock
           : before === undefined
             ? emptyLockFile()
             : parseLockFile(before, file);
       const next = update(current);
+      if (same && next === current) return next;
       // The lock as read was checked when it was parsed, and is what the file says.
       if (next === current && before !== undefined) return next;
       checkOutline(next, failToWrite);
-      if (before === undefined || !spells(lockFileParts(next), before)) {
+      if (same || before === undefined || !spells(lockFileParts(next), before)) {
         try {
           await writeFileAtomic(file, lockFileParts(next), { mode: 0o644, lock: held });
         } catch (error) {
