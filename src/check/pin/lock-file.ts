@@ -1,4 +1,4 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { canonicalJson } from '../../audit/index.js';
 import { HintgateError } from '../../errors/index.js';
@@ -20,6 +20,7 @@ import {
 } from '../../tool/index.js';
 import { canonicalText } from './canonical-text.js';
 import { DEFINITION_FIELDS, type DefinitionField } from './definition-hash.js';
+import { lockFileStamp } from './lock-file-stamp.js';
 import {
   type PinnedDefinition,
   type PinnedJson,
@@ -391,21 +392,6 @@ export async function readLockFileText(path: string): Promise<string | undefined
         ? `; lock files are read up to ${formatBytes(MAX_LOCK_FILE_BYTES)}`
         : '';
     throw invalidFile(path, `cannot be read (${error.reason}${limit})`, error);
-  }
-}
-
-/**
- * The identity of the file at `path` as it is now: its device, inode, size, modification and
- * change times, to the nanosecond (a write of hintgate replaces the file, a new inode).
- * Undefined when there is no file (or it cannot be looked at).
- */
-export async function lockFileStamp(path: string): Promise<string | undefined> {
-  try {
-    const found = await stat(path, { bigint: true });
-    return `${found.dev}:${found.ino}:${found.size}:${found.mtimeNs}:${found.ctimeNs}`;
-  } catch {
-    // Missing or unreadable: a read says which, in words.
-    return undefined;
   }
 }
 

@@ -1,10 +1,5 @@
-import {
-  emptyLockFile,
-  type LockFile,
-  lockFileStamp,
-  parseLockFile,
-  readLockFileText,
-} from './lock-file.js';
+import { emptyLockFile, type LockFile, parseLockFile, readLockFileText } from './lock-file.js';
+import { lockFileStamp } from './lock-file-stamp.js';
 
 /**
  * Reads the lock file at `path`. A missing file is an empty lock; a file that is not a
