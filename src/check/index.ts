@@ -12,6 +12,8 @@ export {
 export { LINT_RULES, type LintToolsOptions, lintTools } from './lint/index.js';
 export {
   comparePins,
+  type DefinitionDigests,
+  definitionDigests,
   formatPinReview,
   type LockFile,
   type PinFinding,

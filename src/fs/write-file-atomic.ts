@@ -3,8 +3,12 @@ import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { type FileLock, FileLockLostError } from './file-lock.js';
 
-/** Characters of a content given in parts that are written at once. */
-const WRITE_BATCH = 1 << 20;
+/**
+ * Characters of a content given in parts that are written at once: small enough that the
+ * parts of a batch die young (a 1 MiB batch of a big lock file outlived the young
+ * generation and was promoted, growing the heap), large enough to be few writes.
+ */
+const WRITE_BATCH = 1 << 16;
 
 /** Options of {@link writeFileAtomic}. */
 export interface WriteFileAtomicOptions {

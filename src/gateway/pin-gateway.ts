@@ -1,18 +1,20 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import {
   comparePins,
+  type DefinitionDigests,
+  definitionDigests,
   type LockFile,
   type PinReport,
   pinTools,
-  readLockFile,
+  readLockFileIfChanged,
   sameLockFile,
   updateLockFile,
 } from '../check/index.js';
 import { HintgateError } from '../errors/index.js';
 import type { LoadedGatewayConfig } from '../gateway/config/index.js';
-import { connectMcpServer, type McpServerConnection } from '../mcp/index.js';
+import { listMcpServerTools, remoteToolListings } from '../mcp/index.js';
 import { createRegistry } from '../registry/index.js';
-import { nullRecord, type ToolListing, toToolListing } from '../tool/index.js';
+import { nullRecord, type ToolListing } from '../tool/index.js';
 import {
   GATEWAY_CLIENT_CAPABILITIES,
   type UpstreamConnectSettings,
@@ -67,35 +69,41 @@ export interface PinGatewayResult {
   readonly lock: LockFile;
 }
 
+/**
+ * One server's tools as the gateway lists them, each with its digests: listed once (no
+ * tools made, nothing registered) and hashed once for the review and the write.
+ */
+interface ListedServer {
+  readonly listings: readonly ToolListing[];
+  readonly digests: ReadonlyMap<string, DefinitionDigests>;
+}
+
 /** Lists one server's tools as the gateway sees them, then closes the connection. */
 async function listServer(
   server: LoadedGatewayConfig['servers'][number],
   settings: UpstreamConnectSettings,
-): Promise<ToolListing[]> {
-  const registry = createRegistry({ env: {} });
-  let connection: McpServerConnection | undefined;
-  try {
-    connection = await connectMcpServer(
-      upstreamOptions(server, registry, {
-        ...settings,
-        reconnect: false,
-        // Declared as the gateway declares them, so that the tools pinned are those it lists.
-        serverRequests: {
-          capabilities: GATEWAY_CLIENT_CAPABILITIES,
-          handle: (method) =>
-            Promise.reject(
-              new ProtocolError(
-                ProtocolErrorCode.MethodNotFound,
-                `${method} cannot be answered while hintgate pins the tools`,
-              ),
+): Promise<ListedServer> {
+  const listed = await listMcpServerTools(
+    upstreamOptions(server, createRegistry({ env: {} }), {
+      ...settings,
+      reconnect: false,
+      // Declared as the gateway declares them, so that the tools pinned are those it lists.
+      serverRequests: {
+        capabilities: GATEWAY_CLIENT_CAPABILITIES,
+        handle: (method) =>
+          Promise.reject(
+            new ProtocolError(
+              ProtocolErrorCode.MethodNotFound,
+              `${method} cannot be answered while hintgate pins the tools`,
             ),
-        },
-      }),
-    );
-    return registry.list().map((entry) => toToolListing(entry.tool));
-  } finally {
-    await connection?.close();
-  }
+          ),
+      },
+    }),
+  );
+  const listings = remoteToolListings(listed, server.name);
+  const digests = new Map<string, DefinitionDigests>();
+  for (const listing of listings) digests.set(listing.name, definitionDigests(listing));
+  return { listings, digests };
 }
 
 /**
@@ -133,7 +141,14 @@ export async function pinGateway(options: PinGatewayOptions): Promise<PinGateway
       { cause: reason },
     );
   }
-  const listings = listed.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : []));
+  const servers = listed.map((outcome) =>
+    outcome.status === 'fulfilled' ? outcome.value : { listings: [], digests: new Map() },
+  );
+  const listings = servers.map((server) => server.listings);
+  const digestsOf =
+    (index: number) =>
+    (listing: ToolListing): DefinitionDigests =>
+      servers[index]?.digests.get(listing.name) ?? definitionDigests(listing);
   const configured = new Set(config.servers.map((server) => server.name));
   const pinAll = (current: LockFile): LockFile => {
     let next: LockFile = {
@@ -144,57 +159,65 @@ export async function pinGateway(options: PinGatewayOptions): Promise<PinGateway
       next = pinTools(next, {
         server: server.name,
         listings: listings[index] ?? [],
+        digests: digestsOf(index),
+        shareListings: true,
         ...(options.now === undefined ? {} : { now: options.now }),
       });
     });
-    return next;
+    return sameLockFile(next, current) ? current : next;
   };
   const planOf = (current: LockFile, next: LockFile): PinPlan => ({
     path: config.pin.path,
     lock: current,
     reports: config.servers.map((server, index) =>
-      comparePins(current, { server: server.name, listings: listings[index] ?? [] }),
+      comparePins(current, {
+        server: server.name,
+        listings: listings[index] ?? [],
+        digests: digestsOf(index),
+      }),
     ),
     listings,
     dropped: Object.keys(current.servers).filter((name) => !configured.has(name)),
-    changes: !sameLockFile(next, current),
+    changes: next !== current,
   });
-  let reviewed: LockFile | undefined;
-  if (options.review !== undefined) {
-    const current = await readLockFile(config.pin.path);
-    const plan = planOf(current, pinAll(current));
-    if (!(await options.review(plan))) {
-      return {
-        path: config.pin.path,
-        reports: plan.reports,
-        dropped: plan.dropped,
-        changed: false,
-        written: false,
-        lock: current,
-      };
-    }
-    reviewed = current;
+  // Read once before the lock is taken: the plan is made from it, and under the lock the
+  // file is read and parsed again only if it changed meanwhile (its text is not kept).
+  const { lock: reviewed, stamp } = await readLockFileIfChanged(config.pin.path);
+  const next = pinAll(reviewed);
+  let plan = planOf(reviewed, next);
+  if (options.review !== undefined && !(await options.review(plan))) {
+    return {
+      path: config.pin.path,
+      reports: plan.reports,
+      dropped: plan.dropped,
+      changed: false,
+      written: false,
+      lock: reviewed,
+    };
   }
-  let plan: PinPlan | undefined;
   let before: LockFile | undefined;
-  const lock = await updateLockFile(config.pin.path, (current) => {
-    before = current;
-    if (reviewed !== undefined && !sameLockFile(current, reviewed)) {
-      throw new HintgateError(
-        'lock_file_changed',
-        `${config.pin.path} changed while the changes were reviewed (another "hintgate pin" or "hintgate check --write-pin"?). Nothing was written; run "hintgate pin" again to review the pins as they are now.`,
-      );
-    }
-    const next = pinAll(current);
-    plan = planOf(current, next);
-    return next;
-  });
-  const { reports = [], dropped = [] } = plan ?? {};
+  const lock = await updateLockFile(
+    config.pin.path,
+    (current) => {
+      before = current;
+      if (current === reviewed) return next;
+      if (options.review !== undefined && !sameLockFile(current, reviewed)) {
+        throw new HintgateError(
+          'lock_file_changed',
+          `${config.pin.path} changed while the changes were reviewed (another "hintgate pin" or "hintgate check --write-pin"?). Nothing was written; run "hintgate pin" again to review the pins as they are now.`,
+        );
+      }
+      const again = pinAll(current);
+      plan = planOf(current, again);
+      return again;
+    },
+    { known: { lock: reviewed, stamp } },
+  );
   return {
     path: config.pin.path,
-    reports,
-    dropped,
-    changed: before === undefined || !sameLockFile(lock, before),
+    reports: plan.reports,
+    dropped: plan.dropped,
+    changed: before === undefined || lock !== before,
     written: true,
     lock,
   };

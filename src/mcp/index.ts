@@ -5,6 +5,7 @@ export {
   type ConnectMcpServerOptions,
   connectMcpServer,
   DEFAULT_RECONNECT,
+  listMcpServerTools,
   type McpConnectionEvents,
   type McpConnectionStatus,
   type McpEraOption,
@@ -16,6 +17,7 @@ export {
   type McpToolProblem,
   type McpToolsEvent,
   type ReconnectOptions,
+  remoteToolListings,
   type UpstreamRequests,
   UpstreamUnavailableError,
 } from './client/index.js';

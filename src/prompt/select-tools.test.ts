@@ -205,6 +205,16 @@ describe('selectTools limits and filters', () => {
   const query = fc.array(fc.constantFrom(...WORDS), { maxLength: 5 }).map((w) => w.join(' '));
   const alwaysActive = fc.subarray(names(CATALOG));
 
+  it('returns the first maxTools of the whole ranking, for any maxTools and filter', () => {
+    fc.assert(
+      fc.property(query, fc.integer({ min: 1, max: 45 }), fc.boolean(), (q, maxTools, exclude) => {
+        const options = { tools: CATALOG, excludeDestructive: exclude };
+        const all = names(selectTools(q, { ...options, maxTools: CATALOG.length }));
+        expect(names(selectTools(q, { ...options, maxTools }))).toEqual(all.slice(0, maxTools));
+      }),
+    );
+  });
+
   it('never ranks a destructive tool with excludeDestructive, and keeps every alwaysActive tool', () => {
     fc.assert(
       fc.property(query, fc.integer({ min: 1, max: 45 }), alwaysActive, (q, maxTools, always) => {

@@ -1,7 +1,7 @@
 import { HintgateError } from '../errors/index.js';
 import type { Mode } from '../policy/index.js';
 import type { ToolClass } from '../tool/index.js';
-import { compareCodeUnits, type PromptTool, resolveMode } from './prompt-tool.js';
+import { type PromptTool, resolveMode } from './prompt-tool.js';
 import { type ToolSearchIndex, toolSearchIndex } from './tool-search-index.js';
 
 /** Options of {@link selectTools}. */
@@ -82,12 +82,7 @@ export function selectTools<T extends PromptTool>(
 
   let ranked: number[];
   if (index.hasTerms(query)) {
-    ranked = best(
-      index.search(query).filter((hit) => allowed(hit.id, true)),
-      maxTools,
-      (a, b) =>
-        b.score - a.score || compareCodeUnits(tools[a.id]?.name ?? '', tools[b.id]?.name ?? ''),
-    ).map((hit) => hit.id);
+    ranked = index.rank(query, maxTools, (id) => allowed(id, true));
   } else {
     ranked = [];
     for (const id of index.byName) {
@@ -106,24 +101,6 @@ export function selectTools<T extends PromptTool>(
     }
   }
   return selected;
-}
-
-/**
- * The first `count` of `items` in the order of `compare`, without sorting all of them when
- * they are many more (a common word matches thousands of tools of a big catalog).
- */
-function best<I>(items: I[], count: number, compare: (a: I, b: I) => number): I[] {
-  if (count > 64 || items.length <= count * 4) return items.sort(compare).slice(0, count);
-  const top: I[] = [];
-  for (const item of items) {
-    const last = top[top.length - 1];
-    if (top.length === count && last !== undefined && compare(item, last) >= 0) continue;
-    let at = top.length;
-    while (at > 0 && compare(item, top[at - 1] as I) < 0) at -= 1;
-    top.splice(at, 0, item);
-    if (top.length > count) top.pop();
-  }
-  return top;
 }
 
 function checkAlwaysActive(

@@ -106,10 +106,11 @@ function toDocument(tool: PromptTool, id: number): SearchDocument {
 /** A full-text index over one catalog. */
 export interface ToolSearchIndex {
   /**
-   * Positions in the catalog of the tools that match `query`, with their scores, in no
-   * guaranteed order. Empty when nothing matches.
+   * Positions in the catalog of the `count` best tools for `query` among those `allowed`
+   * says yes to, best first: highest score, then name (UTF-16 code units). Tools that match
+   * no word of the query are not returned.
    */
-  search(query: string): { readonly id: number; readonly score: number }[];
+  rank(query: string, count: number, allowed: (id: number) => boolean): number[];
   /** Whether `query` has any searchable word once stop words are removed. */
   hasTerms(query: string): boolean;
   /** The effective class of each tool, by position. */
@@ -136,12 +137,18 @@ function sameElements(a: readonly PromptTool[], b: readonly PromptTool[]): boole
 const WORDS_KEPT = 4096;
 
 /**
- * Scores a query as MiniSearch does with `combineWith: 'OR'` (the sum of each word's scores,
- * times the number of distinct words a tool matched), from each word's matches found once
- * and kept (`termScorer`): a query costs the matches of its words, without MiniSearch's
- * per-match objects, its sort of every match, or a search again for a word seen before.
+ * Ranks a query as MiniSearch scores it with `combineWith: 'OR'` (the sum of each word's
+ * scores, times the number of distinct words a tool matched), from each word's matches found
+ * once and kept (`termScorer`): a query costs the matches of its words, in typed arrays,
+ * without an object per match, a sort of every match, or a search again for a word seen
+ * before. The best `count` are kept in a bounded heap as the matches are summed up.
+ * `nameRank` is each tool's place in name order, for ties.
  */
-function scorer(miniSearch: MiniSearch<SearchDocument>, size: number): ToolSearchIndex['search'] {
+function ranker(
+  miniSearch: MiniSearch<SearchDocument>,
+  nameRank: Int32Array,
+): ToolSearchIndex['rank'] {
+  const size = nameRank.length;
   const kept = new Map<string, TermHits>();
   const scoreTerm = termScorer(miniSearch, SEARCH);
   const hitsOf = (term: string): TermHits => {
@@ -155,8 +162,9 @@ function scorer(miniSearch: MiniSearch<SearchDocument>, size: number): ToolSearc
   };
   const scores = new Float64Array(size);
   const matched = new Uint32Array(size);
-  return (query) => {
-    const touched: number[] = [];
+  const touched = new Int32Array(size);
+  return (query, count, allowed) => {
+    let touchedCount = 0;
     const seen = new Set<string>();
     for (const word of splitWords(query)) {
       const term = processTerm(word);
@@ -166,22 +174,116 @@ function scorer(miniSearch: MiniSearch<SearchDocument>, size: number): ToolSearc
       const { ids, scores: wordScores } = hitsOf(term);
       for (let at = 0; at < ids.length; at += 1) {
         const id = ids[at] as number;
-        if (matched[id] === 0) touched.push(id);
+        if (matched[id] === 0) {
+          touched[touchedCount] = id;
+          touchedCount += 1;
+        }
         scores[id] = (scores[id] as number) + (wordScores[at] as number);
         if (first) matched[id] = (matched[id] as number) + 1;
         else if (matched[id] === 0) matched[id] = 1;
       }
     }
-    const out = touched.map((id) => ({
-      id,
-      score: (scores[id] as number) * (matched[id] as number),
-    }));
-    for (const id of touched) {
+    const top = new TopTools(Math.min(count, touchedCount), nameRank);
+    for (let at = 0; at < touchedCount; at += 1) {
+      const id = touched[at] as number;
+      const score = (scores[id] as number) * (matched[id] as number);
       scores[id] = 0;
       matched[id] = 0;
+      if (top.admits(id, score) && allowed(id)) top.add(id, score);
     }
-    return out;
+    return top.best();
   };
+}
+
+/**
+ * The best tools seen so far, at most `capacity`: a heap whose root is the worst kept (lowest
+ * score, then last by name), so that a tool worse than it costs one comparison.
+ */
+class TopTools {
+  readonly #ids: Int32Array;
+  readonly #scores: Float64Array;
+  readonly #capacity: number;
+  readonly #nameRank: Int32Array;
+  #size = 0;
+
+  constructor(capacity: number, nameRank: Int32Array) {
+    this.#capacity = capacity;
+    this.#ids = new Int32Array(capacity);
+    this.#scores = new Float64Array(capacity);
+    this.#nameRank = nameRank;
+  }
+
+  /** Whether `a` ranks below `b`: a lower score, or an equal one and a later name. */
+  #worse(a: number, aScore: number, b: number, bScore: number): boolean {
+    return (
+      aScore < bScore ||
+      (aScore === bScore && (this.#nameRank[a] as number) > (this.#nameRank[b] as number))
+    );
+  }
+
+  /** Whether a tool with this score would be kept. */
+  admits(id: number, score: number): boolean {
+    if (this.#size < this.#capacity) return true;
+    if (this.#capacity === 0) return false;
+    return this.#worse(this.#ids[0] as number, this.#scores[0] as number, id, score);
+  }
+
+  /** Keeps the tool (after `admits` said yes), dropping the worst when full. */
+  add(id: number, score: number): void {
+    const ids = this.#ids;
+    const scores = this.#scores;
+    let at: number;
+    if (this.#size < this.#capacity) {
+      at = this.#size;
+      this.#size += 1;
+      while (at > 0) {
+        const parent = (at - 1) >> 1;
+        if (!this.#worse(id, score, ids[parent] as number, scores[parent] as number)) break;
+        ids[at] = ids[parent] as number;
+        scores[at] = scores[parent] as number;
+        at = parent;
+      }
+    } else {
+      at = 0;
+      for (;;) {
+        const left = 2 * at + 1;
+        if (left >= this.#size) break;
+        const right = left + 1;
+        const child =
+          right < this.#size &&
+          this.#worse(
+            ids[right] as number,
+            scores[right] as number,
+            ids[left] as number,
+            scores[left] as number,
+          )
+            ? right
+            : left;
+        if (!this.#worse(ids[child] as number, scores[child] as number, id, score)) break;
+        ids[at] = ids[child] as number;
+        scores[at] = scores[child] as number;
+        at = child;
+      }
+    }
+    ids[at] = id;
+    scores[at] = score;
+  }
+
+  /** The kept tools, best first. */
+  best(): number[] {
+    const order = Array.from(this.#ids.subarray(0, this.#size).keys());
+    order.sort((a, b) =>
+      this.#worse(
+        this.#ids[a] as number,
+        this.#scores[a] as number,
+        this.#ids[b] as number,
+        this.#scores[b] as number,
+      )
+        ? 1
+        : -1,
+    );
+    return order.map((at) => this.#ids[at] as number);
+  }
 }
 
 function buildIndex(tools: readonly PromptTool[]): ToolSearchIndex {
@@ -198,13 +300,18 @@ function buildIndex(tools: readonly PromptTool[]): ToolSearchIndex {
   });
   miniSearch.addAll(tools.map(toDocument));
   const positions = new Map(tools.map((tool, id) => [tool.name, id]));
+  const byName = [...positions.values()].sort((a, b) =>
+    compareCodeUnits(tools[a]?.name ?? '', tools[b]?.name ?? ''),
+  );
+  const nameRank = new Int32Array(tools.length);
+  byName.forEach((id, rank) => {
+    nameRank[id] = rank;
+  });
   return {
     classes: tools.map(promptToolClass),
     positions,
-    byName: [...positions.values()].sort((a, b) =>
-      compareCodeUnits(tools[a]?.name ?? '', tools[b]?.name ?? ''),
-    ),
-    search: scorer(miniSearch, tools.length),
+    byName,
+    rank: ranker(miniSearch, nameRank),
     hasTerms: (query) => splitWords(query).some((word) => processTerm(word) !== null),
   };
 }

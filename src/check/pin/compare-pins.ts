@@ -9,13 +9,8 @@ import {
   SPEC_DEFAULT_HINTS,
   type ToolAnnotations,
 } from '../../tool/index.js';
-import {
-  DEFINITION_FIELDS,
-  type DefinitionField,
-  definitionBodyHash,
-  definitionHash,
-  fieldDigests,
-} from './definition-hash.js';
+import { type DefinitionDigests, definitionDigests } from './definition-digests.js';
+import { DEFINITION_FIELDS, type DefinitionField } from './definition-hash.js';
 import type { LockFile, PinnedTool, PinVerdict } from './lock-file.js';
 import { sameAsPinned } from './same-as-pinned.js';
 
@@ -108,6 +103,11 @@ export interface ComparePinsOptions {
   readonly server: string;
   /** The server's tools as listed now. Names must be unique. */
   readonly listings: readonly ToolListing[];
+  /**
+   * The digests of a listing, when the caller has them already (`hintgate pin` makes them
+   * once per tool). Default: `definitionDigests`.
+   */
+  readonly digests?: (listing: ToolListing) => DefinitionDigests;
 }
 
 /**
@@ -210,8 +210,7 @@ const SEVERITY_ORDER: Record<PinSeverity, number> = { high: 0, medium: 1, low: 2
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-function changedFields(pinned: PinnedTool, listing: ToolListing): DefinitionField[] {
-  const now = fieldDigests(listing);
+function changedFields(pinned: PinnedTool, now: DefinitionDigests['fields']): DefinitionField[] {
   return DEFINITION_FIELDS.filter((field) => pinned.fields[field] !== now[field]);
 }
 
@@ -224,7 +223,7 @@ function changedFields(pinned: PinnedTool, listing: ToolListing): DefinitionFiel
  * are matched in name order).
  */
 export function comparePins(lock: LockFile, options: ComparePinsOptions): PinReport {
-  const { server, listings } = options;
+  const { server, listings, digests = definitionDigests } = options;
   if (typeof server !== 'string' || server === '') {
     throw new HintgateError('invalid_option', 'comparePins: server must be a non-empty name.');
   }
@@ -249,9 +248,10 @@ export function comparePins(lock: LockFile, options: ComparePinsOptions): PinRep
   const unpinned: ToolListing[] = [];
   for (const listing of [...byName.values()].sort((a, b) => compareText(a.name, b.name))) {
     const pinned = ownValue(pins, listing.name);
-    // An unchanged tool matches its recorded definition: no hash of it is needed.
-    const hash =
-      pinned !== undefined && sameAsPinned(pinned, listing) ? pinned.hash : definitionHash(listing);
+    // An unchanged tool matches its recorded definition: no digest of it is needed.
+    const digest =
+      pinned !== undefined && sameAsPinned(pinned, listing) ? undefined : digests(listing);
+    const hash = digest === undefined ? (pinned as PinnedTool).hash : digest.hash;
     if (pinned === undefined) {
       unpinned.push(listing);
     } else if (pinned.hash === hash) {
@@ -263,7 +263,7 @@ export function comparePins(lock: LockFile, options: ComparePinsOptions): PinRep
         ...(pinned.verdict === undefined ? {} : { verdict: pinned.verdict }),
       });
     } else {
-      const fields = changedFields(pinned, listing);
+      const fields = changedFields(pinned, (digest ?? digests(listing)).fields);
       const moves = hintMoves(pinned.annotations, listing.annotations);
       states.push({
         tool: listing.name,
@@ -310,11 +310,17 @@ export function comparePins(lock: LockFile, options: ComparePinsOptions): PinRep
   const gone = Object.entries(pins)
     .filter(([name]) => !byName.has(name))
     .sort(([a], [b]) => compareText(a, b));
+  // Pins no longer listed by body hash, in name order: each is matched to one rename at most.
+  const goneByBody = new Map<string, [string, PinnedTool][]>();
+  for (const entry of gone) {
+    const same = goneByBody.get(entry[1].bodyHash);
+    if (same === undefined) goneByBody.set(entry[1].bodyHash, [entry]);
+    else same.push(entry);
+  }
   const renamedFrom = new Set<string>();
   for (const listing of unpinned) {
-    const body = definitionBodyHash(listing);
-    const match = gone.find(([name, pin]) => !renamedFrom.has(name) && pin.bodyHash === body);
-    const hash = definitionHash(listing);
+    const { hash, bodyHash: body } = digests(listing);
+    const match = goneByBody.get(body)?.shift();
     if (match === undefined) {
       states.push({ tool: listing.name, status: 'new', hash });
       finding(

@@ -214,15 +214,18 @@ export function formatPinReview(options: FormatPinReviewOptions): PinReview {
   // On a first pin every tool is new: the summary says so, without a line per tool.
   const first = report.tools.every((state) => state.status === 'new');
   let callouts = 0;
+  // Per tool: its most severe finding but a downgrade (findings come most severe first),
+  // and whether it has a downgrade; looked up by name, not by a scan per tool.
+  const severities = new Map<string, string>();
+  const downgraded = new Set<string>();
+  for (const finding of report.findings) {
+    if (finding.id === 'pin-less-caution') downgraded.add(finding.tool);
+    else if (!severities.has(finding.tool)) severities.set(finding.tool, finding.severity);
+  }
   for (const state of report.tools) {
     if (state.status === 'pinned' || first) continue;
-    const severity =
-      report.findings.find(
-        (finding) => finding.tool === state.tool && finding.id !== 'pin-less-caution',
-      )?.severity ?? 'low';
-    const high = report.findings.some(
-      (finding) => finding.tool === state.tool && finding.id === 'pin-less-caution',
-    );
+    const severity = severities.get(state.tool) ?? 'low';
+    const high = downgraded.has(state.tool);
     const detail =
       state.status === 'changed'
         ? ` (${(state.changedFields ?? []).join(', ') || 'definition'})`

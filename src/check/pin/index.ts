@@ -12,6 +12,7 @@ export {
   type PinStatus,
   type ToolPinState,
 } from './compare-pins.js';
+export { type DefinitionDigests, definitionDigests } from './definition-digests.js';
 export {
   DEFINITION_FIELDS,
   type DefinitionField,

@@ -338,6 +338,38 @@ describe('updateLockFile', () => {
     expect(await readdir(dir)).toEqual(['hintgate.lock']);
   });
 
+  it('takes a known read of an unchanged file as it is, and reads a changed file again', async () => {
+    await writeLockFile(file, sample());
+    const read = await readLockFileIfChanged(file);
+    const known = { lock: read.lock, stamp: read.stamp };
+    const given: LockFile[] = [];
+    const unchanged = await updateLockFile(
+      file,
+      (lock) => {
+        given.push(lock);
+        return lock;
+      },
+      { known },
+    );
+    expect(given[0]).toBe(read.lock);
+    expect(unchanged).toBe(read.lock);
+    // Another writer replaces the file: its pins are read, not the ones known before.
+    await writeLockFile(
+      file,
+      pinTools(sample(), { server: 'other', listings: [listing('x')], now }),
+    );
+    await updateLockFile(
+      file,
+      (lock) => {
+        given.push(lock);
+        return lock;
+      },
+      { known },
+    );
+    expect(given[1]).not.toBe(read.lock);
+    expect(Object.keys(given[1]?.servers ?? {})).toContain('other');
+  });
+
   it('keeps both servers when a writer stalls under the lock past its stale time', async () => {
     // A real process freezes its whole event loop inside its update (under the lock, after
     // reading): its lock goes stale, this writer breaks it and pins its server; the stalled

@@ -18,7 +18,9 @@ import {
   ownValue,
   type ToolAnnotations,
 } from '../../tool/index.js';
+import { canonicalText } from './canonical-text.js';
 import { DEFINITION_FIELDS, type DefinitionField } from './definition-hash.js';
+import { lockFileStamp } from './lock-file-stamp.js';
 import {
   type PinnedDefinition,
   type PinnedJson,
@@ -91,6 +93,13 @@ export interface LockFileWriteOptions {
    * milliseconds. Default 10000.
    */
   readonly staleLockMs?: number;
+  /**
+   * The file as read before: its lock and {@link lockFileStamp} (as `readLockFileIfChanged`
+   * gives them). When the file still has this stamp, `update` is given this lock, and the
+   * file is neither read nor parsed again (a lock of thousands of pins is tens of
+   * megabytes); when `update` returns it unchanged, nothing is written.
+   */
+  readonly known?: { readonly lock: LockFile; readonly stamp?: string | undefined };
 }
 
 const DEFAULT_LOCK_TIMEOUT_MS = 5000;
@@ -229,11 +238,8 @@ function checkTool(value: unknown, where: string, fail: Fail): PinnedTool {
   };
 }
 
-/**
- * Checks the shape of parsed lock file data and returns a clean copy (unknown keys of tool
- * entries are dropped).
- */
-function checkLock(data: unknown, fail: Fail): LockFile {
+/** Checks the shape of lock file data down to each server's `tools`, not the tools. */
+function checkOutline(data: unknown, fail: Fail): asserts data is LockFile {
   if (!isPlainObject(data)) fail('', 'is not a JSON object');
   if (data.version !== LOCK_FILE_VERSION) {
     fail(
@@ -242,15 +248,28 @@ function checkLock(data: unknown, fail: Fail): LockFile {
     );
   }
   if (!isPlainObject(data.servers)) fail('servers', 'is not an object');
-  // Server and tool names come from outside: `__proto__` or `constructor` are names too.
-  const servers = nullRecord<PinnedServer>();
   for (const [server, entry] of Object.entries(data.servers)) {
     const where = `servers[${JSON.stringify(server)}]`;
     if (!isPlainObject(entry)) fail(where, 'is not an object');
     if (!isPlainObject(entry.tools)) fail(`${where}.tools`, 'is not an object');
+  }
+}
+
+const toolWhere = (server: string, tool: string): string =>
+  `servers[${JSON.stringify(server)}].tools[${JSON.stringify(tool)}]`;
+
+/**
+ * Checks the shape of parsed lock file data and returns a clean copy (unknown keys of tool
+ * entries are dropped).
+ */
+function checkLock(data: unknown, fail: Fail): LockFile {
+  checkOutline(data, fail);
+  // Server and tool names come from outside: `__proto__` or `constructor` are names too.
+  const servers = nullRecord<PinnedServer>();
+  for (const [server, entry] of Object.entries(data.servers)) {
     const tools = nullRecord<PinnedTool>();
     for (const [tool, pinned] of Object.entries(entry.tools)) {
-      tools[tool] = checkTool(pinned, `${where}.tools[${JSON.stringify(tool)}]`, fail);
+      tools[tool] = checkTool(pinned, toolWhere(server, tool), fail);
     }
     servers[server] = { tools };
   }
@@ -282,16 +301,16 @@ export function parseLockFile(text: string, path: string): LockFile {
  * diffs under version control). Rejects a malformed `lock` with `invalid_option`.
  */
 export function formatLockFile(lock: LockFile): string {
-  return [...lockFileParts(checkToWrite(lock))].join('');
+  checkOutline(lock, failToWrite);
+  return [...lockFileParts(lock)].join('');
 }
 
-const checkToWrite = (lock: LockFile): LockFile =>
-  checkLock(lock, (where, what) => {
-    throw new HintgateError(
-      'invalid_option',
-      `formatLockFile: the lock ${describeProblem(where, what)}. Build it with pinTools.`,
-    );
-  });
+const failToWrite: Fail = (where, what) => {
+  throw new HintgateError(
+    'invalid_option',
+    `formatLockFile: the lock ${describeProblem(where, what)}. Build it with pinTools.`,
+  );
+};
 
 /**
  * Keys in the order `JSON.parse(canonicalJson(...))` gives them: array-index-like keys first
@@ -301,8 +320,9 @@ const jsonKeyOrder = (keys: readonly string[]): string[] =>
   Object.keys(Object.fromEntries([...keys].sort().map((key) => [key, true])));
 
 /**
- * The text of {@link formatLockFile} for a checked lock, tool by tool: a file of thousands
- * of pins is written without its whole text (or a canonical copy of it) in memory.
+ * The text of {@link formatLockFile} for a lock whose outline is checked, tool by tool, each
+ * tool checked as it comes (`invalid_option`): a file of thousands of pins is written
+ * without its whole text, a checked copy or a canonical copy of it in memory.
  */
 function* lockFileParts(lock: LockFile): Generator<string> {
   yield `{\n  "version": ${LOCK_FILE_VERSION},\n  "servers": {`;
@@ -312,8 +332,9 @@ function* lockFileParts(lock: LockFile): Generator<string> {
     const tools = ownValue(lock.servers, server)?.tools ?? {};
     const names = jsonKeyOrder(Object.keys(tools));
     for (const [t, name] of names.entries()) {
-      const body = JSON.stringify(JSON.parse(canonicalJson(ownValue(tools, name))), null, 2);
-      yield `${t === 0 ? '' : ','}\n        ${JSON.stringify(name)}: ${body.replaceAll('\n', '\n        ')}`;
+      const pinned = checkTool(ownValue(tools, name), toolWhere(server, name), failToWrite);
+      const body = canonicalText(pinned, { indent: '        ' });
+      yield `${t === 0 ? '' : ','}\n        ${JSON.stringify(name)}: ${body}`;
     }
     yield names.length === 0 ? '}\n    }' : '\n      }\n    }';
   }
@@ -325,6 +346,7 @@ function* lockFileParts(lock: LockFile): Generator<string> {
  * without the canonical text of either whole lock.
  */
 export function sameLockFile(a: LockFile, b: LockFile): boolean {
+  if (a === b) return true;
   const servers = Object.keys(a.servers);
   if (a.version !== b.version || servers.length !== Object.keys(b.servers).length) return false;
   return servers.every((server) => {
@@ -336,7 +358,10 @@ export function sameLockFile(a: LockFile, b: LockFile): boolean {
       names.length === Object.keys(right).length &&
       names.every((name) => {
         const other = ownValue(right, name);
-        return other !== undefined && canonicalJson(ownValue(left, name)) === canonicalJson(other);
+        const mine = ownValue(left, name);
+        return (
+          other !== undefined && (mine === other || canonicalJson(mine) === canonicalJson(other))
+        );
       })
     );
   });
@@ -435,14 +460,25 @@ export async function updateLockFile(
       throw writeFailed(lockPath, 'create', error);
     }
     try {
-      const before = await readLockFileText(file);
-      const current = before === undefined ? emptyLockFile() : parseLockFile(before, file);
-      const next = checkToWrite(update(current));
-      if (before === undefined || !spells(lockFileParts(next), before)) {
+      const { known } = options;
+      const same = known?.stamp !== undefined && (await lockFileStamp(file)) === known.stamp;
+      const before = same ? undefined : await readLockFileText(file);
+      const current =
+        same && known !== undefined
+          ? known.lock
+          : before === undefined
+            ? emptyLockFile()
+            : parseLockFile(before, file);
+      const next = update(current);
+      if (same && next === current) return next;
+      // The lock as read was checked when it was parsed, and is what the file says.
+      if (next === current && before !== undefined) return next;
+      checkOutline(next, failToWrite);
+      if (same || before === undefined || !spells(lockFileParts(next), before)) {
         try {
           await writeFileAtomic(file, lockFileParts(next), { mode: 0o644, lock: held });
         } catch (error) {
-          if (error instanceof FileLockLostError) throw error;
+          if (error instanceof FileLockLostError || error instanceof HintgateError) throw error;
           throw writeFailed(file, 'write the lock file', error);
         }
       }

@@ -1,7 +1,7 @@
 import { HintgateError } from '../../errors/index.js';
 import type { ToolListing } from '../../tool/index.js';
 import { HINT_NAMES, nullRecord, ownValue, type ToolAnnotations } from '../../tool/index.js';
-import { definitionBodyHash, definitionHash, fieldDigests } from './definition-hash.js';
+import { type DefinitionDigests, definitionDigests } from './definition-digests.js';
 import type { LockFile, PinnedTool, PinVerdict } from './lock-file.js';
 import { pinnedDefinition } from './pinned-definition.js';
 
@@ -24,6 +24,17 @@ export interface PinToolsOptions {
    * single new tool). Default false: the server's pins become exactly `listings`.
    */
   readonly keepUnlisted?: boolean;
+  /**
+   * The digests of a listing, when the caller has them already. Default:
+   * `definitionDigests`.
+   */
+  readonly digests?: (listing: ToolListing) => DefinitionDigests;
+  /**
+   * When true, recorded definitions hold the listings' own schema and `_meta` objects
+   * rather than copies: for a caller that hands its listings over and changes them no more
+   * (`hintgate pin`, thousands of tools). Default false.
+   */
+  readonly shareListings?: boolean;
 }
 
 /** Title and hints as claimed, only the keys that a lock file keeps. */
@@ -49,6 +60,7 @@ const invalid = (message: string): HintgateError =>
  */
 export function pinTools(lock: LockFile, options: PinToolsOptions): LockFile {
   const { server, listings, verdicts = {}, keepUnlisted = false } = options;
+  const { digests = definitionDigests, shareListings = false } = options;
   if (typeof server !== 'string' || server === '')
     throw invalid('server must be a non-empty name.');
   const pinnedAt = (options.now ?? new Date()).toISOString();
@@ -60,18 +72,23 @@ export function pinTools(lock: LockFile, options: PinToolsOptions): LockFile {
       throw invalid(`server "${server}" lists tool "${listing.name}" twice.`);
     }
     listed.add(listing.name);
-    const hash = definitionHash(listing);
+    const { hash, bodyHash, fields } = digests(listing);
     const previous = ownValue(before, listing.name);
     const kept = previous?.hash === hash ? previous : undefined;
     const verdict = ownValue(verdicts, listing.name) ?? kept?.verdict;
+    // An unchanged pin that records its definition is the pin the listing would make.
+    if (kept?.definition !== undefined && verdict === kept.verdict) {
+      tools[listing.name] = kept;
+      continue;
+    }
     tools[listing.name] = {
       hash,
-      bodyHash: definitionBodyHash(listing),
-      fields: fieldDigests(listing),
+      bodyHash,
+      fields,
       annotations: claimedAnnotations(listing.annotations),
       pinnedAt: kept?.pinnedAt ?? pinnedAt,
       ...(verdict === undefined ? {} : { verdict }),
-      definition: pinnedDefinition(listing),
+      definition: pinnedDefinition(listing, { copy: !shareListings }),
     };
   }
   const unknown = Object.keys(verdicts).filter((name) => !listed.has(name));

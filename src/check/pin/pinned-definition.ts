@@ -1,5 +1,6 @@
-import { argumentDigest } from '../../audit/index.js';
+import { createHash } from 'node:crypto';
 import type { ToolListing } from '../../tool/index.js';
+import { canonicalText } from './canonical-text.js';
 import { type DefinitionField, definitionFields } from './definition-hash.js';
 
 /** A JSON value as a lock file holds it. */
@@ -34,13 +35,22 @@ export interface PinnedDefinition {
   readonly meta?: PinnedJson;
 }
 
-const copyJson = (value: unknown): PinnedJson => JSON.parse(JSON.stringify(value)) as PinnedJson;
+const jsonCopy = (value: unknown): PinnedJson => JSON.parse(JSON.stringify(value)) as PinnedJson;
+const asJson = (value: unknown): PinnedJson => value as PinnedJson;
 
 const isEmptyObject = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && Object.keys(value).length === 0;
 
-/** The definition of `listing` as a lock file records it (see {@link PinnedDefinition}). */
-export function pinnedDefinition(listing: ToolListing): PinnedDefinition {
+/**
+ * The definition of `listing` as a lock file records it (see {@link PinnedDefinition}). With
+ * `copy: false` its schemas, annotations and `_meta` are the listing's own objects, not
+ * copies (default true).
+ */
+export function pinnedDefinition(
+  listing: ToolListing,
+  options: { readonly copy?: boolean } = {},
+): PinnedDefinition {
+  const copyJson = options.copy === false ? asJson : jsonCopy;
   const fields = definitionFields(listing);
   const description = String(fields.description ?? '');
   const lines = description.split('\n');
@@ -80,5 +90,7 @@ export function pinnedDefinitionFields(
 
 /** `definitionBodyHash` of the tool a pinned definition was recorded from. */
 export function pinnedDefinitionBodyHash(definition: PinnedDefinition): string {
-  return argumentDigest(pinnedDefinitionFields(definition));
+  // canonicalText: a lock of thousands of pins is checked without copying each definition.
+  const text = canonicalText(pinnedDefinitionFields(definition));
+  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }

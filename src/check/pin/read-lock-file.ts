@@ -1,5 +1,5 @@
-import { stat } from 'node:fs/promises';
 import { emptyLockFile, type LockFile, parseLockFile, readLockFileText } from './lock-file.js';
+import { lockFileStamp } from './lock-file-stamp.js';
 
 /**
  * Reads the lock file at `path`. A missing file is an empty lock; a file that is not a
@@ -17,17 +17,6 @@ export interface ReadLockFile {
   readonly stamp?: string | undefined;
 }
 
-/** The file's inode, size, modification and change times, to the nanosecond. */
-async function stampOf(path: string): Promise<string | undefined> {
-  try {
-    const found = await stat(path, { bigint: true });
-    return `${found.dev}:${found.ino}:${found.size}:${found.mtimeNs}:${found.ctimeNs}`;
-  } catch {
-    // Missing or unreadable: the read says which, in words.
-    return undefined;
-  }
-}
-
 /**
  * Reads the lock file at `path` as {@link readLockFile} does, but returns `previous` itself
  * when the file is still the one `previous` was read from: the same inode, size and
@@ -40,7 +29,7 @@ export async function readLockFileIfChanged(
   path: string,
   previous?: ReadLockFile,
 ): Promise<ReadLockFile> {
-  const stamp = await stampOf(path);
+  const stamp = await lockFileStamp(path);
   if (stamp !== undefined && previous?.stamp === stamp) return previous;
   const text = await readLockFileText(path);
   if (previous !== undefined && previous.text === text) {

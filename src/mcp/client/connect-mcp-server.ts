@@ -50,7 +50,8 @@ const hintFor = (error: unknown, options: CheckedMcpServerOptions): string => {
   return '';
 };
 
-const connectFailure = (
+/** The `mcp_connect_failed` error of a first connection that failed, with a hint and the stderr tail. */
+export const connectFailure = (
   options: CheckedMcpServerOptions,
   error: unknown,
   stderr: string,

@@ -7,6 +7,7 @@ export type {
   McpStatusEvent,
   McpToolsEvent,
 } from './connection-events.js';
+export { listMcpServerTools } from './list-mcp-server-tools.js';
 export type {
   ConnectMcpServerCommonOptions,
   ConnectMcpServerOptions,
@@ -15,6 +16,7 @@ export type {
 export type { McpHttpTarget, McpStdioTarget } from './mcp-target.js';
 export { DEFAULT_RECONNECT, type ReconnectOptions } from './reconnect-delay.js';
 export type { McpToolProblem } from './remote-tool.js';
+export { remoteToolListings } from './remote-tool-listing.js';
 export {
   UPSTREAM_REQUEST_METHODS,
   type UpstreamRequestMethod,

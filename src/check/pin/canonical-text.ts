@@ -1,0 +1,116 @@
+import { canonicalJson } from '../../audit/index.js';
+
+/** Options of {@link canonicalText}. */
+export interface CanonicalTextOptions {
+  /**
+   * Write it as `JSON.stringify(..., null, 2)` does, each line after the first starting
+   * with this indentation (the indentation of the line the value starts on). Default: one
+   * line, as `canonicalJson`.
+   */
+  readonly indent?: string;
+}
+
+const isArrayIndex = (key: string): boolean =>
+  /^(?:0|[1-9]\d*)$/.test(key) && Number(key) < 4_294_967_295;
+
+/** Whether `value` is left out of an object's JSON (and is `null` in an array's). */
+const isSkipped = (value: unknown): boolean =>
+  value === undefined || typeof value === 'function' || typeof value === 'symbol';
+
+/** Keys in the order `JSON.stringify` gives a sorted copy's: array indexes first, numerically. */
+function orderedKeys(record: object): string[] {
+  const keys = Object.keys(record).sort();
+  const indexes = keys.filter(isArrayIndex);
+  if (indexes.length === 0) return keys;
+  indexes.sort((a, b) => Number(a) - Number(b));
+  return [...indexes, ...keys.filter((key) => !isArrayIndex(key))];
+}
+
+const isPlainData = (value: object): boolean => {
+  const proto = Object.getPrototypeOf(value);
+  return (
+    (proto === Object.prototype || proto === null || Array.isArray(value)) &&
+    typeof (value as { toJSON?: unknown }).toJSON !== 'function'
+  );
+};
+
+/** A value `canonicalText` does not walk itself, as `canonicalJson` (and `JSON.parse`) make it. */
+function viaCopy(value: unknown, indent: string | undefined): string {
+  const text = canonicalJson(value);
+  if (indent === undefined) return text;
+  return JSON.stringify(JSON.parse(text), null, 2).replaceAll('\n', `\n${indent}`);
+}
+
+/**
+ * `canonicalJson(value)` (keys sorted at every depth), written as it walks `value` instead of
+ * from a sorted copy of it, so that the definitions of thousands of tools are hashed and
+ * written without being copied again; with `indent`, the text of
+ * `JSON.stringify(JSON.parse(canonicalJson(value)), null, 2)` with each line after the first
+ * indented, as a lock file holds its pins. Keys come out as `JSON.stringify` orders a sorted
+ * copy's: array-index keys first in numeric order, then the others sorted. What is not plain
+ * JSON data (a `toJSON`, a class instance, a bigint) is left to `canonicalJson`.
+ */
+export function canonicalText(value: unknown, options: CanonicalTextOptions = {}): string {
+  const { indent } = options;
+  const keys = new Set<string>();
+  if (!collectKeys(value, keys) || keys.has('__proto__')) return write(value, indent);
+  // JSON.stringify with a list of keys writes every object's keys in the list's order: the
+  // list of all keys, ordered as canonicalJson orders them, gives its text natively.
+  const order = [...keys].sort();
+  if (order.some(isArrayIndex)) {
+    const indexes = order.filter(isArrayIndex).sort((x, y) => Number(x) - Number(y));
+    order.splice(0, order.length, ...indexes, ...order.filter((key) => !isArrayIndex(key)));
+  }
+  if (indent === undefined) return JSON.stringify(value, order) ?? 'null';
+  const pretty = JSON.stringify(value, order, 2) ?? 'null';
+  return indent === '' ? pretty : pretty.replaceAll('\n', `\n${indent}`);
+}
+
+/**
+ * Adds the keys of every object in `value` to `keys`; false when `value` holds something
+ * other than plain JSON data (a `toJSON`, a class instance, a bigint), whose keys the walk
+ * cannot know.
+ */
+function collectKeys(value: unknown, keys: Set<string>): boolean {
+  if (value === null || typeof value !== 'object') {
+    return typeof value !== 'bigint';
+  }
+  if (!isPlainData(value)) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!collectKeys(item, keys)) return false;
+    return true;
+  }
+  for (const key of Object.keys(value)) {
+    keys.add(key);
+    if (!collectKeys((value as Record<string, unknown>)[key], keys)) return false;
+  }
+  return true;
+}
+
+function write(value: unknown, indent: string | undefined): string {
+  if (value === null || typeof value === 'boolean' || typeof value === 'string') {
+    return JSON.stringify(value);
+  }
+  if (typeof value === 'number') return JSON.stringify(value);
+  if (typeof value !== 'object' || !isPlainData(value)) return viaCopy(value, indent);
+  const inner = indent === undefined ? undefined : `${indent}  `;
+  const open = inner === undefined ? '' : `\n${inner}`;
+  const comma = inner === undefined ? ',' : `,\n${inner}`;
+  const close = indent === undefined ? '' : `\n${indent}`;
+  const colon = indent === undefined ? ':' : ': ';
+  let out = '';
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) {
+      const item: unknown = value[index];
+      out += `${index === 0 ? open : comma}${isSkipped(item) ? 'null' : write(item, inner)}`;
+    }
+    return out === '' ? '[]' : `[${out}${close}]`;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key of orderedKeys(record)) {
+    const item = record[key];
+    if (isSkipped(item)) continue;
+    out += `${out === '' ? open : comma}${JSON.stringify(key)}${colon}${write(item, inner)}`;
+  }
+  return out === '' ? '{}' : `{${out}${close}}`;
+}
