@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cliArgv } from '../cli/serve-process.test-helpers.js';
-import { nodeScriptArgs } from '../node-script.test-helpers.js';
+import { nodeScriptArgs } from '../testing/index.js';
 import { createGateway, type Gateway } from './create-gateway.js';
 import {
   type FixtureTool,

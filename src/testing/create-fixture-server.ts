@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { HintgateError } from '../errors/index.js';
 import { TOOL_NAME_PATTERN } from '../tool/index.js';
+import { nodeScriptArgs } from './node-script-args.js';
 
 /** A tool as the fixture server lists it (an MCP `Tool`; `inputSchema` defaults to any object). */
 export interface FixtureTool {
@@ -33,8 +33,8 @@ export interface FixtureServerOptions {
 /** A fixture MCP server over stdio: how to start it, and a way to change its tools. */
 export interface FixtureServer {
   /**
-   * The server's entry for `servers` in a gateway configuration (`command`, `args`, `env`,
-   * `cwd`), also fit for the MCP SDK's `StdioClientTransport`. Whoever starts the process
+   * The server's entry for `servers` in a gateway configuration (`command`, `args` from
+   * {@link nodeScriptArgs}, `env`), also fit for the MCP SDK's `StdioClientTransport`. Whoever starts the process
    * (a gateway, a client) stops it when it closes.
    */
   readonly entry: Record<string, unknown>;
@@ -47,18 +47,11 @@ export interface FixtureServer {
   setTools(tools: readonly FixtureTool[]): Promise<void>;
 }
 
-const script = new URL('./fixture-server-process', import.meta.url);
-const fromSource = import.meta.url.endsWith('.ts');
-
-/** The command line of the fixture process: through tsx when running from source. */
-const commandLine = (): { args: string[]; cwd?: string } => {
-  if (!fromSource) return { args: [fileURLToPath(`${script.href}.js`)] };
-  // From source, `--import tsx` resolves from the package root.
-  return {
-    args: ['--import', 'tsx', fileURLToPath(`${script.href}.ts`)],
-    cwd: fileURLToPath(new URL('../../', import.meta.url)),
-  };
-};
+/** The fixture process: its compiled `.js` in the package, its `.ts` in hintgate's sources. */
+const script = new URL(
+  `./fixture-server-process${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
+  import.meta.url,
+);
 
 const checkTools = (name: string, tools: readonly FixtureTool[]): void => {
   if (!Array.isArray(tools)) {
@@ -97,13 +90,11 @@ export async function createFixtureServer(options: FixtureServerOptions): Promis
     await writeFile(toolsFile, JSON.stringify(listed));
   };
   await setTools(options.tools);
-  const { args, cwd } = commandLine();
   return {
     entry: {
       command: process.execPath,
-      args,
+      args: nodeScriptArgs(script),
       env: { FIXTURE_TOOLS_FILE: toolsFile, FIXTURE_NAME: name },
-      ...(cwd === undefined ? {} : { cwd }),
       ...options.extra,
     },
     toolsFile,

@@ -10,6 +10,9 @@ export {
   type TempWorkspace,
   type TempWorkspaceOptions,
 } from './create-temp-workspace.js';
+export { type NextEventOptions, nextEvent } from './next-event.js';
+export { nodeScriptArgs } from './node-script-args.js';
+export { processAlive } from './process-alive.js';
 export {
   type ScriptedCall,
   type ScriptedTool,
@@ -17,3 +20,9 @@ export {
   type ScriptStep,
   scriptedTool,
 } from './scripted-tool.js';
+export {
+  type NodeProcess,
+  type StartNodeProcessOptions,
+  startNodeProcess,
+} from './start-node-process.js';
+export { type WaitForOptions, waitFor } from './wait-for.js';

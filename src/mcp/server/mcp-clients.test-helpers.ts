@@ -97,14 +97,5 @@ export async function connectOverFetch(
   return connectClient(transport, era, elicitation);
 }
 
-/**
- * Waits until `condition` holds, polling; fails after `timeoutMs`. The default is generous:
- * a limit against hanging, not a speed check (2 s failed on a loaded 2-core machine).
- */
-export async function eventually(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** Waits until `condition` holds, polling (see `waitFor` of `hintgate/testing`). */
+export { waitFor as eventually } from '../../testing/index.js';
