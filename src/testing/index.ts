@@ -10,6 +10,8 @@ export {
   type TempWorkspace,
   type TempWorkspaceOptions,
 } from './create-temp-workspace.js';
+export type { FixtureAction, FixtureAnswer } from './fixture-answer.js';
+export { type FixtureEntryOptions, fixtureServerEntry } from './fixture-server-entry.js';
 export { type NextEventOptions, nextEvent } from './next-event.js';
 export { nodeScriptArgs } from './node-script-args.js';
 export { processAlive } from './process-alive.js';
@@ -20,6 +22,11 @@ export {
   type ScriptStep,
   scriptedTool,
 } from './scripted-tool.js';
+export {
+  type FixtureHttpServer,
+  type FixtureHttpServerOptions,
+  startFixtureHttpServer,
+} from './start-fixture-http-server.js';
 export {
   type NodeProcess,
   type StartNodeProcessOptions,

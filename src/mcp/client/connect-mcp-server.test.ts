@@ -244,7 +244,7 @@ describe('close and failures to start', () => {
     const failure = connectMcpServer({ name: 'refuses', registry, ...fixture });
     await expect(failure).rejects.toMatchObject({ code: 'mcp_connect_failed' });
     await expect(failure).rejects.toThrow(
-      /stdio-server\.(?:ts|mjs).*Its stderr ended with:\nfixture: refusing to start because the marker file exists/s,
+      /fixture-server-process\.(?:ts|mjs).*Its stderr ended with:\nfixture: refusing to start because the marker file exists/s,
     );
   });
 });
