@@ -118,7 +118,13 @@ describe('the fixture server answers', () => {
       { name: 'answers-test', version: '1.0.0' },
       {
         listChanged: {
-          tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void (changes += 1) },
+          tools: {
+            autoRefresh: false,
+            debounceMs: 0,
+            onChanged: () => {
+              changes += 1;
+            },
+          },
         },
       },
     );
