@@ -39,6 +39,17 @@ export interface FixtureAnswer {
    * (HTTP: cuts the open notification streams, answers how many).
    */
   readonly run?: FixtureAction;
+  /**
+   * Over stdio, lines written as they are to the server's standard output before it
+   * answers, where only whole JSON-RPC messages belong: a string as written, an object as
+   * its JSON. For tests of a client facing a server that breaks the protocol.
+   */
+  readonly raw?: readonly (string | Readonly<Record<string, unknown>>)[];
+  /**
+   * Over stdio, answers the request with this JSON-RPC response of your own (its `jsonrpc`
+   * and `id` added: `{}` gives a response with neither result nor error) and nothing else.
+   */
+  readonly rawResponse?: Readonly<Record<string, unknown>>;
   /** The tools `add_tools` adds. */
   readonly tools?: readonly Record<string, unknown>[];
   /** The header `header` answers. */

@@ -144,6 +144,36 @@ describe('the fixture server answers', () => {
     );
   });
 
+  it('writes raw lines and hand-made responses to its stdout', async () => {
+    made = await createTempWorkspace();
+    const server = await createFixtureServer({
+      dir: made.workspace,
+      name: 'raw',
+      tools: [
+        {
+          name: 'hand_made',
+          description: 'Answers by hand.',
+          answers: [
+            {
+              raw: [
+                '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"raw line"}}',
+              ],
+              rawResponse: { result: { content: [{ type: 'text', text: 'hand-made' }] } },
+            },
+          ],
+        },
+      ],
+    });
+    const logged: unknown[] = [];
+    const client = await stdioClient(server.entry as never);
+    client.setNotificationHandler('notifications/message', (notification) => {
+      logged.push(notification.params.data);
+    });
+    expect(text(await client.callTool({ name: 'hand_made', arguments: {} }))).toBe('hand-made');
+    await waitFor(() => logged.length > 0);
+    expect(logged).toEqual(['raw line']);
+  });
+
   it('refuses to start while the marker exists, and refuses answers it cannot run', async () => {
     made = await createTempWorkspace({ files: { 'tools.json': '[]', marker: '' } });
     const entry = fixtureServerEntry({
