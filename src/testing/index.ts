@@ -23,6 +23,11 @@ export {
   scriptedTool,
 } from './scripted-tool.js';
 export {
+  type FixtureHandlerTool,
+  type ServeFixtureToolsOptions,
+  serveFixtureTools,
+} from './serve-fixture-tools.js';
+export {
   type FixtureHttpServer,
   type FixtureHttpServerOptions,
   startFixtureHttpServer,
