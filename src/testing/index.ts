@@ -1,3 +1,10 @@
+export {
+  type ConnectTestClientOptions,
+  connectTestClient,
+  type ElicitationScript,
+  type TestClient,
+  type TestClientEra,
+} from './connect-test-client.js';
 export { createFakeClock, type FakeClock, type FakeClockOptions } from './create-fake-clock.js';
 export {
   createFixtureServer,
