@@ -15,7 +15,7 @@ import { build, type Plugin, stop } from 'esbuild';
  * The build is made from the current sources at the start of every run (and again before
  * each rerun in watch mode) into its own folder under `node_modules/.cache`, never into
  * `dist/`, so it cannot be stale against the sources; the folder is removed after the run.
- * The folder goes to the tests in `HINTGATE_TEST_BUILD`: `src/node-script.test-helpers.ts`
+ * The folder goes to the tests in `HINTGATE_TEST_BUILD`: `nodeScriptArgs` of `src/testing`
  * maps a source file to its built counterpart there, and falls back to the source through
  * tsx when it is unset. Each module keeps its own `import.meta.url` (the URL of its source
  * file), so paths resolved against it (`../../schema/...`, `./assets/...`, `package.json`)

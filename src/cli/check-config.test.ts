@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { emptyLockFile, pinTools, readLockFile, writeLockFile } from '../check/pin/index.js';
 import { loadGatewayConfig } from '../gateway/config/index.js';
-import { nodeScriptArgs } from '../node-script.test-helpers.js';
+import { nodeScriptArgs } from '../testing/index.js';
 import { checkConfig } from './check-config.js';
 import { captureCli } from './run-cli.test-helpers.js';
 import { cliArgv } from './serve-process.test-helpers.js';

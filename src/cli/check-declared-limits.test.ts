@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeScriptArgs } from '../node-script.test-helpers.js';
+import { nodeScriptArgs } from '../testing/index.js';
 import { captureCli } from './run-cli.test-helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -12,7 +12,7 @@ import {
   sarifSchemaErrors,
 } from '../check/report/sarif-schema.test-helpers.js';
 import { startHttpFixture } from '../mcp/client/fixtures/fixtures.test-helpers.js';
-import { nodeScriptArgs } from '../node-script.test-helpers.js';
+import { nodeScriptArgs } from '../testing/index.js';
 import { serverNameOf } from './parse-check-args.js';
 import { runCli } from './run-cli.js';
 import { captureCli } from './run-cli.test-helpers.js';

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir, until, writeConfig } from '../gateway/gateway.test-helpers.js';
-import { processAlive } from '../mcp/client/fixtures/fixtures.test-helpers.js';
+import { processAlive } from '../testing/index.js';
 import { cliArgv, REPO_ROOT } from './serve-process.test-helpers.js';
 
 // `hintgate gateway` as a real child process, stopped with SIGTERM while an upstream it

@@ -1,17 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { nodeScriptArgs } from '../node-script.test-helpers.js';
+import { type NodeProcess, nodeScriptArgs, startNodeProcess } from '../testing/index.js';
 
 /** The repository root: the working directory of spawned servers, where tsx resolves. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CLI = join(REPO_ROOT, 'src', 'cli', 'main.ts');
 
 /**
  * The Node arguments that start the `hintgate` CLI: the test run's build of it, or the
  * sources through tsx (see {@link nodeScriptArgs}).
  */
-export const cliNodeArgs = (): string[] => nodeScriptArgs(join(REPO_ROOT, 'src', 'cli', 'main.ts'));
+export const cliNodeArgs = (): string[] => nodeScriptArgs(CLI);
 
 /** `hintgate <command> ...args` as arguments of `process.execPath`. */
 export const cliArgv = (command: string, args: readonly string[]): string[] => [
@@ -46,14 +46,9 @@ export const stdioTransport = (args: readonly string[]): StdioClientTransport =>
   });
 
 /** A `hintgate serve --http` or `hintgate gateway --http` child process. */
-export interface HttpServeProcess {
-  readonly child: ChildProcess;
+export interface HttpServeProcess extends NodeProcess {
   /** The endpoint URL it printed. */
   readonly url: string;
-  /** What it wrote to stderr so far. */
-  stderr(): string;
-  /** Sends `signal` and resolves to the exit code. */
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 /** Options of {@link startHttpServe} and {@link startHttpGateway}. */
@@ -77,44 +72,19 @@ export const startHttpGateway = (
   options: HttpProcessOptions = {},
 ): Promise<HttpServeProcess> => startHttp('gateway', args, options);
 
-function startHttp(
+async function startHttp(
   command: 'serve' | 'gateway',
   args: readonly string[],
   options: HttpProcessOptions,
 ): Promise<HttpServeProcess> {
-  const child = spawn(process.execPath, cliArgv(command, ['--http', '--port', '0', ...args]), {
+  const started = await startNodeProcess({
+    script: CLI,
+    args: [command, '--http', '--port', '0', ...args],
     cwd: REPO_ROOT,
-    env: options.env ?? process.env,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ready: / at (http:\/\/\S+\/mcp)/,
+    readyOn: 'stderr',
+    timeoutMs: options.timeoutMs ?? 20_000,
   });
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) => {
-    child.once('exit', (code) => resolve(code));
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`hintgate ${command} did not start in time:\n${stderr}`));
-    }, options.timeoutMs ?? 20_000);
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => {
-      stderr += chunk;
-      const url = / at (http:\/\/\S+\/mcp)/.exec(stderr)?.[1];
-      if (url === undefined) return;
-      clearTimeout(timer);
-      resolve({
-        child,
-        url,
-        stderr: () => stderr,
-        stop: (signal = 'SIGTERM') => {
-          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-          return exited;
-        },
-      });
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`hintgate ${command} exited with ${code}:\n${stderr}`));
-    });
-  });
+  return { ...started, url: started.ready[1] ?? '' };
 }

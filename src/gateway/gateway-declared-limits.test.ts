@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectInMemory } from '../mcp/server/mcp-clients.test-helpers.js';
-import { nodeScriptArgs } from '../node-script.test-helpers.js';
+import { nodeScriptArgs } from '../testing/index.js';
 import { createGateway } from './create-gateway.js';
 import { REPO_ROOT, resultText, tempDir, writeConfig } from './gateway.test-helpers.js';
 import { pinGateway } from './pin-gateway.js';

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectInMemory } from '../mcp/server/mcp-clients.test-helpers.js';
-import { nodeScriptArgs } from '../node-script.test-helpers.js';
+import { nodeScriptArgs } from '../testing/index.js';
 import { createGateway } from './create-gateway.js';
 import { REPO_ROOT, tempDir, writeConfig } from './gateway.test-helpers.js';
 import { pinGateway } from './pin-gateway.js';

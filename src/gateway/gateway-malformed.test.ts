@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cliArgv } from '../cli/serve-process.test-helpers.js';
-import { nodeScriptArgs } from '../node-script.test-helpers.js';
+import { fixtureServerEntry } from '../testing/index.js';
 import { createGateway, type Gateway } from './create-gateway.js';
 import {
   type FixtureTool,
@@ -16,7 +16,7 @@ import {
   writeConfig,
 } from './gateway.test-helpers.js';
 
-// Malformed messages, from an upstream (fixtures/malformed-server.ts: a line that is not
+// Malformed messages, from an upstream (fixtures/malformed-tools.json, served by the fixture server of hintgate/testing: a line that is not
 // JSON, responses of the wrong shape, notifications with malformed params) and from a
 // client (garbage on the gateway's stdin): the affected call ends with an error, the
 // problem is reported, and everything else keeps being served.
@@ -29,8 +29,10 @@ afterEach(async () => {
 const READ: FixtureTool['annotations'] = { readOnlyHint: true, openWorldHint: false };
 
 const malformedServer = (extra: Record<string, unknown> = {}) => ({
-  command: process.execPath,
-  args: nodeScriptArgs(fileURLToPath(new URL('./fixtures/malformed-server.ts', import.meta.url))),
+  ...fixtureServerEntry({
+    name: 'malformed',
+    toolsFile: fileURLToPath(new URL('./fixtures/malformed-tools.json', import.meta.url)),
+  }),
   cwd: REPO_ROOT,
   trusted: true,
   ...extra,

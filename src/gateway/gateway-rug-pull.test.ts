@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeScriptArgs } from '../node-script.test-helpers.js';
+import { nodeScriptArgs } from '../testing/index.js';
 import { createGateway } from './create-gateway.js';
 import {
   auditEvents,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectInMemory } from '../mcp/server/mcp-clients.test-helpers.js';
-import { nodeScriptArgs } from '../node-script.test-helpers.js';
+import { nodeScriptArgs } from '../testing/index.js';
 import { createGateway } from './create-gateway.js';
 import { REPO_ROOT, tempDir, writeConfig } from './gateway.test-helpers.js';
 

@@ -6,8 +6,7 @@ import { discoveryDirs, readToolModule } from '../discovery/discovery.test-helpe
 import { createToolDiscovery } from '../discovery/index.js';
 import { HintgateError } from '../errors/index.js';
 import { connectInMemory } from '../mcp/server/mcp-clients.test-helpers.js';
-import { nodeScriptArgs } from '../node-script.test-helpers.js';
-import { createFixtureServer } from '../testing/index.js';
+import { createFixtureServer, nodeScriptArgs } from '../testing/index.js';
 import { loadGatewayConfig } from './config/index.js';
 import { createGateway } from './create-gateway.js';
 import { REPO_ROOT } from './gateway.test-helpers.js';

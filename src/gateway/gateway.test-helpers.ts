@@ -1,7 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { nodeScriptArgs } from '../node-script.test-helpers.js';
 import {
   createFixtureServer,
   createTempWorkspace,
@@ -23,21 +22,13 @@ export async function tempDir(): Promise<{ dir: string; remove: () => Promise<vo
 
 export type { FixtureTool };
 
-/**
- * A tools-file fixture server named `name` with its list file in `dir` (see `hintgate/testing`),
- * run from the test run's build of its process (see `nodeScriptArgs`) unless `extra` sets args.
- */
-export const toolsFileServer = async (
+/** A tools-file fixture server named `name` with its list file in `dir` (see `hintgate/testing`). */
+export const toolsFileServer = (
   dir: string,
   name: string,
   tools: readonly FixtureTool[],
   extra: Record<string, unknown> = {},
-): Promise<FixtureServer> => {
-  const server = await createFixtureServer({ dir, name, tools, extra });
-  if ('args' in extra) return server;
-  const args = nodeScriptArgs(join(REPO_ROOT, 'src', 'testing', 'fixture-server-process.ts'));
-  return { ...server, entry: { ...server.entry, args } };
-};
+): Promise<FixtureServer> => createFixtureServer({ dir, name, tools, extra });
 
 /** The configuration entry of `@modelcontextprotocol/server-everything` over stdio. */
 export const everythingServer = (extra: Record<string, unknown> = {}) => ({
@@ -76,11 +67,5 @@ export async function auditEvents(path: string): Promise<Record<string, unknown>
 export const resultText = (result: { content: readonly unknown[] }): string =>
   (result.content as Array<{ text?: string }>).map((block) => block.text ?? '').join('\n');
 
-/** Polls `check` until it holds; fails after `timeoutMs`. */
-export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/** Polls `check` until it holds (see `waitFor` of `hintgate/testing`). */
+export { waitFor as until } from '../testing/index.js';

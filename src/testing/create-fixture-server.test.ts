@@ -4,18 +4,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFixtureServer } from './create-fixture-server.js';
 import { createTempWorkspace, type TempWorkspace } from './create-temp-workspace.js';
+import { processAlive } from './process-alive.js';
 
 let made: TempWorkspace | undefined;
 afterEach(() => made?.remove());
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const built = new URL('../../dist/testing/create-fixture-server.js', import.meta.url);
 
@@ -67,11 +59,11 @@ describe('createFixtureServer', () => {
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['write_note']);
       const pidAnswer = await client.callTool({ name: 'pid', arguments: {} });
       pid = Number((pidAnswer.content as Array<{ text: string }>)[0]?.text);
-      expect(alive(pid)).toBe(true);
+      expect(processAlive(pid)).toBe(true);
     } finally {
       await client.close();
     }
-    await expect.poll(() => alive(pid), { timeout: 10_000 }).toBe(false);
+    await expect.poll(() => processAlive(pid), { timeout: 10_000 }).toBe(false);
   });
 
   it('refuses a tool name an MCP server may not list, and a bad server name', async () => {

@@ -1,8 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { HintgateError } from '../errors/index.js';
 import { TOOL_NAME_PATTERN } from '../tool/index.js';
+import { checkAnswers, type FixtureAnswer } from './fixture-answer.js';
+import { checkServerName, fixtureServerEntry } from './fixture-server-entry.js';
 
 /** A tool as the fixture server lists it (an MCP `Tool`; `inputSchema` defaults to any object). */
 export interface FixtureTool {
@@ -16,14 +17,28 @@ export interface FixtureTool {
   readonly inputSchema?: Record<string, unknown>;
   /** The hints it claims (`readOnlyHint`, `destructiveHint`, ...), sent as written. */
   readonly annotations?: Record<string, unknown>;
+  /** JSON Schema of its structured results, listed as written. */
+  readonly outputSchema?: Record<string, unknown>;
+  /** The tool's `_meta`, listed as written. */
+  readonly _meta?: Record<string, unknown>;
+  /**
+   * How it answers (not listed): the first answer whose `when` matches the call's
+   * arguments; without one, the built-in action of its name, else the echo.
+   */
+  readonly answers?: readonly FixtureAnswer[];
 }
 
 /** Options of {@link createFixtureServer}. */
 export interface FixtureServerOptions {
   /** A directory of the test (a temp workspace) where the tool list file is kept. */
   readonly dir: string;
-  /** The server's name: its answers start with it and its list file is named after it. */
+  /**
+   * The server's name (1-64 of A-Z a-z 0-9 _ -): its `serverInfo.name`, what its echo
+   * answers start with, and the name of its list file.
+   */
   readonly name: string;
+  /** What an echo answer starts with, before the tool's name. Default `name`; `''`: nothing. */
+  readonly echoPrefix?: string;
   /** The tools it lists at start. */
   readonly tools: readonly FixtureTool[];
   /** Fields merged into {@link FixtureServer.entry} (`trusted`, `timeoutMs`, ...). */
@@ -33,9 +48,9 @@ export interface FixtureServerOptions {
 /** A fixture MCP server over stdio: how to start it, and a way to change its tools. */
 export interface FixtureServer {
   /**
-   * The server's entry for `servers` in a gateway configuration (`command`, `args`, `env`,
-   * `cwd`), also fit for the MCP SDK's `StdioClientTransport`. Whoever starts the process
-   * (a gateway, a client) stops it when it closes.
+   * The server's entry for `servers` in a gateway configuration (`command`, `args`, `env`:
+   * see `fixtureServerEntry`), also fit for the MCP SDK's `StdioClientTransport`. Whoever
+   * starts the process (a gateway, a client) stops it when it closes.
    */
   readonly entry: Record<string, unknown>;
   /** The file its tool list is read from, on every `tools/list`. */
@@ -46,19 +61,6 @@ export interface FixtureServer {
    */
   setTools(tools: readonly FixtureTool[]): Promise<void>;
 }
-
-const script = new URL('./fixture-server-process', import.meta.url);
-const fromSource = import.meta.url.endsWith('.ts');
-
-/** The command line of the fixture process: through tsx when running from source. */
-const commandLine = (): { args: string[]; cwd?: string } => {
-  if (!fromSource) return { args: [fileURLToPath(`${script.href}.js`)] };
-  // From source, `--import tsx` resolves from the package root.
-  return {
-    args: ['--import', 'tsx', fileURLToPath(`${script.href}.ts`)],
-    cwd: fileURLToPath(new URL('../../', import.meta.url)),
-  };
-};
 
 const checkTools = (name: string, tools: readonly FixtureTool[]): void => {
   if (!Array.isArray(tools)) {
@@ -71,25 +73,25 @@ const checkTools = (name: string, tools: readonly FixtureTool[]): void => {
         `fixture server "${name}": tool name ${JSON.stringify(tool?.name)} breaks the MCP name rules (1-128 of A-Z a-z 0-9 _ - .)`,
       );
     }
+    if (tool.answers !== undefined)
+      checkAnswers(`fixture server "${name}": tool "${tool.name}"`, tool.answers);
   }
 };
 
 /**
  * A fixture MCP server for tests of a gateway or an MCP client: a real stdio server
  * process (started by whoever uses {@link FixtureServer.entry}) that lists `tools` as
- * written, annotations included, and answers each call with
- * `"<name> <tool> <arguments as JSON>"`. Its own tools `notify_changed`, `crash`, `pid` and
- * `meet` (answers once `of` calls of it run at the same time) help test reloads, crashes
- * and concurrency.
+ * written, annotations included, and answers each call as the tool's `answers` say (a
+ * text, structured content, a tool error, after a delay a cancellation interrupts, after
+ * progress notifications, or a built-in action), else with its echo
+ * `"<name> <tool> <arguments as JSON>"`. Its own tools `notify_changed`, `crash`, `pid`,
+ * `meta`, `cancelled_calls` and `meet` (answers once `of` calls of it run at the same time)
+ * help test reloads, crashes, cancellation and concurrency. For the same server over HTTP,
+ * give its `toolsFile` to `startFixtureHttpServer`.
  */
 export async function createFixtureServer(options: FixtureServerOptions): Promise<FixtureServer> {
   const { dir, name } = options;
-  if (typeof name !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
-    throw new HintgateError(
-      'invalid_option',
-      `fixture server name ${JSON.stringify(name)}: use 1-64 of A-Z a-z 0-9 _ -`,
-    );
-  }
+  checkServerName(name);
   const toolsFile = join(dir, `${name}.tools.json`);
   const setTools = async (tools: readonly FixtureTool[]): Promise<void> => {
     checkTools(name, tools);
@@ -97,13 +99,13 @@ export async function createFixtureServer(options: FixtureServerOptions): Promis
     await writeFile(toolsFile, JSON.stringify(listed));
   };
   await setTools(options.tools);
-  const { args, cwd } = commandLine();
   return {
     entry: {
-      command: process.execPath,
-      args,
-      env: { FIXTURE_TOOLS_FILE: toolsFile, FIXTURE_NAME: name },
-      ...(cwd === undefined ? {} : { cwd }),
+      ...fixtureServerEntry({
+        name,
+        toolsFile,
+        ...(options.echoPrefix === undefined ? {} : { echoPrefix: options.echoPrefix }),
+      }),
       ...options.extra,
     },
     toolsFile,

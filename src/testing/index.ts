@@ -1,3 +1,10 @@
+export {
+  type ConnectTestClientOptions,
+  connectTestClient,
+  type ElicitationScript,
+  type TestClient,
+  type TestClientEra,
+} from './connect-test-client.js';
 export { createFakeClock, type FakeClock, type FakeClockOptions } from './create-fake-clock.js';
 export {
   createFixtureServer,
@@ -10,6 +17,11 @@ export {
   type TempWorkspace,
   type TempWorkspaceOptions,
 } from './create-temp-workspace.js';
+export type { FixtureAction, FixtureAnswer } from './fixture-answer.js';
+export { type FixtureEntryOptions, fixtureServerEntry } from './fixture-server-entry.js';
+export { type NextEventOptions, nextEvent } from './next-event.js';
+export { nodeScriptArgs } from './node-script-args.js';
+export { processAlive } from './process-alive.js';
 export {
   type ScriptedCall,
   type ScriptedTool,
@@ -17,3 +29,19 @@ export {
   type ScriptStep,
   scriptedTool,
 } from './scripted-tool.js';
+export {
+  type FixtureHandlerTool,
+  type ServeFixtureToolsOptions,
+  serveFixtureTools,
+} from './serve-fixture-tools.js';
+export {
+  type FixtureHttpServer,
+  type FixtureHttpServerOptions,
+  startFixtureHttpServer,
+} from './start-fixture-http-server.js';
+export {
+  type NodeProcess,
+  type StartNodeProcessOptions,
+  startNodeProcess,
+} from './start-node-process.js';
+export { type WaitForOptions, waitFor } from './wait-for.js';

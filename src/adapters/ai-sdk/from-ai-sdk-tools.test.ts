@@ -206,6 +206,7 @@ describe('fromAiSdkTools: tools of an MCP server through @ai-sdk/mcp', () => {
         command: target.command,
         args: target.args,
         cwd: target.cwd,
+        env: target.env,
       }),
     });
     const all = await client.tools();

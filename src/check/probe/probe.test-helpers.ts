@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { nodeScriptArgs } from '../../node-script.test-helpers.js';
+import { nodeScriptArgs } from '../../testing/index.js';
 import type { ProbeTarget } from './probe-types.js';
 
 /** The repository root. */

@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../registry/index.js';
 import { createRuntime } from '../../runtime/index.js';
+import { nextEvent, waitFor } from '../../testing/index.js';
 import { connectMcpServer } from './connect-mcp-server.js';
 import type { McpServerConnection } from './connection-events.js';
-import { nextEvent, REPO_ROOT, waitFor } from './fixtures/fixtures.test-helpers.js';
+import { REPO_ROOT } from './fixtures/fixtures.test-helpers.js';
 
 const EVERYTHING = join(
   REPO_ROOT,
@@ -79,7 +80,7 @@ describe('an HTTP server that dies while a call streams its result', () => {
     const errors: string[] = [];
     connection.on('error', (error) => errors.push(error.message));
     const runtime = createRuntime({ registry, mode: 'yolo' });
-    const lost = nextEvent(connection, 'status', (e) => e.status === 'reconnecting');
+    const lost = nextEvent(connection, 'status', { accept: (e) => e.status === 'reconnecting' });
     const inFlight = runtime.execute([
       {
         id: 'long',
@@ -99,7 +100,10 @@ describe('an HTTP server that dies while a call streams its result', () => {
     expect((await lost).error?.message).toContain('could not be reached');
     expect(errors.filter((m) => m.includes('could not be used'))).toEqual([]);
 
-    const ready = nextEvent(connection, 'status', (e) => e.status === 'ready', 20_000);
+    const ready = nextEvent(connection, 'status', {
+      accept: (e) => e.status === 'ready',
+      timeoutMs: 20_000,
+    });
     await startEverything(port);
     await ready;
     const [sum] = await runtime.execute([{ id: 's', name: 'get-sum', arguments: { a: 2, b: 3 } }]);

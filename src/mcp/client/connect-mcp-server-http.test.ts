@@ -1,15 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../registry/index.js';
 import { createRuntime } from '../../runtime/index.js';
+import { nextEvent, waitFor } from '../../testing/index.js';
 import type { CallResult } from '../../tool/index.js';
 import { connectMcpServer } from './connect-mcp-server.js';
 import type { McpServerConnection } from './connection-events.js';
-import {
-  type HttpFixture,
-  nextEvent,
-  startHttpFixture,
-  waitFor,
-} from './fixtures/fixtures.test-helpers.js';
+import { type HttpFixture, startHttpFixture } from './fixtures/fixtures.test-helpers.js';
 
 const textOf = (result: CallResult | undefined): string => {
   const block = result?.content[0];
@@ -97,7 +93,7 @@ describe('connectMcpServer over Streamable HTTP', () => {
     expect(connection.status).toBe('reconnecting');
     expect(registry.resolve('plain')?.origin).toBe('remote');
 
-    const ready = nextEvent(connection, 'status', (e) => e.status === 'ready');
+    const ready = nextEvent(connection, 'status', { accept: (e) => e.status === 'ready' });
     await start({ port: first.port });
     await ready;
     const [back] = await runtime.execute([

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../registry/index.js';
 import { createRuntime } from '../../runtime/index.js';
+import { nextEvent } from '../../testing/index.js';
 import type { CallResult } from '../../tool/index.js';
 import { connectMcpServer } from './connect-mcp-server.js';
 import type { McpServerConnection } from './connection-events.js';
-import { nextEvent, stdioFixture } from './fixtures/fixtures.test-helpers.js';
+import { stdioFixture } from './fixtures/fixtures.test-helpers.js';
 import type { ConnectMcpServerCommonOptions } from './mcp-server-options.js';
 
 const textOf = (result: CallResult | undefined): string => {
@@ -59,7 +60,7 @@ describe('a server that crashes or vanishes', () => {
       const [before] = await runtime.execute([{ id: 'p', name: 'pid' }]);
       const statuses: string[] = [];
       connection.on('status', (event) => statuses.push(event.status));
-      const ready = nextEvent(connection, 'status', (e) => e.status === 'ready');
+      const ready = nextEvent(connection, 'status', { accept: (e) => e.status === 'ready' });
       const [crash] = await runtime.execute([{ id: 'c', name: 'crash' }]);
       expect(crash?.error?.code).toBe('upstream_unavailable');
       expect(crash?.error?.message).toContain('went away while tool "crash" ran');
@@ -89,7 +90,9 @@ describe('a server that crashes or vanishes', () => {
     expect(slow?.error?.code).toBe('upstream_unavailable');
     expect(slow?.error?.message).toContain('went away while tool "slow" ran');
 
-    const failedAgain = await nextEvent(connection, 'status', (e) => (e.attempt ?? 0) >= 2);
+    const failedAgain = await nextEvent(connection, 'status', {
+      accept: (e) => (e.attempt ?? 0) >= 2,
+    });
     expect(failedAgain.status).toBe('reconnecting');
     expect(failedAgain.error?.message).toContain('refusing to start');
     expect(registry.resolve('pid')?.origin).toBe('flaky');
@@ -100,7 +103,7 @@ describe('a server that crashes or vanishes', () => {
     );
     expect(down?.runMs).toBeLessThan(100);
 
-    const ready = nextEvent(connection, 'status', (e) => e.status === 'ready');
+    const ready = nextEvent(connection, 'status', { accept: (e) => e.status === 'ready' });
     rmSync(refuse);
     await ready;
     const [up] = await runtime.execute([{ id: 'u', name: 'pid' }]);
@@ -116,7 +119,7 @@ describe('a server that crashes or vanishes', () => {
       reconnect: { ...fastBackoff, maxAttempts: 2 },
     });
     writeFileSync(refuse, '');
-    const closed = nextEvent(connection, 'status', (e) => e.status === 'closed');
+    const closed = nextEvent(connection, 'status', { accept: (e) => e.status === 'closed' });
     await runtime.execute([{ id: 'c', name: 'crash' }]);
     const event = await closed;
     expect(event.error?.message).toContain('refusing to start');
@@ -169,7 +172,7 @@ describe("connectMcpServer with firstConnection: 'retry'", () => {
     expect(timers[0]?.ms).toBeLessThanOrEqual(500);
 
     rmSync(refuse);
-    const ready = nextEvent(connection, 'status', (event) => event.status === 'ready');
+    const ready = nextEvent(connection, 'status', { accept: (event) => event.status === 'ready' });
     now += timers[0]?.ms ?? 0;
     timers[0]?.callback();
     await ready;

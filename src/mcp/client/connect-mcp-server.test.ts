@@ -2,15 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HintgateError } from '../../errors/index.js';
 import { createRegistry, type ToolRegistry } from '../../registry/index.js';
 import { createRuntime } from '../../runtime/index.js';
+import { nextEvent, processAlive, waitFor } from '../../testing/index.js';
 import type { CallResult } from '../../tool/index.js';
 import { connectMcpServer } from './connect-mcp-server.js';
 import type { McpServerConnection } from './connection-events.js';
-import {
-  nextEvent,
-  processAlive,
-  stdioFixture,
-  waitFor,
-} from './fixtures/fixtures.test-helpers.js';
+import { stdioFixture } from './fixtures/fixtures.test-helpers.js';
 
 const textOf = (result: CallResult | undefined): string => {
   const block = result?.content[0];
@@ -248,7 +244,7 @@ describe('close and failures to start', () => {
     const failure = connectMcpServer({ name: 'refuses', registry, ...fixture });
     await expect(failure).rejects.toMatchObject({ code: 'mcp_connect_failed' });
     await expect(failure).rejects.toThrow(
-      /stdio-server\.(?:ts|mjs).*Its stderr ended with:\nfixture: refusing to start because the marker file exists/s,
+      /fixture-server-process\.(?:ts|mjs).*Its stderr ended with:\nfixture: refusing to start because the marker file exists/s,
     );
   });
 });
