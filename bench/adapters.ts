@@ -1,9 +1,8 @@
 /**
- * What hintgate's framework adapters add per call to each framework's plain tools, in one
- * run: `npx tsx --tsconfig bench/tsconfig.json bench/adapters.ts [framework ...] [--write]`
- * (`openai-agents`, `ai-sdk`, `langchain`; default all). One no-op tool per framework, made
- * by the framework itself (plain) and by the adapter over a hintgate runtime, driven the
- * way the framework drives a response's calls; each setup's variants take turns in rounds.
+ * Section `adapters`: what hintgate's framework adapters add per call to each framework's
+ * plain tools. One no-op tool per framework, made by the framework itself (plain) and by the
+ * adapter over a hintgate runtime, driven the way the framework drives a response's calls;
+ * each setup's variants take turns in rounds.
  */
 import { AIMessage, type ToolCall } from '@langchain/core/messages';
 import { type DynamicStructuredTool, tool as langchainTool } from '@langchain/core/tools';
@@ -16,19 +15,9 @@ import { createRuntime, defineTool, READ_ONLY, type Runtime, WRITE } from 'hintg
 import { createAiSdkTools } from 'hintgate/ai-sdk';
 import { createLangChainTools } from 'hintgate/langchain';
 import { createAgentsTools } from 'hintgate/openai-agents';
-import { packageVersion } from './gateway.js';
-import { interleave, machine } from './measure.js';
-import {
-  type Goal,
-  type PerCallRow,
-  perCallTable,
-  runAlone,
-  type SectionResult,
-  section,
-} from './report.js';
-
-const GOAL_US = 20;
-const ROUNDS = 15;
+import { version } from './gateway.js';
+import { interleave, type PerCall } from './measure.js';
+import { type Goal, goal, type Result, type Row, table } from './report.js';
 
 // Written mutable: the AI SDK's jsonSchema() takes a JSONSchema7, whose arrays are not readonly.
 const schema: { type: 'object'; [key: string]: unknown } = {
@@ -268,63 +257,51 @@ function langchain(): Setup[] {
   ];
 }
 
-/** Framework → its package and setups. */
-const FRAMEWORKS = {
-  'openai-agents': { package: '@openai/agents', setups: openaiAgents },
-  'ai-sdk': { package: 'ai', setups: aiSdk },
-  langchain: { package: '@langchain/langgraph', setups: langchain },
-} as const;
-type Framework = keyof typeof FRAMEWORKS;
-
-/** Measures the section, for the frameworks named (default all). */
-export async function adaptersSection(
-  only: readonly Framework[] = Object.keys(FRAMEWORKS) as Framework[],
-): Promise<SectionResult> {
-  const started = machine();
+/** Section `adapters`. */
+export async function adapters(): Promise<Result> {
   const goals: Goal[] = [];
-  const rows: PerCallRow[] = [];
-  for (const framework of only) {
-    const spec = FRAMEWORKS[framework];
-    const setups = spec.setups();
-    for (const setup of setups) {
+  const rows: Row[] = [];
+  const setups = { 'openai-agents': openaiAgents(), 'ai-sdk': aiSdk(), langchain: langchain() };
+  for (const [framework, list] of Object.entries(setups)) {
+    for (const setup of list) {
       const runs = Math.max(4, Math.round(setup.perRound / setup.calls));
       const names = Object.keys(setup.variants);
       const measured = await interleave(
-        names.map((name) => ({
-          calls: setup.calls,
-          run: setup.variants[name] as () => Promise<unknown>,
-        })),
-        { rounds: ROUNDS, runsPerRound: runs, warmupRuns: runs * 5 },
+        Object.values(setup.variants).map((run) => ({ calls: setup.calls, run })),
+        { rounds: 15, runsPerRound: runs, warmupRuns: runs * 5 },
       );
-      const plain = measured[0];
-      if (plain === undefined) throw new Error('not measured');
-      names.forEach((name, index) => {
-        const m = measured[index] ?? plain;
+      const plain = measured[0] as PerCall;
+      for (const [index, name] of names.entries()) {
+        const m = measured[index] as PerCall;
         if (name === 'adapter' && setup.judged)
-          goals.push({
-            name: `${framework}: ${setup.scenario}: adapter CPU µs added over plain`,
-            value: m.cpuUs - plain.cpuUs,
-            limit: GOAL_US,
-            bound: 'most',
-            unit: ' µs',
-          });
-        const scenario = setup.judged ? setup.scenario : `${setup.scenario} (reference)`;
-        rows.push({ labels: [framework, scenario, name], measured: m, baseline: plain });
-      });
+          goals.push(
+            goal(
+              `${framework}, ${setup.scenario}: adapter CPU µs added over plain`,
+              m.cpuUs - plain.cpuUs,
+              20,
+              'µs',
+            ),
+          );
+        rows.push({
+          framework,
+          setup: setup.judged ? setup.scenario : `${setup.scenario} (reference)`,
+          variant: name,
+          'CPU µs/call': m.cpuUs,
+          'CPU - plain µs': m.cpuUs - plain.cpuUs,
+          'CPU / plain': m.cpuUs / plain.cpuUs,
+          'wall µs/call': m.wallUs,
+          'wall / plain': m.wallUs / plain.wallUs,
+        });
+      }
     }
-    for (const runtime of new Set(setups.map((setup) => setup.runtime))) await runtime.close();
+    for (const runtime of new Set(list.map((setup) => setup.runtime))) await runtime.close();
   }
-  return section({
-    heading: "## Adapter overhead: hintgate's adapters against each framework's plain tools",
-    command: 'bench/adapters.ts',
-    started,
-    method: `${only.map((name) => `\`${FRAMEWORKS[name].package}\` ${packageVersion(FRAMEWORKS[name].package)}`).join(', ')}. One no-op tool (\`add_one\`) made by the framework (plain) and by hintgate's adapter over a runtime in mode \`yolo\`, plus references: for the OpenAI Agents SDK, plain with a \`needsApproval\` answering no and the SDK tool handing each call to \`runtime.turn()\` (glue; glue - plain + check is hintgate's share, adapter - glue the adapter's); for the AI SDK, plain with a \`toolApproval\` and \`runtime.execute\` of the same calls alone. Each setup's variants take turns in ${ROUNDS} rotating rounds of about 4000 calls (400 for whole runs, 1000 for \`generateText\`) after 5 rounds' warm-up; median µs per call. Goal per judged setup: the adapter adds under ${GOAL_US} CPU µs per call over plain.`,
-    tables: [perCallTable(['framework', 'setup', 'variant (baseline: plain)'], rows)],
+  const versions = ['@openai/agents', 'ai', '@langchain/langgraph'].map(
+    (name) => `\`${name}\` ${version(name)}`,
+  );
+  return {
+    method: `${versions.join(', ')}. One no-op tool (\`add_one\`) made by the framework (plain) and by hintgate's adapter over a runtime in mode \`yolo\`, plus references: for the OpenAI Agents SDK, plain with a \`needsApproval\` answering no and the SDK tool handing each call to \`runtime.turn()\` (glue: glue - plain is hintgate's share, adapter - glue the adapter's); for the AI SDK, plain with a \`toolApproval\` and \`runtime.execute\` of the same calls alone. Each setup's variants take turns in 15 rotating rounds of about 4000 calls (400 for whole runs, 1000 for \`generateText\`) after 5 rounds' warm-up; median µs per call.`,
+    tables: [table(rows)],
     goals,
-  });
+  };
 }
-
-runAlone(import.meta.url, () => {
-  const named = process.argv.slice(2).filter((arg): arg is Framework => arg in FRAMEWORKS);
-  return adaptersSection(named.length > 0 ? named : undefined);
-});

@@ -1,101 +1,134 @@
 /**
- * Paths to the cheap upstream of the gateway benches (bench/gateway-upstream.ts, one
- * read-only `ping`), each an MCP client (`@modelcontextprotocol/client`): direct stdio, a
- * `hintgate gateway` over stdio or `--http` (pinned, mode auto), the `mcp-proxy` command,
- * any stdio relay; and the driver that measures them at each concurrency level in
- * interleaved rounds, with the CPU of every process of a path but the client.
+ * Section `gateway`: what the gateway adds to a call of a cheap upstream (bench/gateway-upstream.ts,
+ * one read-only `ping`) over MCP. Paths, each one MCP client: direct stdio; `hintgate gateway`
+ * over stdio and `--http` (pinned, mode auto) with its fast paths on, off and one at a time
+ * (`HINTGATE_FAST_PATHS`) and with `audit.sync: always`; a `--baseline` build's gateway; and as
+ * references a bare Node relay, mcp-proxy's `proxyServer` as a stdio relay
+ * (bench/gateway-relay.ts) and the mcp-proxy command over HTTP. Then the gateway's upstream
+ * side in process, layer by layer. Also the child-process helpers the other sections use.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { AuditSyncPolicy } from 'hintgate/gateway';
-import { percentile, QUICK, treeCpuMs, turnOrder } from './measure.js';
-import { freePort, stopProcess, tail, waitForPort } from './processes.js';
-import { fixed, table } from './report.js';
+import { type AuditSink, createMemoryAuditSink, createRegistry, createRuntime } from 'hintgate';
+import { connectMcpServer, type McpEraOption } from 'hintgate/mcp';
+import { createJsonlAuditSink } from 'hintgate/node';
+import { builds, interleave, percentile, preemptions, procCpuMs, ROOT, sized } from './measure.js';
+import { type Context, type Goal, goal, type Result, type Row, table } from './report.js';
 
-export { percentile } from './measure.js';
-
-/** Calls per path and level: 2000 (8 in a `HINTGATE_BENCH_QUICK=1` trial). */
-export const GATEWAY_CALLS = QUICK ? 8 : 2000;
-/** Warm-up calls per path before a measurement: `calls`, or 8 in a quick trial. */
-export const warmupCalls = (calls: number): number => (QUICK ? 8 : calls);
-const START_TIMEOUT_MS = 20_000;
-
-/** The repository root. */
-export const ROOT = fileURLToPath(new URL('../', import.meta.url));
-/** This build's CLI. */
-export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
-/** How the upstream is started: run with tsx from the repository root, where tsx resolves. */
-export const UPSTREAM_COMMAND = [
+const TIMEOUT_MS = 20_000;
+/** The cheap upstream, run with tsx from the repository root. */
+export const UPSTREAM = [
   process.execPath,
   '--import',
   'tsx',
   fileURLToPath(new URL('./gateway-upstream.ts', import.meta.url)),
-] as const;
-/** mcp-proxy's `proxyServer` as a stdio relay in front of the upstream (bench/gateway-relay.ts). */
-export const RELAY_COMMAND = [
-  process.execPath,
-  '--import',
-  'tsx',
-  fileURLToPath(new URL('./gateway-relay.ts', import.meta.url)),
-  ...UPSTREAM_COMMAND,
-] as const;
-
-const require = createRequire(import.meta.url);
+];
 
 /** An installed package's version, or `unknown`. */
-export function packageVersion(name: string): string {
+export function version(name: string): string {
   try {
-    const manifest = join(ROOT, 'node_modules', name, 'package.json');
-    return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+    return (
+      JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
   } catch {
     return 'unknown';
   }
 }
 
-/** The installed mcp-proxy: its command's script and version, or why it is missing. */
-export function mcpProxyPackage(): { bin: string; version: string } | { missing: string } {
-  try {
-    const manifest = require.resolve('mcp-proxy/package.json');
-    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as {
-      version: string;
-      bin: Record<string, string> | string;
-    };
-    const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin['mcp-proxy'];
-    if (bin === undefined) return { missing: 'its package.json names no mcp-proxy command' };
-    return { bin: join(manifest, '..', bin), version: pkg.version };
-  } catch (error) {
-    return { missing: `not installed (${error instanceof Error ? error.message : String(error)})` };
+/** This environment with `extra`, without a token that would lock the gateway's HTTP. */
+export const childEnv = (extra: Record<string, string> = {}): Record<string, string> => {
+  const { HINTGATE_TOKEN: _token, ...env } = process.env;
+  return { ...(env as Record<string, string>), ...extra };
+};
+
+/** A free TCP port on 127.0.0.1. */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        resolve(typeof address === 'object' && address !== null ? address.port : 0),
+      );
+    });
+  });
+
+/** Resolves once 127.0.0.1:port accepts connections; rejects when `child` exits or in time. */
+export async function waitForPort(port: number, child: ChildProcess): Promise<void> {
+  for (const deadline = Date.now() + TIMEOUT_MS; Date.now() < deadline; ) {
+    if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = createConnection({ host: '127.0.0.1', port }, () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  throw new Error(`port ${port} not open within ${TIMEOUT_MS} ms`);
 }
 
-/** The environment of the processes started here, without a token that would lock HTTP. */
-export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && key !== 'HINTGATE_TOKEN') env[key] = value;
-  }
-  return { ...env, ...extra };
+/** Stops a process started here: SIGTERM, then SIGKILL after 5 s. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
 }
 
-/** One way of reaching the upstream's tool. */
-export interface Path {
+/** The last 4000 characters a stream wrote, for error messages. */
+const tail = (stream: { on(event: 'data', listener: (chunk: Buffer) => void): unknown } | null) => {
+  let text = '';
+  stream?.on('data', (chunk: Buffer) => {
+    text = (text + String(chunk)).slice(-4000);
+  });
+  return () => text.trim();
+};
+
+/** One way of reaching the upstream's `ping`. */
+interface Path {
   readonly label: string;
   readonly client: Client;
-  /** The client's child process (its tree's CPU counts), if any. */
-  readonly pid: () => number | undefined;
+  /** The client's child process, whose process tree's CPU counts. */
+  readonly pid: number | undefined;
   close(): Promise<void>;
+  /** Figures at the level being measured. */
+  sample: {
+    latencies: number[];
+    wallMs: number;
+    failed: number;
+    cpuMs: number;
+    ownMs: number;
+    preempted: number;
+    failure?: string;
+  };
 }
 
+const newSample = (): Path['sample'] => ({
+  latencies: [],
+  wallMs: 0,
+  failed: 0,
+  cpuMs: 0,
+  ownMs: 0,
+  preempted: 0,
+});
 const newClient = (): Client => new Client({ name: 'hintgate-bench', version: '1.0.0' });
 
-/** A client that spawns `command` and speaks stdio to it. */
-export async function stdioPath(
+async function stdioPath(
   label: string,
   command: readonly string[],
   env = childEnv(),
@@ -110,159 +143,126 @@ export async function stdioPath(
   });
   const stderr = tail(transport.stderr);
   const client = newClient();
-  try {
-    await client.connect(transport, { timeout: START_TIMEOUT_MS });
-  } catch (error) {
-    await client.close().catch(() => {});
+  await client.connect(transport, { timeout: TIMEOUT_MS }).catch((error: unknown) => {
     throw new Error(`${label}: could not connect: ${String(error)}\n${stderr()}`);
-  }
-  return { label, client, pid: () => transport.pid ?? undefined, close: () => client.close() };
+  });
+  return {
+    label,
+    client,
+    pid: transport.pid ?? undefined,
+    close: () => client.close(),
+    sample: newSample(),
+  };
 }
 
-/**
- * A client over Streamable HTTP to a server `child` runs at `url`. Its fetch drops the
- * transport's abort signal: undici keeps a listener on it per request until garbage
- * collection, and thousands pile up under load; the bench never cancels a call.
- */
+/** A Streamable HTTP client of the server `child` starts; `url` resolves once it listens. */
 async function httpPath(
   label: string,
   child: ChildProcess,
-  url: string,
-  output: () => string,
+  url: (output: () => string) => Promise<string>,
 ): Promise<Path> {
+  const output = tail(child.stderr);
   const client = newClient();
-  const transport = new StreamableHTTPClientTransport(new URL(url), {
-    fetch: (target, init) => {
-      if (init === undefined) return fetch(target);
-      const { signal: _unused, ...rest } = init;
-      return fetch(target, rest);
-    },
-  });
   try {
-    await client.connect(transport, { timeout: START_TIMEOUT_MS });
+    // The fetch drops the abort signal: undici keeps a listener on it per request until GC.
+    const fetchWithout = (target: string | URL | Request, init?: RequestInit) =>
+      fetch(target, { ...init, signal: null });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(await url(output)), { fetch: fetchWithout }),
+      { timeout: TIMEOUT_MS },
+    );
   } catch (error) {
-    await client.close().catch(() => {});
     await stopProcess(child);
-    throw new Error(`${label}: could not connect to ${url}: ${String(error)}\n${output()}`);
+    throw new Error(`${label}: could not start or connect: ${String(error)}\n${output()}`);
   }
-  const close = async (): Promise<void> => {
+  const close = async () => {
     await client.close().catch(() => {});
     await stopProcess(child);
   };
-  return { label, client, pid: () => child.pid, close };
+  return { label, client, pid: child.pid, close, sample: newSample() };
 }
 
-/** `hintgate gateway --http` of `cli` (default this build's) on a free port. */
-export async function gatewayHttpPath(
-  label: string,
-  config: string,
-  options: { cli?: string; env?: Record<string, string> } = {},
-): Promise<Path> {
-  const child = spawn(
-    process.execPath,
-    [options.cli ?? CLI, 'gateway', '--config', config, '--mode', 'auto', '--http', '--port', '0'],
-    { cwd: ROOT, env: options.env ?? childEnv(), stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  const output = tail(child.stderr);
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no URL within ${START_TIMEOUT_MS} ms`)),
-      START_TIMEOUT_MS,
-    );
-    child.stderr?.on('data', () => {
-      const match = /at (http:\/\/\S+\/mcp)/.exec(output());
-      if (match?.[1] !== undefined) {
-        clearTimeout(timer);
-        resolve(match[1]);
+const spawnQuiet = (args: string[], env = childEnv()): ChildProcess =>
+  spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+
+const gatewayHttp = (label: string, cli: string, config: string, env?: Record<string, string>) =>
+  httpPath(
+    label,
+    spawnQuiet(
+      [cli, 'gateway', '--config', config, '--mode', 'auto', '--http', '--port', '0'],
+      env,
+    ),
+    async (output) => {
+      for (
+        const deadline = Date.now() + TIMEOUT_MS;
+        Date.now() < deadline;
+        await new Promise((r) => setTimeout(r, 50))
+      ) {
+        const url = /at (http:\/\/\S+\/mcp)/.exec(output())?.[1];
+        if (url !== undefined) return url;
       }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with code ${code}`));
-    });
-  }).catch(async (error: unknown) => {
-    await stopProcess(child);
-    throw new Error(`${label} did not start: ${String(error)}\n${output()}`);
+      throw new Error('printed no URL');
+    },
+  );
+
+/** The mcp-proxy command (`--server stream`) in front of the upstream, when installed. */
+async function mcpProxyHttp(): Promise<Path | undefined> {
+  let bin: string;
+  try {
+    const manifest = createRequire(import.meta.url).resolve('mcp-proxy/package.json');
+    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { bin: Record<string, string> };
+    bin = join(manifest, '..', pkg.bin['mcp-proxy'] ?? '');
+  } catch {
+    return undefined;
+  }
+  const port = await freePort();
+  const child = spawnQuiet([
+    bin,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    `${port}`,
+    '--server',
+    'stream',
+    '--',
+    ...UPSTREAM,
+  ]);
+  return httpPath('mcp-proxy (HTTP)', child, async () => {
+    await waitForPort(port, child);
+    return `http://127.0.0.1:${port}/mcp`;
   });
-  return httpPath(label, child, url, output);
 }
 
-/** The mcp-proxy command (`--server stream`) in front of the upstream on a free port. */
-export async function mcpProxyHttpPath(bin: string, label = 'mcp-proxy'): Promise<Path> {
-  const port = await freePort();
-  const args = [bin, '--host', '127.0.0.1', '--port', String(port), '--server', 'stream', '--'];
-  const child = spawn(process.execPath, [...args, ...UPSTREAM_COMMAND], {
+/** A configuration fronting the upstream in `dir`, pinned by `cli`; `audit.sync` when given. */
+function pinnedConfig(dir: string, cli: string, sync?: string): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'hintgate.yaml');
+  const [command, ...args] = UPSTREAM;
+  const server = { command, args, cwd: ROOT, trusted: true };
+  writeFileSync(
+    file,
+    JSON.stringify({
+      servers: { bench: server },
+      mode: 'auto',
+      ...(sync ? { audit: { sync } } : {}),
+    }),
+  );
+  execFileSync(process.execPath, [cli, 'pin', '--config', file], {
     cwd: ROOT,
     env: childEnv(),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const output = tail(child.stderr);
-  try {
-    await waitForPort(port, child, START_TIMEOUT_MS);
-  } catch (error) {
-    await stopProcess(child);
-    throw new Error(`mcp-proxy did not start: ${String(error)}\n${output()}`);
-  }
-  return httpPath(label, child, `http://127.0.0.1:${port}/mcp`, output);
-}
-
-/** The command line of `hintgate gateway` over stdio with `config`. */
-export const gatewayCommand = (config: string, cli = CLI): string[] => [
-  process.execPath,
-  cli,
-  'gateway',
-  '--config',
-  config,
-  '--mode',
-  'auto',
-];
-
-/**
- * A gateway configuration in a directory of its own (audit log, approvals and pins beside
- * it), pinned with `hintgate pin`, with `audit.sync` set when `sync` is given. Returns the
- * configuration file's path.
- */
-export async function pinnedConfig(directory: string, sync?: AuditSyncPolicy): Promise<string> {
-  mkdirSync(directory, { recursive: true });
-  const file = join(directory, 'hintgate.yaml');
-  const [command, ...args] = UPSTREAM_COMMAND;
-  const config = {
-    servers: { bench: { command, args, cwd: ROOT, trusted: true } },
-    mode: 'auto',
-    ...(sync === undefined ? {} : { audit: { sync } }),
-  };
-  // JSON is YAML too.
-  writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
-  await new Promise<void>((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [CLI, 'pin', '--config', file],
-      { cwd: ROOT, env: childEnv(), timeout: START_TIMEOUT_MS },
-      (error, _out, stderr) =>
-        error === null ? resolve() : reject(new Error(`hintgate pin: ${error.message}\n${stderr}`)),
-    );
+    stdio: 'pipe',
+    timeout: TIMEOUT_MS,
   });
   return file;
 }
 
-/** Calls made and how they went, for one path at one concurrency level. */
-export interface Sample {
-  readonly latencies: number[];
-  wallMs: number;
-  failed: number;
-  firstFailure?: string;
-}
-
-/** An empty {@link Sample}. */
-export const newSample = (): Sample => ({ latencies: [], wallMs: 0, failed: 0 });
-
-/** Makes `calls` calls of `ping` with `concurrency` in flight; adds to `sample` if given. */
-export async function drive(
+/** Makes `calls` calls of `ping`, `concurrency` in flight, into `sample`. */
+async function drive(
   client: Client,
   concurrency: number,
   calls: number,
-  sample?: Sample,
-): Promise<void> {
+  sample = newSample(),
+): Promise<Path['sample']> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < calls) {
@@ -271,144 +271,306 @@ export async function drive(
       let failure: string | undefined;
       try {
         const result = await client.callTool({ name: 'ping', arguments: {} });
-        const first = (result.content as ReadonlyArray<{ text?: string }>)[0];
-        if (result.isError === true || first?.text !== 'pong') {
-          failure = `unexpected result ${JSON.stringify(result).slice(0, 200)}`;
-        }
+        const first = (result.content as { text?: string }[])[0];
+        if (result.isError === true || first?.text !== 'pong')
+          failure = JSON.stringify(result).slice(0, 200);
       } catch (error) {
-        failure = error instanceof Error ? error.message : String(error);
+        failure = String(error);
       }
-      if (sample === undefined) continue;
       sample.latencies.push(performance.now() - start);
-      if (failure !== undefined) {
-        sample.failed += 1;
-        sample.firstFailure ??= failure;
-      }
+      if (failure !== undefined)
+        [sample.failed, sample.failure] = [sample.failed + 1, sample.failure ?? failure];
     }
   };
   const start = performance.now();
   await Promise.all(Array.from({ length: concurrency }, worker));
-  if (sample !== undefined) sample.wallMs += performance.now() - start;
+  sample.wallMs += performance.now() - start;
+  return sample;
 }
 
-/** A path's figures at one concurrency level. */
-export interface PathRow {
-  readonly label: string;
-  readonly concurrency: number;
-  readonly calls: number;
-  readonly p50: number;
-  readonly p95: number;
-  readonly p99: number;
-  /** Calls per second. */
-  readonly throughput: number;
-  /** CPU µs per call of the client's child process tree (NaN off Linux or without one). */
-  readonly cpuUs: number;
-  /** Calls not ok, with the first failure. */
-  readonly notOk: string;
-}
+const sorted = (values: readonly number[]): number[] => [...values].sort((a, b) => a - b);
+const FAST = [
+  ['on', 'fast paths on (default)'],
+  ['off', 'fast paths off'],
+  ['http', 'only the http fast path'],
+  ['upstream', 'only the upstream fast path'],
+] as const;
+const RELAY =
+  "const c=require('node:child_process').spawn(process.argv[1],process.argv.slice(2),{stdio:['pipe','pipe','inherit']});process.stdin.pipe(c.stdin);c.stdout.pipe(process.stdout);c.on('exit',(x)=>process.exit(x??1))";
 
-const rowOf = (label: string, concurrency: number, sample: Sample, cpuMs: number): PathRow => {
-  const sorted = [...sample.latencies].sort((a, b) => a - b);
-  return {
-    label,
-    concurrency,
-    calls: sorted.length,
-    p50: percentile(sorted, 50),
-    p95: percentile(sorted, 95),
-    p99: percentile(sorted, 99),
-    throughput: (sorted.length * 1000) / sample.wallMs,
-    cpuUs: (cpuMs * 1000) / sorted.length,
-    notOk: sample.failed === 0 ? '0' : `${sample.failed} (${sample.firstFailure ?? ''})`,
-  };
-};
+/** Section `gateway`. */
+export async function gateway(context: Context): Promise<Result> {
+  const work = mkdtempSync(join(tmpdir(), 'hintgate-bench-gateway-'));
+  const paths: Path[] = [];
+  try {
+    const gateways = (await builds(context.baseline)).map((b) => ({
+      label: b.label,
+      cli: join(b.dist, 'cli', 'main.js'),
+    }));
+    const [mine, base] = gateways as [{ cli: string }, { label: string; cli: string } | undefined];
+    const config = (name: string, cli = mine.cli, sync?: string) =>
+      pinnedConfig(join(work, name), cli, sync);
+    const fast = (value: string) => childEnv({ HINTGATE_FAST_PATHS: value });
+    paths.push(await stdioPath('direct (stdio)', UPSTREAM));
+    for (const [value, label] of FAST)
+      paths.push(
+        await stdioPath(
+          `gateway stdio, ${label}`,
+          [
+            process.execPath,
+            mine.cli,
+            'gateway',
+            '--config',
+            config(`stdio-${value}`),
+            '--mode',
+            'auto',
+          ],
+          fast(value),
+        ),
+      );
+    paths.push(
+      await stdioPath('gateway stdio, audit.sync: always', [
+        process.execPath,
+        mine.cli,
+        'gateway',
+        '--config',
+        config('stdio-always', mine.cli, 'always'),
+      ]),
+    );
+    if (base)
+      paths.push(
+        await stdioPath('gateway stdio, baseline build', [
+          process.execPath,
+          base.cli,
+          'gateway',
+          '--config',
+          config('stdio-base', base.cli),
+        ]),
+      );
+    paths.push(
+      await stdioPath('bare Node relay (reference)', [process.execPath, '-e', RELAY, ...UPSTREAM]),
+    );
+    const proxyRelay = [
+      process.execPath,
+      '--import',
+      'tsx',
+      fileURLToPath(new URL('./gateway-relay.ts', import.meta.url)),
+      ...UPSTREAM,
+    ];
+    paths.push(await stdioPath('mcp-proxy proxyServer relay (stdio, reference)', proxyRelay));
+    for (const [value, label] of FAST)
+      paths.push(
+        await gatewayHttp(`gateway HTTP, ${label}`, mine.cli, config(`http-${value}`), fast(value)),
+      );
+    paths.push(
+      await gatewayHttp(
+        'gateway HTTP, audit.sync: always',
+        mine.cli,
+        config('http-always', mine.cli, 'always'),
+      ),
+    );
+    if (base)
+      paths.push(
+        await gatewayHttp('gateway HTTP, baseline build', base.cli, config('http-base', base.cli)),
+      );
+    const proxy = await mcpProxyHttp();
+    if (proxy) paths.push(proxy);
 
-/**
- * The rows as a Markdown table: latency, calls/s and CPU per call, each against the row of
- * the same level whose label starts with `direct` (p50 and CPU) and `mcp-proxy` (calls/s).
- */
-export function pathsTable(rows: readonly PathRow[], direct: string, mcpProxy: string): string {
-  const find = (prefix: string, level: number) =>
-    rows.find((row) => row.concurrency === level && row.label.startsWith(prefix));
-  const ms = (value: number | undefined): string => (value === undefined ? 'n/a' : fixed(value, 3));
-  return table(
-    [
-      'path',
-      'concurrent',
-      'p50 ms',
-      'p95 ms',
-      'p99 ms',
-      'calls/s',
-      'CPU µs/call',
-      'p50 - direct ms',
-      'CPU / direct',
-      'calls/s / mcp-proxy',
-      'not ok',
-    ],
-    rows.map((row) => {
-      const base = find(direct, row.concurrency);
-      const other = find(mcpProxy, row.concurrency);
-      return [
-        row.label,
-        String(row.concurrency),
-        ms(row.p50),
-        ms(row.p95),
-        ms(row.p99),
-        fixed(row.throughput, 0),
-        fixed(row.cpuUs, 0),
-        ms(base && row.p50 - base.p50),
-        base ? fixed(row.cpuUs / base.cpuUs, 2) : 'n/a',
-        other ? fixed(row.throughput / other.throughput, 2) : 'n/a',
-        row.notOk,
-      ];
-    }),
-  );
-}
-
-/**
- * Measures every path at every level: `calls` calls per path and level in `rounds` rounds,
- * the paths taking turns in a rotating order, so drift of the machine hits them alike.
- */
-export async function measurePaths(
-  paths: readonly Path[],
-  levels: readonly number[],
-  calls = GATEWAY_CALLS,
-  rounds = 2,
-): Promise<PathRow[]> {
-  const rows: PathRow[] = [];
-  for (const concurrency of levels) {
-    const samples = paths.map(newSample);
-    const cpu = paths.map(() => 0);
-    for (let round = 0; round < rounds; round += 1) {
-      for (const index of turnOrder(paths.length, round)) {
-        const path = paths[index] as Path;
-        const before = treeCpuMs(path.pid());
-        await drive(path.client, concurrency, calls / rounds, samples[index]);
-        cpu[index] = (cpu[index] ?? 0) + treeCpuMs(path.pid()) - before;
+    // Warm-up, block by block, so a cold start stays visible.
+    const [warmCalls, block] = sized([10_000, 2000], [16, 8]);
+    const warm: Row[] = paths.map((path) => ({ path: path.label }));
+    for (let done = 0; done < warmCalls; done += block) {
+      for (const [i, path] of paths.entries()) {
+        const s = await drive(path.client, 8, block);
+        const row = warm[i] as Record<string, string>;
+        row[`calls ${done + 1}-${done + block}: p50 ms, calls/s`] =
+          `${percentile(sorted(s.latencies), 50).toFixed(3)}, ${((block * 1000) / s.wallMs).toFixed(0)}`;
       }
     }
-    for (const [index, path] of paths.entries()) {
-      rows.push(rowOf(path.label, concurrency, samples[index] as Sample, cpu[index] ?? 0));
+    const calls = sized(2000, 8);
+    const rows: Row[] = [];
+    const goals: Goal[] = [];
+    for (const level of [1, 8, 32]) {
+      for (const path of paths) path.sample = newSample();
+      for (let round = 0; round < 2; round += 1) {
+        for (let turn = 0; turn < paths.length; turn += 1) {
+          const { pid, client, sample } = paths[(turn + round) % paths.length] as Path;
+          const before = [procCpuMs(pid), procCpuMs(pid, true), preemptions(pid)];
+          await drive(client, level, calls / 2, sample);
+          sample.cpuMs += procCpuMs(pid) - (before[0] ?? 0);
+          sample.ownMs += procCpuMs(pid, true) - (before[1] ?? 0);
+          sample.preempted += preemptions(pid) - (before[2] ?? 0);
+        }
+      }
+      const figures = paths.map(({ label, sample: s }) => {
+        const times = sorted(s.latencies);
+        return {
+          label,
+          s,
+          p50: percentile(times, 50),
+          p95: percentile(times, 95),
+          p99: percentile(times, 99),
+          rate: (times.length * 1000) / s.wallMs,
+          cpu: (s.cpuMs * 1000) / times.length,
+        };
+      });
+      const [direct] = figures;
+      const find = (label: string) => figures.find((f) => f.label === label);
+      const proxied = find('mcp-proxy (HTTP)');
+      for (const f of figures) {
+        rows.push({
+          path: f.label,
+          concurrent: level,
+          'p50 ms': f.p50,
+          'p95 ms': f.p95,
+          'p99 ms': f.p99,
+          'calls/s': f.rate,
+          'CPU µs/call (path processes)': f.cpu,
+          'of which the first process': (f.s.ownMs * 1000) / calls,
+          'preempted per call': f.s.preempted / calls,
+          'p50 - direct ms': f.p50 - (direct?.p50 ?? Number.NaN),
+          'CPU / direct': f.cpu / (direct?.cpu ?? Number.NaN),
+          'calls/s / mcp-proxy': f.rate / (proxied?.rate ?? Number.NaN),
+          'not ok': f.s.failed === 0 ? '0' : `${f.s.failed} (${f.s.failure})`,
+        });
+      }
+      const stdio = find(`gateway stdio, ${FAST[0][1]}`);
+      if (level === 1 && stdio && direct) {
+        goals.push(
+          goal(
+            'stdio hop: gateway p50 - direct p50, 1 concurrent',
+            stdio.p50 - direct.p50,
+            0.1,
+            'ms',
+          ),
+        );
+        goals.push(
+          goal(
+            "stdio hop: CPU per call of the gateway's processes / direct's, 1 concurrent",
+            stdio.cpu / direct.cpu,
+            2,
+          ),
+        );
+      }
+      const http = find(`gateway HTTP, ${FAST[0][1]}`);
+      if (http && proxied)
+        goals.push(
+          goal(
+            `HTTP calls/s / mcp-proxy's, ${level} concurrent`,
+            http.rate / proxied.rate,
+            1,
+            'x',
+            'least',
+          ),
+        );
     }
+    for (const path of paths.splice(0)) await path.close();
+    const audits = ['stdio-on', 'http-on'].map((name): Row => {
+      const text = readFileSync(join(work, name, '.hintgate', 'audit.jsonl'), 'utf8');
+      const types = new Map<string, number>();
+      for (const line of text.split('\n').filter(Boolean)) {
+        const type = (JSON.parse(line) as { type: string }).type;
+        types.set(type, (types.get(type) ?? 0) + 1);
+      }
+      const made = warmCalls + 3 * calls;
+      const events = [...types].map(([type, count]) => `${count} \`${type}\``).join(', ');
+      return {
+        'gateway (default configuration)': name.startsWith('stdio') ? 'stdio' : 'HTTP',
+        'calls made': made,
+        'audit events': events,
+        'bytes per call': Buffer.byteLength(text) / made,
+      };
+    });
+    const mcpProxy = proxy
+      ? `mcp-proxy ${version('mcp-proxy')}`
+      : 'mcp-proxy (not installed: not measured)';
+    return {
+      method: `one stdio upstream (server ${version('@modelcontextprotocol/server')}, one read-only \`ping\`), one client ${version('@modelcontextprotocol/client')} per path; gateways in mode \`auto\`, server trusted and pinned, audit to \`.hintgate/audit.jsonl\`; ${mcpProxy}. ${warmCalls} warm-up calls per path at 8 concurrent in blocks (first table), then ${calls} calls per path and level in 2 rotating rounds; p50/p95/p99 nearest-rank of \`callTool\` in the client; CPU = user + system of the path's processes (all but the client) from /proc, "preempted" = involuntary context switches of its first process. Last table: the gateway's upstream side in process, one call at a time, 8 rotating rounds of 500 calls, CPU of this process.`,
+      tables: [table(warm), table(rows), table(audits), await layers(work)],
+      goals,
+    };
+  } finally {
+    for (const path of paths) await path.close().catch(() => {});
+    rmSync(work, { recursive: true, force: true });
   }
-  return rows;
 }
 
-/**
- * Warms every path up at 8 concurrent in blocks of `block` calls, the paths taking turns
- * block by block; returns each block's row, so a cold start stays visible.
- */
-export async function warmUp(
-  paths: readonly Path[],
-  calls: number,
-  block: number,
-): Promise<PathRow[][]> {
-  const blocks = paths.map((): PathRow[] => []);
-  for (let done = 0; done < calls; done += block) {
-    for (const [index, path] of paths.entries()) {
-      const sample = newSample();
-      await drive(path.client, 8, block, sample);
-      blocks[index]?.push(rowOf(path.label, 8, sample, Number.NaN));
-    }
+/** The gateway's upstream side in this process, one thing added per row; returns the table. */
+async function layers(work: string): Promise<string> {
+  const closers: (() => Promise<unknown>)[] = [];
+  const [command = '', ...args] = UPSTREAM;
+  const runtimeLayer = async (audit?: AuditSink, era?: McpEraOption) => {
+    const registry = createRegistry();
+    const connection = await connectMcpServer({
+      name: 'bench',
+      registry,
+      command,
+      args,
+      cwd: ROOT,
+      env: childEnv(),
+      trusted: true,
+      ...(era ? { era } : {}),
+    });
+    const runtime = createRuntime({
+      registry,
+      mode: 'auto',
+      ...(audit ? { auditSinks: [audit] } : {}),
+    });
+    closers.push(
+      () => connection.close(),
+      () => runtime.close(),
+    );
+    const call = async () => {
+      const [result] = await runtime.execute([{ id: 'c', name: 'ping', arguments: {} }]);
+      if (result?.status !== 'ok') throw new Error(JSON.stringify(result));
+    };
+    return { era: connection.protocolEra as string, call };
+  };
+  const jsonl = (sync: false | 'auto' | true) =>
+    createJsonlAuditSink({ path: join(work, `${sync}.jsonl`), sync });
+  try {
+    const sdk = await stdioPath('sdk', UPSTREAM);
+    closers.push(() => sdk.close());
+    const list: [string, { era: string; call: () => Promise<unknown> }][] = [
+      [
+        'SDK Client alone (`client.callTool`)',
+        {
+          era: sdk.client.getProtocolEra() ?? '',
+          call: () => sdk.client.callTool({ name: 'ping', arguments: {} }),
+        },
+      ],
+      ['runtime over `connectMcpServer`, its defaults, no audit', await runtimeLayer()],
+      ['+ memory audit sink', await runtimeLayer(createMemoryAuditSink())],
+      ['JSONL audit sink, sync: false', await runtimeLayer(jsonl(false))],
+      ["JSONL audit sink, sync: 'auto' (gateway default)", await runtimeLayer(jsonl('auto'))],
+      ['JSONL audit sink, sync: true (audit.sync: always)', await runtimeLayer(jsonl(true))],
+      ["reference: runtime with era: 'auto', no audit", await runtimeLayer(undefined, 'auto')],
+    ];
+    const m = await interleave(
+      list.map(([, layer]) => ({ calls: 1, run: layer.call })),
+      { rounds: 8, runsPerRound: 500, warmupRuns: 1000 },
+    );
+    const [first] = m;
+    return table(
+      list.map(([label, layer], i) => ({
+        'layer (upstream side, in process)': `${i + 1}. ${label}`,
+        era:
+          layer.era === 'legacy'
+            ? '2025 handshake'
+            : layer.era === 'modern'
+              ? '2026-07-28'
+              : layer.era,
+        'p50 ms': (m[i]?.p50RunUs ?? Number.NaN) / 1000,
+        'CPU µs/call': m[i]?.cpuUs ?? Number.NaN,
+        'p50 - row 1 ms': ((m[i]?.p50RunUs ?? Number.NaN) - (first?.p50RunUs ?? Number.NaN)) / 1000,
+        'CPU / row 1': (m[i]?.cpuUs ?? Number.NaN) / (first?.cpuUs ?? Number.NaN),
+      })),
+    );
+  } finally {
+    for (const close of closers.reverse()) await close().catch(() => {});
   }
-  return blocks;
 }
+
+/** True when `program` is on PATH. */
+export const onPath = (program: string): boolean =>
+  (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, program)));
