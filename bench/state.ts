@@ -100,7 +100,7 @@ export async function state(): Promise<Result> {
       figures.push(
         await interleave(variants, {
           rounds: 4,
-          runsPerRound: calls / 4 / inFlight,
+          runsPerRound: Math.round(calls / 4 / inFlight),
           warmupRuns: 2000 / inFlight,
         }),
       );
