@@ -90,179 +90,65 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** The last 4000 characters a stream wrote, for error messages. */
-const tail = (stream: { on(event: 'data', listener: (chunk: Buffer) => void): unknown } | null) => {
-  let text = '';
-  stream?.on('data', (chunk: Buffer) => {
-    text = (text + String(chunk)).slice(-4000);
-  });
-  return () => text.trim();
-};
-
-/** One way of reaching the upstream's `ping`. */
+/** One way of reaching the upstream's `ping`, and its figures at the level being measured. */
 interface Path {
   readonly label: string;
   readonly client: Client;
-  /** The client's child process, whose process tree's CPU counts. */
+  /** The process the client spawned: its tree's CPU counts. */
   readonly pid: number | undefined;
   close(): Promise<void>;
-  /** Figures at the level being measured. */
-  sample: {
-    latencies: number[];
-    wallMs: number;
-    failed: number;
-    cpuMs: number;
-    ownMs: number;
-    preempted: number;
-    failure?: string;
-  };
+  s: { latencies: number[]; wallMs: number; failed: number; failure?: string; cpu: number[] };
 }
+const fresh = (): Path['s'] => ({ latencies: [], wallMs: 0, failed: 0, cpu: [0, 0, 0] });
 
-const newSample = (): Path['sample'] => ({
-  latencies: [],
-  wallMs: 0,
-  failed: 0,
-  cpuMs: 0,
-  ownMs: 0,
-  preempted: 0,
-});
-const newClient = (): Client => new Client({ name: 'hintgate-bench', version: '1.0.0' });
-
-async function stdioPath(
-  label: string,
-  command: readonly string[],
-  env = childEnv(),
-): Promise<Path> {
-  const [program = process.execPath, ...args] = command;
-  const transport = new StdioClientTransport({
-    command: program,
-    args,
-    cwd: ROOT,
-    env,
-    stderr: 'pipe',
+/** Spawns `node ...args` and connects over stdio, or over Streamable HTTP once `port` opens. */
+async function open(label: string, args: string[], env = childEnv(), port?: number): Promise<Path> {
+  const client = new Client({ name: 'hintgate-bench', version: '1.0.0' });
+  const options = { command: process.execPath, args, cwd: ROOT, env, stderr: 'pipe' } as const;
+  const stdio = port === undefined ? new StdioClientTransport(options) : undefined;
+  const child = stdio ? undefined : spawn(process.execPath, args, { ...options, stdio: 'pipe' });
+  let output = '';
+  (stdio?.stderr ?? child?.stderr)?.on('data', (chunk: Buffer) => {
+    output = (output + String(chunk)).slice(-4000);
   });
-  const stderr = tail(transport.stderr);
-  const client = newClient();
-  await client.connect(transport, { timeout: TIMEOUT_MS }).catch((error: unknown) => {
-    throw new Error(`${label}: could not connect: ${String(error)}\n${stderr()}`);
-  });
-  return {
-    label,
-    client,
-    pid: transport.pid ?? undefined,
-    close: () => client.close(),
-    sample: newSample(),
-  };
-}
-
-/** A Streamable HTTP client of the server `child` starts; `url` resolves once it listens. */
-async function httpPath(
-  label: string,
-  child: ChildProcess,
-  url: (output: () => string) => Promise<string>,
-): Promise<Path> {
-  const output = tail(child.stderr);
-  const client = newClient();
-  try {
-    // The fetch drops the abort signal: undici keeps a listener on it per request until GC.
-    const fetchWithout = (target: string | URL | Request, init?: RequestInit) =>
-      fetch(target, { ...init, signal: null });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(await url(output)), { fetch: fetchWithout }),
-      { timeout: TIMEOUT_MS },
-    );
-  } catch (error) {
-    await stopProcess(child);
-    throw new Error(`${label}: could not start or connect: ${String(error)}\n${output()}`);
-  }
-  const close = async () => {
+  const stop = async () => {
     await client.close().catch(() => {});
-    await stopProcess(child);
+    if (child) await stopProcess(child);
   };
-  return { label, client, pid: child.pid, close, sample: newSample() };
-}
-
-const spawnQuiet = (args: string[], env = childEnv()): ChildProcess =>
-  spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
-
-const gatewayHttp = (label: string, cli: string, config: string, env?: Record<string, string>) =>
-  httpPath(
-    label,
-    spawnQuiet(
-      [cli, 'gateway', '--config', config, '--mode', 'auto', '--http', '--port', '0'],
-      env,
-    ),
-    async (output) => {
-      for (
-        const deadline = Date.now() + TIMEOUT_MS;
-        Date.now() < deadline;
-        await new Promise((r) => setTimeout(r, 50))
-      ) {
-        const url = /at (http:\/\/\S+\/mcp)/.exec(output())?.[1];
-        if (url !== undefined) return url;
-      }
-      throw new Error('printed no URL');
-    },
-  );
-
-/** The mcp-proxy command (`--server stream`) in front of the upstream, when installed. */
-async function mcpProxyHttp(): Promise<Path | undefined> {
-  let bin: string;
   try {
-    const manifest = createRequire(import.meta.url).resolve('mcp-proxy/package.json');
-    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { bin: Record<string, string> };
-    bin = join(manifest, '..', pkg.bin['mcp-proxy'] ?? '');
-  } catch {
-    return undefined;
+    if (child) await waitForPort(port as number, child);
+    // The fetch drops the abort signal: undici keeps a listener on it per request until GC.
+    const fetchWithout = (to: string | URL | Request, init?: RequestInit) =>
+      fetch(to, { ...init, signal: null });
+    const http = () =>
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
+        fetch: fetchWithout,
+      });
+    await client.connect(stdio ?? http(), { timeout: TIMEOUT_MS });
+  } catch (error) {
+    await stop();
+    throw new Error(`${label}: could not start or connect: ${String(error)}\n${output}`);
   }
-  const port = await freePort();
-  const child = spawnQuiet([
-    bin,
-    '--host',
-    '127.0.0.1',
-    '--port',
-    `${port}`,
-    '--server',
-    'stream',
-    '--',
-    ...UPSTREAM,
-  ]);
-  return httpPath('mcp-proxy (HTTP)', child, async () => {
-    await waitForPort(port, child);
-    return `http://127.0.0.1:${port}/mcp`;
-  });
+  return { label, client, pid: stdio?.pid ?? child?.pid, close: stop, s: fresh() };
 }
 
-/** A configuration fronting the upstream in `dir`, pinned by `cli`; `audit.sync` when given. */
-function pinnedConfig(dir: string, cli: string, sync?: string): string {
+/** `cli gateway` over a configuration fronting the upstream in `dir`, pinned by `cli`. */
+function gatewayArgs(cli: string, dir: string, sync?: string): string[] {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'hintgate.yaml');
   const [command, ...args] = UPSTREAM;
-  const server = { command, args, cwd: ROOT, trusted: true };
+  const servers = { bench: { command, args, cwd: ROOT, trusted: true } };
   writeFileSync(
     file,
-    JSON.stringify({
-      servers: { bench: server },
-      mode: 'auto',
-      ...(sync ? { audit: { sync } } : {}),
-    }),
+    JSON.stringify({ servers, mode: 'auto', ...(sync ? { audit: { sync } } : {}) }),
   );
-  execFileSync(process.execPath, [cli, 'pin', '--config', file], {
-    cwd: ROOT,
-    env: childEnv(),
-    stdio: 'pipe',
-    timeout: TIMEOUT_MS,
-  });
-  return file;
+  const options = { cwd: ROOT, env: childEnv(), stdio: 'pipe', timeout: TIMEOUT_MS } as const;
+  execFileSync(process.execPath, [cli, 'pin', '--config', file], options);
+  return [cli, 'gateway', '--config', file, '--mode', 'auto'];
 }
 
-/** Makes `calls` calls of `ping`, `concurrency` in flight, into `sample`. */
-async function drive(
-  client: Client,
-  concurrency: number,
-  calls: number,
-  sample = newSample(),
-): Promise<Path['sample']> {
+/** Makes `calls` calls of `ping`, `concurrency` in flight, into `s`. */
+async function drive(client: Client, concurrency: number, calls: number, s = fresh()) {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < calls) {
@@ -272,187 +158,168 @@ async function drive(
       try {
         const result = await client.callTool({ name: 'ping', arguments: {} });
         const first = (result.content as { text?: string }[])[0];
-        if (result.isError === true || first?.text !== 'pong')
+        if (result.isError || first?.text !== 'pong')
           failure = JSON.stringify(result).slice(0, 200);
       } catch (error) {
         failure = String(error);
       }
-      sample.latencies.push(performance.now() - start);
-      if (failure !== undefined)
-        [sample.failed, sample.failure] = [sample.failed + 1, sample.failure ?? failure];
+      s.latencies.push(performance.now() - start);
+      if (failure !== undefined) [s.failed, s.failure] = [s.failed + 1, s.failure ?? failure];
     }
   };
   const start = performance.now();
   await Promise.all(Array.from({ length: concurrency }, worker));
-  sample.wallMs += performance.now() - start;
-  return sample;
+  s.wallMs += performance.now() - start;
+  return s;
 }
 
 const sorted = (values: readonly number[]): number[] => [...values].sort((a, b) => a - b);
-const FAST = [
-  ['on', 'fast paths on (default)'],
-  ['off', 'fast paths off'],
-  ['http', 'only the http fast path'],
-  ['upstream', 'only the upstream fast path'],
-] as const;
+const FAST = ['on', 'off', 'http', 'upstream'];
+const fastLabel = (v: string) =>
+  v === 'on' ? 'fast paths on (default)' : v === 'off' ? 'fast paths off' : `only ${v} fast path`;
 const RELAY =
   "const c=require('node:child_process').spawn(process.argv[1],process.argv.slice(2),{stdio:['pipe','pipe','inherit']});process.stdin.pipe(c.stdin);c.stdout.pipe(process.stdout);c.on('exit',(x)=>process.exit(x??1))";
+const PROXY_RELAY = [
+  '--import',
+  'tsx',
+  fileURLToPath(new URL('./gateway-relay.ts', import.meta.url)),
+];
+
+/** The mcp-proxy command's script, when installed. */
+function mcpProxyBin(): string | undefined {
+  try {
+    const manifest = createRequire(import.meta.url).resolve('mcp-proxy/package.json');
+    const { bin } = JSON.parse(readFileSync(manifest, 'utf8')) as { bin: Record<string, string> };
+    return join(manifest, '..', bin['mcp-proxy'] ?? '');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Opens every path. */
+async function openPaths(work: string, baseline: string | undefined): Promise<Path[]> {
+  const [mine, base] = (await builds(baseline)).map((b) => join(b.dist, 'cli', 'main.js'));
+  const gw = (name: string, cli = mine as string, sync?: string) =>
+    gatewayArgs(cli, join(work, name), sync);
+  const fast = (value: string) => childEnv({ HINTGATE_FAST_PATHS: value });
+  const http = async (
+    label: string,
+    args: (port: number) => string[],
+    env?: Record<string, string>,
+  ) => {
+    const port = await freePort();
+    return open(label, args(port), env, port);
+  };
+  const on = (args: string[]) => (port: number) => [...args, '--http', '--port', `${port}`];
+  const paths = [await open('direct (stdio)', UPSTREAM.slice(1))];
+  for (const v of FAST)
+    paths.push(await open(`gateway stdio, ${fastLabel(v)}`, gw(`stdio-${v}`), fast(v)));
+  paths.push(await open('gateway stdio, audit.sync: always', gw('stdio-always', mine, 'always')));
+  if (base) paths.push(await open('gateway stdio, baseline build', gw('stdio-base', base)));
+  paths.push(await open('bare Node relay (reference)', ['-e', RELAY, ...UPSTREAM]));
+  paths.push(
+    await open('mcp-proxy proxyServer relay (stdio, reference)', [...PROXY_RELAY, ...UPSTREAM]),
+  );
+  for (const v of FAST)
+    paths.push(await http(`gateway HTTP, ${fastLabel(v)}`, on(gw(`http-${v}`)), fast(v)));
+  paths.push(await http('gateway HTTP, audit.sync: always', on(gw('http-always', mine, 'always'))));
+  if (base) paths.push(await http('gateway HTTP, baseline build', on(gw('http-base', base))));
+  const bin = mcpProxyBin();
+  const proxy = (port: number) => [
+    `${bin}`,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    `${port}`,
+    '--server',
+    'stream',
+    '--',
+    ...UPSTREAM,
+  ];
+  if (bin) paths.push(await http('mcp-proxy (HTTP)', proxy));
+  return paths;
+}
 
 /** Section `gateway`. */
 export async function gateway(context: Context): Promise<Result> {
   const work = mkdtempSync(join(tmpdir(), 'hintgate-bench-gateway-'));
   const paths: Path[] = [];
   try {
-    const gateways = (await builds(context.baseline)).map((b) => ({
-      label: b.label,
-      cli: join(b.dist, 'cli', 'main.js'),
-    }));
-    const [mine, base] = gateways as [{ cli: string }, { label: string; cli: string } | undefined];
-    const config = (name: string, cli = mine.cli, sync?: string) =>
-      pinnedConfig(join(work, name), cli, sync);
-    const fast = (value: string) => childEnv({ HINTGATE_FAST_PATHS: value });
-    paths.push(await stdioPath('direct (stdio)', UPSTREAM));
-    for (const [value, label] of FAST)
-      paths.push(
-        await stdioPath(
-          `gateway stdio, ${label}`,
-          [
-            process.execPath,
-            mine.cli,
-            'gateway',
-            '--config',
-            config(`stdio-${value}`),
-            '--mode',
-            'auto',
-          ],
-          fast(value),
-        ),
-      );
-    paths.push(
-      await stdioPath('gateway stdio, audit.sync: always', [
-        process.execPath,
-        mine.cli,
-        'gateway',
-        '--config',
-        config('stdio-always', mine.cli, 'always'),
-      ]),
-    );
-    if (base)
-      paths.push(
-        await stdioPath('gateway stdio, baseline build', [
-          process.execPath,
-          base.cli,
-          'gateway',
-          '--config',
-          config('stdio-base', base.cli),
-        ]),
-      );
-    paths.push(
-      await stdioPath('bare Node relay (reference)', [process.execPath, '-e', RELAY, ...UPSTREAM]),
-    );
-    const proxyRelay = [
-      process.execPath,
-      '--import',
-      'tsx',
-      fileURLToPath(new URL('./gateway-relay.ts', import.meta.url)),
-      ...UPSTREAM,
-    ];
-    paths.push(await stdioPath('mcp-proxy proxyServer relay (stdio, reference)', proxyRelay));
-    for (const [value, label] of FAST)
-      paths.push(
-        await gatewayHttp(`gateway HTTP, ${label}`, mine.cli, config(`http-${value}`), fast(value)),
-      );
-    paths.push(
-      await gatewayHttp(
-        'gateway HTTP, audit.sync: always',
-        mine.cli,
-        config('http-always', mine.cli, 'always'),
-      ),
-    );
-    if (base)
-      paths.push(
-        await gatewayHttp('gateway HTTP, baseline build', base.cli, config('http-base', base.cli)),
-      );
-    const proxy = await mcpProxyHttp();
-    if (proxy) paths.push(proxy);
-
+    paths.push(...(await openPaths(work, context.baseline)));
     // Warm-up, block by block, so a cold start stays visible.
     const [warmCalls, block] = sized([10_000, 2000], [16, 8]);
-    const warm: Row[] = paths.map((path) => ({ path: path.label }));
+    const warm: Record<string, string>[] = paths.map((path) => ({ path: path.label }));
     for (let done = 0; done < warmCalls; done += block) {
       for (const [i, path] of paths.entries()) {
         const s = await drive(path.client, 8, block);
-        const row = warm[i] as Record<string, string>;
-        row[`calls ${done + 1}-${done + block}: p50 ms, calls/s`] =
-          `${percentile(sorted(s.latencies), 50).toFixed(3)}, ${((block * 1000) / s.wallMs).toFixed(0)}`;
+        const p50 = percentile(sorted(s.latencies), 50).toFixed(3);
+        const rate = ((block * 1000) / s.wallMs).toFixed(0);
+        (warm[i] as Record<string, string>)[`calls ${done + 1}-${done + block}: p50 ms, calls/s`] =
+          `${p50}, ${rate}`;
       }
     }
     const calls = sized(2000, 8);
     const rows: Row[] = [];
     const goals: Goal[] = [];
     for (const level of [1, 8, 32]) {
-      for (const path of paths) path.sample = newSample();
+      for (const path of paths) path.s = fresh();
       for (let round = 0; round < 2; round += 1) {
         for (let turn = 0; turn < paths.length; turn += 1) {
-          const { pid, client, sample } = paths[(turn + round) % paths.length] as Path;
-          const before = [procCpuMs(pid), procCpuMs(pid, true), preemptions(pid)];
-          await drive(client, level, calls / 2, sample);
-          sample.cpuMs += procCpuMs(pid) - (before[0] ?? 0);
-          sample.ownMs += procCpuMs(pid, true) - (before[1] ?? 0);
-          sample.preempted += preemptions(pid) - (before[2] ?? 0);
+          const { pid, client, s } = paths[(turn + round) % paths.length] as Path;
+          const now = () => [procCpuMs(pid), procCpuMs(pid, true), preemptions(pid)];
+          const before = now();
+          await drive(client, level, calls / 2, s);
+          s.cpu = now().map((after, i) => (s.cpu[i] ?? 0) + after - (before[i] ?? 0));
         }
       }
-      const figures = paths.map(({ label, sample: s }) => {
+      const figures = paths.map(({ label, s }) => {
         const times = sorted(s.latencies);
+        const [cpu = 0, own = 0, preempted = 0] = s.cpu.map((total) => total / calls);
+        const rate = (calls * 1000) / s.wallMs;
         return {
           label,
           s,
           p50: percentile(times, 50),
-          p95: percentile(times, 95),
-          p99: percentile(times, 99),
-          rate: (times.length * 1000) / s.wallMs,
-          cpu: (s.cpuMs * 1000) / times.length,
+          rate,
+          cpu: cpu * 1000,
+          own: own * 1000,
+          preempted,
+          times,
         };
       });
-      const [direct] = figures;
       const find = (label: string) => figures.find((f) => f.label === label);
-      const proxied = find('mcp-proxy (HTTP)');
+      const [direct, proxied] = [find('direct (stdio)'), find('mcp-proxy (HTTP)')];
       for (const f of figures) {
         rows.push({
           path: f.label,
           concurrent: level,
           'p50 ms': f.p50,
-          'p95 ms': f.p95,
-          'p99 ms': f.p99,
+          'p95 ms': percentile(f.times, 95),
+          'p99 ms': percentile(f.times, 99),
           'calls/s': f.rate,
           'CPU µs/call (path processes)': f.cpu,
-          'of which the first process': (f.s.ownMs * 1000) / calls,
-          'preempted per call': f.s.preempted / calls,
+          'of which the first process': f.own,
+          'preempted per call': f.preempted,
           'p50 - direct ms': f.p50 - (direct?.p50 ?? Number.NaN),
           'CPU / direct': f.cpu / (direct?.cpu ?? Number.NaN),
           'calls/s / mcp-proxy': f.rate / (proxied?.rate ?? Number.NaN),
           'not ok': f.s.failed === 0 ? '0' : `${f.s.failed} (${f.s.failure})`,
         });
       }
-      const stdio = find(`gateway stdio, ${FAST[0][1]}`);
+      const stdio = find(`gateway stdio, ${fastLabel('on')}`);
+      const http = find(`gateway HTTP, ${fastLabel('on')}`);
       if (level === 1 && stdio && direct) {
         goals.push(
-          goal(
-            'stdio hop: gateway p50 - direct p50, 1 concurrent',
-            stdio.p50 - direct.p50,
-            0.1,
-            'ms',
-          ),
+          goal('stdio hop: p50 - direct p50, 1 concurrent', stdio.p50 - direct.p50, 0.1, 'ms'),
         );
         goals.push(
           goal(
-            "stdio hop: CPU per call of the gateway's processes / direct's, 1 concurrent",
+            "stdio hop: CPU per call of the path's processes / direct's, 1 concurrent",
             stdio.cpu / direct.cpu,
             2,
           ),
         );
       }
-      const http = find(`gateway HTTP, ${FAST[0][1]}`);
       if (http && proxied)
         goals.push(
           goal(
@@ -465,27 +332,27 @@ export async function gateway(context: Context): Promise<Result> {
         );
     }
     for (const path of paths.splice(0)) await path.close();
-    const audits = ['stdio-on', 'http-on'].map((name): Row => {
-      const text = readFileSync(join(work, name, '.hintgate', 'audit.jsonl'), 'utf8');
+    const made = warmCalls + 3 * calls;
+    const audits = ['stdio', 'http'].map((kind): Row => {
+      const text = readFileSync(join(work, `${kind}-on`, '.hintgate', 'audit.jsonl'), 'utf8');
       const types = new Map<string, number>();
       for (const line of text.split('\n').filter(Boolean)) {
-        const type = (JSON.parse(line) as { type: string }).type;
+        const { type } = JSON.parse(line) as { type: string };
         types.set(type, (types.get(type) ?? 0) + 1);
       }
-      const made = warmCalls + 3 * calls;
       const events = [...types].map(([type, count]) => `${count} \`${type}\``).join(', ');
       return {
-        'gateway (default configuration)': name.startsWith('stdio') ? 'stdio' : 'HTTP',
+        gateway: kind,
         'calls made': made,
         'audit events': events,
         'bytes per call': Buffer.byteLength(text) / made,
       };
     });
-    const mcpProxy = proxy
+    const proxy = mcpProxyBin()
       ? `mcp-proxy ${version('mcp-proxy')}`
-      : 'mcp-proxy (not installed: not measured)';
+      : 'mcp-proxy not installed, not measured';
     return {
-      method: `one stdio upstream (server ${version('@modelcontextprotocol/server')}, one read-only \`ping\`), one client ${version('@modelcontextprotocol/client')} per path; gateways in mode \`auto\`, server trusted and pinned, audit to \`.hintgate/audit.jsonl\`; ${mcpProxy}. ${warmCalls} warm-up calls per path at 8 concurrent in blocks (first table), then ${calls} calls per path and level in 2 rotating rounds; p50/p95/p99 nearest-rank of \`callTool\` in the client; CPU = user + system of the path's processes (all but the client) from /proc, "preempted" = involuntary context switches of its first process. Last table: the gateway's upstream side in process, one call at a time, 8 rotating rounds of 500 calls, CPU of this process.`,
+      method: `one stdio upstream (server ${version('@modelcontextprotocol/server')}, one read-only \`ping\`), one client ${version('@modelcontextprotocol/client')} per path; gateways in mode \`auto\`, server trusted and pinned, audit to \`.hintgate/audit.jsonl\`; ${proxy}. ${warmCalls} warm-up calls per path at 8 concurrent in blocks (first table), then ${calls} calls per path and level in 2 rotating rounds; p50/p95/p99 nearest-rank of \`callTool\` in the client; CPU = user + system of the path's processes (all but the client) from /proc, "preempted" = involuntary context switches of its first process. Third table: the default gateways' audit logs. Last: the gateway's upstream side in process, one call at a time, 8 rotating rounds of 500 calls, CPU of this process.`,
       tables: [table(warm), table(rows), table(audits), await layers(work)],
       goals,
     };
@@ -499,23 +366,15 @@ export async function gateway(context: Context): Promise<Result> {
 async function layers(work: string): Promise<string> {
   const closers: (() => Promise<unknown>)[] = [];
   const [command = '', ...args] = UPSTREAM;
-  const runtimeLayer = async (audit?: AuditSink, era?: McpEraOption) => {
+  const layer = async (audit?: AuditSink, era?: McpEraOption) => {
     const registry = createRegistry();
+    const upstream = { name: 'bench', registry, command, args, cwd: ROOT, trusted: true };
     const connection = await connectMcpServer({
-      name: 'bench',
-      registry,
-      command,
-      args,
-      cwd: ROOT,
+      ...upstream,
       env: childEnv(),
-      trusted: true,
       ...(era ? { era } : {}),
     });
-    const runtime = createRuntime({
-      registry,
-      mode: 'auto',
-      ...(audit ? { auditSinks: [audit] } : {}),
-    });
+    const runtime = createRuntime({ registry, mode: 'auto', auditSinks: audit ? [audit] : [] });
     closers.push(
       () => connection.close(),
       () => runtime.close(),
@@ -529,43 +388,36 @@ async function layers(work: string): Promise<string> {
   const jsonl = (sync: false | 'auto' | true) =>
     createJsonlAuditSink({ path: join(work, `${sync}.jsonl`), sync });
   try {
-    const sdk = await stdioPath('sdk', UPSTREAM);
-    closers.push(() => sdk.close());
+    const { client, close } = await open('SDK client', UPSTREAM.slice(1));
+    closers.push(close);
+    const sdk = {
+      era: client.getProtocolEra() ?? '',
+      call: () => client.callTool({ name: 'ping' }),
+    };
     const list: [string, { era: string; call: () => Promise<unknown> }][] = [
-      [
-        'SDK Client alone (`client.callTool`)',
-        {
-          era: sdk.client.getProtocolEra() ?? '',
-          call: () => sdk.client.callTool({ name: 'ping', arguments: {} }),
-        },
-      ],
-      ['runtime over `connectMcpServer`, its defaults, no audit', await runtimeLayer()],
-      ['+ memory audit sink', await runtimeLayer(createMemoryAuditSink())],
-      ['JSONL audit sink, sync: false', await runtimeLayer(jsonl(false))],
-      ["JSONL audit sink, sync: 'auto' (gateway default)", await runtimeLayer(jsonl('auto'))],
-      ['JSONL audit sink, sync: true (audit.sync: always)', await runtimeLayer(jsonl(true))],
-      ["reference: runtime with era: 'auto', no audit", await runtimeLayer(undefined, 'auto')],
+      ['SDK Client alone (`client.callTool`)', sdk],
+      ['runtime over `connectMcpServer`, its defaults, no audit', await layer()],
+      ['+ memory audit sink', await layer(createMemoryAuditSink())],
+      ['JSONL audit sink, sync: false', await layer(jsonl(false))],
+      ["JSONL audit sink, sync: 'auto' (gateway default)", await layer(jsonl('auto'))],
+      ['JSONL audit sink, sync: true (audit.sync: always)', await layer(jsonl(true))],
+      ["reference: runtime with era: 'auto', no audit", await layer(undefined, 'auto')],
     ];
     const m = await interleave(
-      list.map(([, layer]) => ({ calls: 1, run: layer.call })),
+      list.map(([, { call }]) => ({ calls: 1, run: call })),
       { rounds: 8, runsPerRound: 500, warmupRuns: 1000 },
     );
-    const [first] = m;
-    return table(
-      list.map(([label, layer], i) => ({
-        'layer (upstream side, in process)': `${i + 1}. ${label}`,
-        era:
-          layer.era === 'legacy'
-            ? '2025 handshake'
-            : layer.era === 'modern'
-              ? '2026-07-28'
-              : layer.era,
-        'p50 ms': (m[i]?.p50RunUs ?? Number.NaN) / 1000,
-        'CPU µs/call': m[i]?.cpuUs ?? Number.NaN,
-        'p50 - row 1 ms': ((m[i]?.p50RunUs ?? Number.NaN) - (first?.p50RunUs ?? Number.NaN)) / 1000,
-        'CPU / row 1': (m[i]?.cpuUs ?? Number.NaN) / (first?.cpuUs ?? Number.NaN),
-      })),
-    );
+    const [p50, cpu] = [m.map((x) => x.p50RunUs / 1000), m.map((x) => x.cpuUs)];
+    const eras: Record<string, string> = { legacy: '2025 handshake', modern: '2026-07-28' };
+    const rows = list.map(([label, { era }], i) => ({
+      'layer (upstream side, in process)': `${i + 1}. ${label}`,
+      era: eras[era] ?? era,
+      'p50 ms': p50[i] ?? Number.NaN,
+      'CPU µs/call': cpu[i] ?? Number.NaN,
+      'p50 - row 1 ms': (p50[i] ?? Number.NaN) - (p50[0] ?? Number.NaN),
+      'CPU / row 1': (cpu[i] ?? Number.NaN) / (cpu[0] ?? Number.NaN),
+    }));
+    return table(rows);
   } finally {
     for (const close of closers.reverse()) await close().catch(() => {});
   }

@@ -18,6 +18,17 @@ export const sized = <T>(full: T, quick: T): T => (QUICK ? quick : full);
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
+/** Mulberry32, a seeded PRNG: the same latencies on every run. */
+export function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), state | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
 /** Median (NaN when empty). */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

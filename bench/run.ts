@@ -12,9 +12,10 @@ import { catalog } from './catalog.js';
 import { gateway } from './gateway.js';
 import { loadNow, QUICK } from './measure.js';
 import { type Context, type Goal, met, type Result, render, writeResults } from './report.js';
-import { overhead, scaling, strategies } from './runtime.js';
+import { overhead, scaling } from './runtime.js';
 import { shell } from './shell.js';
 import { state } from './state.js';
+import { strategies } from './strategies.js';
 import { suite } from './suite.js';
 
 /** Every section: name, title, measurement. */
