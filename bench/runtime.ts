@@ -236,7 +236,8 @@ export async function scaling(context: Context): Promise<Result> {
       const step = kind === 'mixed' ? 2 : 1;
       if (first.length === 0) first.push(...m.map((x) => x.cpuUs));
       for (const [b, build] of measured.entries()) {
-        const [exec, plan] = [m[b * step], m[b * step + 1]] as [PerCall, PerCall | undefined];
+        const exec = m[b * step] as PerCall;
+        const plan = kind === 'mixed' ? m[b * step + 1] : undefined;
         const ratio = exec.cpuUs / (first[b * step] ?? Number.NaN);
         const planRatio = plan ? plan.cpuUs / (first[b * step + 1] ?? Number.NaN) : Number.NaN;
         const row = {
