@@ -112,7 +112,9 @@ function summary(text: string): string {
     .slice(1)
     .filter((block) => !block.startsWith('Summary'))
     .map((block) => {
-      const goals = block.split('\n').filter((line) => /\| (met|\*\*MISSED\*\*) \|$/.test(line));
+      const goals = block
+        .split('\n')
+        .filter((line) => /\| (met|\*\*MISSED\*\*) \|$/.test(line) && !line.startsWith('| goal |'));
       const missed = goals.filter((line) => line.endsWith('| **MISSED** |'));
       return {
         section: block.slice(0, block.indexOf(':')),
