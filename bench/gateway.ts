@@ -106,7 +106,9 @@ async function open(label: string, args: string[], env = childEnv(), port?: numb
   const client = new Client({ name: 'hintgate-bench', version: '1.0.0' });
   const options = { command: process.execPath, args, cwd: ROOT, env, stderr: 'pipe' } as const;
   const stdio = port === undefined ? new StdioClientTransport(options) : undefined;
-  const child = stdio ? undefined : spawn(process.execPath, args, { ...options, stdio: 'pipe' });
+  const child = stdio
+    ? undefined
+    : spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let output = '';
   (stdio?.stderr ?? child?.stderr)?.on('data', (chunk: Buffer) => {
     output = (output + String(chunk)).slice(-4000);

@@ -56,15 +56,15 @@ async function main(): Promise<void> {
     const [title, measure] = SECTIONS[name] as (typeof SECTIONS)[string];
     const [date, loadStart] = [new Date().toISOString(), loadNow()];
     log(`${name}: started, load ${loadStart.toFixed(2)}`);
-    const result = await measure(context).catch((error: unknown): Result => {
-      const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      log(`${name} crashed: ${message}`);
-      return {
-        method: `crashed: ${message.split('\n')[0]}`,
-        tables: [],
-        goals: [{ name: 'ran to the end', value: 0, limit: 1, unit: '', bound: 'least' }],
-      };
+    const result = await measure(context).catch((error: unknown) => {
+      log(`${name} crashed: ${error instanceof Error ? (error.stack ?? error.message) : error}`);
+      return undefined;
     });
+    // A crashed section keeps its figures in RESULTS.md and counts as a missed goal.
+    if (result === undefined) {
+      goals.push({ name: `${name}: ran to the end`, value: 0, limit: 1, unit: '', bound: 'least' });
+      continue;
+    }
     const markdown = render(name, title, { date, loadStart, loadEnd: loadNow(), baseline }, result);
     log(markdown);
     written.push({ name, markdown });
