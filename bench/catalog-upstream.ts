@@ -35,7 +35,7 @@ function property(field: string, n: number): { [key: string]: Json } {
 }
 
 /** Tool `n` of the catalog, as a `tools/list` answer lists it. */
-export function catalogTool(n: number) {
+function catalogTool(n: number) {
   const [service, verb] = [pick(SERVICES, n), pick(VERBS, Math.floor(n / SERVICES.length))];
   const noun = pick(NOUNS, Math.floor(n / (SERVICES.length * VERBS.length)) + n);
   const properties: { [key: string]: { [key: string]: Json } } = {};

@@ -11,12 +11,12 @@ import { fileURLToPath } from 'node:url';
 export const RESULTS_PATH = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 
 /** A table cell: text as it is, a number formatted by {@link fmt}. */
-export type Cell = string | number;
+type Cell = string | number;
 /** A table row: header to cell. */
 export type Row = Readonly<Record<string, Cell>>;
 
 /** A number with 0, 2 or 3 decimals by size; NaN as `n/a`. */
-export const fmt = (value: Cell): string => {
+const fmt = (value: Cell): string => {
   if (typeof value === 'string') return value;
   if (!Number.isFinite(value)) return 'n/a';
   const size = Math.abs(value);
@@ -98,7 +98,7 @@ export function render(
 }
 
 /** `text` with the section whose heading starts with `heading` replaced by `body` (or appended). */
-export function replaceSection(text: string, heading: string, body: string): string {
+function replaceSection(text: string, heading: string, body: string): string {
   const at = text.indexOf(`\n${heading}`) + 1;
   if (at === 0) return `${text.trimEnd()}\n\n${body.trimEnd()}\n`;
   const next = text.indexOf('\n## ', at + heading.length);
