@@ -97,6 +97,7 @@ interface Path {
   /** The process the client spawned: its tree's CPU counts. */
   readonly pid: number | undefined;
   close(): Promise<void>;
+  /** `cpu`: CPU ms of the process tree, of the first process, and its preemptions. */
   s: { latencies: number[]; wallMs: number; failed: number; failure?: string; cpu: number[] };
 }
 const fresh = (): Path['s'] => ({ latencies: [], wallMs: 0, failed: 0, cpu: [0, 0, 0] });
