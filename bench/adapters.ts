@@ -15,8 +15,7 @@ import { createRuntime, defineTool, READ_ONLY, type Runtime, WRITE } from 'hintg
 import { createAiSdkTools } from 'hintgate/ai-sdk';
 import { createLangChainTools } from 'hintgate/langchain';
 import { createAgentsTools } from 'hintgate/openai-agents';
-import { version } from './gateway.js';
-import { interleave, type PerCall } from './measure.js';
+import { interleave, type PerCall, version } from './measure.js';
 import { type Goal, goal, type Result, type Row, table } from './report.js';
 
 // Written mutable: the AI SDK's jsonSchema() takes a JSONSchema7, whose arrays are not readonly.

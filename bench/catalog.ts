@@ -14,8 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { catalogTools } from './catalog-upstream.js';
-import { childEnv } from './gateway.js';
-import { builds, median, ROOT, sized } from './measure.js';
+import { builds, childEnv, median, ROOT, sized } from './measure.js';
 import { type Context, type Goal, goal, type Result, type Row, table } from './report.js';
 
 const TIMEOUT_MS = 600_000;

@@ -1,9 +1,10 @@
 /**
- * The measuring half of the bench harness: the quick switch, medians and percentiles, CPU
- * time of this process and of child processes (/proc), interleaved rounds, and the builds
- * measured (this one, and an older one given with `--baseline`).
+ * The measuring half of the bench harness: sizes, statistics, CPU time (this process, and
+ * child processes from /proc), interleaved rounds, the builds measured, and child processes.
  */
-import { readFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -11,12 +12,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** `--quick` or `HINTGATE_BENCH_QUICK=1`: tiny sizes for a smoke run; nothing is written. */
 export const QUICK = process.argv.includes('--quick') || process.env.HINTGATE_BENCH_QUICK === '1';
-
-/** `full` in a measuring run, `quick` in a quick one. */
 export const sized = <T>(full: T, quick: T): T => (QUICK ? quick : full);
-
-/** The repository root. */
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
+/** `list[i]`, NaN when absent. */
+export const at = (list: readonly number[], i: number): number => list[i] ?? Number.NaN;
+export const loadNow = (): number => loadavg()[0] ?? 0;
 
 /** Mulberry32, a seeded PRNG: the same latencies on every run. */
 export function seeded(seed: number): () => number {
@@ -29,55 +29,38 @@ export function seeded(seed: number): () => number {
   };
 }
 
-/** Median (NaN when empty). */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  if (sorted.length === 0) return Number.NaN;
-  const high = sorted[middle] as number;
-  return sorted.length % 2 === 1 ? high : ((sorted[middle - 1] as number) + high) / 2;
+  if (sorted.length % 2 === 1) return at(sorted, middle);
+  return (at(sorted, middle - 1) + at(sorted, middle)) / 2;
 }
 
-/** Nearest-rank percentile `p` (0-100) of sorted values. */
-export const percentile = (sorted: readonly number[], p: number): number =>
-  sorted.length === 0
-    ? Number.NaN
-    : (sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1] ??
-      Number.NaN);
-
-/** The 1-minute load average now. */
-export const loadNow = (): number => loadavg()[0] ?? 0;
-
-/** CPU time (user + system, all threads) of this process so far, in µs. */
-export function cpuUs(): number {
-  const used = process.cpuUsage();
-  return used.user + used.system;
+/** Nearest-rank percentile `p` (0-100) of unsorted values. */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return at(sorted, Math.max(1, Math.ceil((p / 100) * sorted.length)) - 1);
 }
 
-/** Fields of /proc/<pid>/stat after the command name (NaN-yielding empty list when gone). */
-const statOf = (pid: number): string[] => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return [];
-  }
-};
+/** User + system CPU µs of this process so far. */
+const cpuUs = (): number => process.cpuUsage().user + process.cpuUsage().system;
 
-/** User + system CPU ms of process `pid`, with its descendants unless `own` (Linux; else NaN). */
+/** User + system CPU ms of process `pid`, with its descendants unless `own` (Linux /proc). */
 export function procCpuMs(pid: number | undefined, own = false): number {
-  if (pid === undefined) return Number.NaN;
-  const fields = statOf(pid);
-  // utime and stime, fields 14 and 15 of stat(5), in ticks of 10 ms.
-  let total = (Number(fields[11]) + Number(fields[12])) * 10;
-  if (own || fields.length === 0) return total;
-  try {
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
-    for (const child of children === '' ? [] : children.split(' ')) total += procCpuMs(+child);
-  } catch {
-    // Ended meanwhile.
-  }
-  return total;
+  const read = (file: string): string => {
+    try {
+      return readFileSync(`/proc/${pid}/${file}`, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const stat = read('stat');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime, fields 14 and 15 of stat(5), in ticks of 10 ms; NaN when gone.
+  const total = (Number(fields[11]) + Number(fields[12])) * 10;
+  if (own || stat === '') return total;
+  const children = read(`task/${pid}/children`).trim().split(' ').filter(Boolean);
+  return children.reduce((sum, child) => sum + procCpuMs(+child), total);
 }
 
 /** Involuntary context switches of process `pid` so far: the times it was preempted. */
@@ -90,14 +73,12 @@ export function preemptions(pid: number | undefined): number {
   }
 }
 
-/** One variant measured in rounds: a unit of work and the calls it makes. */
+/** One variant measured in rounds: a run (throws when a call did not end as expected), its calls. */
 export interface Variant {
-  /** One run (a batch, a call); throws when a call did not end as expected. */
   readonly run: () => Promise<unknown>;
   readonly calls: number;
 }
-
-/** A variant's medians over the rounds: wall and CPU µs per call, and one run's wall µs. */
+/** A variant's medians over the rounds: wall and CPU µs per call, best round, one run's wall µs. */
 export interface PerCall {
   readonly wallUs: number;
   readonly cpuUs: number;
@@ -106,63 +87,125 @@ export interface PerCall {
 }
 
 /**
- * Measures the variants in rounds after `warmupRuns` runs of each: in each round every
- * variant does `runsPerRound` runs, in an order rotating from round to round, so drift of the
- * machine hits all alike. A quick run makes 2 rounds of 1 run after 1 warm-up run.
+ * Measures the variants in rounds after `warmupRuns` runs of each: every round each does
+ * `runsPerRound` runs, in an order rotating per round, so drift of the machine hits all alike.
  */
 export async function interleave(
   variants: readonly Variant[],
   options: { rounds: number; runsPerRound: number; warmupRuns: number },
 ): Promise<PerCall[]> {
-  const { rounds, runsPerRound, warmupRuns } = sized(options, {
-    rounds: 2,
-    runsPerRound: 1,
-    warmupRuns: 1,
-  });
+  const quick = { rounds: 2, runsPerRound: 1, warmupRuns: 1 };
+  const { rounds, runsPerRound, warmupRuns } = sized(options, quick);
   for (const variant of variants) for (let i = 0; i < warmupRuns; i += 1) await variant.run();
-  const [wall, cpu, runs] = [0, 1, 2].map(() => variants.map((): number[] => []));
-  for (let round = 0; round < rounds; round += 1) {
-    for (let turn = 0; turn < variants.length; turn += 1) {
-      const index = (turn + round) % variants.length;
-      const variant = variants[index] as Variant;
-      const [cpuStart, start] = [cpuUs(), performance.now()];
-      for (let i = 0, at = start; i < runsPerRound; i += 1) {
-        await variant.run();
-        runs?.[index]?.push((performance.now() - at) * 1000);
-        at = performance.now();
-      }
-      const calls = variant.calls * runsPerRound;
-      wall?.[index]?.push(((performance.now() - start) * 1000) / calls);
-      cpu?.[index]?.push((cpuUs() - cpuStart) / calls);
+  const figures = variants.map(() => ({
+    wall: [] as number[],
+    cpu: [] as number[],
+    runs: [] as number[],
+  }));
+  for (let round = 0; round < rounds * variants.length; round += 1) {
+    const index = (round + Math.floor(round / variants.length)) % variants.length;
+    const [variant, own] = [variants[index] as Variant, figures[index] as (typeof figures)[0]];
+    const [cpuStart, start] = [cpuUs(), performance.now()];
+    for (let i = 0, last = start; i < runsPerRound; i += 1) {
+      await variant.run();
+      own.runs.push((performance.now() - last) * 1000);
+      last = performance.now();
     }
+    const calls = variant.calls * runsPerRound;
+    own.wall.push(((performance.now() - start) * 1000) / calls);
+    own.cpu.push((cpuUs() - cpuStart) / calls);
   }
-  return variants.map((_, i) => ({
-    wallUs: median(wall?.[i] ?? []),
-    cpuUs: median(cpu?.[i] ?? []),
-    bestWallUs: Math.min(...(wall?.[i] ?? [])),
-    p50RunUs: median(runs?.[i] ?? []),
+  return figures.map(({ wall, cpu, runs }) => ({
+    wallUs: median(wall),
+    cpuUs: median(cpu),
+    bestWallUs: Math.min(...wall),
+    p50RunUs: median(runs),
   }));
 }
 
 /** The package's API, as built in some dist/. */
 export type Build = typeof import('hintgate');
-
-/** A build measured: this checkout's dist/, or the older one given with `--baseline`. */
+/** A build measured: its label, dist/ folder and API. */
 export interface Measured {
   readonly label: string;
-  /** Its dist/ folder. */
   readonly dist: string;
   readonly api: Build;
 }
 
-/** This build, then the baseline when one is given. */
+/** This build, then the baseline (`--baseline`) when one is given. */
 export async function builds(baseline: string | undefined): Promise<Measured[]> {
   const dists = [join(ROOT, 'dist'), ...(baseline === undefined ? [] : [baseline])];
+  const load = async (dist: string) =>
+    (await import(pathToFileURL(join(dist, 'index.js')).href)) as Build;
+  const labels = ['this build', 'baseline'];
   return Promise.all(
-    dists.map(async (dist, index) => ({
-      label: index === 0 ? 'this build' : 'baseline',
-      dist,
-      api: (await import(pathToFileURL(join(dist, 'index.js')).href)) as Build,
-    })),
+    dists.map(async (dist, i) => ({ label: labels[i] ?? '', dist, api: await load(dist) })),
   );
+}
+
+/** An installed package's version, or `unknown`. */
+export function version(name: string): string {
+  const manifest = join(ROOT, 'node_modules', name, 'package.json');
+  if (!existsSync(manifest)) return 'unknown';
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
+
+/** True when `program` is on PATH. */
+export const onPath = (program: string): boolean =>
+  (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, program)));
+
+/** This environment with `extra`, without a token that would lock the gateway's HTTP. */
+export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const { HINTGATE_TOKEN: _token, ...env } = process.env;
+  return { ...(env as Record<string, string>), ...extra };
+}
+
+/** A free TCP port on 127.0.0.1. */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+const connects = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+/** Spawns a process and resolves once 127.0.0.1:port accepts connections (in 20 s). */
+export async function spawnServing(
+  port: number,
+  command: string,
+  args: string[],
+  env = childEnv(),
+) {
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let output = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    output = (output + String(chunk)).slice(-4000);
+  });
+  for (const deadline = Date.now() + 20_000; !(await connects(port)); ) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (child.exitCode === null && Date.now() < deadline) continue;
+    await stopProcess(child);
+    throw new Error(`${command} ${args.join(' ')}: port ${port} not open\n${output}`);
+  }
+  return child;
+}
+
+/** Stops a process started here: SIGTERM, then SIGKILL after 5 s. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
 }

@@ -1,18 +1,16 @@
 /**
- * Section `state`: what keeping the gateway's state in Redis (`state: redis://...`) costs a
- * call, against state in the gateway's process, in one run; skipped when `redis-server` is
- * not on PATH. Two gateways (`createGateway`, in this process) front the upstream of section
- * `gateway` three times: `lim` (`concurrency: 64` and a rate limit on `ping` never reached:
- * every call takes a slot and a window unit), `rl` (the rate limit only), `plain` (neither).
- * Then the store alone: a slot and a window unit in two script calls, in one, a unit alone.
+ * Section `state`: what keeping the gateway's state in Redis costs a call, against state in
+ * the gateway's process (skipped without `redis-server` on PATH). Two in-process gateways
+ * front the upstream of section `gateway` three times: `lim` (`concurrency: 64` and a rate
+ * limit never reached), `rl` (the rate limit only), `plain` (neither). Then the store alone.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGateway, type Gateway, loadGatewayConfig } from 'hintgate/gateway';
-import { freePort, onPath, stopProcess, UPSTREAM, waitForPort } from './gateway.js';
-import { interleave, ROOT, sized } from './measure.js';
+import { UPSTREAM } from './gateway.js';
+import * as m from './measure.js';
 import { goal, type Result, type Row, table } from './report.js';
 
 /** The part of the store (`SharedState`, src/state; no entry point exports it) used here. */
@@ -24,32 +22,27 @@ interface Store {
   close(): Promise<void>;
   readonly status: string;
 }
+const SERVERS = {
+  lim: '`lim`: slot and rate limit',
+  rl: '`rl`: rate limit',
+  plain: '`plain`: no limits',
+};
 
 async function startGateway(dir: string, state?: string): Promise<Gateway> {
   mkdirSync(dir, { recursive: true });
   const [command, ...args] = UPSTREAM;
   const limit = { tools: { ping: { rateLimit: { max: 1e8, windowMs: 60_000 } } } };
-  const server = { command, args, cwd: ROOT, trusted: true };
+  const server = { command, args, cwd: m.ROOT, trusted: true };
   const servers = {
     lim: { ...server, ...limit, concurrency: 64 },
     rl: { ...server, ...limit },
     plain: server,
   };
-  writeFileSync(
-    join(dir, 'hintgate.yaml'),
-    JSON.stringify({
-      servers,
-      mode: 'auto',
-      pin: { newTools: 'allow' },
-      ...(state ? { state } : {}),
-    }),
-  );
-  const config = await loadGatewayConfig(join(dir, 'hintgate.yaml'));
-  return createGateway({
-    config,
-    env: { ...process.env, HINTGATE_STATE_SECRET: 'bench-'.repeat(8) },
-    onNotice: () => {},
-  });
+  const config = { servers, mode: 'auto', pin: { newTools: 'allow' }, ...(state ? { state } : {}) };
+  writeFileSync(join(dir, 'hintgate.yaml'), JSON.stringify(config));
+  const env = { ...process.env, HINTGATE_STATE_SECRET: 'bench-'.repeat(8) };
+  const loaded = await loadGatewayConfig(join(dir, 'hintgate.yaml'));
+  return createGateway({ config: loaded, env, onNotice: () => {} });
 }
 
 const until = async (ready: () => boolean): Promise<void> => {
@@ -58,69 +51,51 @@ const until = async (ready: () => boolean): Promise<void> => {
 
 /** Section `state`. */
 export async function state(): Promise<Result> {
-  if (!onPath('redis-server')) {
-    return {
-      method: 'skipped: `redis-server` is not on PATH (install Redis to measure this section).',
-      tables: [],
-      goals: [],
-    };
+  if (!m.onPath('redis-server')) {
+    const method =
+      'skipped: `redis-server` is not on PATH (install Redis to measure this section).';
+    return { method, tables: [], goals: [] };
   }
   const dir = mkdtempSync(join(tmpdir(), 'hintgate-bench-state-'));
-  const port = await freePort();
-  const redis: ChildProcess = spawn(
-    'redis-server',
-    ['--port', `${port}`, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { cwd: dir, stdio: 'ignore' },
-  );
+  const port = await m.freePort();
+  const flags = ['--port', `${port}`, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
   const url = `redis://127.0.0.1:${port}`;
+  let redis: ChildProcess | undefined;
   const gateways: Gateway[] = [];
   try {
-    await waitForPort(port, redis);
+    redis = await m.spawnServing(port, 'redis-server', flags);
     gateways.push(
       await startGateway(join(dir, 'local')),
       await startGateway(join(dir, 'redis'), url),
     );
     await until(() => gateways[1]?.sharedState?.isReady() === true);
-    const paths = ['lim', 'rl', 'plain'].flatMap((server) =>
+    const paths = Object.keys(SERVERS).flatMap((server) =>
       gateways.map((gw, g) => ({ server, where: g === 0 ? 'in-process' : 'Redis', gw })),
     );
-    const calls = sized(4000, 8);
+    const calls = m.sized(4000, 8);
     const figures = [];
     for (const inFlight of [1, 16]) {
-      const run = (gw: Gateway, tool: string) => async () => {
-        const batch = Array.from({ length: inFlight }, (_, i) => ({
-          id: `c${i}`,
-          name: tool,
-          arguments: {},
-        }));
-        const results = await Promise.all(batch.map((call) => gw.runtime.execute([call])));
-        if (results.some(([r]) => r?.status !== 'ok')) throw new Error(`${tool}: a call failed`);
+      const batch = Array.from({ length: inFlight }, (_, i) => i);
+      const run = (gw: Gateway, name: string) => async () => {
+        const calls = batch.map((i) => gw.runtime.execute([{ id: `c${i}`, name, arguments: {} }]));
+        const results = await Promise.all(calls);
+        if (results.some(([r]) => r?.status !== 'ok')) throw new Error(`${name}: a call failed`);
       };
       const variants = paths.map((p) => ({ calls: inFlight, run: run(p.gw, `${p.server}__ping`) }));
+      const runsPerRound = Math.round(calls / 4 / inFlight);
       figures.push(
-        await interleave(variants, {
-          rounds: 4,
-          runsPerRound: Math.round(calls / 4 / inFlight),
-          warmupRuns: 2000 / inFlight,
-        }),
+        await m.interleave(variants, { rounds: 4, runsPerRound, warmupRuns: 2000 / inFlight }),
       );
     }
-    const [one = [], many = []] = figures;
+    const [one, many] = [figures[0]?.map((f) => f.p50RunUs / 1000) ?? [], figures[1] ?? []];
+    const added = (i: number): number => m.at(one, i + 1) - m.at(one, i);
     const rows: Row[] = paths.map((p, i) => ({
-      server:
-        p.server === 'lim'
-          ? '`lim`: slot and rate limit'
-          : p.server === 'rl'
-            ? '`rl`: rate limit'
-            : '`plain`: no limits',
+      server: SERVERS[p.server as keyof typeof SERVERS],
       state: p.where,
-      'p50 ms (1 in flight)': (one[i]?.p50RunUs ?? Number.NaN) / 1000,
+      'p50 ms (1 in flight)': m.at(one, i),
       'calls/s (16 in flight)': 1e6 / (many[i]?.wallUs ?? Number.NaN),
-      'Redis p50 - in-process p50 ms':
-        i % 2 === 1 ? ((one[i]?.p50RunUs ?? 0) - (one[i - 1]?.p50RunUs ?? 0)) / 1000 : '',
+      'Redis p50 - in-process p50 ms': i % 2 === 1 ? added(i - 1) : '',
     }));
-    const added = (i: number): number =>
-      ((one[i + 1]?.p50RunUs ?? Number.NaN) - (one[i]?.p50RunUs ?? Number.NaN)) / 1000;
     const goals = [
       goal('Redis p50 - in-process p50, slot and rate limit', added(0), 0.3, 'ms'),
       goal('Redis p50 - in-process p50, rate limit', added(2), 0.3, 'ms'),
@@ -142,32 +117,30 @@ export async function state(): Promise<Result> {
     const ways: [string, () => Promise<void>][] = [
       [
         'slot, then window unit: two script calls',
-        async () => take({ slot, windows: [] }).then(() => take({ windows })),
+        () => take({ slot, windows: [] }).then(() => take({ windows })),
       ],
       ['slot and window unit: one script call', () => take({ slot, windows })],
       ['window unit alone: one script call', () => take({ windows })],
     ];
-    const alone = await interleave(
-      ways.map(([, run]) => ({ calls: 1, run })),
-      { rounds: 4, runsPerRound: calls / 4, warmupRuns: 2000 },
-    );
+    const variants = ways.map(([, run]) => ({ calls: 1, run }));
+    const alone = await m.interleave(variants, {
+      rounds: 4,
+      runsPerRound: calls / 4,
+      warmupRuns: 2000,
+    });
     await store.close();
+    const storeRows = ways.map(([what], i) => ({
+      'what a capped, rate-limited call asks of Redis': what,
+      'p50 ms': (alone[i]?.p50RunUs ?? Number.NaN) / 1000,
+    }));
     return {
       method: `a \`redis-server\` on 127.0.0.1 started for the run; calls through each gateway's runtime (\`runtime.execute\` of one call), the paths taking turns in 4 rounds of ${calls / 4} calls after 2000 warm-up calls; p50 at 1 call in flight, throughput at 16 (client, gateways, upstreams and Redis share the cores). Second table: the store alone (\`take\` of \`connectRedisState\` from dist/), 1 call in flight, each slot released without waiting, as a call does.`,
-      tables: [
-        table(rows),
-        table(
-          ways.map(([what], i) => ({
-            'what a capped, rate-limited call asks of Redis': what,
-            'p50 ms': (alone[i]?.p50RunUs ?? Number.NaN) / 1000,
-          })),
-        ),
-      ],
+      tables: [table(rows), table(storeRows)],
       goals,
     };
   } finally {
     for (const gw of gateways) await gw.close().catch(() => {});
-    await stopProcess(redis);
+    if (redis) await m.stopProcess(redis);
     rmSync(dir, { recursive: true, force: true });
   }
 }
