@@ -1,15 +1,14 @@
 /**
  * Section `adapters`: what hintgate's framework adapters add per call to each framework's
- * plain tools. One no-op tool per framework, made by the framework itself (plain) and by the
- * adapter over a hintgate runtime, driven the way the framework drives a response's calls;
- * each setup's variants take turns in rounds.
+ * plain tools. One no-op tool per framework, made by the framework (plain) and by the adapter
+ * over a hintgate runtime, driven the way the framework drives a response's calls.
  */
 import { AIMessage, type ToolCall } from '@langchain/core/messages';
 import { type DynamicStructuredTool, tool as langchainTool } from '@langchain/core/tools';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { Agent, tool as agentsTool, RunContext, run, setTracingDisabled } from '@openai/agents';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
-import { tool as aiTool, generateText, isStepCount, jsonSchema, type ToolSet } from 'ai';
+import { tool as aiTool, generateText, isStepCount, jsonSchema } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { createRuntime, defineTool, READ_ONLY, type Runtime, WRITE } from 'hintgate';
 import { createAiSdkTools } from 'hintgate/ai-sdk';
@@ -25,184 +24,157 @@ const schema: { type: 'object'; [key: string]: unknown } = {
   required: ['n'],
   additionalProperties: false,
 };
-const addOne = ({ n }: { n: number }): string => String(n + 1);
-
-/** The same no-op tool in hintgate; writes all touch one key, so hintgate runs them in order. */
-const runtimeOf = (kind: 'read' | 'write' = 'read'): Runtime =>
-  createRuntime({
-    mode: 'yolo',
-    tools: [
-      defineTool({
-        name: 'add_one',
-        description: 'Adds one.',
-        annotations: kind === 'read' ? READ_ONLY : WRITE,
-        inputSchema: schema,
-        ...(kind === 'write' ? { resources: ['counter:one'] } : {}),
-        execute: (args) => addOne(args as { n: number }),
-      }),
-    ],
-  });
-
-/** One measured setup: runs of each variant (the first is plain) and the calls a run makes. */
-interface Setup {
-  readonly scenario: string;
-  readonly calls: number;
-  /** Calls per round of each variant (runs per round = this / calls, at least 4). */
-  readonly perRound: number;
-  /** Whether the adapter's CPU µs added over plain is a goal (else a reference row). */
-  readonly judged: boolean;
-  readonly variants: Readonly<Record<string, () => Promise<unknown>>>;
-  readonly runtime: Runtime;
-}
-
-setTracingDisabled(true);
 const parameters = {
   type: 'object' as const,
   properties: { n: { type: 'number' } },
   required: ['n'],
   additionalProperties: false as const,
 };
+const addOne = ({ n }: { n: number }): string => String(n + 1);
+const numbers = (count: number) => Array.from({ length: count }, (_, n) => n);
+/** The same no-op tool in hintgate; writes all touch one key, so hintgate runs them in order. */
+const runtimeOf = (write: boolean): Runtime =>
+  createRuntime({
+    mode: 'yolo',
+    tools: [
+      defineTool({
+        name: 'add_one',
+        description: 'Adds one.',
+        annotations: write ? WRITE : READ_ONLY,
+        inputSchema: schema,
+        ...(write ? { resources: ['counter:one'] } : {}),
+        execute: (args) => addOne(args as { n: number }),
+      }),
+    ],
+  });
+
+/** A setup: its scenario, calls per run, calls per round, variants (the first plain). */
+type Setup = [
+  scenario: string,
+  calls: number,
+  perRound: number,
+  variants: Record<string, () => Promise<unknown>>,
+];
 type AgentsTool = ReturnType<typeof agentsTool>;
+setTracingDisabled(true);
 
 /** The OpenAI Agents SDK: the tool path its runner takes for one response's calls, and whole runs. */
-function openaiAgents(): Setup[] {
+function openaiAgents(reads: Runtime, writes: Runtime): Setup[] {
   type Execute = (input: unknown, callId?: string) => string | Promise<string>;
+  // A per-call check makes the runner keep approval records, as it does for the adapter.
   const sdkTool = (execute: Execute, checked: boolean) =>
     agentsTool({
       name: 'add_one',
       description: 'Adds one.',
       parameters,
-      // A per-call check makes the runner keep approval records, as it does for the adapter.
       ...(checked ? { needsApproval: async () => false } : {}),
       execute: (input, _context, details) => execute(input, details?.toolCall?.callId),
     });
-  const plain = (checked: boolean): AgentsTool =>
-    sdkTool((input) => addOne(input as { n: number }), checked);
+  const plain = (checked: boolean) => sdkTool((input) => addOne(input as { n: number }), checked);
   // What an app writes without the adapter: each call handed to the runtime in a turn of its own.
-  const glue = (runtime: Runtime): AgentsTool =>
-    sdkTool(async (input, callId = 'call') => {
-      const call = { id: callId, name: 'add_one', arguments: input };
-      const [block] = (await runtime.turn().call(call)).content;
+  const glue = (runtime: Runtime) =>
+    sdkTool(async (input, id = 'call') => {
+      const [block] = (await runtime.turn().call({ id, name: 'add_one', arguments: input }))
+        .content;
       return block?.type === 'text' ? block.text : '';
     }, true);
-  const setup = (count: number, kind: 'read' | 'write', whole: boolean, scenario: string) => {
-    const runtime = runtimeOf(kind);
-    const calls = Array.from({ length: count }, (_, n) => ({
-      args: { n },
-      item: functionCall('add_one', { n }, { callId: `c${n}` }),
-    }));
+  const setup = (count: number, runtime: Runtime, whole: boolean, scenario: string): Setup => {
+    const items = numbers(count).map((n) => functionCall('add_one', { n }, { callId: `c${n}` }));
     const toolPath = (target: AgentsTool) => async () => {
       const context = new RunContext();
-      await Promise.all(
-        calls.map(async ({ args, item }) => {
-          if (await target.needsApproval(context, args, item.callId)) throw new Error('approval');
-          return target.invoke(context, JSON.stringify(args), { toolCall: item });
-        }),
-      );
+      const one = async (item: (typeof items)[0], n: number) => {
+        if (await target.needsApproval(context, { n }, item.callId)) throw new Error('approval');
+        return target.invoke(context, JSON.stringify({ n }), { toolCall: item });
+      };
+      await Promise.all(items.map(one));
     };
     const runPath = (target: AgentsTool) => {
       const model = new ScriptedModel();
       const agent = new Agent({ name: 'bench', model, tools: [target] });
       return async () => {
-        model.enqueue(
-          calls.map(({ item }) => item),
-          [assistantMessage('done')],
-        );
+        model.enqueue(items, [assistantMessage('done')]);
         if ((await run(agent, 'go')).finalOutput !== 'done') throw new Error('run unfinished');
       };
     };
     const drive = whole ? runPath : toolPath;
     const [adapter] = createAgentsTools({ runtime }) as unknown as AgentsTool[];
-    return {
-      scenario,
-      calls: count,
-      perRound: whole ? 400 : 4000,
-      judged: !whole,
-      runtime,
-      variants: {
+    return [
+      whole ? `${scenario} (reference)` : scenario,
+      count,
+      whole ? 400 : 4000,
+      {
         'plain `tool()`': drive(plain(false)),
         'plain + `needsApproval`': drive(plain(true)),
         'glue to `runtime.turn()`': drive(glue(runtime)),
         adapter: drive(adapter as AgentsTool),
       },
-    };
+    ];
   };
   return [
-    setup(1, 'read', false, 'tool path, 1 read per response'),
-    setup(10, 'read', false, 'tool path, 10 reads per response'),
-    setup(100, 'read', false, 'tool path, 100 reads per response'),
-    setup(100, 'write', false, 'tool path, 100 writes of one key per response'),
-    setup(1, 'read', true, 'whole `run()`: 1 read, then a message'),
-    setup(10, 'read', true, 'whole `run()`: 10 reads, then a message'),
+    setup(1, reads, false, 'tool path, 1 read per response'),
+    setup(10, reads, false, 'tool path, 10 reads per response'),
+    setup(100, reads, false, 'tool path, 100 reads per response'),
+    setup(100, writes, false, 'tool path, 100 writes of one key per response'),
+    setup(1, reads, true, 'whole `run()`: 1 read, then a message'),
+    setup(10, reads, true, 'whole `run()`: 10 reads, then a message'),
   ];
 }
 
 /** The AI SDK: `generateText` over its mock model, one step of 50 reads, then text. */
-function aiSdk(): Setup[] {
+function aiSdk(runtime: Runtime): Setup[] {
   const count = 50;
   const usage = {
     inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
     outputTokens: { total: 1, text: 1, reasoning: undefined },
   };
-  const model = new MockLanguageModelV4({
-    doGenerate: async ({ prompt }) => ({
-      content:
-        prompt.at(-1)?.role === 'tool'
-          ? [{ type: 'text' as const, text: 'done' }]
-          : Array.from({ length: count }, (_, n) => ({
-              type: 'tool-call' as const,
-              toolCallId: `c${n}`,
-              toolName: 'add_one',
-              input: JSON.stringify({ n }),
-            })),
-      finishReason: {
-        unified: prompt.at(-1)?.role === 'tool' ? ('stop' as const) : ('tool-calls' as const),
-        raw: undefined,
-      },
-      usage,
-      warnings: [],
-    }),
+  const toolCall = (n: number) => ({
+    type: 'tool-call' as const,
+    toolCallId: `c${n}`,
+    toolName: 'add_one',
+    input: JSON.stringify({ n }),
   });
-  const plain: ToolSet = {
+  const model = new MockLanguageModelV4({
+    doGenerate: async ({ prompt }) => {
+      const done = prompt.at(-1)?.role === 'tool';
+      const content = done
+        ? [{ type: 'text' as const, text: 'done' }]
+        : numbers(count).map(toolCall);
+      const unified = done ? ('stop' as const) : ('tool-calls' as const);
+      return { content, finishReason: { unified, raw: undefined }, usage, warnings: [] };
+    },
+  });
+  const execute = async (input: { n: number }) => addOne(input);
+  const plain = {
     add_one: aiTool({
       description: 'Adds one.',
       inputSchema: jsonSchema<{ n: number }>(schema),
-      execute: async (input) => addOne(input),
+      execute,
     }),
   };
-  const runtime = runtimeOf();
-  const generate =
-    (options: Pick<Parameters<typeof generateText>[0], 'tools' | 'toolApproval'>) => async () => {
-      const result = await generateText({
-        model,
-        prompt: 'go',
-        stopWhen: isStepCount(2),
-        ...options,
-      });
-      const failed = result.steps[0]?.toolResults.some(
-        (part) =>
-          typeof part.output === 'object' && (part.output as { status?: unknown }).status !== 'ok',
-      );
-      if (result.text !== 'done' || failed !== false) throw new Error('a call or the run failed');
-    };
-  const calls = Array.from({ length: count }, (_, n) => ({
-    id: `c${n}`,
-    name: 'add_one',
-    arguments: { n },
-  }));
+  type Options = Pick<Parameters<typeof generateText>[0], 'tools' | 'toolApproval'>;
+  const generate = (options: Options) => async () => {
+    const result = await generateText({
+      model,
+      prompt: 'go',
+      stopWhen: isStepCount(2),
+      ...options,
+    });
+    const failed = result.steps[0]?.toolResults.some(
+      ({ output }) =>
+        typeof output === 'object' && (output as { status?: unknown }).status !== 'ok',
+    );
+    if (result.text !== 'done' || failed !== false) throw new Error('a call or the run failed');
+  };
+  const calls = numbers(count).map((n) => ({ id: `c${n}`, name: 'add_one', arguments: { n } }));
+  const approval = { add_one: async () => undefined };
   return [
-    {
-      scenario: `\`generateText\`, one step of ${count} reads`,
-      calls: count,
-      perRound: 1000,
-      judged: true,
-      runtime,
-      variants: {
+    [
+      `\`generateText\`, one step of ${count} reads`,
+      count,
+      1000,
+      {
         'plain `tool()`': generate({ tools: plain }),
-        'plain + `toolApproval`': generate({
-          tools: plain,
-          toolApproval: { add_one: async () => undefined },
-        }),
+        'plain + `toolApproval`': generate({ tools: plain, toolApproval: approval }),
         // Made anew per run, as an app does per request.
         adapter: () => generate(createAiSdkTools({ runtime }))(),
         'reference: `runtime.execute` alone': async () => {
@@ -210,49 +182,43 @@ function aiSdk(): Setup[] {
             throw new Error('failed');
         },
       },
-    },
+    ],
   ];
 }
 
 /** LangChain: LangGraph's `ToolNode` (10 and 1 calls per message) and `tool.invoke(toolCall)`. */
-function langchain(): Setup[] {
-  const runtime = runtimeOf();
+function langchain(runtime: Runtime): Setup[] {
   // A JSON Schema of an object makes tool() return a DynamicStructuredTool.
-  const plain = langchainTool(async (input: { n: number }) => addOne(input), {
-    name: 'add_one',
-    description: 'Adds one.',
-    schema,
-  }) as DynamicStructuredTool;
+  const options = { name: 'add_one', description: 'Adds one.', schema };
+  const plain = langchainTool(
+    async (input: { n: number }) => addOne(input),
+    options,
+  ) as DynamicStructuredTool;
   const [adapter] = createLangChainTools({ runtime });
   if (adapter === undefined) throw new Error('the adapter listed no tool');
   const callsOf = (count: number): ToolCall[] =>
-    Array.from({ length: count }, (_, n) => ({
-      type: 'tool_call',
-      id: `c${n}`,
-      name: 'add_one',
-      args: { n },
-    }));
+    numbers(count).map((n) => ({ type: 'tool_call', id: `c${n}`, name: 'add_one', args: { n } }));
   const node = (count: number, scenario: string): Setup => {
     const message = new AIMessage({ content: '', tool_calls: callsOf(count) });
     const drive = (target: DynamicStructuredTool) => {
       const toolNode = new ToolNode([target]);
       return () => toolNode.invoke({ messages: [message] });
     };
-    const variants = { 'plain `tool()`': drive(plain), adapter: drive(adapter) };
-    return { scenario, calls: count, perRound: 4000, judged: true, runtime, variants };
+    return [scenario, count, 4000, { 'plain `tool()`': drive(plain), adapter: drive(adapter) }];
   };
   const [one] = callsOf(1) as [ToolCall];
   return [
     node(10, 'LangGraph `ToolNode`, 10 calls per message'),
     node(1, 'LangGraph `ToolNode`, 1 call per message'),
-    {
-      scenario: '`tool.invoke(toolCall)`, one call at a time',
-      calls: 1,
-      perRound: 4000,
-      judged: true,
-      runtime,
-      variants: { 'plain `tool()`': () => plain.invoke(one), adapter: () => adapter.invoke(one) },
-    },
+    [
+      '`tool.invoke(toolCall)`, one call at a time',
+      1,
+      4000,
+      {
+        'plain `tool()`': () => plain.invoke(one),
+        adapter: () => adapter.invoke(one),
+      },
+    ],
   ];
 }
 
@@ -260,41 +226,45 @@ function langchain(): Setup[] {
 export async function adapters(): Promise<Result> {
   const goals: Goal[] = [];
   const rows: Row[] = [];
-  const setups = { 'openai-agents': openaiAgents(), 'ai-sdk': aiSdk(), langchain: langchain() };
+  const [reads, writes] = [runtimeOf(false), runtimeOf(true)];
+  const setups = {
+    'openai-agents': openaiAgents(reads, writes),
+    'ai-sdk': aiSdk(reads),
+    langchain: langchain(reads),
+  };
   for (const [framework, list] of Object.entries(setups)) {
-    for (const setup of list) {
-      const runs = Math.max(4, Math.round(setup.perRound / setup.calls));
-      const names = Object.keys(setup.variants);
+    for (const [scenario, calls, perRound, variants] of list) {
+      const runsPerRound = Math.max(4, Math.round(perRound / calls));
       const measured = await interleave(
-        Object.values(setup.variants).map((run) => ({ calls: setup.calls, run })),
-        { rounds: 15, runsPerRound: runs, warmupRuns: runs * 5 },
+        Object.values(variants).map((run) => ({ calls, run })),
+        { rounds: 15, runsPerRound, warmupRuns: runsPerRound * 5 },
       );
       const plain = measured[0] as PerCall;
-      for (const [index, name] of names.entries()) {
-        const m = measured[index] as PerCall;
-        if (name === 'adapter' && setup.judged)
+      for (const [index, variant] of Object.keys(variants).entries()) {
+        const { cpuUs, wallUs } = measured[index] as PerCall;
+        if (variant === 'adapter' && !scenario.endsWith('(reference)'))
           goals.push(
             goal(
-              `${framework}, ${setup.scenario}: adapter CPU µs added over plain`,
-              m.cpuUs - plain.cpuUs,
+              `${framework}, ${scenario}: adapter CPU µs added over plain`,
+              cpuUs - plain.cpuUs,
               20,
               'µs',
             ),
           );
         rows.push({
           framework,
-          setup: setup.judged ? setup.scenario : `${setup.scenario} (reference)`,
-          variant: name,
-          'CPU µs/call': m.cpuUs,
-          'CPU - plain µs': m.cpuUs - plain.cpuUs,
-          'CPU / plain': m.cpuUs / plain.cpuUs,
-          'wall µs/call': m.wallUs,
-          'wall / plain': m.wallUs / plain.wallUs,
+          setup: scenario,
+          variant,
+          'CPU µs/call': cpuUs,
+          'CPU - plain µs': cpuUs - plain.cpuUs,
+          'CPU / plain': cpuUs / plain.cpuUs,
+          'wall µs/call': wallUs,
+          'wall / plain': wallUs / plain.wallUs,
         });
       }
     }
-    for (const runtime of new Set(list.map((setup) => setup.runtime))) await runtime.close();
   }
+  await Promise.all([reads.close(), writes.close()]);
   const versions = ['@openai/agents', 'ai', '@langchain/langgraph'].map(
     (name) => `\`${name}\` ${version(name)}`,
   );
