@@ -8,6 +8,7 @@ import { functionCall } from '@openai/agents/testing';
 import type { Runtime, Tool, ToolCall } from 'hintgate';
 import { z } from 'zod';
 import {
+  at,
   type Build,
   builds,
   interleave,
@@ -83,38 +84,25 @@ export async function overhead(context: Context): Promise<Result> {
       if (!(valid instanceof Promise) && valid.ok) read.execute(valid.value, ctx);
     }
   };
-  const variants: { scenario: string; build: string; run: () => Promise<unknown>; size: number }[] =
-    [
-      ...scenarios.flatMap(([scenario, calls]) =>
-        runtimes.map((rt, b) => ({
-          scenario,
-          build: measured[b]?.label ?? '',
-          run: checked(rt, calls),
-          size: calls.length,
-        })),
+  const variants: (readonly [string, string, () => Promise<unknown>, number])[] = [
+    ...scenarios.flatMap(([scenario, calls]) =>
+      runtimes.map(
+        (rt, b) => [scenario, `${measured[b]?.label}`, checked(rt, calls), calls.length] as const,
       ),
-      {
-        scenario: '100 no-op reads, one `turn().call` each',
-        build: 'this build',
-        run: oneByOne,
-        size: 100,
-      },
-      {
-        scenario: 'reference: zod validate + execute, no pipeline',
-        build: '',
-        run: floor,
-        size: 100,
-      },
-    ];
+    ),
+    ['100 no-op reads, one `turn().call` each', 'this build', oneByOne, 100],
+    ['reference: zod validate + execute, no pipeline', '', floor, 100],
+  ];
+  const options = { rounds: 15, runsPerRound: 4, warmupRuns: 30 };
   const m = await interleave(
-    variants.map((v) => thousand(v.run, v.size)),
-    { rounds: 15, runsPerRound: 4, warmupRuns: 30 },
+    variants.map(([, , run, size]) => thousand(run, size)),
+    options,
   );
   for (const rt of runtimes) await rt.close();
   const base = (m.at(-1) as PerCall).wallUs;
-  const rows = variants.map(({ scenario, build }, i): Row => {
+  const rows = variants.map(([scenario, build], i): Row => {
     const own = m[i] as PerCall;
-    const mineCpu = m[variants.findIndex((v) => v.scenario === scenario)]?.cpuUs ?? Number.NaN;
+    const mineCpu = m[variants.findIndex((v) => v[0] === scenario)]?.cpuUs ?? Number.NaN;
     return {
       scenario,
       build,
@@ -125,7 +113,7 @@ export async function overhead(context: Context): Promise<Result> {
       'wall added over reference µs': own.wallUs - base,
     };
   });
-  const goals = variants.flatMap(({ scenario, build }, i) =>
+  const goals = variants.flatMap(([scenario, build], i) =>
     build === 'this build'
       ? [goal(`${scenario}: wall added over the reference`, (m[i]?.wallUs ?? 0) - base, 20, 'µs')]
       : [],
@@ -158,27 +146,25 @@ async function againstInvoke(
   const runtimes = measured.map(({ api }) => runtimeOf(api));
   for (const count of [1, 10, 100]) {
     const calls = callsOf(count, 'noop_read');
-    const items = calls.map(
-      (call, n) =>
-        [JSON.stringify({ n }), functionCall('noop_read', { n }, { callId: call.id })] as const,
-    );
+    const items = calls.map(({ id }, n) => functionCall('noop_read', { n }, { callId: id }));
     const invokeAll = () => {
       const context = new RunContext();
       return Promise.all(
-        items.map(([json, item]) => plain.invoke(context, json, { toolCall: item })),
+        items.map((item) => plain.invoke(context, item.arguments, { toolCall: item })),
       );
     };
     const runs = sized(Math.round(20_000 / count), 10);
-    const m = await interleave(
-      [invokeAll, ...runtimes.map((rt) => checked(rt, calls))].map((run) => ({
-        calls: count,
-        run,
-      })),
-      { rounds: 11, runsPerRound: runs, warmupRuns: runs * 5 },
-    );
-    const invoked = m[0]?.cpuUs ?? Number.NaN;
+    const variants = [invokeAll, ...runtimes.map((rt) => checked(rt, calls))];
+    const options = { rounds: 11, runsPerRound: runs, warmupRuns: runs * 5 };
+    const cpus = (
+      await interleave(
+        variants.map((run) => ({ calls: count, run })),
+        options,
+      )
+    ).map((x) => x.cpuUs);
+    const invoked = at(cpus, 0);
     for (const [b, build] of measured.entries()) {
-      const cpu = m[b + 1]?.cpuUs ?? Number.NaN;
+      const cpu = at(cpus, b + 1);
       rows.push({
         'calls per batch': count,
         build: build.label,
@@ -187,11 +173,10 @@ async function againstInvoke(
         'execute / invoke': cpu / invoked,
       });
     }
-    const cpu = m[1]?.cpuUs ?? Number.NaN;
     if (count === 1)
-      goals.push(goal('one call: execute / `FunctionTool.invoke` (CPU)', cpu / invoked, 1));
+      goals.push(goal('one call: execute / `FunctionTool.invoke` (CPU)', at(cpus, 1) / invoked, 1));
     if (count === 100)
-      goals.push(goal('batch of 100: execute CPU per call (absolute)', cpu, 5, 'µs'));
+      goals.push(goal('batch of 100: execute CPU per call (absolute)', at(cpus, 1), 5, 'µs'));
   }
   for (const rt of runtimes) await rt.close();
 }
@@ -227,19 +212,19 @@ export async function scaling(context: Context): Promise<Result> {
         { calls: size, run: checked(rt, calls) },
         ...(kind === 'mixed' ? [{ calls: size, run: () => rt.plan(calls) }] : []),
       ]);
-      const warm = sized(Math.ceil(30_000 / size), 1);
+      const rounds = sized(Math.max(3, Math.round(per / size)), 2);
       const m = await interleave(variants, {
-        rounds: sized(Math.max(3, Math.round(per / size)), 2),
+        rounds,
         runsPerRound: 1,
-        warmupRuns: warm,
+        warmupRuns: sized(Math.ceil(30_000 / size), 1),
       });
       const step = kind === 'mixed' ? 2 : 1;
       if (first.length === 0) first.push(...m.map((x) => x.cpuUs));
       for (const [b, build] of measured.entries()) {
         const exec = m[b * step] as PerCall;
         const plan = kind === 'mixed' ? m[b * step + 1] : undefined;
-        const ratio = exec.cpuUs / (first[b * step] ?? Number.NaN);
-        const planRatio = plan ? plan.cpuUs / (first[b * step + 1] ?? Number.NaN) : Number.NaN;
+        const ratio = exec.cpuUs / at(first, b * step);
+        const planRatio = (plan?.cpuUs ?? Number.NaN) / at(first, b * step + 1);
         const row = {
           calls: size,
           build: build.label,
@@ -257,17 +242,10 @@ export async function scaling(context: Context): Promise<Result> {
             [`plan() / ${sizes[0]} (CPU)`]: planRatio,
           });
         if (b > 0 || size === sizes[0]) continue;
-        goals.push(
-          goal(
-            `${kind === 'capped' ? 'one origin capped at 1' : 'mixed batch'}: execute per call, ${size} / ${sizes[0]} calls (CPU)`,
-            ratio,
-            1.5,
-          ),
-        );
-        if (plan)
-          goals.push(
-            goal(`mixed batch: plan() per call, ${size} / ${sizes[0]} calls (CPU)`, planRatio, 1.5),
-          );
+        const what = kind === 'capped' ? 'one origin capped at 1' : 'mixed batch';
+        const of = `per call, ${size} / ${sizes[0]} calls (CPU)`;
+        goals.push(goal(`${what}: execute ${of}`, ratio, 1.5));
+        if (plan) goals.push(goal(`mixed batch: plan() ${of}`, planRatio, 1.5));
       }
     }
     for (const rt of runtimes) await rt.close();
