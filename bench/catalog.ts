@@ -1,9 +1,6 @@
 /**
- * Section `catalog`: big catalogs, this build and a `--baseline` build in one run. The upstream
- * is bench/catalog-upstream.ts listing N tools, each with its own schema. Start: spawn to the
- * first `tools/list` answer for a client spawning the upstream itself and spawning
- * `hintgate gateway` in front of it (trusted, pinned), rounds interleaved. Pin: `hintgate pin`
- * at 10k tools, wall time and peak RSS. selectTools: index, then queries of new and seen words.
+ * Section `catalog`: big catalogs (bench/catalog-upstream.ts), this build and a `--baseline`
+ * build in one run: gateway start against the upstream's own, `hintgate pin`, selectTools.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { catalogTools } from './catalog-upstream.js';
@@ -18,6 +16,7 @@ import { builds, childEnv, median, ROOT, sized } from './measure.js';
 import { type Context, type Goal, goal, type Result, type Row, table } from './report.js';
 
 const TIMEOUT_MS = 600_000;
+const run = promisify(execFile);
 const UPSTREAM = [
   process.execPath,
   '--import',
@@ -48,13 +47,8 @@ const usage = (stderr: string): { cpuMs: number; rssMb: number } => {
 async function startMs(command: readonly string[], env: Record<string, string>, tools: number) {
   const [program = '', ...args] = command;
   const started = performance.now();
-  const transport = new StdioClientTransport({
-    command: program,
-    args: ['--import', HOOK, ...args],
-    cwd: ROOT,
-    env,
-    stderr: 'pipe',
-  });
+  const options = { command: program, args: ['--import', HOOK, ...args], cwd: ROOT, env };
+  const transport = new StdioClientTransport({ ...options, stderr: 'pipe' });
   let stderr = '';
   const ended = new Promise((resolve) =>
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += String(chunk))).on('end', resolve),
@@ -65,9 +59,7 @@ async function startMs(command: readonly string[], env: Record<string, string>, 
     await client.connect(transport, { timeout: TIMEOUT_MS });
     let [listed, cursor] = [0, undefined as string | undefined];
     do {
-      const page = await client.listTools(cursor === undefined ? undefined : { cursor }, {
-        timeout: TIMEOUT_MS,
-      });
+      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: TIMEOUT_MS });
       [listed, cursor] = [listed + page.tools.length, page.nextCursor];
     } while (cursor !== undefined);
     if (listed !== tools)
@@ -81,24 +73,20 @@ async function startMs(command: readonly string[], env: Record<string, string>, 
 }
 
 /** A configuration fronting the catalog in `dir`, pinned by `cli`: its file, pin ms and peak RSS. */
-function pin(cli: string, dir: string, tools: number) {
+async function pin(cli: string, dir: string, tools: number) {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'hintgate.yaml');
   const [command, ...args] = UPSTREAM;
   const server = { command, args, cwd: ROOT, env: { CATALOG_TOOLS: String(tools) }, trusted: true };
   writeFileSync(file, JSON.stringify({ servers: { catalog: server }, mode: 'auto' }));
   const started = performance.now();
-  return new Promise<{ file: string; ms: number; rssMb: number }>((resolve, reject) =>
-    execFile(
-      process.execPath,
-      ['--import', HOOK, cli, 'pin', '--config', file],
-      { cwd: ROOT, env: childEnv(), timeout: TIMEOUT_MS, maxBuffer: 1 << 26 },
-      (error, _out, stderr) =>
-        error
-          ? reject(new Error(`hintgate pin: ${stderr}`))
-          : resolve({ file, ms: performance.now() - started, rssMb: usage(stderr).rssMb }),
-    ),
+  const options = { cwd: ROOT, env: childEnv(), timeout: TIMEOUT_MS, maxBuffer: 1 << 26 };
+  const { stderr } = await run(
+    process.execPath,
+    ['--import', HOOK, cli, 'pin', '--config', file],
+    options,
   );
+  return { file, ms: performance.now() - started, rssMb: usage(stderr).rssMb };
 }
 
 /** Section `catalog`. */
@@ -121,15 +109,10 @@ export async function catalog(context: Context): Promise<Result> {
       const upstream: number[] = [];
       const gateways = measured.map(() => ({ ms: [] as number[], cpu: [] as number[] }));
       for (let round = 0; round < 2; round += 1) {
-        upstream.push(
-          (await startMs(UPSTREAM, childEnv({ CATALOG_TOOLS: String(tools) }), tools)).ms,
-        );
+        upstream.push((await startMs(UPSTREAM, childEnv({ CATALOG_TOOLS: `${tools}` }), tools)).ms);
         for (const [b, { cli, file }] of pinned.entries()) {
-          const started = await startMs(
-            [process.execPath, cli, 'gateway', '--config', file],
-            childEnv(),
-            tools,
-          );
+          const command = [process.execPath, cli, 'gateway', '--config', file];
+          const started = await startMs(command, childEnv(), tools);
           gateways[b]?.ms.push(started.ms);
           gateways[b]?.cpu.push(started.cpuMs);
         }
@@ -154,15 +137,9 @@ export async function catalog(context: Context): Promise<Result> {
             'peak RSS MB': pinned[b]?.rssMb ?? 0,
           });
         if (tools !== big || b > 0) continue;
+        const rss = pinned[0]?.rssMb ?? Number.NaN;
         goals.push(goal(`gateway start / upstream's own start, ${tools} tools`, ms / alone, 1.3));
-        goals.push(
-          goal(
-            `hintgate pin at ${tools} tools: peak RSS (absolute)`,
-            pinned[0]?.rssMb ?? Number.NaN,
-            200,
-            'MB',
-          ),
-        );
+        goals.push(goal(`hintgate pin at ${tools} tools: peak RSS (absolute)`, rss, 200, 'MB'));
       }
     }
   } finally {
@@ -171,27 +148,17 @@ export async function catalog(context: Context): Promise<Result> {
   for (const tools of [small, big]) {
     const list = catalogTools(tools);
     for (const build of measured) {
-      const select = (query: string) =>
-        build.api.selectTools(query, { tools: list as never, maxTools: 10 });
-      const time = (work: () => void): number => {
+      const time = (queries: string[]): number => {
         const started = performance.now();
-        work();
-        return performance.now() - started;
+        for (const query of queries)
+          build.api.selectTools(query, { tools: list as never, maxTools: 10 });
+        return (performance.now() - started) / queries.length;
       };
-      const indexMs = time(() => select(''));
-      const newMs = median(QUERIES.map((query) => time(() => select(query))));
-      const seenMs =
-        time(() => {
-          for (let round = 0; round < 50; round += 1) for (const query of QUERIES) select(query);
-        }) /
-        (50 * QUERIES.length);
-      selects.push({
-        tools,
-        build: build.label,
-        'index ms': indexMs,
-        'new words ms': newMs,
-        'seen words ms': seenMs,
-      });
+      const indexMs = time(['']);
+      const newMs = median(QUERIES.map((query) => time([query])));
+      const seenMs = time(Array.from({ length: 50 }, () => QUERIES).flat());
+      const row = { tools, build: build.label, 'index ms': indexMs, 'new words ms': newMs };
+      selects.push({ ...row, 'seen words ms': seenMs });
       if (tools !== big || build !== measured[0]) continue;
       goals.push(goal(`selectTools at ${tools} tools, new words (absolute)`, newMs, 1, 'ms'));
       goals.push(goal(`selectTools at ${tools} tools, seen words (absolute)`, seenMs, 1, 'ms'));

@@ -21,14 +21,8 @@ import { type Goal, goal, type Result, type Row, table } from './report.js';
 
 type Kind = 'READ' | 'WRITE' | 'DELETE' | 'SEARCH';
 type Args = { path?: string; ms: number };
-interface Spec extends Args {
-  readonly kind: Kind;
-}
-interface Batch {
-  readonly title: string;
-  readonly shape: string;
-  readonly calls: readonly Spec[];
-}
+type Spec = Args & { readonly kind: Kind };
+type Batch = { readonly title: string; readonly shape: string; readonly calls: readonly Spec[] };
 
 const sleeper = (name: string, annotations: ToolAnnotations, keyed: boolean): Tool<Args> =>
   defineTool({
@@ -157,9 +151,8 @@ async function msOf(works: (() => Promise<unknown>)[], failed: Set<string>): Pro
         if (r.status !== undefined && r.status !== 'ok') failed.add(r.id);
     },
   }));
-  return (await interleave(variants, { rounds: 5, runsPerRound: 1, warmupRuns: 1 })).map(
-    (m) => m.wallUs / 1000,
-  );
+  const figures = await interleave(variants, { rounds: 5, runsPerRound: 1, warmupRuns: 1 });
+  return figures.map((m) => m.wallUs / 1000);
 }
 
 /** Section `strategies`. */
@@ -200,10 +193,8 @@ export async function strategies(): Promise<Result> {
     const shape = Array.from({ length: size }, (_, i) => `READ(r${i})`).join(' ');
     const of = batch(`${size} reads`, shape, drawer(0xbee5 + size, 20, 100));
     const failed = new Set<string>();
-    const [plain = 0, hg = 0] = await msOf(
-      [() => allReadOrSequential(of), () => runtime.execute(toCalls(of))],
-      failed,
-    );
+    const works = [() => allReadOrSequential(of), () => runtime.execute(toCalls(of))];
+    const [plain = 0, hg = 0] = await msOf(works, failed);
     const slowest = Math.max(...of.calls.map((c) => c.ms));
     goals.push(goal(`${size} reads: hintgate / Promise.allSettled`, hg / plain, 1.05));
     reads.push({
