@@ -176,10 +176,10 @@ export async function gateway(context: Context): Promise<Result> {
     for (let done = 0; done < warmCalls; done += block) {
       for (const [i, path] of paths.entries()) {
         const s = await drive(path.client, 8, block);
-        const figures = `${m.percentile(s.latencies, 50).toFixed(3)}, ${((block * 1000) / s.wallMs).toFixed(0)}`;
-        Object.assign(warm[i] ?? {}, {
-          [`calls ${done + 1}-${done + block}: p50 ms, calls/s`]: figures,
-        });
+        const [p50, rate] = [m.percentile(s.latencies, 50), (block * 1000) / s.wallMs];
+        const row = warm[i] as Record<string, string>;
+        row[`calls ${done + 1}-${done + block}: p50 ms, calls/s`] =
+          `${p50.toFixed(3)}, ${rate.toFixed(0)}`;
       }
     }
     const calls = m.sized(2000, 8);
@@ -187,10 +187,8 @@ export async function gateway(context: Context): Promise<Result> {
     const goals: Goal[] = [];
     for (const level of [1, 8, 32]) {
       for (const path of paths) path.s = fresh();
-      for (let turn = 0; turn < 2 * paths.length; turn += 1) {
-        const { pid, client, s } = paths[
-          (turn + Math.floor(turn / paths.length)) % paths.length
-        ] as Path;
+      for (let turn = 0, n = paths.length; turn < 2 * n; turn += 1) {
+        const { pid, client, s } = paths[(turn + Math.floor(turn / n)) % n] as Path;
         const now = () => [m.procCpuMs(pid), m.procCpuMs(pid, true), m.preemptions(pid)];
         const before = now();
         await drive(client, level, calls / 2, s);
@@ -221,36 +219,22 @@ export async function gateway(context: Context): Promise<Result> {
           'calls/s / mcp-proxy': rate / (proxied?.rate ?? Number.NaN),
           'not ok': s.failed === 0 ? '0' : `${s.failed} (${s.failure})`,
         });
-      const [stdio, http] = [
-        find(`gateway stdio, ${fastLabel('on')}`),
-        find(`gateway HTTP, ${fastLabel('on')}`),
-      ];
+      const [stdio, http] = ['stdio', 'HTTP'].map((kind) =>
+        find(`gateway ${kind}, ${fastLabel('on')}`),
+      );
+      const cpuName = "stdio hop: CPU per call of the path's processes / direct's, 1 concurrent";
       if (level === 1 && stdio && direct)
         goals.push(
           goal('stdio hop: p50 - direct p50, 1 concurrent', stdio.p50 - direct.p50, 0.1, 'ms'),
-          goal(
-            "stdio hop: CPU per call of the path's processes / direct's, 1 concurrent",
-            stdio.cpu / direct.cpu,
-            2,
-          ),
+          goal(cpuName, stdio.cpu / direct.cpu, 2),
         );
-      if (http && proxied)
-        goals.push(
-          goal(
-            `HTTP calls/s / mcp-proxy's, ${level} concurrent`,
-            http.rate / proxied.rate,
-            1,
-            'x',
-            'least',
-          ),
-        );
+      const rateName = `HTTP calls/s / mcp-proxy's, ${level} concurrent`;
+      if (http && proxied) goals.push(goal(rateName, http.rate / proxied.rate, 1, 'x', 'least'));
     }
     for (const path of paths.splice(0)) await path.close();
     const made = warmCalls + 3 * calls;
     const audits = ['stdio', 'http'].map((kind) => audited(work, kind, made));
-    const proxy = mcpProxyBin()
-      ? `mcp-proxy ${m.version('mcp-proxy')}`
-      : 'mcp-proxy not installed, not measured';
+    const proxy = mcpProxyBin() ? `mcp-proxy ${m.version('mcp-proxy')}` : 'no mcp-proxy installed';
     return {
       method: `one stdio upstream (server ${m.version('@modelcontextprotocol/server')}, one read-only \`ping\`), one client ${m.version('@modelcontextprotocol/client')} per path; gateways in mode \`auto\`, server trusted and pinned, audit to \`.hintgate/audit.jsonl\`; fast paths on, off and one at a time (\`HINTGATE_FAST_PATHS\`); ${proxy}. ${warmCalls} warm-up calls per path at 8 concurrent in blocks (first table), then ${calls} calls per path and level in 2 rotating rounds; p50/p95/p99 nearest-rank of \`callTool\` in the client; CPU = user + system of the path's processes (all but the client) from /proc, "preempted" = involuntary context switches of its first process. Third table: the default gateways' audit logs. Which fast paths are kept, and why: docs/gateway.md. Last: the gateway's upstream side in process, one call at a time, 8 rotating rounds of 500 calls, CPU of this process.`,
       tables: [table(warm), table(rows), table(audits), await layers(work)],

@@ -45,22 +45,29 @@ export function percentile(values: readonly number[], p: number): number {
 /** User + system CPU µs of this process so far. */
 const cpuUs = (): number => process.cpuUsage().user + process.cpuUsage().system;
 
-/** User + system CPU ms of process `pid`, with its descendants unless `own` (Linux /proc). */
+/** The fields of /proc/<pid>/stat after the command name (Linux); empty when it is gone. */
+export function procStat(pid: number | string | undefined): string[] {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return [];
+  }
+}
+
+/** User + system CPU ms of process `pid`, with its descendants unless `own` (NaN when gone). */
 export function procCpuMs(pid: number | undefined, own = false): number {
-  const read = (file: string): string => {
-    try {
-      return readFileSync(`/proc/${pid}/${file}`, 'utf8');
-    } catch {
-      return '';
-    }
-  };
-  const stat = read('stat');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime, fields 14 and 15 of stat(5), in ticks of 10 ms; NaN when gone.
+  const fields = procStat(pid);
+  // utime and stime, fields 14 and 15 of stat(5), in ticks of 10 ms.
   const total = (Number(fields[11]) + Number(fields[12])) * 10;
-  if (own || stat === '') return total;
-  const children = read(`task/${pid}/children`).trim().split(' ').filter(Boolean);
-  return children.reduce((sum, child) => sum + procCpuMs(+child), total);
+  if (own || fields.length === 0) return total;
+  let children: string[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ');
+  } catch {
+    // Ended meanwhile.
+  }
+  return children.filter(Boolean).reduce((sum, child) => sum + procCpuMs(+child), total);
 }
 
 /** Involuntary context switches of process `pid` so far: the times it was preempted. */
@@ -121,6 +128,13 @@ export async function interleave(
     bestWallUs: Math.min(...wall),
     p50RunUs: median(runs),
   }));
+}
+
+/** Median wall ms of one run of each work, in `rounds` rotating rounds after a warm-up run. */
+export async function msOf(works: (() => unknown)[], rounds: number): Promise<number[]> {
+  const variants = works.map((work) => ({ calls: 1, run: async () => work() }));
+  const figures = await interleave(variants, { rounds, runsPerRound: 1, warmupRuns: 1 });
+  return figures.map((f) => f.wallUs / 1000);
 }
 
 /** The package's API, as built in some dist/. */

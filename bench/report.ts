@@ -1,22 +1,18 @@
 /**
- * The reporting half of the bench harness: Markdown tables from rows, goals, a section of
- * bench/RESULTS.md (heading, machine, date and load at its start and end, one paragraph of
- * method, tables, goals met or missed) and the summary rebuilt from every section's goals.
+ * The reporting half of the bench harness: Markdown tables, goals, sections of bench/RESULTS.md
+ * (machine, date, load, method, tables, goals) and the summary rebuilt from their goals.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
-/** bench/RESULTS.md. */
-export const RESULTS_PATH = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+const RESULTS_PATH = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 
-/** A table cell: text as it is, a number formatted by {@link fmt}. */
-type Cell = string | number;
-/** A table row: header to cell. */
-export type Row = Readonly<Record<string, Cell>>;
+/** A table row: header to cell (text as it is, a number formatted by {@link fmt}). */
+export type Row = Readonly<Record<string, string | number>>;
 
 /** A number with 0, 2 or 3 decimals by size; NaN as `n/a`. */
-const fmt = (value: Cell): string => {
+const fmt = (value: string | number): string => {
   if (typeof value === 'string') return value;
   if (!Number.isFinite(value)) return 'n/a';
   const size = Math.abs(value);
@@ -48,29 +44,29 @@ export interface Goal {
 }
 
 /** A goal; a NaN value (not measured) is missed. */
-export const goal = (
+export function goal(
   name: string,
   value: number,
   limit: number,
   unit = 'x',
   bound: Goal['bound'] = 'most',
-): Goal => ({ name, value, limit, unit, bound });
+): Goal {
+  return { name, value, limit, unit, bound };
+}
 
 /** True when the goal is met. */
 export const met = (g: Goal): boolean =>
   g.bound === 'most' ? g.value <= g.limit : g.value >= g.limit;
 
-/** What a section's measurement gives back. */
+/** What a section's measurement gives back: one paragraph of method, tables, goals. */
 export interface Result {
-  /** One paragraph: what is measured and how. */
   readonly method: string;
   readonly tables: readonly string[];
   readonly goals: readonly Goal[];
 }
 
-/** What a section's measurement is given. */
+/** What a section's measurement is given: the dist/ of a `--baseline` build, a logger. */
 export interface Context {
-  /** The dist/ folder of an older build to measure beside this one (`--baseline`). */
   readonly baseline?: string;
   readonly log: (line: string) => void;
 }

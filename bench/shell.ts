@@ -13,7 +13,7 @@ import {
   createRunCommandTool,
   MAX_COMMAND_LENGTH as MAX,
 } from 'hintgate/tools';
-import { interleave } from './measure.js';
+import { at, msOf } from './measure.js';
 import { type Goal, goal, type Result, type Row, table } from './report.js';
 
 const SMALL = 1024;
@@ -37,15 +37,6 @@ const SHAPES: readonly (readonly [string, (n: number) => string])[] = [
   ],
 ];
 
-/** Median ms of one run of each work, taking turns in 21 rounds after a warm-up run. */
-const msOf = async (works: (() => unknown)[]): Promise<number[]> =>
-  (
-    await interleave(
-      works.map((work) => ({ calls: 1, run: async () => work() })),
-      { rounds: 21, runsPerRound: 1, warmupRuns: 1 },
-    )
-  ).map((m) => m.wallUs / 1000);
-
 /** Section `shell`. */
 export async function shell(): Promise<Result> {
   const workspace = mkdtempSync(join(tmpdir(), 'hintgate-bench-shell-'));
@@ -53,25 +44,27 @@ export async function shell(): Promise<Result> {
     const huge = `echo ${repeat('a', 1024 * 1024 - 5)}`;
     const tool = createRunCommandTool({ workspace });
     const runtime = createRuntime({ tools: [tool], mode: 'yolo' });
-    const hugeMs = await msOf([
-      () => tool.approvalKey?.({ command: huge }),
-      () => checkCommandSafety(huge, { workspace }),
-      () => runtime.execute([{ id: 'c', name: 'run_command', arguments: { command: huge } }]),
-    ]);
+    const call = { id: 'c', name: 'run_command', arguments: { command: huge } };
+    const hugeMs = await msOf(
+      [
+        () => tool.approvalKey?.({ command: huge }),
+        () => checkCommandSafety(huge, { workspace }),
+        () => runtime.execute([call]),
+      ],
+      21,
+    );
     await runtime.close();
     const goals: Goal[] = [];
     const rows: Row[] = [];
     for (const [name, build] of SHAPES) {
-      const [keys1 = 0, gate1 = 0, keys = 0, gate = 0] = await msOf(
-        [build(SMALL), build(MAX)].flatMap((line) => [
-          () => commandApprovalKeys(line, workspace),
-          () => checkCommandSafety(line, { workspace }),
-        ]),
-      );
+      const works = [build(SMALL), build(MAX)].flatMap((line) => [
+        () => commandApprovalKeys(line, workspace),
+        () => checkCommandSafety(line, { workspace }),
+      ]);
+      const [keys1 = 0, gate1 = 0, keys = 0, gate = 0] = await msOf(works, 21);
       const ratio = (keys + gate) / (keys1 + gate1);
-      goals.push(
-        goal(`${name.split(':')[0]}: time ${MAX} / ${SMALL} characters`, ratio, (3 * MAX) / SMALL),
-      );
+      const shape = name.split(':')[0];
+      goals.push(goal(`${shape}: time ${MAX} / ${SMALL} characters`, ratio, (3 * MAX) / SMALL));
       rows.push({
         'line shape': name,
         [`keys ${SMALL} ms`]: keys1,
@@ -87,21 +80,16 @@ export async function shell(): Promise<Result> {
       'checkCommandSafety',
       'a whole call through the runtime (input schema)',
     ];
-    goals.push(
-      goal(
-        '1 MB line refused, slowest / longest words line read',
-        Math.max(...hugeMs) / longest,
-        1,
-      ),
-    );
+    const slowest = Math.max(...hugeMs) / longest;
+    goals.push(goal('1 MB line refused, slowest / longest words line read', slowest, 1));
     return {
       method: `median of 21 rotating rounds after a warm-up, built package. First table: a 1 MB line (\`echo aaaa…\`, over the maximum of ${MAX}), refused unread. Second: lines of ${SMALL} and ${MAX} characters read by \`commandApprovalKeys\` (keys) and \`checkCommandSafety\` (gate), lengths and readers taking turns; linear reading allows ${(3 * MAX) / SMALL}x for the ${MAX / SMALL}x longer line (quadratic would be ${(MAX / SMALL) ** 2}x).`,
       tables: [
         table(
           huges.map((what, i) => ({
             '1 MB line': what,
-            ms: hugeMs[i] ?? Number.NaN,
-            '/ longest words line read': (hugeMs[i] ?? Number.NaN) / longest,
+            ms: at(hugeMs, i),
+            '/ longest words line read': at(hugeMs, i) / longest,
           })),
         ),
         table(rows),

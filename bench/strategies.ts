@@ -16,7 +16,7 @@ import {
   WRITE,
 } from 'hintgate';
 import { z } from 'zod';
-import { interleave, seeded, sized } from './measure.js';
+import { msOf, seeded, sized } from './measure.js';
 import { type Goal, goal, type Result, type Row, table } from './report.js';
 
 type Kind = 'READ' | 'WRITE' | 'DELETE' | 'SEARCH';
@@ -141,19 +141,16 @@ async function planAgrees(runtime: Runtime, of: Batch): Promise<boolean> {
   });
 }
 
-/** Ms per run of each variant: median of 5 rotating rounds after a warm-up; ids not ok into `failed`. */
-async function msOf(works: (() => Promise<unknown>)[], failed: Set<string>): Promise<number[]> {
-  const variants = works.map((work) => ({
-    calls: 1,
-    run: async () => {
+/** Ms per run of each work: median of 5 rotating rounds after a warm-up; ids not ok into `failed`. */
+const timed = (works: (() => Promise<unknown>)[], failed: Set<string>): Promise<number[]> =>
+  msOf(
+    works.map((work) => async () => {
       const results = await work();
       for (const r of Array.isArray(results) ? (results as CallResult[]) : [])
         if (r.status !== undefined && r.status !== 'ok') failed.add(r.id);
-    },
-  }));
-  const figures = await interleave(variants, { rounds: 5, runsPerRound: 1, warmupRuns: 1 });
-  return figures.map((m) => m.wallUs / 1000);
-}
+    }),
+    5,
+  );
 
 /** Section `strategies`. */
 export async function strategies(): Promise<Result> {
@@ -165,7 +162,7 @@ export async function strategies(): Promise<Result> {
     const of = batch(title, shape, draw);
     const failed = new Set<string>();
     const works = [sequential, allReadOrSequential, readWaves].map((s) => () => s(of));
-    const [seq = 0, all = 0, waves = 0, hg = 0] = await msOf(
+    const [seq = 0, all = 0, waves = 0, hg = 0] = await timed(
       [...works, () => runtime.execute(toCalls(of))],
       failed,
     );
@@ -194,7 +191,7 @@ export async function strategies(): Promise<Result> {
     const of = batch(`${size} reads`, shape, drawer(0xbee5 + size, 20, 100));
     const failed = new Set<string>();
     const works = [() => allReadOrSequential(of), () => runtime.execute(toCalls(of))];
-    const [plain = 0, hg = 0] = await msOf(works, failed);
+    const [plain = 0, hg = 0] = await timed(works, failed);
     const slowest = Math.max(...of.calls.map((c) => c.ms));
     goals.push(goal(`${size} reads: hintgate / Promise.allSettled`, hg / plain, 1.05));
     reads.push({
