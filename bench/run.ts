@@ -1,8 +1,7 @@
 /**
  * `npm run bench [-- --only a,b] [--quick] [--baseline <an older build's dist/>]`: runs the
- * sections (all by default, in order), writes each into bench/RESULTS.md and rebuilds its
- * summary (not in a quick run), and exits non-zero naming every goal missed: the regression
- * guard. `--baseline` measures that build beside this one where a section compares builds.
+ * sections, writes them into bench/RESULTS.md (not in a quick run), and exits non-zero naming
+ * every goal missed: the regression guard.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -11,7 +10,7 @@ import { adapters } from './adapters.js';
 import { catalog } from './catalog.js';
 import { gateway } from './gateway.js';
 import { loadNow, QUICK } from './measure.js';
-import { type Context, type Goal, met, type Result, render, writeResults } from './report.js';
+import { type Context, type Goal, goal, met, type Result, render, writeResults } from './report.js';
 import { overhead, scaling } from './runtime.js';
 import { shell } from './shell.js';
 import { state } from './state.js';
@@ -46,9 +45,7 @@ async function main(): Promise<void> {
     throw new Error(
       `--baseline ${baseline}: no cli/main.js there; give the dist/ folder of an older build (run \`npm run build\` in its checkout).`,
     );
-  const log = (line: string): void => {
-    process.stdout.write(`${line}\n`);
-  };
+  const log = (line: string) => process.stdout.write(`${line}\n`);
   const context: Context = { log, ...(baseline === undefined ? {} : { baseline }) };
   const written: { name: string; markdown: string }[] = [];
   const goals: Goal[] = [];
@@ -58,13 +55,10 @@ async function main(): Promise<void> {
     log(`${name}: started, load ${loadStart.toFixed(2)}`);
     const result = await measure(context).catch((error: unknown) => {
       log(`${name} crashed: ${error instanceof Error ? (error.stack ?? error.message) : error}`);
-      return undefined;
     });
     // A crashed section keeps its figures in RESULTS.md and counts as a missed goal.
-    if (result === undefined) {
-      goals.push({ name: `${name}: ran to the end`, value: 0, limit: 1, unit: '', bound: 'least' });
-      continue;
-    }
+    if (!result) goals.push(goal(`${name}: ran to the end`, 0, 1, '', 'least'));
+    if (!result) continue;
     const markdown = render(name, title, { date, loadStart, loadEnd: loadNow(), baseline }, result);
     log(markdown);
     written.push({ name, markdown });
