@@ -49,12 +49,14 @@ const runtimeOf = (write: boolean): Runtime =>
   });
 
 /** A setup: its scenario, calls per run, calls per round, variants (the first plain). */
-type Setup = [
-  scenario: string,
-  calls: number,
-  perRound: number,
-  variants: Record<string, () => Promise<unknown>>,
-];
+interface Setup {
+  readonly scenario: string;
+  readonly calls: number;
+  readonly perRound: number;
+  readonly variants: Record<string, () => Promise<unknown>>;
+}
+const setupOf = (scenario: string, calls: number, perRound: number, variants: Setup['variants']) =>
+  ({ scenario, calls, perRound, variants }) as Setup;
 type AgentsTool = ReturnType<typeof agentsTool>;
 setTracingDisabled(true);
 
@@ -98,17 +100,12 @@ function openaiAgents(reads: Runtime, writes: Runtime): Setup[] {
     };
     const drive = whole ? runPath : toolPath;
     const [adapter] = createAgentsTools({ runtime }) as unknown as AgentsTool[];
-    return [
-      whole ? `${scenario} (reference)` : scenario,
-      count,
-      whole ? 400 : 4000,
-      {
-        'plain `tool()`': drive(plain(false)),
-        'plain + `needsApproval`': drive(plain(true)),
-        'glue to `runtime.turn()`': drive(glue(runtime)),
-        adapter: drive(adapter as AgentsTool),
-      },
-    ];
+    return setupOf(whole ? `${scenario} (reference)` : scenario, count, whole ? 400 : 4000, {
+      'plain `tool()`': drive(plain(false)),
+      'plain + `needsApproval`': drive(plain(true)),
+      'glue to `runtime.turn()`': drive(glue(runtime)),
+      adapter: drive(adapter as AgentsTool),
+    });
   };
   return [
     setup(1, reads, false, 'tool path, 1 read per response'),
@@ -143,22 +140,15 @@ function aiSdk(runtime: Runtime): Setup[] {
       return { content, finishReason: { unified, raw: undefined }, usage, warnings: [] };
     },
   });
-  const execute = async (input: { n: number }) => addOne(input);
-  const plain = {
-    add_one: aiTool({
-      description: 'Adds one.',
-      inputSchema: jsonSchema<{ n: number }>(schema),
-      execute,
-    }),
-  };
+  const [execute, inputSchema] = [
+    async (input: { n: number }) => addOne(input),
+    jsonSchema<{ n: number }>(schema),
+  ];
+  const plain = { add_one: aiTool({ description: 'Adds one.', inputSchema, execute }) };
+  const base = { model, prompt: 'go', stopWhen: isStepCount(2) };
   type Options = Pick<Parameters<typeof generateText>[0], 'tools' | 'toolApproval'>;
   const generate = (options: Options) => async () => {
-    const result = await generateText({
-      model,
-      prompt: 'go',
-      stopWhen: isStepCount(2),
-      ...options,
-    });
+    const result = await generateText({ ...base, ...options });
     const failed = result.steps[0]?.toolResults.some(
       ({ output }) =>
         typeof output === 'object' && (output as { status?: unknown }).status !== 'ok',
@@ -168,21 +158,16 @@ function aiSdk(runtime: Runtime): Setup[] {
   const calls = numbers(count).map((n) => ({ id: `c${n}`, name: 'add_one', arguments: { n } }));
   const approval = { add_one: async () => undefined };
   return [
-    [
-      `\`generateText\`, one step of ${count} reads`,
-      count,
-      1000,
-      {
-        'plain `tool()`': generate({ tools: plain }),
-        'plain + `toolApproval`': generate({ tools: plain, toolApproval: approval }),
-        // Made anew per run, as an app does per request.
-        adapter: () => generate(createAiSdkTools({ runtime }))(),
-        'reference: `runtime.execute` alone': async () => {
-          if ((await runtime.execute(calls)).some((r) => r.status !== 'ok'))
-            throw new Error('failed');
-        },
+    setupOf(`\`generateText\`, one step of ${count} reads`, count, 1000, {
+      'plain `tool()`': generate({ tools: plain }),
+      'plain + `toolApproval`': generate({ tools: plain, toolApproval: approval }),
+      // Made anew per run, as an app does per request.
+      adapter: () => generate(createAiSdkTools({ runtime }))(),
+      'reference: `runtime.execute` alone': async () => {
+        if ((await runtime.execute(calls)).some((r) => r.status !== 'ok'))
+          throw new Error('failed');
       },
-    ],
+    }),
   ];
 }
 
@@ -190,10 +175,8 @@ function aiSdk(runtime: Runtime): Setup[] {
 function langchain(runtime: Runtime): Setup[] {
   // A JSON Schema of an object makes tool() return a DynamicStructuredTool.
   const options = { name: 'add_one', description: 'Adds one.', schema };
-  const plain = langchainTool(
-    async (input: { n: number }) => addOne(input),
-    options,
-  ) as DynamicStructuredTool;
+  const execute = async (input: { n: number }) => addOne(input);
+  const plain = langchainTool(execute, options) as DynamicStructuredTool;
   const [adapter] = createLangChainTools({ runtime });
   if (adapter === undefined) throw new Error('the adapter listed no tool');
   const callsOf = (count: number): ToolCall[] =>
@@ -204,21 +187,19 @@ function langchain(runtime: Runtime): Setup[] {
       const toolNode = new ToolNode([target]);
       return () => toolNode.invoke({ messages: [message] });
     };
-    return [scenario, count, 4000, { 'plain `tool()`': drive(plain), adapter: drive(adapter) }];
+    return setupOf(scenario, count, 4000, {
+      'plain `tool()`': drive(plain),
+      adapter: drive(adapter),
+    });
   };
   const [one] = callsOf(1) as [ToolCall];
   return [
     node(10, 'LangGraph `ToolNode`, 10 calls per message'),
     node(1, 'LangGraph `ToolNode`, 1 call per message'),
-    [
-      '`tool.invoke(toolCall)`, one call at a time',
-      1,
-      4000,
-      {
-        'plain `tool()`': () => plain.invoke(one),
-        adapter: () => adapter.invoke(one),
-      },
-    ],
+    setupOf('`tool.invoke(toolCall)`, one call at a time', 1, 4000, {
+      'plain `tool()`': () => plain.invoke(one),
+      adapter: () => adapter.invoke(one),
+    }),
   ];
 }
 
@@ -233,7 +214,7 @@ export async function adapters(): Promise<Result> {
     langchain: langchain(reads),
   };
   for (const [framework, list] of Object.entries(setups)) {
-    for (const [scenario, calls, perRound, variants] of list) {
+    for (const { scenario, calls, perRound, variants } of list) {
       const runsPerRound = Math.max(4, Math.round(perRound / calls));
       const measured = await interleave(
         Object.values(variants).map((run) => ({ calls, run })),

@@ -81,17 +81,9 @@ export function preemptions(pid: number | undefined): number {
 }
 
 /** One variant measured in rounds: a run (throws when a call did not end as expected), its calls. */
-export interface Variant {
-  readonly run: () => Promise<unknown>;
-  readonly calls: number;
-}
+export type Variant = { readonly run: () => Promise<unknown>; readonly calls: number };
 /** A variant's medians over the rounds: wall and CPU µs per call, best round, one run's wall µs. */
-export interface PerCall {
-  readonly wallUs: number;
-  readonly cpuUs: number;
-  readonly bestWallUs: number;
-  readonly p50RunUs: number;
-}
+export type PerCall = Readonly<Record<'wallUs' | 'cpuUs' | 'bestWallUs' | 'p50RunUs', number>>;
 
 /**
  * Measures the variants in rounds after `warmupRuns` runs of each: every round each does
@@ -140,11 +132,7 @@ export async function msOf(works: (() => unknown)[], rounds: number): Promise<nu
 /** The package's API, as built in some dist/. */
 export type Build = typeof import('hintgate');
 /** A build measured: its label, dist/ folder and API. */
-export interface Measured {
-  readonly label: string;
-  readonly dist: string;
-  readonly api: Build;
-}
+export type Measured = { readonly label: string; readonly dist: string; readonly api: Build };
 
 /** This build, then the baseline (`--baseline`) when one is given. */
 export async function builds(baseline: string | undefined): Promise<Measured[]> {
