@@ -17,12 +17,8 @@ import { type Context, type Goal, goal, type Result, type Row, table } from './r
 
 const TIMEOUT_MS = 600_000;
 const run = promisify(execFile);
-const UPSTREAM = [
-  process.execPath,
-  '--import',
-  'tsx',
-  fileURLToPath(new URL('./catalog-upstream.ts', import.meta.url)),
-];
+const script = fileURLToPath(new URL('./catalog-upstream.ts', import.meta.url));
+const UPSTREAM = [process.execPath, '--import', 'tsx', script];
 /** Prints the process's CPU ms and peak RSS KB to stderr at exit. */
 const HOOK =
   'data:text/javascript,process.on("exit",()=>{const u=process.resourceUsage();process.stderr.write("\\nhintgate-bench "+(u.userCPUTime+u.systemCPUTime)/1000+" "+u.maxRSS+"\\n")})';
@@ -76,16 +72,14 @@ async function startMs(command: readonly string[], env: Record<string, string>, 
 async function pin(cli: string, dir: string, tools: number) {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'hintgate.yaml');
-  const [command, ...args] = UPSTREAM;
-  const server = { command, args, cwd: ROOT, env: { CATALOG_TOOLS: String(tools) }, trusted: true };
+  const [command, ...upstreamArgs] = UPSTREAM;
+  const env = { CATALOG_TOOLS: String(tools) };
+  const server = { command, args: upstreamArgs, cwd: ROOT, env, trusted: true };
   writeFileSync(file, JSON.stringify({ servers: { catalog: server }, mode: 'auto' }));
   const started = performance.now();
   const options = { cwd: ROOT, env: childEnv(), timeout: TIMEOUT_MS, maxBuffer: 1 << 26 };
-  const { stderr } = await run(
-    process.execPath,
-    ['--import', HOOK, cli, 'pin', '--config', file],
-    options,
-  );
+  const args = ['--import', HOOK, cli, 'pin', '--config', file];
+  const { stderr } = await run(process.execPath, args, options);
   return { file, ms: performance.now() - started, rssMb: usage(stderr).rssMb };
 }
 

@@ -7,16 +7,8 @@ import { RunContext, setTracingDisabled, tool } from '@openai/agents';
 import { functionCall } from '@openai/agents/testing';
 import type { Runtime, Tool, ToolCall } from 'hintgate';
 import { z } from 'zod';
-import {
-  at,
-  type Build,
-  builds,
-  interleave,
-  type PerCall,
-  seeded,
-  sized,
-  type Variant,
-} from './measure.js';
+import type { Build, PerCall, Variant } from './measure.js';
+import { at, builds, interleave, seeded, sized } from './measure.js';
 import { type Context, type Goal, goal, type Result, type Row, table } from './report.js';
 
 /** The no-op tools of `build`, made by its own `defineTool`: `noop_read`, `noop_item_read`, `noop_write`. */

@@ -3,18 +3,8 @@
  * of tools that sleep on a real timer, with the critical path of each batch from a model of
  * DESIGN's lock table; and read-only batches against `Promise.allSettled`.
  */
-import {
-  type CallResult,
-  createRuntime,
-  DESTRUCTIVE,
-  defineTool,
-  READ_ONLY,
-  type Runtime,
-  type Tool,
-  type ToolAnnotations,
-  type ToolCall,
-  WRITE,
-} from 'hintgate';
+import type { CallResult, Runtime, Tool, ToolAnnotations, ToolCall } from 'hintgate';
+import { createRuntime, DESTRUCTIVE, defineTool, READ_ONLY, WRITE } from 'hintgate';
 import { z } from 'zod';
 import { msOf, seeded, sized } from './measure.js';
 import { type Goal, goal, type Result, type Row, table } from './report.js';
@@ -133,11 +123,8 @@ async function planAgrees(runtime: Runtime, of: Batch): Promise<boolean> {
     }
     const expected = model[j] ?? [];
     const kept = [...seen].filter((i) => expected.includes(i)).sort((a, b) => a - b);
-    return (
-      entry.runnable &&
-      (waits[j] ?? []).every((i) => expected.includes(i)) &&
-      `${kept}` === `${expected}`
-    );
+    const onlyConflicting = (waits[j] ?? []).every((i) => expected.includes(i));
+    return entry.runnable && onlyConflicting && `${kept}` === `${expected}`;
   });
 }
 
@@ -162,10 +149,8 @@ export async function strategies(): Promise<Result> {
     const of = batch(title, shape, draw);
     const failed = new Set<string>();
     const works = [sequential, allReadOrSequential, readWaves].map((s) => () => s(of));
-    const [seq = 0, all = 0, waves = 0, hg = 0] = await timed(
-      [...works, () => runtime.execute(toCalls(of))],
-      failed,
-    );
+    works.push(() => runtime.execute(toCalls(of)));
+    const [seq = 0, all = 0, waves = 0, hg = 0] = await timed(works, failed);
     const critical = criticalPath(of);
     if (of.calls.some(writes))
       goals.push(goal(`batch ${n + 1}: hintgate / critical path`, hg / critical, 1.05));
