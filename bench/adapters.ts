@@ -1,34 +1,21 @@
 /**
- * What hintgate's framework adapters add per call to each framework's plain tools, in one
- * run: `npx tsx --tsconfig bench/tsconfig.json bench/adapters.ts [framework ...] [--write]`
- * (`openai-agents`, `ai-sdk`, `langchain`; default all). One no-op tool per framework, made
- * by the framework itself (plain) and by the adapter over a hintgate runtime, driven the
- * way the framework drives a response's calls; each setup's variants take turns in rounds.
+ * Section `adapters`: what hintgate's framework adapters add per call to each framework's
+ * plain tools. One no-op tool per framework, made by the framework (plain) and by the adapter
+ * over a hintgate runtime, driven the way the framework drives a response's calls.
  */
 import { AIMessage, type ToolCall } from '@langchain/core/messages';
 import { type DynamicStructuredTool, tool as langchainTool } from '@langchain/core/tools';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { Agent, tool as agentsTool, RunContext, run, setTracingDisabled } from '@openai/agents';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
-import { tool as aiTool, generateText, isStepCount, jsonSchema, type ToolSet } from 'ai';
+import { tool as aiTool, generateText, isStepCount, jsonSchema } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { createRuntime, defineTool, READ_ONLY, type Runtime, WRITE } from 'hintgate';
 import { createAiSdkTools } from 'hintgate/ai-sdk';
 import { createLangChainTools } from 'hintgate/langchain';
 import { createAgentsTools } from 'hintgate/openai-agents';
-import { packageVersion } from './gateway.js';
-import { interleave, machine } from './measure.js';
-import {
-  type Goal,
-  type PerCallRow,
-  perCallTable,
-  runAlone,
-  type SectionResult,
-  section,
-} from './report.js';
-
-const GOAL_US = 20;
-const ROUNDS = 15;
+import { interleave, type PerCall, version } from './measure.js';
+import { type Goal, goal, type Result, type Row, table } from './report.js';
 
 // Written mutable: the AI SDK's jsonSchema() takes a JSONSchema7, whose arrays are not readonly.
 const schema: { type: 'object'; [key: string]: unknown } = {
@@ -37,294 +24,234 @@ const schema: { type: 'object'; [key: string]: unknown } = {
   required: ['n'],
   additionalProperties: false,
 };
-const addOne = ({ n }: { n: number }): string => String(n + 1);
-
-/** The same no-op tool in hintgate; writes all touch one key, so hintgate runs them in order. */
-const runtimeOf = (kind: 'read' | 'write' = 'read'): Runtime =>
-  createRuntime({
-    mode: 'yolo',
-    tools: [
-      defineTool({
-        name: 'add_one',
-        description: 'Adds one.',
-        annotations: kind === 'read' ? READ_ONLY : WRITE,
-        inputSchema: schema,
-        ...(kind === 'write' ? { resources: ['counter:one'] } : {}),
-        execute: (args) => addOne(args as { n: number }),
-      }),
-    ],
-  });
-
-/** One measured setup: runs of each variant (the first is plain) and the calls a run makes. */
-interface Setup {
-  readonly scenario: string;
-  readonly calls: number;
-  /** Calls per round of each variant (runs per round = this / calls, at least 4). */
-  readonly perRound: number;
-  /** Whether the adapter's CPU µs added over plain is a goal (else a reference row). */
-  readonly judged: boolean;
-  readonly variants: Readonly<Record<string, () => Promise<unknown>>>;
-  readonly runtime: Runtime;
-}
-
-setTracingDisabled(true);
 const parameters = {
   type: 'object' as const,
   properties: { n: { type: 'number' } },
   required: ['n'],
   additionalProperties: false as const,
 };
+const addOne = ({ n }: { n: number }): string => String(n + 1);
+const numbers = (count: number) => Array.from({ length: count }, (_, n) => n);
+/** The same no-op tool in hintgate; writes all touch one key, so hintgate runs them in order. */
+const runtimeOf = (write: boolean): Runtime =>
+  createRuntime({
+    mode: 'yolo',
+    tools: [
+      defineTool({
+        name: 'add_one',
+        description: 'Adds one.',
+        annotations: write ? WRITE : READ_ONLY,
+        inputSchema: schema,
+        ...(write ? { resources: ['counter:one'] } : {}),
+        execute: (args) => addOne(args as { n: number }),
+      }),
+    ],
+  });
+
+/** A setup: its scenario, calls per run, calls per round, variants (the first plain). */
+interface Setup {
+  readonly scenario: string;
+  readonly calls: number;
+  readonly perRound: number;
+  readonly variants: Record<string, () => Promise<unknown>>;
+}
+const setupOf = (scenario: string, calls: number, perRound: number, variants: Setup['variants']) =>
+  ({ scenario, calls, perRound, variants }) as Setup;
 type AgentsTool = ReturnType<typeof agentsTool>;
+setTracingDisabled(true);
 
 /** The OpenAI Agents SDK: the tool path its runner takes for one response's calls, and whole runs. */
-function openaiAgents(): Setup[] {
+function openaiAgents(reads: Runtime, writes: Runtime): Setup[] {
   type Execute = (input: unknown, callId?: string) => string | Promise<string>;
+  // A per-call check makes the runner keep approval records, as it does for the adapter.
   const sdkTool = (execute: Execute, checked: boolean) =>
     agentsTool({
       name: 'add_one',
       description: 'Adds one.',
       parameters,
-      // A per-call check makes the runner keep approval records, as it does for the adapter.
       ...(checked ? { needsApproval: async () => false } : {}),
       execute: (input, _context, details) => execute(input, details?.toolCall?.callId),
     });
-  const plain = (checked: boolean): AgentsTool =>
-    sdkTool((input) => addOne(input as { n: number }), checked);
+  const plain = (checked: boolean) => sdkTool((input) => addOne(input as { n: number }), checked);
   // What an app writes without the adapter: each call handed to the runtime in a turn of its own.
-  const glue = (runtime: Runtime): AgentsTool =>
-    sdkTool(async (input, callId = 'call') => {
-      const call = { id: callId, name: 'add_one', arguments: input };
-      const [block] = (await runtime.turn().call(call)).content;
+  const glue = (runtime: Runtime) =>
+    sdkTool(async (input, id = 'call') => {
+      const [block] = (await runtime.turn().call({ id, name: 'add_one', arguments: input }))
+        .content;
       return block?.type === 'text' ? block.text : '';
     }, true);
-  const setup = (count: number, kind: 'read' | 'write', whole: boolean, scenario: string) => {
-    const runtime = runtimeOf(kind);
-    const calls = Array.from({ length: count }, (_, n) => ({
-      args: { n },
-      item: functionCall('add_one', { n }, { callId: `c${n}` }),
-    }));
+  const setup = (count: number, runtime: Runtime, whole: boolean, scenario: string): Setup => {
+    const items = numbers(count).map((n) => functionCall('add_one', { n }, { callId: `c${n}` }));
     const toolPath = (target: AgentsTool) => async () => {
       const context = new RunContext();
-      await Promise.all(
-        calls.map(async ({ args, item }) => {
-          if (await target.needsApproval(context, args, item.callId)) throw new Error('approval');
-          return target.invoke(context, JSON.stringify(args), { toolCall: item });
-        }),
-      );
+      const one = async (item: (typeof items)[0], n: number) => {
+        if (await target.needsApproval(context, { n }, item.callId)) throw new Error('approval');
+        return target.invoke(context, JSON.stringify({ n }), { toolCall: item });
+      };
+      await Promise.all(items.map(one));
     };
     const runPath = (target: AgentsTool) => {
       const model = new ScriptedModel();
       const agent = new Agent({ name: 'bench', model, tools: [target] });
       return async () => {
-        model.enqueue(
-          calls.map(({ item }) => item),
-          [assistantMessage('done')],
-        );
+        model.enqueue(items, [assistantMessage('done')]);
         if ((await run(agent, 'go')).finalOutput !== 'done') throw new Error('run unfinished');
       };
     };
     const drive = whole ? runPath : toolPath;
     const [adapter] = createAgentsTools({ runtime }) as unknown as AgentsTool[];
-    return {
-      scenario,
-      calls: count,
-      perRound: whole ? 400 : 4000,
-      judged: !whole,
-      runtime,
-      variants: {
-        'plain `tool()`': drive(plain(false)),
-        'plain + `needsApproval`': drive(plain(true)),
-        'glue to `runtime.turn()`': drive(glue(runtime)),
-        adapter: drive(adapter as AgentsTool),
-      },
-    };
+    return setupOf(whole ? `${scenario} (reference)` : scenario, count, whole ? 400 : 4000, {
+      'plain `tool()`': drive(plain(false)),
+      'plain + `needsApproval`': drive(plain(true)),
+      'glue to `runtime.turn()`': drive(glue(runtime)),
+      adapter: drive(adapter as AgentsTool),
+    });
   };
   return [
-    setup(1, 'read', false, 'tool path, 1 read per response'),
-    setup(10, 'read', false, 'tool path, 10 reads per response'),
-    setup(100, 'read', false, 'tool path, 100 reads per response'),
-    setup(100, 'write', false, 'tool path, 100 writes of one key per response'),
-    setup(1, 'read', true, 'whole `run()`: 1 read, then a message'),
-    setup(10, 'read', true, 'whole `run()`: 10 reads, then a message'),
+    setup(1, reads, false, 'tool path, 1 read per response'),
+    setup(10, reads, false, 'tool path, 10 reads per response'),
+    setup(100, reads, false, 'tool path, 100 reads per response'),
+    setup(100, writes, false, 'tool path, 100 writes of one key per response'),
+    setup(1, reads, true, 'whole `run()`: 1 read, then a message'),
+    setup(10, reads, true, 'whole `run()`: 10 reads, then a message'),
   ];
 }
 
 /** The AI SDK: `generateText` over its mock model, one step of 50 reads, then text. */
-function aiSdk(): Setup[] {
+function aiSdk(runtime: Runtime): Setup[] {
   const count = 50;
   const usage = {
     inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
     outputTokens: { total: 1, text: 1, reasoning: undefined },
   };
-  const model = new MockLanguageModelV4({
-    doGenerate: async ({ prompt }) => ({
-      content:
-        prompt.at(-1)?.role === 'tool'
-          ? [{ type: 'text' as const, text: 'done' }]
-          : Array.from({ length: count }, (_, n) => ({
-              type: 'tool-call' as const,
-              toolCallId: `c${n}`,
-              toolName: 'add_one',
-              input: JSON.stringify({ n }),
-            })),
-      finishReason: {
-        unified: prompt.at(-1)?.role === 'tool' ? ('stop' as const) : ('tool-calls' as const),
-        raw: undefined,
-      },
-      usage,
-      warnings: [],
-    }),
+  const toolCall = (n: number) => ({
+    type: 'tool-call' as const,
+    toolCallId: `c${n}`,
+    toolName: 'add_one',
+    input: JSON.stringify({ n }),
   });
-  const plain: ToolSet = {
-    add_one: aiTool({
-      description: 'Adds one.',
-      inputSchema: jsonSchema<{ n: number }>(schema),
-      execute: async (input) => addOne(input),
-    }),
-  };
-  const runtime = runtimeOf();
-  const generate =
-    (options: Pick<Parameters<typeof generateText>[0], 'tools' | 'toolApproval'>) => async () => {
-      const result = await generateText({
-        model,
-        prompt: 'go',
-        stopWhen: isStepCount(2),
-        ...options,
-      });
-      const failed = result.steps[0]?.toolResults.some(
-        (part) =>
-          typeof part.output === 'object' && (part.output as { status?: unknown }).status !== 'ok',
-      );
-      if (result.text !== 'done' || failed !== false) throw new Error('a call or the run failed');
-    };
-  const calls = Array.from({ length: count }, (_, n) => ({
-    id: `c${n}`,
-    name: 'add_one',
-    arguments: { n },
-  }));
-  return [
-    {
-      scenario: `\`generateText\`, one step of ${count} reads`,
-      calls: count,
-      perRound: 1000,
-      judged: true,
-      runtime,
-      variants: {
-        'plain `tool()`': generate({ tools: plain }),
-        'plain + `toolApproval`': generate({
-          tools: plain,
-          toolApproval: { add_one: async () => undefined },
-        }),
-        // Made anew per run, as an app does per request.
-        adapter: () => generate(createAiSdkTools({ runtime }))(),
-        'reference: `runtime.execute` alone': async () => {
-          if ((await runtime.execute(calls)).some((r) => r.status !== 'ok'))
-            throw new Error('failed');
-        },
-      },
+  const model = new MockLanguageModelV4({
+    doGenerate: async ({ prompt }) => {
+      const done = prompt.at(-1)?.role === 'tool';
+      const content = done
+        ? [{ type: 'text' as const, text: 'done' }]
+        : numbers(count).map(toolCall);
+      const unified = done ? ('stop' as const) : ('tool-calls' as const);
+      return { content, finishReason: { unified, raw: undefined }, usage, warnings: [] };
     },
+  });
+  const [execute, inputSchema] = [
+    async (input: { n: number }) => addOne(input),
+    jsonSchema<{ n: number }>(schema),
+  ];
+  const plain = { add_one: aiTool({ description: 'Adds one.', inputSchema, execute }) };
+  const base = { model, prompt: 'go', stopWhen: isStepCount(2) };
+  type Options = Pick<Parameters<typeof generateText>[0], 'tools' | 'toolApproval'>;
+  const generate = (options: Options) => async () => {
+    const result = await generateText({ ...base, ...options });
+    const failed = result.steps[0]?.toolResults.some(
+      ({ output }) =>
+        typeof output === 'object' && (output as { status?: unknown }).status !== 'ok',
+    );
+    if (result.text !== 'done' || failed !== false) throw new Error('a call or the run failed');
+  };
+  const calls = numbers(count).map((n) => ({ id: `c${n}`, name: 'add_one', arguments: { n } }));
+  const approval = { add_one: async () => undefined };
+  return [
+    setupOf(`\`generateText\`, one step of ${count} reads`, count, 1000, {
+      'plain `tool()`': generate({ tools: plain }),
+      'plain + `toolApproval`': generate({ tools: plain, toolApproval: approval }),
+      // Made anew per run, as an app does per request.
+      adapter: () => generate(createAiSdkTools({ runtime }))(),
+      'reference: `runtime.execute` alone': async () => {
+        if ((await runtime.execute(calls)).some((r) => r.status !== 'ok'))
+          throw new Error('failed');
+      },
+    }),
   ];
 }
 
 /** LangChain: LangGraph's `ToolNode` (10 and 1 calls per message) and `tool.invoke(toolCall)`. */
-function langchain(): Setup[] {
-  const runtime = runtimeOf();
+function langchain(runtime: Runtime): Setup[] {
   // A JSON Schema of an object makes tool() return a DynamicStructuredTool.
-  const plain = langchainTool(async (input: { n: number }) => addOne(input), {
-    name: 'add_one',
-    description: 'Adds one.',
-    schema,
-  }) as DynamicStructuredTool;
+  const options = { name: 'add_one', description: 'Adds one.', schema };
+  const execute = async (input: { n: number }) => addOne(input);
+  const plain = langchainTool(execute, options) as DynamicStructuredTool;
   const [adapter] = createLangChainTools({ runtime });
   if (adapter === undefined) throw new Error('the adapter listed no tool');
   const callsOf = (count: number): ToolCall[] =>
-    Array.from({ length: count }, (_, n) => ({
-      type: 'tool_call',
-      id: `c${n}`,
-      name: 'add_one',
-      args: { n },
-    }));
+    numbers(count).map((n) => ({ type: 'tool_call', id: `c${n}`, name: 'add_one', args: { n } }));
   const node = (count: number, scenario: string): Setup => {
     const message = new AIMessage({ content: '', tool_calls: callsOf(count) });
     const drive = (target: DynamicStructuredTool) => {
       const toolNode = new ToolNode([target]);
       return () => toolNode.invoke({ messages: [message] });
     };
-    const variants = { 'plain `tool()`': drive(plain), adapter: drive(adapter) };
-    return { scenario, calls: count, perRound: 4000, judged: true, runtime, variants };
+    return setupOf(scenario, count, 4000, {
+      'plain `tool()`': drive(plain),
+      adapter: drive(adapter),
+    });
   };
   const [one] = callsOf(1) as [ToolCall];
   return [
     node(10, 'LangGraph `ToolNode`, 10 calls per message'),
     node(1, 'LangGraph `ToolNode`, 1 call per message'),
-    {
-      scenario: '`tool.invoke(toolCall)`, one call at a time',
-      calls: 1,
-      perRound: 4000,
-      judged: true,
-      runtime,
-      variants: { 'plain `tool()`': () => plain.invoke(one), adapter: () => adapter.invoke(one) },
-    },
+    setupOf('`tool.invoke(toolCall)`, one call at a time', 1, 4000, {
+      'plain `tool()`': () => plain.invoke(one),
+      adapter: () => adapter.invoke(one),
+    }),
   ];
 }
 
-/** Framework → its package and setups. */
-const FRAMEWORKS = {
-  'openai-agents': { package: '@openai/agents', setups: openaiAgents },
-  'ai-sdk': { package: 'ai', setups: aiSdk },
-  langchain: { package: '@langchain/langgraph', setups: langchain },
-} as const;
-type Framework = keyof typeof FRAMEWORKS;
-
-/** Measures the section, for the frameworks named (default all). */
-export async function adaptersSection(
-  only: readonly Framework[] = Object.keys(FRAMEWORKS) as Framework[],
-): Promise<SectionResult> {
-  const started = machine();
+/** Section `adapters`. */
+export async function adapters(): Promise<Result> {
   const goals: Goal[] = [];
-  const rows: PerCallRow[] = [];
-  for (const framework of only) {
-    const spec = FRAMEWORKS[framework];
-    const setups = spec.setups();
-    for (const setup of setups) {
-      const runs = Math.max(4, Math.round(setup.perRound / setup.calls));
-      const names = Object.keys(setup.variants);
+  const rows: Row[] = [];
+  const [reads, writes] = [runtimeOf(false), runtimeOf(true)];
+  const setups = {
+    'openai-agents': openaiAgents(reads, writes),
+    'ai-sdk': aiSdk(reads),
+    langchain: langchain(reads),
+  };
+  for (const [framework, list] of Object.entries(setups)) {
+    for (const { scenario, calls, perRound, variants } of list) {
+      const runsPerRound = Math.max(4, Math.round(perRound / calls));
       const measured = await interleave(
-        names.map((name) => ({
-          calls: setup.calls,
-          run: setup.variants[name] as () => Promise<unknown>,
-        })),
-        { rounds: ROUNDS, runsPerRound: runs, warmupRuns: runs * 5 },
+        Object.values(variants).map((run) => ({ calls, run })),
+        { rounds: 15, runsPerRound, warmupRuns: runsPerRound * 5 },
       );
-      const plain = measured[0];
-      if (plain === undefined) throw new Error('not measured');
-      names.forEach((name, index) => {
-        const m = measured[index] ?? plain;
-        if (name === 'adapter' && setup.judged)
-          goals.push({
-            name: `${framework}: ${setup.scenario}: adapter CPU µs added over plain`,
-            value: m.cpuUs - plain.cpuUs,
-            limit: GOAL_US,
-            bound: 'most',
-            unit: ' µs',
-          });
-        const scenario = setup.judged ? setup.scenario : `${setup.scenario} (reference)`;
-        rows.push({ labels: [framework, scenario, name], measured: m, baseline: plain });
-      });
+      const plain = measured[0] as PerCall;
+      for (const [index, variant] of Object.keys(variants).entries()) {
+        const { cpuUs, wallUs } = measured[index] as PerCall;
+        if (variant === 'adapter' && !scenario.endsWith('(reference)'))
+          goals.push(
+            goal(
+              `${framework}, ${scenario}: adapter CPU µs added over plain`,
+              cpuUs - plain.cpuUs,
+              20,
+              'µs',
+            ),
+          );
+        rows.push({
+          framework,
+          setup: scenario,
+          variant,
+          'CPU µs/call': cpuUs,
+          'CPU - plain µs': cpuUs - plain.cpuUs,
+          'CPU / plain': cpuUs / plain.cpuUs,
+          'wall µs/call': wallUs,
+          'wall / plain': wallUs / plain.wallUs,
+        });
+      }
     }
-    for (const runtime of new Set(setups.map((setup) => setup.runtime))) await runtime.close();
   }
-  return section({
-    heading: "## Adapter overhead: hintgate's adapters against each framework's plain tools",
-    command: 'bench/adapters.ts',
-    started,
-    method: `${only.map((name) => `\`${FRAMEWORKS[name].package}\` ${packageVersion(FRAMEWORKS[name].package)}`).join(', ')}. One no-op tool (\`add_one\`) made by the framework (plain) and by hintgate's adapter over a runtime in mode \`yolo\`, plus references: for the OpenAI Agents SDK, plain with a \`needsApproval\` answering no and the SDK tool handing each call to \`runtime.turn()\` (glue; glue - plain + check is hintgate's share, adapter - glue the adapter's); for the AI SDK, plain with a \`toolApproval\` and \`runtime.execute\` of the same calls alone. Each setup's variants take turns in ${ROUNDS} rotating rounds of about 4000 calls (400 for whole runs, 1000 for \`generateText\`) after 5 rounds' warm-up; median µs per call. Goal per judged setup: the adapter adds under ${GOAL_US} CPU µs per call over plain.`,
-    tables: [perCallTable(['framework', 'setup', 'variant (baseline: plain)'], rows)],
+  await Promise.all([reads.close(), writes.close()]);
+  const versions = ['@openai/agents', 'ai', '@langchain/langgraph'].map(
+    (name) => `\`${name}\` ${version(name)}`,
+  );
+  return {
+    method: `${versions.join(', ')}. One no-op tool (\`add_one\`) made by the framework (plain) and by hintgate's adapter over a runtime in mode \`yolo\`, plus references: for the OpenAI Agents SDK, plain with a \`needsApproval\` answering no and the SDK tool handing each call to \`runtime.turn()\` (glue: glue - plain is hintgate's share, adapter - glue the adapter's); for the AI SDK, plain with a \`toolApproval\` and \`runtime.execute\` of the same calls alone. Each setup's variants take turns in 15 rotating rounds of about 4000 calls (400 for whole runs, 1000 for \`generateText\`) after 5 rounds' warm-up; median µs per call.`,
+    tables: [table(rows)],
     goals,
-  });
+  };
 }
-
-runAlone(import.meta.url, () => {
-  const named = process.argv.slice(2).filter((arg): arg is Framework => arg in FRAMEWORKS);
-  return adaptersSection(named.length > 0 ? named : undefined);
-});

@@ -1,26 +1,93 @@
-// The upstream of the catalog benchmark (bench/catalog.ts), an MCP server over stdio that
-// lists `CATALOG_TOOLS` tools of bench/catalog-tools.ts in one page:
-// `CATALOG_TOOLS=10000 node --import tsx bench/catalog-upstream.ts`. A call of any of them
-// answers its name (and `{ id }` as structured content when it lists an output schema).
+// The upstream of the catalog section (bench/catalog.ts), an MCP server over stdio listing
+// `CATALOG_TOOLS` tools in one page: `CATALOG_TOOLS=10000 node --import tsx
+// bench/catalog-upstream.ts`. Tools are made as a SaaS server would list them, deterministic
+// for a given count, each with its own input schema (2-6 parameters of mixed types, patterns,
+// enums, bounds, defaults; a third with an output schema). A call answers the tool's name.
+import { fileURLToPath } from 'node:url';
 import { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { catalogTools } from './catalog-tools.js';
 
-const tools = catalogTools(Number(process.env.CATALOG_TOOLS ?? '1000'));
-const byName = new Map(tools.map((tool) => [tool.name, tool]));
+const words = (text: string): string[] => text.split(' ');
+const SERVICES = words(
+  'billing crm issues wiki calendar mail storage deploy metrics alerts chat docs hr payroll inventory orders shipping support analytics auth search forms surveys tickets contracts',
+);
+const VERBS = words('list get create update delete archive search export');
+const NOUNS = words(
+  'customer invoice payment project task comment user team event message file folder release build dashboard report rule channel page record employee product shipment refund subscription webhook label milestone note template',
+);
+const FIELDS = words(
+  'id name email status limit cursor since until owner tags amount currency priority title body region force dryRun format query sort parentId dueDate color',
+);
+const pick = (list: readonly string[], n: number): string => list[n % list.length] as string;
 
-serveStdio(() => {
-  const server = new Server(
-    { name: 'hintgate-bench-catalog', version: '1.0.0' },
-    { capabilities: { tools: {} } },
-  );
-  server.setRequestHandler('tools/list', () => ({ tools }));
-  server.setRequestHandler('tools/call', (request) => {
-    const tool = byName.get(request.params.name);
-    return {
-      content: [{ type: 'text', text: tool?.name ?? 'unknown tool' }],
-      ...(tool?.outputSchema === undefined ? {} : { structuredContent: { id: tool.name } }),
-    };
+type Json = string | number | boolean | Json[] | { [key: string]: Json };
+
+function property(field: string, n: number): { [key: string]: Json } {
+  const description = `The ${field} of the item (variant ${n}).`;
+  return [
+    { type: 'string', description, pattern: `^[a-z0-9_-]{1,${8 + (n % 50)}}$` },
+    { type: 'integer', description, minimum: 0, maximum: 100 + n },
+    { type: 'boolean', description, default: n % 2 === 0 },
+    { type: 'string', description, enum: ['low', 'medium', 'high', `level${n}`] },
+    { type: 'array', description, items: { type: 'string', maxLength: 20 + n } },
+    { type: 'string', description, format: n % 2 === 0 ? 'email' : 'date-time' },
+  ][n % 6] as { [key: string]: Json };
+}
+
+/** Tool `n` of the catalog, as a `tools/list` answer lists it. */
+function catalogTool(n: number) {
+  const [service, verb] = [pick(SERVICES, n), pick(VERBS, Math.floor(n / SERVICES.length))];
+  const noun = pick(NOUNS, Math.floor(n / (SERVICES.length * VERBS.length)) + n);
+  const properties: { [key: string]: { [key: string]: Json } } = {};
+  for (let p = 0; p < 2 + (n % 5); p += 1)
+    properties[pick(FIELDS, n + p * 7)] = property(FIELDS[p] ?? 'x', n + p);
+  const names = Object.keys(properties);
+  const output = {
+    type: 'object',
+    properties: {
+      id: { type: 'string' },
+      [noun]: { type: 'object', properties: { n: { const: n } } },
+    },
+  };
+  return {
+    name: `${service}_${verb}_${noun}_${n}`,
+    title: `${verb} ${noun} (${service})`,
+    description: `${verb.charAt(0).toUpperCase()}${verb.slice(1)} a ${noun} in ${service}. Returns the ${noun} with its fields; use the ${names.join(', ')} parameters to narrow it down.`,
+    inputSchema: {
+      type: 'object' as const,
+      properties,
+      required: [names[0] as string],
+      additionalProperties: false,
+    },
+    ...(n % 3 === 0
+      ? { outputSchema: { ...output, type: 'object' as const, required: ['id'] } }
+      : {}),
+    annotations: {
+      title: `${verb} ${noun}`,
+      readOnlyHint: ['list', 'get', 'search', 'export'].includes(verb),
+      destructiveHint: verb === 'delete',
+      idempotentHint: verb !== 'create',
+      openWorldHint: false,
+    },
+  };
+}
+
+/** The first `n` tools of the catalog. */
+export const catalogTools = (n: number) => Array.from({ length: n }, (_, i) => catalogTool(i));
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const tools = catalogTools(Number(process.env.CATALOG_TOOLS ?? '1000'));
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  serveStdio(() => {
+    const info = { name: 'hintgate-bench-catalog', version: '1.0.0' };
+    const server = new Server(info, { capabilities: { tools: {} } });
+    server.setRequestHandler('tools/list', () => ({ tools }));
+    server.setRequestHandler('tools/call', (request) => {
+      const tool = byName.get(request.params.name);
+      const text = tool?.name ?? 'unknown tool';
+      const structured = tool?.outputSchema ? { structuredContent: { id: text } } : {};
+      return { content: [{ type: 'text', text }], ...structured };
+    });
+    return server;
   });
-  return server;
-});
+}

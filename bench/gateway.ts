@@ -1,414 +1,306 @@
 /**
- * Paths to the cheap upstream of the gateway benches (bench/gateway-upstream.ts, one
- * read-only `ping`), each an MCP client (`@modelcontextprotocol/client`): direct stdio, a
- * `hintgate gateway` over stdio or `--http` (pinned, mode auto), the `mcp-proxy` command,
- * any stdio relay; and the driver that measures them at each concurrency level in
- * interleaved rounds, with the CPU of every process of a path but the client.
+ * Section `gateway`: what the gateway adds to a call of a cheap upstream (bench/gateway-upstream.ts,
+ * one read-only `ping`) over MCP, against direct stdio, a `--baseline` build's gateway, a bare
+ * Node relay, mcp-proxy as a stdio relay (bench/gateway-relay.ts) and the mcp-proxy command over
+ * HTTP; then the gateway's upstream side in process, layer by layer.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { AuditSyncPolicy } from 'hintgate/gateway';
-import { percentile, QUICK, treeCpuMs, turnOrder } from './measure.js';
-import { freePort, stopProcess, tail, waitForPort } from './processes.js';
-import { fixed, table } from './report.js';
+import { type AuditSink, createMemoryAuditSink, createRegistry, createRuntime } from 'hintgate';
+import { connectMcpServer, type McpEraOption } from 'hintgate/mcp';
+import { createJsonlAuditSink } from 'hintgate/node';
+import * as m from './measure.js';
+import { type Context, type Goal, goal, type Result, type Row, table } from './report.js';
 
-export { percentile } from './measure.js';
+const bench = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+/** The cheap upstream, run with tsx from the repository root. */
+export const UPSTREAM = [process.execPath, '--import', 'tsx', bench('./gateway-upstream.ts')];
+const RELAY =
+  "const c=require('node:child_process').spawn(process.argv[1],process.argv.slice(2),{stdio:['pipe','pipe','inherit']});process.stdin.pipe(c.stdin);c.stdout.pipe(process.stdout);c.on('exit',(x)=>process.exit(x??1))";
+const FAST = ['on', 'off', 'http', 'upstream'];
+const fastLabel = (v: string) =>
+  v === 'on' ? 'fast paths on (default)' : v === 'off' ? 'fast paths off' : `only ${v} fast path`;
 
-/** Calls per path and level: 2000 (8 in a `HINTGATE_BENCH_QUICK=1` trial). */
-export const GATEWAY_CALLS = QUICK ? 8 : 2000;
-/** Warm-up calls per path before a measurement: `calls`, or 8 in a quick trial. */
-export const warmupCalls = (calls: number): number => (QUICK ? 8 : calls);
-const START_TIMEOUT_MS = 20_000;
-
-/** The repository root. */
-export const ROOT = fileURLToPath(new URL('../', import.meta.url));
-/** This build's CLI. */
-export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
-/** How the upstream is started: run with tsx from the repository root, where tsx resolves. */
-export const UPSTREAM_COMMAND = [
-  process.execPath,
-  '--import',
-  'tsx',
-  fileURLToPath(new URL('./gateway-upstream.ts', import.meta.url)),
-] as const;
-/** mcp-proxy's `proxyServer` as a stdio relay in front of the upstream (bench/gateway-relay.ts). */
-export const RELAY_COMMAND = [
-  process.execPath,
-  '--import',
-  'tsx',
-  fileURLToPath(new URL('./gateway-relay.ts', import.meta.url)),
-  ...UPSTREAM_COMMAND,
-] as const;
-
-const require = createRequire(import.meta.url);
-
-/** An installed package's version, or `unknown`. */
-export function packageVersion(name: string): string {
-  try {
-    const manifest = join(ROOT, 'node_modules', name, 'package.json');
-    return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
-  } catch {
-    return 'unknown';
-  }
-}
-
-/** The installed mcp-proxy: its command's script and version, or why it is missing. */
-export function mcpProxyPackage(): { bin: string; version: string } | { missing: string } {
-  try {
-    const manifest = require.resolve('mcp-proxy/package.json');
-    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as {
-      version: string;
-      bin: Record<string, string> | string;
-    };
-    const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin['mcp-proxy'];
-    if (bin === undefined) return { missing: 'its package.json names no mcp-proxy command' };
-    return { bin: join(manifest, '..', bin), version: pkg.version };
-  } catch (error) {
-    return { missing: `not installed (${error instanceof Error ? error.message : String(error)})` };
-  }
-}
-
-/** The environment of the processes started here, without a token that would lock HTTP. */
-export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && key !== 'HINTGATE_TOKEN') env[key] = value;
-  }
-  return { ...env, ...extra };
-}
-
-/** One way of reaching the upstream's tool. */
-export interface Path {
+/** Node's arguments for a path: a list for stdio, a function of the port for HTTP. */
+type Args = string[] | ((port: number) => string[]);
+/** Calls' latencies, wall ms, failures, and CPU ms of the tree, of its first process, preemptions. */
+const fresh = () => ({
+  latencies: [] as number[],
+  wallMs: 0,
+  failed: 0,
+  failure: '',
+  cpu: [0, 0, 0],
+});
+/** One way of reaching the upstream's `ping`: one client, the process it reaches (its tree's CPU counts). */
+interface Path {
   readonly label: string;
   readonly client: Client;
-  /** The client's child process (its tree's CPU counts), if any. */
-  readonly pid: () => number | undefined;
+  readonly pid: number | undefined;
   close(): Promise<void>;
+  s: ReturnType<typeof fresh>;
 }
 
-const newClient = (): Client => new Client({ name: 'hintgate-bench', version: '1.0.0' });
-
-/** A client that spawns `command` and speaks stdio to it. */
-export async function stdioPath(
-  label: string,
-  command: readonly string[],
-  env = childEnv(),
-): Promise<Path> {
-  const [program = process.execPath, ...args] = command;
-  const transport = new StdioClientTransport({
-    command: program,
-    args,
-    cwd: ROOT,
-    env,
-    stderr: 'pipe',
+/** Spawns `node ...args` and connects a client over stdio, or over Streamable HTTP. */
+async function open(label: string, args: Args, env = m.childEnv()): Promise<Path> {
+  const client = new Client({ name: 'hintgate-bench', version: '1.0.0' });
+  const port = typeof args === 'function' ? await m.freePort() : 0;
+  let child: ChildProcess | undefined;
+  if (typeof args === 'function')
+    child = await m.spawnServing(port, process.execPath, args(port), env);
+  const options = { command: process.execPath, args: args as string[], cwd: m.ROOT, env };
+  const stdio = child ? undefined : new StdioClientTransport({ ...options, stderr: 'pipe' });
+  let output = '';
+  stdio?.stderr?.on('data', (chunk: Buffer) => {
+    output = (output + String(chunk)).slice(-4000);
   });
-  const stderr = tail(transport.stderr);
-  const client = newClient();
-  try {
-    await client.connect(transport, { timeout: START_TIMEOUT_MS });
-  } catch (error) {
+  const close = async () => {
     await client.close().catch(() => {});
-    throw new Error(`${label}: could not connect: ${String(error)}\n${stderr()}`);
-  }
-  return { label, client, pid: () => transport.pid ?? undefined, close: () => client.close() };
-}
-
-/**
- * A client over Streamable HTTP to a server `child` runs at `url`. Its fetch drops the
- * transport's abort signal: undici keeps a listener on it per request until garbage
- * collection, and thousands pile up under load; the bench never cancels a call.
- */
-async function httpPath(
-  label: string,
-  child: ChildProcess,
-  url: string,
-  output: () => string,
-): Promise<Path> {
-  const client = newClient();
-  const transport = new StreamableHTTPClientTransport(new URL(url), {
-    fetch: (target, init) => {
-      if (init === undefined) return fetch(target);
-      const { signal: _unused, ...rest } = init;
-      return fetch(target, rest);
-    },
-  });
-  try {
-    await client.connect(transport, { timeout: START_TIMEOUT_MS });
-  } catch (error) {
-    await client.close().catch(() => {});
-    await stopProcess(child);
-    throw new Error(`${label}: could not connect to ${url}: ${String(error)}\n${output()}`);
-  }
-  const close = async (): Promise<void> => {
-    await client.close().catch(() => {});
-    await stopProcess(child);
+    if (child) await m.stopProcess(child);
   };
-  return { label, client, pid: () => child.pid, close };
-}
-
-/** `hintgate gateway --http` of `cli` (default this build's) on a free port. */
-export async function gatewayHttpPath(
-  label: string,
-  config: string,
-  options: { cli?: string; env?: Record<string, string> } = {},
-): Promise<Path> {
-  const child = spawn(
-    process.execPath,
-    [options.cli ?? CLI, 'gateway', '--config', config, '--mode', 'auto', '--http', '--port', '0'],
-    { cwd: ROOT, env: options.env ?? childEnv(), stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  const output = tail(child.stderr);
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no URL within ${START_TIMEOUT_MS} ms`)),
-      START_TIMEOUT_MS,
-    );
-    child.stderr?.on('data', () => {
-      const match = /at (http:\/\/\S+\/mcp)/.exec(output());
-      if (match?.[1] !== undefined) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with code ${code}`));
-    });
-  }).catch(async (error: unknown) => {
-    await stopProcess(child);
-    throw new Error(`${label} did not start: ${String(error)}\n${output()}`);
+  // The fetch drops the abort signal: undici keeps a listener on it per request until GC.
+  const fetchWithout = (to: string | URL | Request, init?: RequestInit) =>
+    fetch(to, { ...init, signal: null });
+  const url = new URL(`http://127.0.0.1:${port}/mcp`);
+  const transport = stdio ?? new StreamableHTTPClientTransport(url, { fetch: fetchWithout });
+  await client.connect(transport, { timeout: 20_000 }).catch(async (error: unknown) => {
+    await close();
+    throw new Error(`${label}: could not connect: ${String(error)}\n${output}`);
   });
-  return httpPath(label, child, url, output);
+  return { label, client, pid: stdio?.pid ?? child?.pid, close, s: fresh() };
 }
 
-/** The mcp-proxy command (`--server stream`) in front of the upstream on a free port. */
-export async function mcpProxyHttpPath(bin: string, label = 'mcp-proxy'): Promise<Path> {
-  const port = await freePort();
-  const args = [bin, '--host', '127.0.0.1', '--port', String(port), '--server', 'stream', '--'];
-  const child = spawn(process.execPath, [...args, ...UPSTREAM_COMMAND], {
-    cwd: ROOT,
-    env: childEnv(),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const output = tail(child.stderr);
-  try {
-    await waitForPort(port, child, START_TIMEOUT_MS);
-  } catch (error) {
-    await stopProcess(child);
-    throw new Error(`mcp-proxy did not start: ${String(error)}\n${output()}`);
-  }
-  return httpPath(label, child, `http://127.0.0.1:${port}/mcp`, output);
+/** `cli gateway` over a configuration fronting the upstream in `dir`, pinned by `cli`. */
+function gatewayArgs(cli: string, dir: string, sync?: string): string[] {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'hintgate.yaml');
+  const [command, ...args] = UPSTREAM;
+  const servers = { bench: { command, args, cwd: m.ROOT, trusted: true } };
+  const audit = sync ? { audit: { sync } } : {};
+  writeFileSync(file, JSON.stringify({ servers, mode: 'auto', ...audit }));
+  const options = { cwd: m.ROOT, env: m.childEnv(), stdio: 'pipe', timeout: 20_000 } as const;
+  execFileSync(process.execPath, [cli, 'pin', '--config', file], options);
+  return [cli, 'gateway', '--config', file, '--mode', 'auto'];
 }
 
-/** The command line of `hintgate gateway` over stdio with `config`. */
-export const gatewayCommand = (config: string, cli = CLI): string[] => [
-  process.execPath,
-  cli,
-  'gateway',
-  '--config',
-  config,
-  '--mode',
-  'auto',
-];
-
-/**
- * A gateway configuration in a directory of its own (audit log, approvals and pins beside
- * it), pinned with `hintgate pin`, with `audit.sync` set when `sync` is given. Returns the
- * configuration file's path.
- */
-export async function pinnedConfig(directory: string, sync?: AuditSyncPolicy): Promise<string> {
-  mkdirSync(directory, { recursive: true });
-  const file = join(directory, 'hintgate.yaml');
-  const [command, ...args] = UPSTREAM_COMMAND;
-  const config = {
-    servers: { bench: { command, args, cwd: ROOT, trusted: true } },
-    mode: 'auto',
-    ...(sync === undefined ? {} : { audit: { sync } }),
-  };
-  // JSON is YAML too.
-  writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
-  await new Promise<void>((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [CLI, 'pin', '--config', file],
-      { cwd: ROOT, env: childEnv(), timeout: START_TIMEOUT_MS },
-      (error, _out, stderr) =>
-        error === null ? resolve() : reject(new Error(`hintgate pin: ${error.message}\n${stderr}`)),
-    );
-  });
-  return file;
-}
-
-/** Calls made and how they went, for one path at one concurrency level. */
-export interface Sample {
-  readonly latencies: number[];
-  wallMs: number;
-  failed: number;
-  firstFailure?: string;
-}
-
-/** An empty {@link Sample}. */
-export const newSample = (): Sample => ({ latencies: [], wallMs: 0, failed: 0 });
-
-/** Makes `calls` calls of `ping` with `concurrency` in flight; adds to `sample` if given. */
-export async function drive(
-  client: Client,
-  concurrency: number,
-  calls: number,
-  sample?: Sample,
-): Promise<void> {
+/** Makes `calls` calls of `ping`, `concurrency` in flight, into `s`. */
+async function drive(client: Client, concurrency: number, calls: number, s = fresh()) {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < calls) {
       next += 1;
       const start = performance.now();
-      let failure: string | undefined;
-      try {
-        const result = await client.callTool({ name: 'ping', arguments: {} });
-        const first = (result.content as ReadonlyArray<{ text?: string }>)[0];
-        if (result.isError === true || first?.text !== 'pong') {
-          failure = `unexpected result ${JSON.stringify(result).slice(0, 200)}`;
-        }
-      } catch (error) {
-        failure = error instanceof Error ? error.message : String(error);
-      }
-      if (sample === undefined) continue;
-      sample.latencies.push(performance.now() - start);
-      if (failure !== undefined) {
-        sample.failed += 1;
-        sample.firstFailure ??= failure;
-      }
+      const result = await client.callTool({ name: 'ping', arguments: {} }).catch(String);
+      s.latencies.push(performance.now() - start);
+      const first = typeof result === 'string' ? undefined : result.content[0];
+      if (first?.type === 'text' && first.text === 'pong') continue;
+      s.failed += 1;
+      s.failure ||= JSON.stringify(result).slice(0, 200);
     }
   };
   const start = performance.now();
   await Promise.all(Array.from({ length: concurrency }, worker));
-  if (sample !== undefined) sample.wallMs += performance.now() - start;
+  s.wallMs += performance.now() - start;
+  return s;
 }
 
-/** A path's figures at one concurrency level. */
-export interface PathRow {
-  readonly label: string;
-  readonly concurrency: number;
-  readonly calls: number;
-  readonly p50: number;
-  readonly p95: number;
-  readonly p99: number;
-  /** Calls per second. */
-  readonly throughput: number;
-  /** CPU µs per call of the client's child process tree (NaN off Linux or without one). */
-  readonly cpuUs: number;
-  /** Calls not ok, with the first failure. */
-  readonly notOk: string;
+/** The mcp-proxy command's script, when installed. */
+function mcpProxyBin(): string | undefined {
+  try {
+    const manifest = createRequire(import.meta.url).resolve('mcp-proxy/package.json');
+    const { bin } = JSON.parse(readFileSync(manifest, 'utf8')) as { bin: Record<string, string> };
+    return join(manifest, '..', bin['mcp-proxy'] ?? '');
+  } catch {
+    return undefined;
+  }
 }
 
-const rowOf = (label: string, concurrency: number, sample: Sample, cpuMs: number): PathRow => {
-  const sorted = [...sample.latencies].sort((a, b) => a - b);
-  return {
-    label,
-    concurrency,
-    calls: sorted.length,
-    p50: percentile(sorted, 50),
-    p95: percentile(sorted, 95),
-    p99: percentile(sorted, 99),
-    throughput: (sorted.length * 1000) / sample.wallMs,
-    cpuUs: (cpuMs * 1000) / sorted.length,
-    notOk: sample.failed === 0 ? '0' : `${sample.failed} (${sample.firstFailure ?? ''})`,
-  };
-};
-
-/**
- * The rows as a Markdown table: latency, calls/s and CPU per call, each against the row of
- * the same level whose label starts with `direct` (p50 and CPU) and `mcp-proxy` (calls/s).
- */
-export function pathsTable(rows: readonly PathRow[], direct: string, mcpProxy: string): string {
-  const find = (prefix: string, level: number) =>
-    rows.find((row) => row.concurrency === level && row.label.startsWith(prefix));
-  const ms = (value: number | undefined): string => (value === undefined ? 'n/a' : fixed(value, 3));
-  return table(
+/** Every path: label, Node's arguments, environment. */
+async function specs(
+  work: string,
+  baseline?: string,
+): Promise<(readonly [string, Args, Record<string, string>?])[]> {
+  const [mine = '', base] = (await m.builds(baseline)).map((b) => join(b.dist, 'cli', 'main.js'));
+  const gw = (name: string, cli = mine, sync?: string) => gatewayArgs(cli, join(work, name), sync);
+  const http = (args: string[]) => (port: number) => [...args, '--http', '--port', `${port}`];
+  const fast = (v: string) => m.childEnv({ HINTGATE_FAST_PATHS: v });
+  const bin = mcpProxyBin();
+  const flags = (port: number) => `--host 127.0.0.1 --port ${port} --server stream --`.split(' ');
+  const proxy = (port: number) => [`${bin}`, ...flags(port), ...UPSTREAM];
+  return [
+    ['direct (stdio)', UPSTREAM.slice(1)],
+    ...FAST.map((v) => [`gateway stdio, ${fastLabel(v)}`, gw(`stdio-${v}`), fast(v)] as const),
+    ['gateway stdio, audit.sync: always', gw('stdio-always', mine, 'always')],
+    ...(base ? [['gateway stdio, baseline build', gw('stdio-base', base)] as const] : []),
+    ['bare Node relay (reference)', ['-e', RELAY, ...UPSTREAM]],
     [
-      'path',
-      'concurrent',
-      'p50 ms',
-      'p95 ms',
-      'p99 ms',
-      'calls/s',
-      'CPU µs/call',
-      'p50 - direct ms',
-      'CPU / direct',
-      'calls/s / mcp-proxy',
-      'not ok',
+      'mcp-proxy proxyServer relay (stdio, reference)',
+      ['--import', 'tsx', bench('./gateway-relay.ts'), ...UPSTREAM],
     ],
-    rows.map((row) => {
-      const base = find(direct, row.concurrency);
-      const other = find(mcpProxy, row.concurrency);
-      return [
-        row.label,
-        String(row.concurrency),
-        ms(row.p50),
-        ms(row.p95),
-        ms(row.p99),
-        fixed(row.throughput, 0),
-        fixed(row.cpuUs, 0),
-        ms(base && row.p50 - base.p50),
-        base ? fixed(row.cpuUs / base.cpuUs, 2) : 'n/a',
-        other ? fixed(row.throughput / other.throughput, 2) : 'n/a',
-        row.notOk,
-      ];
-    }),
-  );
+    ...FAST.map((v) => [`gateway HTTP, ${fastLabel(v)}`, http(gw(`http-${v}`)), fast(v)] as const),
+    ['gateway HTTP, audit.sync: always', http(gw('http-always', mine, 'always'))],
+    ...(base ? [['gateway HTTP, baseline build', http(gw('http-base', base))] as const] : []),
+    ...(bin ? [['mcp-proxy (HTTP)', proxy] as const] : []),
+  ];
 }
 
-/**
- * Measures every path at every level: `calls` calls per path and level in `rounds` rounds,
- * the paths taking turns in a rotating order, so drift of the machine hits them alike.
- */
-export async function measurePaths(
-  paths: readonly Path[],
-  levels: readonly number[],
-  calls = GATEWAY_CALLS,
-  rounds = 2,
-): Promise<PathRow[]> {
-  const rows: PathRow[] = [];
-  for (const concurrency of levels) {
-    const samples = paths.map(newSample);
-    const cpu = paths.map(() => 0);
-    for (let round = 0; round < rounds; round += 1) {
-      for (const index of turnOrder(paths.length, round)) {
-        const path = paths[index] as Path;
-        const before = treeCpuMs(path.pid());
-        await drive(path.client, concurrency, calls / rounds, samples[index]);
-        cpu[index] = (cpu[index] ?? 0) + treeCpuMs(path.pid()) - before;
+/** The audit log of the default `stdio` or `http` gateway after `made` calls. */
+function audited(work: string, gateway: string, made: number): Row {
+  const text = readFileSync(join(work, `${gateway}-on`, '.hintgate', 'audit.jsonl'), 'utf8');
+  const types = new Map<string, number>();
+  for (const line of text.split('\n').filter(Boolean)) {
+    const { type } = JSON.parse(line) as { type: string };
+    types.set(type, (types.get(type) ?? 0) + 1);
+  }
+  const events = [...types].map(([type, count]) => `${count} \`${type}\``).join(', ');
+  const bytes = Buffer.byteLength(text) / made;
+  return { gateway, 'calls made': made, 'audit events': events, 'bytes per call': bytes };
+}
+
+/** Section `gateway`. */
+export async function gateway(context: Context): Promise<Result> {
+  const work = mkdtempSync(join(tmpdir(), 'hintgate-bench-gateway-'));
+  const paths: Path[] = [];
+  try {
+    for (const [label, args, env] of await specs(work, context.baseline))
+      paths.push(await open(label, args, env));
+    // Warm-up, block by block, so a cold start stays visible.
+    const [warmCalls, block] = m.sized([10_000, 2000], [16, 8]);
+    const warm: Record<string, string>[] = paths.map((path) => ({ path: path.label }));
+    for (let done = 0; done < warmCalls; done += block) {
+      for (const [i, path] of paths.entries()) {
+        const s = await drive(path.client, 8, block);
+        const [p50, rate] = [m.percentile(s.latencies, 50), (block * 1000) / s.wallMs];
+        const row = warm[i] as Record<string, string>;
+        row[`calls ${done + 1}-${done + block}: p50 ms, calls/s`] =
+          `${p50.toFixed(3)}, ${rate.toFixed(0)}`;
       }
     }
-    for (const [index, path] of paths.entries()) {
-      rows.push(rowOf(path.label, concurrency, samples[index] as Sample, cpu[index] ?? 0));
+    const calls = m.sized(2000, 8);
+    const rows: Row[] = [];
+    const goals: Goal[] = [];
+    for (const level of [1, 8, 32]) {
+      for (const path of paths) path.s = fresh();
+      for (let turn = 0, n = paths.length; turn < 2 * n; turn += 1) {
+        const { pid, client, s } = paths[(turn + Math.floor(turn / n)) % n] as Path;
+        const now = () => [m.procCpuMs(pid), m.procCpuMs(pid, true), m.preemptions(pid)];
+        const before = now();
+        await drive(client, level, calls / 2, s);
+        s.cpu = now().map((after, i) => m.at(s.cpu, i) + after - m.at(before, i));
+      }
+      const f = paths.map(({ label, s }) => ({
+        label,
+        s,
+        p50: m.percentile(s.latencies, 50),
+        rate: (calls * 1000) / s.wallMs,
+        cpu: (m.at(s.cpu, 0) / calls) * 1000,
+      }));
+      const find = (label: string) => f.find((x) => x.label === label);
+      const [direct, proxied] = [find('direct (stdio)'), find('mcp-proxy (HTTP)')];
+      for (const { label, s, p50, rate, cpu } of f)
+        rows.push({
+          path: label,
+          concurrent: level,
+          'p50 ms': p50,
+          'p95 ms': m.percentile(s.latencies, 95),
+          'p99 ms': m.percentile(s.latencies, 99),
+          'calls/s': rate,
+          'CPU µs/call (path processes)': cpu,
+          'of which the first process': (m.at(s.cpu, 1) / calls) * 1000,
+          'preempted per call': m.at(s.cpu, 2) / calls,
+          'p50 - direct ms': p50 - (direct?.p50 ?? Number.NaN),
+          'CPU / direct': cpu / (direct?.cpu ?? Number.NaN),
+          'calls/s / mcp-proxy': rate / (proxied?.rate ?? Number.NaN),
+          'not ok': s.failed === 0 ? '0' : `${s.failed} (${s.failure})`,
+        });
+      const [stdio, http] = ['stdio', 'HTTP'].map((kind) =>
+        find(`gateway ${kind}, ${fastLabel('on')}`),
+      );
+      const cpuName = "stdio hop: CPU per call of the path's processes / direct's, 1 concurrent";
+      if (level === 1 && stdio && direct)
+        goals.push(
+          goal('stdio hop: p50 - direct p50, 1 concurrent', stdio.p50 - direct.p50, 0.1, 'ms'),
+          goal(cpuName, stdio.cpu / direct.cpu, 2),
+        );
+      const rateName = `HTTP calls/s / mcp-proxy's, ${level} concurrent`;
+      if (http && proxied) goals.push(goal(rateName, http.rate / proxied.rate, 1, 'x', 'least'));
     }
+    for (const path of paths.splice(0)) await path.close();
+    const made = warmCalls + 3 * calls;
+    const audits = ['stdio', 'http'].map((kind) => audited(work, kind, made));
+    const proxy = mcpProxyBin() ? `mcp-proxy ${m.version('mcp-proxy')}` : 'no mcp-proxy installed';
+    return {
+      method: `one stdio upstream (server ${m.version('@modelcontextprotocol/server')}, one read-only \`ping\`), one client ${m.version('@modelcontextprotocol/client')} per path; gateways in mode \`auto\`, server trusted and pinned, audit to \`.hintgate/audit.jsonl\`; fast paths on, off and one at a time (\`HINTGATE_FAST_PATHS\`); ${proxy}. ${warmCalls} warm-up calls per path at 8 concurrent in blocks (first table), then ${calls} calls per path and level in 2 rotating rounds; p50/p95/p99 nearest-rank of \`callTool\` in the client; CPU = user + system of the path's processes (all but the client) from /proc, "preempted" = involuntary context switches of its first process. Third table: the default gateways' audit logs. Which fast paths are kept, and why: docs/gateway.md. Last: the gateway's upstream side in process, one call at a time, 8 rotating rounds of 500 calls, CPU of this process.`,
+      tables: [table(warm), table(rows), table(audits), await layers(work)],
+      goals,
+    };
+  } finally {
+    for (const path of paths) await path.close().catch(() => {});
+    rmSync(work, { recursive: true, force: true });
   }
-  return rows;
 }
 
-/**
- * Warms every path up at 8 concurrent in blocks of `block` calls, the paths taking turns
- * block by block; returns each block's row, so a cold start stays visible.
- */
-export async function warmUp(
-  paths: readonly Path[],
-  calls: number,
-  block: number,
-): Promise<PathRow[][]> {
-  const blocks = paths.map((): PathRow[] => []);
-  for (let done = 0; done < calls; done += block) {
-    for (const [index, path] of paths.entries()) {
-      const sample = newSample();
-      await drive(path.client, 8, block, sample);
-      blocks[index]?.push(rowOf(path.label, 8, sample, Number.NaN));
-    }
+/** The gateway's upstream side in this process, one thing added per row; returns the table. */
+async function layers(work: string): Promise<string> {
+  const closers: (() => Promise<unknown>)[] = [];
+  const [command = '', ...args] = UPSTREAM;
+  const layer = async (audit?: AuditSink, era?: McpEraOption) => {
+    const registry = createRegistry();
+    const upstream = { name: 'bench', registry, command, args, cwd: m.ROOT, trusted: true };
+    const connection = await connectMcpServer({
+      ...upstream,
+      env: m.childEnv(),
+      ...(era ? { era } : {}),
+    });
+    const runtime = createRuntime({ registry, mode: 'auto', auditSinks: audit ? [audit] : [] });
+    closers.push(
+      () => connection.close(),
+      () => runtime.close(),
+    );
+    const call = async () => {
+      const [result] = await runtime.execute([{ id: 'c', name: 'ping', arguments: {} }]);
+      if (result?.status !== 'ok') throw new Error(JSON.stringify(result));
+    };
+    return { era: connection.protocolEra as string, call };
+  };
+  const jsonl = (sync: false | 'auto' | true) =>
+    layer(createJsonlAuditSink({ path: join(work, `${sync}.jsonl`), sync }));
+  try {
+    const { client, close } = await open('SDK client', UPSTREAM.slice(1));
+    closers.push(close);
+    const sdk = {
+      era: client.getProtocolEra() ?? '',
+      call: () => client.callTool({ name: 'ping' }),
+    };
+    const list: [string, { era: string; call: () => Promise<unknown> }][] = [
+      ['SDK Client alone (`client.callTool`)', sdk],
+      ['runtime over `connectMcpServer`, its defaults, no audit', await layer()],
+      ['+ memory audit sink', await layer(createMemoryAuditSink())],
+      ['JSONL audit sink, sync: false', await jsonl(false)],
+      ["JSONL audit sink, sync: 'auto' (gateway default)", await jsonl('auto')],
+      ['JSONL audit sink, sync: true (audit.sync: always)', await jsonl(true)],
+      ["reference: runtime with era: 'auto', no audit", await layer(undefined, 'auto')],
+    ];
+    const variants = list.map(([, { call }]) => ({ calls: 1, run: call }));
+    const f = await m.interleave(variants, { rounds: 8, runsPerRound: 500, warmupRuns: 1000 });
+    const [p50, cpu] = [f.map((x) => x.p50RunUs / 1000), f.map((x) => x.cpuUs)];
+    const eras: Record<string, string> = { legacy: '2025 handshake', modern: '2026-07-28' };
+    const rows = list.map(([label, { era }], i) => ({
+      'layer (upstream side, in process)': `${i + 1}. ${label}`,
+      era: eras[era] ?? era,
+      'p50 ms': m.at(p50, i),
+      'CPU µs/call': m.at(cpu, i),
+      'p50 - row 1 ms': m.at(p50, i) - m.at(p50, 0),
+      'CPU / row 1': m.at(cpu, i) / m.at(cpu, 0),
+    }));
+    return table(rows);
+  } finally {
+    for (const close of closers.reverse()) await close().catch(() => {});
   }
-  return blocks;
 }

@@ -1,166 +1,213 @@
 /**
- * The measuring half of the bench harness: medians and percentiles, interleaved rounds with
- * wall and CPU time per call, CPU of child processes, and the machine and its load.
+ * The measuring half of the bench harness: sizes, statistics, CPU time (this process, and
+ * child processes from /proc), interleaved rounds, the builds measured, and child processes.
  */
-import { readFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** Median of a list (mean of the middle two for an even count; NaN when empty). */
+/** `--quick` or `HINTGATE_BENCH_QUICK=1`: tiny sizes for a smoke run; nothing is written. */
+export const QUICK = process.argv.includes('--quick') || process.env.HINTGATE_BENCH_QUICK === '1';
+export const sized = <T>(full: T, quick: T): T => (QUICK ? quick : full);
+export const ROOT = fileURLToPath(new URL('../', import.meta.url));
+/** `list[i]`, NaN when absent. */
+export const at = (list: readonly number[], i: number): number => list[i] ?? Number.NaN;
+export const loadNow = (): number => loadavg()[0] ?? 0;
+
+/** Mulberry32, a seeded PRNG: the same latencies on every run. */
+export function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), state | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  if (sorted.length === 0) return Number.NaN;
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  if (sorted.length % 2 === 1) return at(sorted, middle);
+  return (at(sorted, middle - 1) + at(sorted, middle)) / 2;
 }
 
-/** Nearest-rank percentile `p` (0-100) of sorted values. */
-export function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] as number;
+/** Nearest-rank percentile `p` (0-100) of unsorted values. */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return at(sorted, Math.max(1, Math.ceil((p / 100) * sorted.length)) - 1);
 }
 
-/** The machine a run happened on, and when. */
-export interface Machine {
-  readonly cpu: string;
-  readonly cores: number;
-  readonly memoryGiB: number;
-  readonly node: string;
-  /** ISO time of the call. */
-  readonly date: string;
-  /** 1-minute load average at the call: other work on the machine skews timings. */
-  readonly load: number;
+/** User + system CPU µs of this process so far. */
+const cpuUs = (): number => process.cpuUsage().user + process.cpuUsage().system;
+
+/** The fields of /proc/<pid>/stat after the command name (Linux); empty when it is gone. */
+export function procStat(pid: number | string | undefined): string[] {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return [];
+  }
 }
 
-/** Describes this machine, the time and the load now. */
-export function machine(): Machine {
-  const list = cpus();
-  return {
-    cpu: list[0]?.model.trim() ?? 'unknown',
-    cores: list.length,
-    memoryGiB: totalmem() / 1024 ** 3,
-    node: process.version,
-    date: new Date().toISOString(),
-    load: loadavg()[0] ?? 0,
-  };
+/** User + system CPU ms of process `pid`, with its descendants unless `own` (NaN when gone). */
+export function procCpuMs(pid: number | undefined, own = false): number {
+  const fields = procStat(pid);
+  // utime and stime, fields 14 and 15 of stat(5), in ticks of 10 ms.
+  const total = (Number(fields[11]) + Number(fields[12])) * 10;
+  if (own || fields.length === 0) return total;
+  let children: string[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ');
+  } catch {
+    // Ended meanwhile.
+  }
+  return children.filter(Boolean).reduce((sum, child) => sum + procCpuMs(+child), total);
 }
 
-/** The 1-minute load average now. */
-export const loadNow = (): number => loadavg()[0] ?? 0;
-
-/** CPU time (user + system, all threads) this process has used, in µs. */
-export function cpuUs(): number {
-  const used = process.cpuUsage();
-  return used.user + used.system;
+/** Involuntary context switches of process `pid` so far: the times it was preempted. */
+export function preemptions(pid: number | undefined): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? Number.NaN);
+  } catch {
+    return Number.NaN;
+  }
 }
 
-const TICK_MS = 10;
-
-/** User + system CPU of a process and its descendants, in ms (Linux /proc; NaN elsewhere). */
-export function treeCpuMs(pid: number | undefined): number {
-  if (pid === undefined) return Number.NaN;
-  let total = 0;
-  const visit = (id: number): void => {
-    try {
-      const stat = readFileSync(`/proc/${id}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-      const children = readFileSync(`/proc/${id}/task/${id}/children`, 'utf8').trim();
-      for (const child of children === '' ? [] : children.split(' ')) visit(Number(child));
-    } catch {
-      // The process ended meanwhile.
-    }
-  };
-  visit(pid);
-  return total;
-}
-
-/** The order of `count` variants in round `round`: rotated, so each goes first as often. */
-export const turnOrder = (count: number, round: number): number[] =>
-  Array.from({ length: count }, (_, i) => (i + round) % count);
+/** One variant measured in rounds: a run (throws when a call did not end as expected), its calls. */
+export type Variant = { readonly run: () => Promise<unknown>; readonly calls: number };
+/** A variant's medians over the rounds: wall and CPU µs per call, best round, one run's wall µs. */
+export type PerCall = Readonly<Record<'wallUs' | 'cpuUs' | 'bestWallUs' | 'p50RunUs', number>>;
 
 /**
- * `HINTGATE_BENCH_QUICK=1`: a trial that each bench still runs end to end, with every
- * {@link interleave} cut to 2 rounds of 1 run; its figures mean nothing (do not `--write`).
- */
-export const QUICK = process.env.HINTGATE_BENCH_QUICK === '1';
-
-/** One variant measured in rounds: a unit of work and the calls it makes. */
-export interface Variant {
-  /** One unit of work (a batch, a run, a call); throws when a call did not end as expected. */
-  readonly run: () => Promise<unknown>;
-  /** Calls one run makes. */
-  readonly calls: number;
-}
-
-/**
- * A variant whose run is 1000 calls: `batch` (of `size` calls, a divisor of 1000) handed
- * over until 1000 calls have run, so batches of every size weigh alike.
- */
-export const thousandCalls = (batch: () => Promise<unknown>, size: number): Variant => ({
-  calls: 1000,
-  run: async () => {
-    for (let i = 0; i < 1000 / size; i += 1) await batch();
-  },
-});
-
-/** A variant's figures: median over the rounds of wall and CPU µs per call, best round, run latency. */
-export interface PerCall {
-  readonly wallUs: number;
-  readonly cpuUs: number;
-  readonly bestWallUs: number;
-  /** Median wall µs of one run (all rounds' runs): a call's latency when a run is one call. */
-  readonly p50RunUs: number;
-}
-
-/** How {@link interleave} measures. */
-export interface RoundOptions {
-  readonly rounds: number;
-  /** Runs of each variant per round. */
-  readonly runsPerRound: number;
-  /** Unrecorded runs of each variant before the first round. */
-  readonly warmupRuns: number;
-}
-
-/**
- * Measures the variants in interleaved rounds after a warm-up: in each round every variant
- * does `runsPerRound` runs, in an order that rotates from round to round, so drift of the
- * machine hits all alike. Returns per variant the median wall and CPU µs per call.
+ * Measures the variants in rounds after `warmupRuns` runs of each: every round each does
+ * `runsPerRound` runs, in an order rotating per round, so drift of the machine hits all alike.
  */
 export async function interleave(
   variants: readonly Variant[],
-  measured: RoundOptions,
+  options: { rounds: number; runsPerRound: number; warmupRuns: number },
 ): Promise<PerCall[]> {
-  const options = QUICK ? { rounds: 2, runsPerRound: 1, warmupRuns: 1 } : measured;
-  for (const variant of variants) {
-    for (let i = 0; i < options.warmupRuns; i += 1) await variant.run();
-  }
-  const wall = variants.map((): number[] => []);
-  const cpu = variants.map((): number[] => []);
-  const runs = variants.map((): number[] => []);
-  for (let round = 0; round < options.rounds; round += 1) {
-    for (const index of turnOrder(variants.length, round)) {
-      const variant = variants[index] as Variant;
-      const cpuStart = cpuUs();
-      const start = performance.now();
-      for (let i = 0, at = start; i < options.runsPerRound; i += 1) {
-        await variant.run();
-        const now = performance.now();
-        runs[index]?.push((now - at) * 1000);
-        at = now;
-      }
-      const calls = variant.calls * options.runsPerRound;
-      wall[index]?.push(((performance.now() - start) * 1000) / calls);
-      cpu[index]?.push((cpuUs() - cpuStart) / calls);
-    }
-  }
-  return variants.map((_, index) => ({
-    wallUs: median(wall[index] ?? []),
-    cpuUs: median(cpu[index] ?? []),
-    bestWallUs: Math.min(...(wall[index] ?? [])),
-    p50RunUs: median(runs[index] ?? []),
+  const quick = { rounds: 2, runsPerRound: 1, warmupRuns: 1 };
+  const { rounds, runsPerRound, warmupRuns } = sized(options, quick);
+  for (const variant of variants) for (let i = 0; i < warmupRuns; i += 1) await variant.run();
+  const figures = variants.map(() => ({
+    wall: [] as number[],
+    cpu: [] as number[],
+    runs: [] as number[],
   }));
+  for (let round = 0; round < rounds * variants.length; round += 1) {
+    const index = (round + Math.floor(round / variants.length)) % variants.length;
+    const [variant, own] = [variants[index] as Variant, figures[index] as (typeof figures)[0]];
+    const [cpuStart, start] = [cpuUs(), performance.now()];
+    for (let i = 0, last = start; i < runsPerRound; i += 1) {
+      await variant.run();
+      own.runs.push((performance.now() - last) * 1000);
+      last = performance.now();
+    }
+    const calls = variant.calls * runsPerRound;
+    own.wall.push(((performance.now() - start) * 1000) / calls);
+    own.cpu.push((cpuUs() - cpuStart) / calls);
+  }
+  return figures.map(({ wall, cpu, runs }) => ({
+    wallUs: median(wall),
+    cpuUs: median(cpu),
+    bestWallUs: Math.min(...wall),
+    p50RunUs: median(runs),
+  }));
+}
+
+/** Median wall ms of one run of each work, in `rounds` rotating rounds after a warm-up run. */
+export async function msOf(works: (() => unknown)[], rounds: number): Promise<number[]> {
+  const variants = works.map((work) => ({ calls: 1, run: async () => work() }));
+  const figures = await interleave(variants, { rounds, runsPerRound: 1, warmupRuns: 1 });
+  return figures.map((f) => f.wallUs / 1000);
+}
+
+/** The package's API, as built in some dist/. */
+export type Build = typeof import('hintgate');
+/** A build measured: its label, dist/ folder and API. */
+export type Measured = { readonly label: string; readonly dist: string; readonly api: Build };
+
+/** This build, then the baseline (`--baseline`) when one is given. */
+export async function builds(baseline: string | undefined): Promise<Measured[]> {
+  const dists = [join(ROOT, 'dist'), ...(baseline === undefined ? [] : [baseline])];
+  const load = async (dist: string) =>
+    (await import(pathToFileURL(join(dist, 'index.js')).href)) as Build;
+  const labels = ['this build', 'baseline'];
+  return Promise.all(
+    dists.map(async (dist, i) => ({ label: labels[i] ?? '', dist, api: await load(dist) })),
+  );
+}
+
+/** An installed package's version, or `unknown`. */
+export function version(name: string): string {
+  const manifest = join(ROOT, 'node_modules', name, 'package.json');
+  if (!existsSync(manifest)) return 'unknown';
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
+
+/** True when `program` is on PATH. */
+export const onPath = (program: string): boolean =>
+  (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, program)));
+
+/** This environment with `extra`, without a token that would lock the gateway's HTTP. */
+export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const { HINTGATE_TOKEN: _token, ...env } = process.env;
+  return { ...(env as Record<string, string>), ...extra };
+}
+
+/** A free TCP port on 127.0.0.1. */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+const connects = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+/** Spawns a process and resolves once 127.0.0.1:port accepts connections (in 20 s). */
+export async function spawnServing(
+  port: number,
+  command: string,
+  args: string[],
+  env = childEnv(),
+) {
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let output = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    output = (output + String(chunk)).slice(-4000);
+  });
+  for (const deadline = Date.now() + 20_000; !(await connects(port)); ) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (child.exitCode === null && Date.now() < deadline) continue;
+    await stopProcess(child);
+    throw new Error(`${command} ${args.join(' ')}: port ${port} not open\n${output}`);
+  }
+  return child;
+}
+
+/** Stops a process started here: SIGTERM, then SIGKILL after 5 s. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
 }

@@ -1,88 +1,81 @@
 /**
- * `npm run bench` (builds, then runs this file against dist/): measures every section,
- * writes each into bench/RESULTS.md with a summary of the goals, and exits non-zero when a
- * goal (a ratio or a difference to a baseline measured in the same run) is missed, printing
- * which: the regression guard. Each section also runs alone from its own file.
+ * `npm run bench [-- --only a,b] [--quick] [--baseline <an older build's dist/>]`: runs the
+ * sections, writes them into bench/RESULTS.md (not in a quick run), and exits non-zero naming
+ * every goal missed: the regression guard.
  */
-import { performance } from 'node:perf_hooks';
-import { adaptersSection } from './adapters.js';
-import { CATALOG_HEADING, catalogBench } from './catalog.js';
-import { ROOT } from './gateway.js';
-import { gatewaySection } from './gateway-section.js';
-import { machine } from './measure.js';
-import {
-  crashed,
-  fixed,
-  type Goal,
-  goalLine,
-  judge,
-  met,
-  type SectionResult,
-  section,
-  writeSections,
-} from './report.js';
-import { SCALING_HEADING, scalingReport } from './scaling.js';
-import { shellSection } from './shell.js';
-import { overheadSection, readOnlySection, strategiesSection } from './strategies.js';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { adapters } from './adapters.js';
+import { catalog } from './catalog.js';
+import { gateway } from './gateway.js';
+import { loadNow, QUICK } from './measure.js';
+import { type Context, type Goal, goal, met, type Result, render, writeResults } from './report.js';
+import { overhead, scaling } from './runtime.js';
+import { shell } from './shell.js';
+import { state } from './state.js';
+import { strategies } from './strategies.js';
+import { suite } from './suite.js';
 
-/** A section measured by another file's own renderer, with the goals it missed. */
-const foreign = (heading: string, markdown: string, missed: readonly string[]): SectionResult => ({
-  heading,
-  markdown,
-  goals: missed.map((name) => ({ name, value: Number.NaN, limit: 0, bound: 'most', unit: '' })),
-});
+/** Every section: name, title, measurement. */
+const SECTIONS: Record<string, readonly [string, (context: Context) => Promise<Result>]> = {
+  strategies: ['strategies and read-only batches, sleeping tools', strategies],
+  overhead: ['per-call cost of the pipeline, no-op tools', overhead],
+  scaling: ['cost per call as batches grow; one call against `FunctionTool.invoke`', scaling],
+  adapters: ["framework adapters against each framework's plain tools", adapters],
+  shell: ['reading shell command lines', shell],
+  gateway: ['the gateway hop: direct vs hintgate vs relays and mcp-proxy', gateway],
+  catalog: ['big catalogs: gateway start, pin, selectTools', catalog],
+  state: ['shared state: in-process vs Redis, through the gateway', state],
+  suite: ['the test suite', suite],
+};
 
 async function main(): Promise<void> {
-  const started = machine();
-  const begin = performance.now();
-  const log = (line: string): void => {
-    process.stdout.write(`${line}\n`);
-  };
-  const steps: Array<readonly [string, () => Promise<SectionResult>]> = [
-    ['1. strategies', strategiesSection],
-    ['2. read-only batches', readOnlySection],
-    ['3. per-call overhead', overheadSection],
-    ['4. gateway', gatewaySection],
-    ['5. shell lines', shellSection],
-    ['adapters', () => adaptersSection()],
-    [
-      '7. scaling',
-      async () => {
-        const part = await scalingReport();
-        return foreign(SCALING_HEADING, part.markdown, part.missed);
-      },
-    ],
-    [
-      '8. big catalogs',
-      async () => {
-        const part = await catalogBench([{ label: 'this build', root: ROOT }], log);
-        return foreign(CATALOG_HEADING, part.markdown, part.failures);
-      },
-    ],
-  ];
-  const sections: SectionResult[] = [];
-  for (const [name, measure] of steps) {
-    log(`${name} (load ${fixed(machine().load, 2)})`);
-    sections.push(await measure());
-  }
-  const goals: Goal[] = sections.flatMap((part) => part.goals);
-  const summary = section({
-    heading: '## Summary',
-    command: 'npm run bench',
-    started,
-    method: `every section below that \`npm run bench\` writes, in one run of ${fixed((performance.now() - begin) / 1000)} s; each goal compares a figure with a baseline measured in the same run (section 7 and 8 list their own). A missed goal fails the run.`,
-    tables: [
-      goals
-        .map(
-          (goal) =>
-            `- ${goalLine(goal).replace(/: (met|MISSED)$/, (_, v) => `: ${v === 'met' ? 'met' : '**missed**'}`)}`,
-        )
-        .join('\n'),
-      `${goals.filter(met).length} of ${goals.length} goals met.`,
-    ],
+  const { values } = parseArgs({
+    options: { only: { type: 'string' }, quick: { type: 'boolean' }, baseline: { type: 'string' } },
   });
-  writeSections([summary, ...sections]);
-  judge(goals);
+  const names = values.only?.split(',').map((name) => name.trim()) ?? Object.keys(SECTIONS);
+  const unknown = names.filter((name) => !(name in SECTIONS));
+  if (unknown.length > 0)
+    throw new Error(
+      `--only: no section ${unknown.join(', ')}; sections: ${Object.keys(SECTIONS).join(', ')}`,
+    );
+  const baseline = values.baseline === undefined ? undefined : resolve(values.baseline);
+  if (baseline !== undefined && !existsSync(join(baseline, 'cli', 'main.js')))
+    throw new Error(
+      `--baseline ${baseline}: no cli/main.js there; give the dist/ folder of an older build (run \`npm run build\` in its checkout).`,
+    );
+  const log = (line: string) => process.stdout.write(`${line}\n`);
+  const context: Context = { log, ...(baseline === undefined ? {} : { baseline }) };
+  const written: { name: string; markdown: string }[] = [];
+  const goals: Goal[] = [];
+  for (const name of names) {
+    const [title, measure] = SECTIONS[name] as (typeof SECTIONS)[string];
+    const [date, loadStart] = [new Date().toISOString(), loadNow()];
+    log(`${name}: started, load ${loadStart.toFixed(2)}`);
+    const result = await measure(context).catch((error: unknown) => {
+      log(`${name} crashed: ${error instanceof Error ? (error.stack ?? error.message) : error}`);
+    });
+    // A crashed section keeps its figures in RESULTS.md and counts as a missed goal.
+    if (!result) goals.push(goal(`${name}: ran to the end`, 0, 1, '', 'least'));
+    if (!result) continue;
+    const markdown = render(name, title, { date, loadStart, loadEnd: loadNow(), baseline }, result);
+    log(markdown);
+    written.push({ name, markdown });
+    goals.push(...result.goals.map((g) => ({ ...g, name: `${name}: ${g.name}` })));
+  }
+  if (!QUICK) writeResults(written);
+  const missed = goals.filter((g) => !met(g));
+  log(
+    `${goals.length - missed.length} of ${goals.length} goals met${QUICK ? ' (quick run: figures mean nothing, RESULTS.md not written)' : ''}.`,
+  );
+  if (missed.length > 0) {
+    log(`goals missed: ${missed.map((g) => g.name).join('; ')}`);
+    process.exitCode = 1;
+  }
 }
 
-main().catch(crashed);
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 2;
+});

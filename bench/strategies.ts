@@ -1,282 +1,200 @@
 /**
- * Parts 1-3 of `npm run bench`, in process: strategies on the same batches of sleeping
- * tools, read-only batches of growing size, and the pipeline's per-call cost with no-op
- * tools. Alone: `npx tsx --tsconfig bench/tsconfig.json bench/strategies.ts [--write]`.
+ * Section `strategies`: hintgate against the strategies of other harnesses on the same batches
+ * of tools that sleep on a real timer, with the critical path of each batch from a model of
+ * DESIGN's lock table; and read-only batches against `Promise.allSettled`.
  */
-import { type CallResult, createRuntime, type Runtime } from 'hintgate';
-import { parallelIfAllReadOnly, readWaves, sequential } from './baselines.js';
-import {
-  type Batch,
-  conflictSets,
-  criticalPath,
-  maxOf,
-  mixedBatches,
-  readOnlyBatch,
-  sumOf,
-  toDirectCalls,
-  toToolCalls,
-} from './batches.js';
-import { interleave, machine, thousandCalls, type Variant } from './measure.js';
-import { fixed, type Goal, runAlone, type SectionResult, section, table, yesNo } from './report.js';
-import { noopBatches, noopReadTool, noopWriteTool, sleepingTools } from './tools.js';
+import type { CallResult, Runtime, Tool, ToolAnnotations, ToolCall } from 'hintgate';
+import { createRuntime, DESTRUCTIVE, defineTool, READ_ONLY, WRITE } from 'hintgate';
+import { z } from 'zod';
+import { msOf, seeded, sized } from './measure.js';
+import { type Goal, goal, type Result, type Row, table } from './report.js';
 
-const REPEATS = 5;
-const FACTOR = 1.05;
-const OVERHEAD_GOAL_US = 20;
-const COMMAND = 'bench/strategies.ts';
+type Kind = 'READ' | 'WRITE' | 'DELETE' | 'SEARCH';
+type Args = { path?: string; ms: number };
+type Spec = Args & { readonly kind: Kind };
+type Batch = { readonly title: string; readonly shape: string; readonly calls: readonly Spec[] };
 
-/** A variant of one run of `work`; ids of calls that did not end `ok` go to `failed`. */
-const noting = (work: () => Promise<unknown>, failed: Set<string>): Variant => ({
-  calls: 1,
-  run: async () => {
-    const results = await work();
-    for (const result of Array.isArray(results) ? (results as CallResult[]) : []) {
-      if (result.status !== undefined && result.status !== 'ok') failed.add(result.id);
-    }
-  },
-});
+const sleeper = (name: string, annotations: ToolAnnotations, keyed: boolean): Tool<Args> =>
+  defineTool({
+    name,
+    description: `${name} (simulated: sleeps for \`ms\`).`,
+    annotations,
+    inputSchema: z.object({ path: keyed ? z.string() : z.string().optional(), ms: z.number() }),
+    ...(keyed ? { resources: ['file:{path}'] } : {}),
+    execute: async ({ ms }) => new Promise((resolve) => setTimeout(() => resolve(name), ms)),
+  }) as Tool<Args>;
+const TOOLS: Record<Kind, Tool<Args>> = {
+  READ: sleeper('read_file', READ_ONLY, true),
+  WRITE: sleeper('write_file', WRITE, true),
+  DELETE: sleeper('delete_file', DESTRUCTIVE, true),
+  SEARCH: sleeper('search', READ_ONLY, false),
+};
 
-/** Median wall ms of each variant over {@link REPEATS} rotating rounds of one run, after a warm-up run. */
-const msOf = async (variants: readonly Variant[]): Promise<number[]> =>
-  (await interleave(variants, { rounds: REPEATS, runsPerRound: 1, warmupRuns: 1 })).map(
-    (m) => m.wallUs / 1000,
-  );
+/** A batch from its shape: `READ(a)` reads `src/a.ts`, `SEARCH` has no key, `@120` fixes ms. */
+function batch(title: string, shape: string, draw: () => number): Batch {
+  const calls = shape.split(' ').map((word): Spec => {
+    const [, kind = '', name, ms] = /^([A-Z]+)(?:\((\w+)\))?(?:@(\d+))?$/.exec(word) ?? [];
+    const latency = ms === undefined ? draw() : Number(ms);
+    return { kind: kind as Kind, ms: latency, ...(name ? { path: `src/${name}.ts` } : {}) };
+  });
+  return { title, shape: `[${shape.replace(/@\d+/g, '').replaceAll(' ', ', ')}]`, calls };
+}
+const drawer = (seed: number, min: number, max: number) => {
+  const random = seeded(seed);
+  return () => min + Math.floor(random() * (max - min + 1));
+};
+/** The mixed batches: title, then shape. */
+const MIXED = [
+  '8 reads (2 key-less): READ(a) READ(b) SEARCH READ(c) READ(d) READ(e) SEARCH READ(f)',
+  'reads, 2 writes, read-after-write: READ(c) READ(d) WRITE(a) WRITE(b) READ(a)',
+  '4 distinct writes then their reads: WRITE(a) WRITE(b) WRITE(c) WRITE(d) READ(a) READ(b) READ(c) READ(d)',
+  'mixed 12 calls, 3 files, same-file writes: READ(a) READ(b) WRITE(a) READ(c) WRITE(b) WRITE(a) READ(b) READ(c) WRITE(c) READ(a) WRITE(b) READ(c)',
+  'one slow write among reads of other files: READ(b) READ(c) READ(d) READ(e) READ(f) WRITE(a)@120 READ(g) READ(h) READ(i) READ(j) READ(k)',
+  'one destructive call among reads of other files: READ(b) READ(c) READ(d) DELETE(a) READ(e) READ(f) READ(g)',
+  'key-less search between writes: WRITE(a) SEARCH WRITE(b) READ(a)',
+  'same-file chain (fully serial): WRITE(a) WRITE(a) READ(a) WRITE(a)',
+].map((line) => line.split(': ') as [string, string]);
 
+const writes = (call: Spec): boolean => call.kind === 'WRITE' || call.kind === 'DELETE';
 /**
- * True when the plan agrees with the lock model: every call it waits for conflicts with it,
- * and the closure of `waitsFor`, kept to conflicting calls, is the model's conflict set.
+ * DESIGN's lock table for these tools (one origin; a keyed call takes IS/IX up the tree and S/X
+ * on its file, a key-less read S on the root): two calls conflict when one writes and they
+ * share a file or one has no key.
  */
+const conflicts = (a: Spec, b: Spec): boolean =>
+  (writes(a) || writes(b)) && (a.path === undefined || b.path === undefined || a.path === b.path);
+/** For each call, the earlier calls it conflicts with. */
+const conflictSets = (of: Batch): number[][] =>
+  of.calls.map((call, j) =>
+    of.calls.slice(0, j).flatMap((e, i) => (conflicts(e, call) ? [i] : [])),
+  );
+/** finish(j) = ms(j) + the latest finish of an earlier conflicting call: no order-keeping scheduler does better. */
+function criticalPath(of: Batch): number {
+  const finish: number[] = [];
+  for (const [j, set] of conflictSets(of).entries())
+    finish.push((of.calls[j]?.ms ?? 0) + Math.max(0, ...set.map((i) => finish[i] ?? 0)));
+  return Math.max(...finish);
+}
+const argsOf = ({ path, ms }: Spec): Args => (path === undefined ? { ms } : { path, ms });
+const toCalls = (of: Batch): ToolCall[] =>
+  of.calls.map((call, i) => ({
+    id: `c${i}`,
+    name: TOOLS[call.kind].name,
+    arguments: argsOf(call),
+  }));
+
+/** A call run straight by its tool; a failure becomes its value, as `allSettled` does. */
+const invoke = async (call: Spec, i: number): Promise<unknown> => {
+  const context = { signal: new AbortController().signal, callId: `c${i}`, attempt: 1 };
+  return (async () => TOOLS[call.kind].execute(argsOf(call), context))().catch((e: unknown) => e);
+};
+/** (1) sequential. */
+async function sequential(of: Batch): Promise<void> {
+  for (const [i, call] of of.calls.entries()) await invoke(call, i);
+}
+/** (2) `Promise.allSettled` when every call is read-only, else sequential (ak-coder). */
+const allReadOrSequential = async (of: Batch): Promise<unknown> =>
+  of.calls.some(writes) ? sequential(of) : Promise.allSettled(of.calls.map(invoke));
+/** (3) consecutive reads as one wave, every other call alone after it (Codex CLI, Gemini CLI). */
+async function readWaves(of: Batch): Promise<void> {
+  let wave: Promise<unknown>[] = [];
+  for (const [i, call] of of.calls.entries()) {
+    if (!writes(call)) wave.push(invoke(call, i));
+    else {
+      await Promise.all(wave);
+      wave = [];
+      await invoke(call, i);
+    }
+  }
+  await Promise.all(wave);
+}
+
+/** True when every call the plan waits for conflicts with it, and its closure is the model's set. */
 async function planAgrees(runtime: Runtime, of: Batch): Promise<boolean> {
-  const plan = await runtime.plan(toToolCalls(of));
-  const model = conflictSets(of);
+  const plan = await runtime.plan(toCalls(of));
   const waits = plan.map((entry) => entry.waitsFor.map((id) => Number(id.slice(1))));
-  const closureOf = (j: number): Set<number> => {
+  const model = conflictSets(of);
+  return plan.every((entry, j) => {
     const seen = new Set<number>();
     const stack = [...(waits[j] ?? [])];
     for (let i = stack.pop(); i !== undefined; i = stack.pop()) {
-      if (seen.has(i)) continue;
+      if (!seen.has(i)) stack.push(...(waits[i] ?? []));
       seen.add(i);
-      stack.push(...(waits[i] ?? []));
     }
-    return seen;
-  };
-  return plan.every((entry, j) => {
     const expected = model[j] ?? [];
-    const kept = [...closureOf(j)].filter((i) => expected.includes(i)).sort((a, b) => a - b);
-    const direct = waits[j] ?? [];
-    return (
-      entry.runnable && direct.every((i) => expected.includes(i)) && kept.join() === expected.join()
-    );
+    const kept = [...seen].filter((i) => expected.includes(i)).sort((a, b) => a - b);
+    const onlyConflicting = (waits[j] ?? []).every((i) => expected.includes(i));
+    return entry.runnable && onlyConflicting && `${kept}` === `${expected}`;
   });
 }
 
-/** Part 1: the strategies and hintgate on the same batches, in interleaved repetitions. */
-export async function strategiesSection(): Promise<SectionResult> {
-  const started = machine();
-  const runtime = createRuntime({ tools: sleepingTools, mode: 'yolo' });
-  const batches = mixedBatches();
-  const strategies = [
-    (of: Batch) => () => sequential(toDirectCalls(of)),
-    (of: Batch) => () => parallelIfAllReadOnly(toDirectCalls(of)),
-    (of: Batch) => () => readWaves(toDirectCalls(of)),
-    (of: Batch) => () => runtime.execute(toToolCalls(of)),
-  ];
-  const goals: Goal[] = [];
-  const rows: string[][] = [];
-  for (const [b, of] of batches.entries()) {
-    const failed = new Set<string>();
-    const [seq = 0, allRead = 0, waves = 0, hintgate = 0] = await msOf(
-      strategies.map((strategy) => noting(strategy(of), failed)),
-    );
-    const critical = criticalPath(of);
-    const mixed = of.calls.some((call) => call.kind !== 'READ' && call.kind !== 'SEARCH');
-    if (mixed) {
-      goals.push({
-        name: `1. batch ${b + 1}: hintgate / critical path`,
-        value: hintgate / critical,
-        limit: FACTOR,
-        bound: 'most',
-        unit: 'x',
-      });
-    }
-    const notOk = [...failed];
-    rows.push([
-      String(b + 1),
-      `${of.title}: \`${of.shape}\``,
-      String(sumOf(of)),
-      String(critical),
-      fixed(seq),
-      fixed(allRead),
-      fixed(waves),
-      fixed(hintgate),
-      fixed(hintgate / critical, 3),
-      fixed(seq / hintgate, 2),
-      fixed(Math.min(allRead, waves) / hintgate, 2),
-      yesNo(await planAgrees(runtime, of)),
-      notOk.length === 0 ? 'none' : notOk.join(', '),
-    ]);
-  }
-  await runtime.close();
-  return section({
-    heading: '## 1. Strategies on the same batches (median of 5, ms)',
-    command: COMMAND,
-    started,
-    method: `tools await a real \`setTimeout\` for their latency (20-120 ms, seeded). (1) sequential; (2) parallel only if all are read-only; (3) consecutive reads as one wave (bench/baselines.ts); (4) hintgate \`execute\`, mode \`yolo\`. Critical path from DESIGN's lock table (bench/batches.ts, independent of src/). Median of ${REPEATS} rotating rounds after a warm-up run of each. Goal: mixed batches within ${FACTOR}x of their critical path. "plan agrees": \`runtime.plan\` waits only for conflicting calls and its closure is the lock model's conflict set.`,
-    tables: [
-      table(
-        [
-          '#',
-          'batch (shape)',
-          'sum ms',
-          'critical path ms',
-          '(1) ms',
-          '(2) ms',
-          '(3) ms',
-          '(4) hintgate ms',
-          'hintgate / critical',
-          '(1) / hintgate',
-          'best of (2),(3) / hintgate',
-          'plan agrees',
-          'calls not ok',
-        ],
-        rows,
-      ),
-    ],
-    goals,
-  });
-}
-
-/** Part 2: read-only batches against plain `Promise.allSettled` of the same calls. */
-export async function readOnlySection(sizes = [1, 2, 4, 8, 16, 32, 64]): Promise<SectionResult> {
-  const started = machine();
-  const runtime = createRuntime({ tools: sleepingTools, mode: 'yolo' });
-  const goals: Goal[] = [];
-  const rows: string[][] = [];
-  for (const size of sizes) {
-    const of = readOnlyBatch(size);
-    const failed = new Set<string>();
-    const [plain = 0, hintgate = 0] = await msOf([
-      noting(() => parallelIfAllReadOnly(toDirectCalls(of)), failed),
-      noting(() => runtime.execute(toToolCalls(of)), failed),
-    ]);
-    const ratio = hintgate / plain;
-    goals.push({
-      name: `2. ${size} reads: hintgate / Promise.allSettled`,
-      value: ratio,
-      limit: FACTOR,
-      bound: 'most',
-      unit: 'x',
-    });
-    rows.push([
-      String(size),
-      String(sumOf(of)),
-      String(maxOf(of)),
-      fixed(plain),
-      fixed(hintgate),
-      fixed(ratio, 3),
-      fixed(hintgate / maxOf(of), 3),
-      failed.size === 0 ? 'none' : [...failed].join(', '),
-    ]);
-  }
-  await runtime.close();
-  return section({
-    heading: '## 2. Read-only batches (median of 5)',
-    command: COMMAND,
-    started,
-    method: `read-only batches of distinct files, latencies 20-100 ms (seeded); hintgate \`execute\` and plain \`Promise.allSettled\` of the same tools taking turns in ${REPEATS} rounds after a warm-up run, median. Goal: hintgate within ${FACTOR}x of \`Promise.allSettled\`.`,
-    tables: [
-      table(
-        [
-          'calls',
-          'sum ms',
-          'slowest call ms',
-          'Promise.allSettled ms',
-          'hintgate ms',
-          'hintgate / allSettled',
-          'hintgate / slowest',
-          'calls not ok',
-        ],
-        rows,
-      ),
-    ],
-    goals,
-  });
-}
-
-/** Part 3: µs per call of no-op batches through one runtime, against validate + execute alone. */
-export async function overheadSection(): Promise<SectionResult> {
-  const started = machine();
-  const runtime = createRuntime({ tools: [noopReadTool, noopWriteTool], mode: 'yolo' });
-  const scenarios = noopBatches;
-  const reads = scenarios[0]?.[1] ?? [];
-  const context = { signal: new AbortController().signal, callId: 'x', attempt: 1 };
-  const variants = scenarios.map(([, calls]) =>
-    thousandCalls(async () => {
-      const results = await runtime.execute(calls);
-      if (results.some((result) => result.status !== 'ok'))
-        throw new Error('part 3: a call failed');
-    }, calls.length),
+/** Ms per run of each work: median of 5 rotating rounds after a warm-up; ids not ok into `failed`. */
+const timed = (works: (() => Promise<unknown>)[], failed: Set<string>): Promise<number[]> =>
+  msOf(
+    works.map((work) => async () => {
+      const results = await work();
+      for (const r of Array.isArray(results) ? (results as CallResult[]) : [])
+        if (r.status !== undefined && r.status !== 'ok') failed.add(r.id);
+    }),
+    5,
   );
-  const floor = thousandCalls(async () => {
-    for (const call of reads) {
-      const outcome = noopReadTool.inputSchema.validate(call.arguments);
-      if (!(outcome instanceof Promise) && outcome.ok) noopReadTool.execute(outcome.value, context);
-    }
-  }, reads.length);
-  const measured = await interleave([...variants, floor], {
-    rounds: 15,
-    runsPerRound: 4,
-    warmupRuns: 30,
-  });
-  await runtime.close();
-  const base = measured[scenarios.length] ?? {
-    wallUs: Number.NaN,
-    cpuUs: Number.NaN,
-    bestWallUs: Number.NaN,
-  };
-  const goals: Goal[] = scenarios.map(([label], index) => ({
-    name: `3. ${label}: µs added over validate + execute`,
-    value: (measured[index]?.wallUs ?? Number.NaN) - base.wallUs,
-    limit: OVERHEAD_GOAL_US,
-    bound: 'most',
-    unit: ' µs',
-  }));
-  const rows = [
-    ...scenarios.map(([label]) => label),
-    'reference: zod validate + execute only, no pipeline (100 reads)',
-  ].map((label, index) => {
-    const m = measured[index] ?? base;
-    return [
-      label,
-      fixed(m.wallUs, 2),
-      fixed(m.bestWallUs, 2),
-      fixed(m.cpuUs, 2),
-      index < scenarios.length ? fixed(m.wallUs - base.wallUs, 2) : 'n/a',
-    ];
-  });
-  return section({
-    heading: '## 3. Per-call overhead of the pipeline (no-op tools)',
-    command: COMMAND,
-    started,
-    method: `batches of no-op calls (zod schemas) through one runtime, mode \`yolo\`; 4000 calls per variant and round, the variants taking turns in 15 rounds after 30,000 warm-up calls each; the reference validates and executes the same 100 reads without the pipeline. Goal: the pipeline adds under ${OVERHEAD_GOAL_US} µs per call over the reference (wall, median of rounds).`,
-    tables: [
-      table(
-        [
-          'scenario',
-          'wall µs/call (median)',
-          'wall µs/call (best round)',
-          'CPU µs/call',
-          'added over reference µs',
-        ],
-        rows,
-      ),
-    ],
-    goals,
-  });
-}
 
-runAlone(import.meta.url, async () => [
-  await strategiesSection(),
-  await readOnlySection(),
-  await overheadSection(),
-]);
+/** Section `strategies`. */
+export async function strategies(): Promise<Result> {
+  const runtime = createRuntime({ tools: Object.values(TOOLS), mode: 'yolo' });
+  const goals: Goal[] = [];
+  const mixed: Row[] = [];
+  const draw = drawer(0x5eed, 20, 120);
+  for (const [n, [title, shape]] of MIXED.entries()) {
+    const of = batch(title, shape, draw);
+    const failed = new Set<string>();
+    const works = [sequential, allReadOrSequential, readWaves].map((s) => () => s(of));
+    works.push(() => runtime.execute(toCalls(of)));
+    const [seq = 0, all = 0, waves = 0, hg = 0] = await timed(works, failed);
+    const critical = criticalPath(of);
+    if (of.calls.some(writes))
+      goals.push(goal(`batch ${n + 1}: hintgate / critical path`, hg / critical, 1.05));
+    mixed.push({
+      '#': n + 1,
+      'batch (shape)': `${title}: \`${of.shape}\``,
+      'sum ms': of.calls.reduce((sum, c) => sum + c.ms, 0),
+      'critical path ms': critical,
+      '(1) ms': seq,
+      '(2) ms': all,
+      '(3) ms': waves,
+      'hintgate ms': hg,
+      'hintgate / critical': hg / critical,
+      '(1) / hintgate': seq / hg,
+      'best of (2),(3) / hintgate': Math.min(all, waves) / hg,
+      'plan agrees': (await planAgrees(runtime, of)) ? 'yes' : 'no',
+      'calls not ok': [...failed].join(', ') || 'none',
+    });
+  }
+  const reads: Row[] = [];
+  for (const size of sized([1, 2, 4, 8, 16, 32, 64], [1, 8])) {
+    const shape = Array.from({ length: size }, (_, i) => `READ(r${i})`).join(' ');
+    const of = batch(`${size} reads`, shape, drawer(0xbee5 + size, 20, 100));
+    const failed = new Set<string>();
+    const works = [() => allReadOrSequential(of), () => runtime.execute(toCalls(of))];
+    const [plain = 0, hg = 0] = await timed(works, failed);
+    const slowest = Math.max(...of.calls.map((c) => c.ms));
+    goals.push(goal(`${size} reads: hintgate / Promise.allSettled`, hg / plain, 1.05));
+    reads.push({
+      calls: size,
+      'sum ms': of.calls.reduce((sum, c) => sum + c.ms, 0),
+      'slowest call ms': slowest,
+      'Promise.allSettled ms': plain,
+      'hintgate ms': hg,
+      'hintgate / allSettled': hg / plain,
+      'hintgate / slowest': hg / slowest,
+      'calls not ok': [...failed].join(', ') || 'none',
+    });
+  }
+  await runtime.close();
+  return {
+    method:
+      'tools sleep on a real timer for their latency (seeded: 20-120 ms in the first table, 20-100 in the second). (1) sequential; (2) `Promise.allSettled` if every call is read-only, else sequential; (3) consecutive reads as one wave; hintgate `execute`, mode `yolo`. Critical path from DESIGN\'s lock table (a model independent of src/). Median of 5 rotating rounds after a warm-up run. "plan agrees": `runtime.plan` waits only for conflicting calls and its closure is the model\'s conflict set.',
+    tables: [table(mixed), table(reads)],
+    goals,
+  };
+}

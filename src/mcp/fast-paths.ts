@@ -19,7 +19,7 @@ export type FastPath = (typeof FAST_PATHS)[number];
  * Whether the MCP layer may take the fast path `path`, from `HINTGATE_FAST_PATHS`: unset,
  * empty or `on` allows every one, `off` none (every request through the SDK as it is), and
  * a comma-separated list of {@link FAST_PATHS} allows those only. For measuring what each
- * buys (bench/fast-paths.ts), and as a way out should one misbehave.
+ * buys (bench/gateway.ts), and as a way out should one misbehave.
  *
  * @throws HintgateError `invalid_option` for any other value.
  */

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { plainCallToolResult } from './server/plain-call-tool-result.js';
 import { isCommonMessage } from './server/stdio-downstream-transport.js';
 
-// The fast paths kept (bench/RESULTS.md, "MCP fast paths on and off") rest on what the
+// The fast paths kept (bench/RESULTS.md, section `gateway`) rest on what the
 // SDK does: the HTTP fast path answers plain tools/call requests of 2025-11-25 sessions
 // itself, the StdioCallLayer every tools/call of a 2025-11-25 stdio connection, and
 // ToolCallTransport sends tools/call on a 2025-era stdio connection past the client's
@@ -19,7 +19,7 @@ import { isCommonMessage } from './server/stdio-downstream-transport.js';
 // message of the common shapes as JSON.parse made it, where the SDK's reader passes every
 // line through its JSONRPCMessageSchema. So the SDK is pinned to exact versions, and
 // this test fails when an upgrade changes those versions or that schema's behaviour: then
-// run bench/fast-paths.ts and the fast paths' tests again before moving the pins.
+// run `npm run bench -- --only gateway` and the fast paths' tests again before moving the pins.
 
 /** The SDK versions the fast paths were checked against. */
 const CHECKED = {

@@ -81,7 +81,7 @@ function resultOf(response: Readonly<Record<string, unknown>>): CallToolResult |
  * ({@link ToolCallTransport.callTool}) and take their answers off the wire before the
  * client sees them: such a call skips the client's request bookkeeping and its second
  * validation of the result, which cost as much as the rest of a gateway's relay (measured
- * in bench/fast-paths.ts). It is a layer the client connects to, so every other message
+ * in bench/gateway.ts). It is a layer the client connects to, so every other message
  * passes through unchanged in both directions: the handshake, notifications (progress
  * included, which the client's handler routes by token), the client's own requests, and
  * closing.
