@@ -24,7 +24,7 @@ const bench = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 export const UPSTREAM = [process.execPath, '--import', 'tsx', bench('./gateway-upstream.ts')];
 const RELAY =
   "const c=require('node:child_process').spawn(process.argv[1],process.argv.slice(2),{stdio:['pipe','pipe','inherit']});process.stdin.pipe(c.stdin);c.stdout.pipe(process.stdout);c.on('exit',(x)=>process.exit(x??1))";
-const FAST = ['on', 'off', 'http', 'upstream'];
+const FAST = ['on', 'off', 'http', 'stdio', 'upstream'];
 const fastLabel = (v: string) =>
   v === 'on' ? 'fast paths on (default)' : v === 'off' ? 'fast paths off' : `only ${v} fast path`;
 
