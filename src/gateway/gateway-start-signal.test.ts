@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { processAlive } from '../mcp/client/fixtures/fixtures.test-helpers.js';
+import { processAlive } from '../testing/index.js';
 import { createGateway } from './create-gateway.js';
 import { tempDir, until, writeConfig } from './gateway.test-helpers.js';
 
