@@ -52,6 +52,7 @@ export default defineConfig({
   },
   test: {
     globalSetup: ['./vitest.global-setup.ts', './vitest.test-build.ts'],
+    setupFiles: ['./vitest.setup.ts'],
     testTimeout: 20_000,
     // Most test time is spent waiting on child processes, servers and sockets, not on CPU:
     // Vitest's default of one worker per core but one (a single worker on 2 cores) leaves
