@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { Grant } from '../schedule/index.js';
 import type { CallResult } from '../tool/index.js';
 import { admitCall } from './admit-stage.js';
 import { AuthorizeStage } from './authorize-stage.js';
 import { BatchAudit } from './batch-audit.js';
 import { failedInside } from './call-result.js';
-import type { PipelineEntry } from './pipeline-entry.js';
+import type { PipelineEntry, ResultSink } from './pipeline-entry.js';
 import {
   type PrepareContext,
   type Prepared,
@@ -16,6 +17,26 @@ import type { ToolCall } from './tool-call.js';
 import type { ArriveOptions, TurnContext, TurnSetup } from './turn-context.js';
 
 const noop = (): void => {};
+
+/** The sink of one call: its result at once when it is known at once, else a promise. */
+class OneResult implements ResultSink {
+  #result: CallResult | undefined;
+  #resolve: ((result: CallResult) => void) | undefined;
+
+  put(_slot: number, result: CallResult): void {
+    if (this.#resolve === undefined) this.#result = result;
+    else this.#resolve(result);
+  }
+
+  outcome(): CallResult | Promise<CallResult> {
+    return (
+      this.#result ??
+      new Promise<CallResult>((resolve) => {
+        this.#resolve = resolve;
+      })
+    );
+  }
+}
 
 /**
  * The calls of one turn, from arrival to result, through named stages: prepare
@@ -71,8 +92,31 @@ export class CallPipeline {
    * never rejects, except, when each call writes its own events, with `AuditWriteError`.
    */
   arrive(call: ToolCall, options?: ArriveOptions): CallResult | Promise<CallResult> {
+    const sink = new OneResult();
+    const entry = this.#take(call, options, sink, 0);
+    const outcome = sink.outcome();
+    return this.#setup.eachCall ? this.#audit.endEach(entry, outcome) : outcome;
+  }
+
+  /**
+   * Takes one call of a batch, as {@link arrive} does, and gives its result to `sink` under
+   * `slot`, at once when it is known at once. A call waiting for its turn holds no promise:
+   * one is made only when it runs, for a tool that answers later.
+   */
+  take(call: ToolCall, sink: ResultSink, slot: number): void {
+    this.#take(call, undefined, sink, slot);
+  }
+
+  #take(
+    call: ToolCall,
+    options: ArriveOptions | undefined,
+    sink: ResultSink,
+    slot: number,
+  ): PipelineEntry {
     const entry: PipelineEntry = {
       call,
+      sink,
+      slot,
       signal: options?.signal ?? this.#setup.signal,
       approval: options?.approval,
       pending: this.#setup.eachCall ? [] : this.#pending,
@@ -88,16 +132,15 @@ export class CallPipeline {
     if (!this.#setup.eachCall && this.#audit.heard) this.#entries.push(entry);
     this.#authorize.arrived();
     const prepared = prepareCall(call, this.#prepareContext);
-    let outcome: CallResult | Promise<CallResult>;
     if (!(prepared instanceof Promise) && !('registered' in prepared)) {
       this.#authorize.skipped();
-      outcome = prepared;
+      sink.put(slot, prepared);
     } else if (!(prepared instanceof Promise) && this.#context.arrivals.idle) {
-      outcome = this.#admit(entry, prepared);
+      this.#admit(entry, prepared);
     } else {
-      outcome = this.#admitInOrder(entry, prepared);
+      this.#admitInOrder(entry, prepared);
     }
-    return this.#setup.eachCall ? this.#audit.endEach(entry, outcome) : outcome;
+    return entry;
   }
 
   /**
@@ -110,46 +153,53 @@ export class CallPipeline {
   }
 
   /** Waits for the call's place, then admits it (see `ArrivalOrder`). */
-  #admitInOrder(entry: PipelineEntry, prepared: Prepared | Promise<Prepared>): Promise<CallResult> {
+  #admitInOrder(entry: PipelineEntry, prepared: Prepared | Promise<Prepared>): void {
     const admitHere = this.#context.arrivals.take();
-    return new Promise<CallResult>((resolve) => {
-      const admit = (ready: Prepared): void => {
-        if (!('registered' in ready)) {
-          this.#authorize.skipped();
-          admitHere(noop);
-          resolve(ready);
-          return;
-        }
-        admitHere(() => resolve(this.#admit(entry, ready)));
-      };
-      if (!(prepared instanceof Promise)) {
-        admit(prepared);
-        return;
-      }
-      prepared.then(admit, (error: unknown) => {
+    const admit = (ready: Prepared): void => {
+      if (!('registered' in ready)) {
         this.#authorize.skipped();
         admitHere(noop);
-        resolve(failedInside(entry.call, error));
-      });
+        entry.sink.put(entry.slot, ready);
+        return;
+      }
+      admitHere(() => this.#admit(entry, ready));
+    };
+    if (!(prepared instanceof Promise)) {
+      admit(prepared);
+      return;
+    }
+    prepared.then(admit, (error: unknown) => {
+      this.#authorize.skipped();
+      admitHere(noop);
+      entry.sink.put(entry.slot, failedInside(entry.call, error));
     });
   }
 
   /** Authorizes and admits a prepared call; a call that asks is admitted on hold. */
-  #admit(entry: PipelineEntry, prepared: PreparedCall): CallResult | Promise<CallResult> {
+  #admit(entry: PipelineEntry, prepared: PreparedCall): void {
     entry.prepared = prepared;
     const decision = this.#authorize.decide(entry);
     if (!(decision instanceof Promise) && decision.decision !== 'ask') {
       const denied = this.#authorize.settled(entry, decision);
-      return denied ?? this.#run(entry, false);
+      if (denied === undefined) admitCall(this.#context, this.#capOf, entry, false, this.#granted);
+      else entry.sink.put(entry.slot, denied);
+      return;
     }
-    const result = this.#run(entry, true);
+    admitCall(this.#context, this.#capOf, entry, true, this.#granted);
     this.#authorize.hold(entry, decision);
-    return result;
   }
 
-  /** Admits a call into the scheduler; resolves with its result once it ran or did not. */
-  #run(entry: PipelineEntry, hold: boolean): Promise<CallResult> {
-    const admission = admitCall(this.#context, this.#capOf, entry, hold);
-    return admission.granted.then((grant) => runGranted(this.#context, this.#audit, entry, grant));
-  }
+  /** The scheduler answered for an admitted call: runs it, or gives why it did not run. */
+  readonly #granted = (entry: PipelineEntry, grant: Grant): void => {
+    const outcome = runGranted(this.#context, this.#audit, entry, grant);
+    if (!(outcome instanceof Promise)) {
+      entry.sink.put(entry.slot, outcome);
+      return;
+    }
+    outcome.then(
+      (result) => entry.sink.put(entry.slot, result),
+      // runGranted never rejects; should a bug of ours make it, the call still gets a result.
+      (error: unknown) => entry.sink.put(entry.slot, failedInside(entry.call, error)),
+    );
+  };
 }

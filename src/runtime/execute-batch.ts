@@ -1,5 +1,6 @@
 import { AbortScope } from '../schedule/index.js';
 import type { CallResult } from '../tool/index.js';
+import { BatchResults } from './batch-results.js';
 import { CallPipeline } from './call-pipeline.js';
 import { checkExecuteOptions } from './check-execute-options.js';
 import type { RunningWork } from './running-work.js';
@@ -24,7 +25,8 @@ export interface BatchRuntime {
  * `runtime.execute`: checks the batch, then hands its calls to one {@link CallPipeline} in
  * call order, in one synchronous pass, so that the batch keeps its order in the lock
  * manager against batches that arrive meanwhile; resolves with one result per call, in
- * call order, once the batch's end events are written.
+ * call order, once the batch's end events are written. The calls' results are gathered
+ * into one array by slot: a call waiting for its turn holds no promise of its own.
  */
 export function executeBatch(
   runtime: BatchRuntime,
@@ -51,7 +53,10 @@ export function executeBatch(
   });
   // The batch keeps the tools it started with: reloads of tool modules wait for it.
   const leave = runtime.holdTurn();
-  const results = calls.map((call) => pipeline.arrive(call));
+  const results = new BatchResults(calls.length);
+  for (let slot = 0; slot < calls.length; slot += 1) {
+    pipeline.take(calls[slot] as ToolCall, results, slot);
+  }
   // then rather than finally: one turn of the microtask queue less for every batch.
   const finish = (settled: CallResult[]): CallResult[] => {
     running.untrack(batch);
@@ -65,9 +70,7 @@ export function executeBatch(
     leave();
     throw error;
   };
-  const batch = Promise.all(results)
-    .then((settled) => pipeline.endBatch(settled))
-    .then(finish, fail);
+  const batch = results.all.then((settled) => pipeline.endBatch(settled)).then(finish, fail);
   running.add(batch, stop);
   return batch;
 }

@@ -4,6 +4,12 @@ import type { CallResult } from '../tool/index.js';
 import type { PreparedCall } from './prepare-call.js';
 import type { ToolCall } from './tool-call.js';
 
+/** Where the results of a turn's calls go: each call's once, by its slot. */
+export interface ResultSink {
+  /** Takes the result of the call in `slot`. */
+  put(slot: number, result: CallResult): void;
+}
+
 /**
  * One call on its way through a turn's pipeline: what its stages (prepare, authorize,
  * admit, run, audit) learn of it, each field set by the stage that knows it. Fields a
@@ -12,6 +18,9 @@ import type { ToolCall } from './tool-call.js';
 export interface PipelineEntry {
   /** The call as the caller gave it. */
   readonly call: ToolCall;
+  /** Where its result goes, and under which slot (its place in its batch). */
+  readonly sink: ResultSink;
+  readonly slot: number;
   /** Cancels this call (the turn's signal, or the call's own). */
   readonly signal: AbortScope;
   /** The answer to its approval, given beforehand. */

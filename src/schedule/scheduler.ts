@@ -6,8 +6,8 @@ import type { Lock } from './lock-mode.js';
 import { RateLimiter, type Reservation } from './rate-limiter.js';
 import { SeqHeap } from './seq-heap.js';
 
-/** A call asking to run. */
-export interface AdmitRequest {
+/** A call asking to run; `T` is what {@link AdmitRequest.onGrant} is called with. */
+export interface AdmitRequest<T = unknown> {
   /** Call id, reported in other calls' `waitsFor`. */
   readonly id: string;
   readonly locks: readonly Lock[];
@@ -32,6 +32,14 @@ export interface AdmitRequest {
    * (it was denied). Default false.
    */
   readonly hold?: boolean;
+  /**
+   * Called with {@link AdmitRequest.target} and the grant, in a microtask of its own, once the
+   * call may start or may not run (as a callback of {@link Admission.granted} would be). One
+   * function can serve every call, so a queued call holds no promise or closure.
+   */
+  readonly onGrant?: (target: T, grant: Grant) => void;
+  /** What `onGrant` is called with (the caller's record of the call). */
+  readonly target?: T;
 }
 
 /** Permission to run, held until {@link Lease.release}. */
@@ -56,30 +64,97 @@ export type Grant =
 
 /** An admitted call. */
 export interface Admission {
-  /** Ids of the earlier active calls this call waits for directly (see `LockEntry.waitsFor`). */
+  /**
+   * Ids of the earlier active calls this call waits for directly while it waits (see
+   * `LockEntry.waitsFor`); none once its locks are free. Made when read.
+   */
   readonly waitsFor: readonly string[];
-  /** Settles when the call may start, or may not run at all. */
+  /**
+   * Settles when the call may start, or may not run at all. Made when first read: a caller
+   * that gives `onGrant` need not read it.
+   */
   readonly granted: Promise<Grant>;
 }
 
-interface Ticket extends Admission {
-  readonly request: AdmitRequest;
+/**
+ * An admitted call: the request's fields the scheduler reads, and the call's state. A class,
+ * so that the many calls of a big batch share one compact shape; the request itself is not
+ * kept.
+ */
+class Ticket implements Admission {
+  readonly id: string;
   /** Admission order: ready calls take slots in this order. */
   readonly seq: number;
+  readonly originName: string;
+  readonly concurrency: number;
+  readonly rateLimit: AdmitRequest['rateLimit'];
+  readonly originRateLimit: AdmitRequest['originRateLimit'];
+  readonly signal: AbortWatch | undefined;
+  readonly onGrant: ((target: unknown, grant: Grant) => void) | undefined;
+  readonly target: unknown;
   /** When the call was admitted, or let go on from hold: `queuedMs` counts from here. */
   since: number;
   readySince: number;
   /** On hold: waiting for {@link Admission.proceed}. */
   held: boolean;
   /** Every earlier conflicting call is done: the lock manager let it go. */
-  unlocked: boolean;
-  state: 'waiting' | 'ready' | 'running' | 'done';
+  unlocked = false;
+  state: 'waiting' | 'ready' | 'running' | 'done' = 'waiting';
   /** The call's origin queue, looked up when it becomes ready. */
-  origin: OriginQueue | undefined;
-  entry: LockEntry | undefined;
-  waitsFor: readonly string[];
-  readonly resolve: (grant: Grant) => void;
-  readonly onAbort: () => void;
+  origin: OriginQueue | undefined = undefined;
+  entry: LockEntry | undefined = undefined;
+  /** Its signal's list of waiting calls, while it is in it; and its neighbours there. */
+  watch: SignalWatch | undefined = undefined;
+  prev: Ticket | undefined = undefined;
+  next: Ticket | undefined = undefined;
+  /** The grant, once given. */
+  outcome: Grant | undefined = undefined;
+  /** {@link granted}, once read, and what settles it. */
+  promise: Promise<Grant> | undefined = undefined;
+  resolve: ((grant: Grant) => void) | undefined = undefined;
+
+  constructor(request: AdmitRequest, seq: number, now: number) {
+    this.id = request.id;
+    this.seq = seq;
+    this.originName = request.origin;
+    this.concurrency = request.concurrency;
+    this.rateLimit = request.rateLimit;
+    this.originRateLimit = request.originRateLimit;
+    this.signal = request.signal;
+    this.onGrant = request.onGrant;
+    this.target = request.target;
+    this.since = now;
+    this.readySince = now;
+    this.held = request.hold === true;
+  }
+
+  get waitsFor(): readonly string[] {
+    return this.entry?.waitsFor ?? [];
+  }
+
+  get granted(): Promise<Grant> {
+    if (this.promise === undefined) {
+      const { outcome } = this;
+      this.promise =
+        outcome === undefined
+          ? new Promise<Grant>((resolve) => {
+              this.resolve = resolve;
+            })
+          : Promise.resolve(outcome);
+    }
+    return this.promise;
+  }
+}
+
+/**
+ * The waiting calls of one signal, in admission order, and the one listener the scheduler
+ * keeps on it for all of them: a batch of many calls adds one listener, not one per call.
+ */
+interface SignalWatch {
+  readonly signal: AbortWatch;
+  readonly listener: () => void;
+  head: Ticket | undefined;
+  tail: Ticket | undefined;
 }
 
 /** A unit of quota a granted call holds, handed back when it fails. */
@@ -120,7 +195,8 @@ export interface SchedulerOptions {
 export class Scheduler {
   readonly #clock: Clock;
   #seq = 0;
-  readonly #locks = new LockManager();
+  // Nobody reads a queued call's waits but a caller asking `Admission.waitsFor` at once.
+  readonly #locks = new LockManager({ keepWaits: false });
   /** Origins with calls ready or running, each with its own ready queue. */
   readonly #origins = new Map<string, OriginQueue>();
   /**
@@ -131,6 +207,8 @@ export class Scheduler {
   /** Quota came back or a retry time passed: the next pump looks at every origin. */
   #pumpAll = false;
   readonly #limiters = new Map<string, RateLimiter>();
+  /** Signals of waiting calls, each with its calls. */
+  readonly #watches = new Map<AbortWatch, SignalWatch>();
   #pumpQueued = false;
   #timer: unknown;
   #timerAt = Number.POSITIVE_INFINITY;
@@ -145,38 +223,12 @@ export class Scheduler {
   }
 
   /** Admits a call; see {@link Admission}. */
-  admit(request: AdmitRequest): Admission {
-    let resolve!: (grant: Grant) => void;
-    const granted = new Promise<Grant>((r) => {
-      resolve = r;
-    });
-    const now = this.#clock.now();
-    const ticket: Ticket = {
-      request,
-      origin: undefined,
-      seq: this.#seq++,
-      since: now,
-      readySince: now,
-      held: request.hold === true,
-      unlocked: false,
-      state: 'waiting',
-      entry: undefined,
-      waitsFor: [],
-      granted,
-      resolve,
-      onAbort: () =>
-        this.#refuse(
-          ticket,
-          'cancelled',
-          ticket.held
-            ? 'it was cancelled while it waited for approval'
-            : 'the batch was cancelled before this call started',
-        ),
-    };
-    ticket.entry = this.#locks.admit(request.id, request.locks, () => this.#onUnlocked(ticket));
-    ticket.waitsFor = ticket.entry.waitsFor;
-    if (request.signal?.aborted) ticket.onAbort();
-    else request.signal?.addEventListener('abort', ticket.onAbort, { once: true });
+  admit<T>(request: AdmitRequest<T>): Admission {
+    const ticket = new Ticket(request as AdmitRequest, this.#seq++, this.#clock.now());
+    ticket.entry = this.#locks.admit(request.id, request.locks, this.#onUnlocked, ticket);
+    const { signal } = request;
+    if (signal?.aborted) this.#cancel(ticket);
+    else if (signal !== undefined) this.#watch(ticket, signal);
     return ticket;
   }
 
@@ -211,9 +263,69 @@ export class Scheduler {
     return origin;
   }
 
-  #onUnlocked(ticket: Ticket): void {
+  /** The lock manager's `onReady`, one function for every ticket. */
+  readonly #onUnlocked = (ticket: Ticket): void => {
     ticket.unlocked = true;
     if (!ticket.held) this.#onReady(ticket);
+  };
+
+  #cancel(ticket: Ticket): void {
+    this.#refuse(
+      ticket,
+      'cancelled',
+      ticket.held
+        ? 'it was cancelled while it waited for approval'
+        : 'the batch was cancelled before this call started',
+    );
+  }
+
+  /** Puts a waiting call in its signal's list, listening to the signal with its first call. */
+  #watch(ticket: Ticket, signal: AbortWatch): void {
+    let watch = this.#watches.get(signal);
+    if (watch === undefined) {
+      const made: SignalWatch = {
+        signal,
+        listener: () => this.#aborted(made),
+        head: undefined,
+        tail: undefined,
+      };
+      watch = made;
+      this.#watches.set(signal, watch);
+      signal.addEventListener('abort', watch.listener, { once: true });
+    }
+    ticket.watch = watch;
+    ticket.prev = watch.tail;
+    if (watch.tail === undefined) watch.head = ticket;
+    else watch.tail.next = ticket;
+    watch.tail = ticket;
+  }
+
+  /** Takes a call out of its signal's list; the last one out stops listening. */
+  #unwatch(ticket: Ticket): void {
+    const { watch, prev, next } = ticket;
+    if (watch === undefined) return;
+    ticket.watch = undefined;
+    ticket.prev = undefined;
+    ticket.next = undefined;
+    if (prev === undefined) watch.head = next;
+    else prev.next = next;
+    if (next === undefined) watch.tail = prev;
+    else next.prev = prev;
+    if (watch.head === undefined && this.#watches.get(watch.signal) === watch) {
+      this.#watches.delete(watch.signal);
+      watch.signal.removeEventListener('abort', watch.listener);
+    }
+  }
+
+  /** A signal aborted: its waiting calls end cancelled, in admission order. */
+  #aborted(watch: SignalWatch): void {
+    if (this.#watches.get(watch.signal) === watch) this.#watches.delete(watch.signal);
+    let ticket = watch.head;
+    while (ticket !== undefined) {
+      const { next } = ticket;
+      this.#cancel(ticket);
+      ticket = next;
+    }
   }
 
   #onReady(ticket: Ticket): void {
@@ -222,7 +334,7 @@ export class Scheduler {
     ticket.readySince = this.#clock.now();
     // The heap keeps admission order (a call that became ready later may have been admitted
     // earlier), so capped slots go first come, first served.
-    const origin = this.#origin(ticket.request.origin);
+    const origin = this.#origin(ticket.originName);
     ticket.origin = origin;
     origin.ready.push(ticket);
     this.#dirty.add(origin);
@@ -267,7 +379,7 @@ export class Scheduler {
     for (let head = heads.pop(); head !== undefined; head = heads.pop()) {
       const { origin } = head;
       const ticket = origin.ready.pop() as Ticket;
-      const { rateLimit, originRateLimit } = ticket.request;
+      const { rateLimit, originRateLimit } = ticket;
       const taken: Taken[] = [];
       let waitUntil: number | undefined;
       let refused = false;
@@ -285,7 +397,7 @@ export class Scheduler {
           refused = true;
           const { max, windowMs } = limited.limit;
           const whose =
-            limited === rateLimit ? '' : ` of server "${ticket.request.origin}" (across its tools)`;
+            limited === rateLimit ? '' : ` of server "${ticket.originName}" (across its tools)`;
           this.#refuse(
             ticket,
             'rate_limited',
@@ -323,7 +435,7 @@ export class Scheduler {
       ready.pop();
       first = ready.peek();
     }
-    if (first !== undefined && origin.running < first.request.concurrency) {
+    if (first !== undefined && origin.running < first.concurrency) {
       heads.push({ seq: first.seq, origin });
     }
   }
@@ -351,7 +463,7 @@ export class Scheduler {
 
   #grant(ticket: Ticket, now: number, taken: readonly Taken[]): void {
     ticket.state = 'running';
-    ticket.request.signal?.removeEventListener('abort', ticket.onAbort);
+    this.#unwatch(ticket);
     const origin = ticket.origin as OriginQueue;
     origin.running += 1;
     let settled = false;
@@ -376,7 +488,18 @@ export class Scheduler {
         this.#schedulePump();
       },
     };
-    ticket.resolve({ ok: true, queuedMs: now - ticket.since, lease });
+    this.#settle(ticket, { ok: true, queuedMs: now - ticket.since, lease });
+  }
+
+  /** Gives a call its grant: to `onGrant` in a microtask, and to `granted` if it was read. */
+  #settle(ticket: Ticket, grant: Grant): void {
+    ticket.outcome = grant;
+    ticket.resolve?.(grant);
+    ticket.resolve = undefined;
+    const { onGrant } = ticket;
+    // A microtask, as for a promise's callback: the caller hears of it once the scheduler's
+    // own step is over, and in the order calls were settled.
+    if (onGrant !== undefined) queueMicrotask(() => onGrant(ticket.target, grant));
   }
 
   /** Releases a ticket's locks and forgets its lock entry, so the entry dies with the call. */
@@ -394,10 +517,10 @@ export class Scheduler {
   ): void {
     if (ticket.state === 'running' || ticket.state === 'done') return;
     ticket.state = 'done';
-    ticket.request.signal?.removeEventListener('abort', ticket.onAbort);
+    this.#unwatch(ticket);
     this.#unlock(ticket);
     const { held } = ticket;
     const queuedMs = held ? 0 : this.#clock.now() - ticket.since;
-    ticket.resolve({ ok: false, reason, message, queuedMs, held });
+    this.#settle(ticket, { ok: false, reason, message, queuedMs, held });
   }
 }
