@@ -25,6 +25,22 @@ export interface LockManagerOptions {
 
 const NO_WAITS: readonly string[] = Object.freeze([]);
 
+/** The empty list of every entry without blockers or dependents: never added to. */
+const NO_ENTRIES: Entry[] = [];
+
+/**
+ * `list` with `item` added. A short list is copied to one of its exact length: pushing onto
+ * an array reserves room for 16 more, which a batch of many waiting calls would pay per list.
+ */
+const append = (list: Entry[], item: Entry): Entry[] => {
+  if (list.length >= 8) {
+    list.push(item);
+    return list;
+  }
+  // concat makes an array of the exact length; spreading into a literal may not.
+  return list.concat(item);
+};
+
 /** An admitted entry: a class, so that every entry has one compact shape. */
 class Entry implements LockEntry {
   readonly id: string;
@@ -35,9 +51,9 @@ class Entry implements LockEntry {
   /** Seq of the last entry admitted that counted this one among its blockers. */
   blockedBy = -1;
   /** Emptied on release, so a released entry keeps no other entry alive. */
-  readonly blockers: Entry[];
+  blockers: Entry[];
   /** Emptied on release (see {@link Entry.blockers}). */
-  readonly dependents: Entry[] = [];
+  dependents: Entry[] = NO_ENTRIES;
   /** Called with {@link owner} once the entry is ready. */
   readonly onReady: (owner: unknown) => void;
   readonly owner: unknown;
@@ -121,6 +137,8 @@ const compact = (holders: NodeHolders): void => {
 export class LockManager {
   readonly #keepWaits: boolean;
   readonly #nodes = new Map<string, NodeHolders>();
+  /** The blockers found by the admission under way, copied out at its end. */
+  readonly #found: Entry[] = [];
   #active = 0;
   #seq = 0;
 
@@ -140,29 +158,26 @@ export class LockManager {
    */
   admit<T>(id: string, locks: readonly Lock[], onReady: (owner: T) => void, owner?: T): LockEntry {
     const seq = this.#seq++;
-    const blockers: Entry[] = [];
-    // One holder can conflict on several nodes; a mark, not a search, keeps it listed once.
-    const block = (holder: Entry): void => {
-      if (holder.blockedBy === seq) return;
-      holder.blockedBy = seq;
-      blockers.push(holder);
-    };
+    const found = this.#found;
+    found.length = 0;
     for (const lock of locks) {
       const holders = this.#nodes.get(lock.node);
       if (holders === undefined) continue;
       const lastExclusive = lastLive(holders.X);
       const floor = lastExclusive?.seq ?? -1;
-      if (lastExclusive !== undefined) block(lastExclusive);
+      if (lastExclusive !== undefined) this.#block(lastExclusive, seq);
       for (const mode of CONFLICTING_MODES[lock.mode]) {
         if (mode === 'X') continue;
         const list = holders[mode];
         for (let index = list.length - 1; index >= 0; index -= 1) {
           const holder = list[index] as Entry;
           if (holder.seq < floor) break;
-          if (!holder.released) block(holder);
+          if (!holder.released) this.#block(holder, seq);
         }
       }
     }
+    const blockers = found.length === 0 ? NO_ENTRIES : found.slice();
+    found.length = 0;
     const entry = new Entry(
       id,
       locks,
@@ -172,7 +187,7 @@ export class LockManager {
       owner,
       this.#keepWaits,
     );
-    for (const blocker of blockers) blocker.dependents.push(entry);
+    for (const blocker of blockers) blocker.dependents = append(blocker.dependents, entry);
     for (const lock of locks) {
       const holders = this.#holders(lock.node);
       holders[lock.mode].push(entry);
@@ -205,13 +220,13 @@ export class LockManager {
     // A released entry is never asked again: emptied, its lists let the entries it waited
     // for and the ones that waited for it die young, instead of chaining every entry of a
     // long batch together until the batch ends.
-    entry.blockers.length = 0;
+    entry.blockers = NO_ENTRIES;
+    entry.dependents = NO_ENTRIES;
     for (const dependent of dependents) {
       if (dependent.released) continue;
       dependent.pending -= 1;
       if (dependent.pending === 0) dependent.onReady(dependent.owner);
     }
-    dependents.length = 0;
   }
 
   /**
@@ -226,11 +241,19 @@ export class LockManager {
       for (const dependent of dependents) {
         if (dependent.released || dependent.blockers.includes(blocker)) continue;
         if (!locksConflict(blocker.locks, dependent.locks)) continue;
-        dependent.blockers.push(blocker);
-        blocker.dependents.push(dependent);
+        dependent.blockers = append(dependent.blockers, blocker);
+        blocker.dependents = append(blocker.dependents, dependent);
         dependent.pending += 1;
       }
     }
+  }
+
+  /** Lists `holder` among the blockers found; one holder can conflict on several nodes. */
+  #block(holder: Entry, seq: number): void {
+    // A mark, not a search, keeps it listed once.
+    if (holder.blockedBy === seq) return;
+    holder.blockedBy = seq;
+    this.#found.push(holder);
   }
 
   #holders(node: string): NodeHolders {
