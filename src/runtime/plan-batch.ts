@@ -1,30 +1,22 @@
 import type { Lock } from '../schedule/index.js';
-import { planWaits } from '../schedule/index.js';
+import { WaitPlanner } from '../schedule/index.js';
 import type { CallResult } from '../tool/index.js';
 import type { Prepared, PreparedCall } from './prepare-call.js';
 import type { PlanEntry } from './runtime.js';
 import type { ToolCall } from './tool-call.js';
 
 type PlannedLocks = PlanEntry['locks'];
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 const NO_LOCKS: PlannedLocks = Object.freeze([]);
-const NO_WAITS: readonly string[] = Object.freeze([]);
-
-/** A call that can run, as the plan keeps it until its waits are known. */
-interface Schedulable {
-  readonly id: string;
-  readonly locks: readonly Lock[];
-  readonly entry: Mutable<PlanEntry>;
-}
 
 /**
  * The plan of a batch: prepares each call, and gives for each whether it can run, its
  * class and locks, and the ids of the earlier calls it would wait for directly (see
- * `planWaits`). Runs nothing. A call's plan entry is made as soon as it is prepared, so the
- * prepared call (validated arguments, approval keys) is not kept for the whole batch; calls
- * with the same lock set (the runtime's lock sets are shared, see `memoCallLocks`) share one
- * frozen list of their locks. Answers at once unless a call prepares asynchronously.
+ * `planWaits`). Runs nothing. A call's plan entry, waits included, is made as soon as it is
+ * prepared (`WaitPlanner`), so the prepared call (validated arguments, approval keys) is not
+ * kept for the whole batch; calls with the same lock set (the runtime's lock sets are
+ * shared, see `memoCallLocks`) share one frozen list of their locks. Answers at once unless a
+ * call prepares asynchronously.
  */
 export function planBatch(
   calls: readonly ToolCall[],
@@ -44,15 +36,14 @@ export function planBatch(
     return view;
   };
   const entries: PlanEntry[] = new Array(calls.length);
-  // Schedulable calls by position in the batch (a gap for one that cannot run).
-  const schedulable: (Schedulable | undefined)[] = new Array(calls.length);
+  const planner = new WaitPlanner();
   const place = (index: number, prepared: Prepared): void => {
     if (!('registered' in prepared)) {
       entries[index] = unrunnable(prepared);
       return;
     }
     const locks = locksOf(prepared);
-    const entry: Mutable<PlanEntry> = {
+    entries[index] = {
       id: prepared.id,
       name: prepared.name,
       runnable: true,
@@ -60,27 +51,22 @@ export function planBatch(
       class: prepared.class,
       resourceKeys: prepared.resourceKeys,
       locks: show(locks),
-      waitsFor: NO_WAITS,
+      waitsFor: planner.add(prepared.id, locks),
     };
-    entries[index] = entry;
-    schedulable[index] = { id: prepared.id, locks, entry };
   };
-  const later: Promise<void>[] = [];
+  // Calls are planned in call order as they are prepared; from the first that prepares
+  // asynchronously on, they wait for every earlier one (one promise per call only then).
+  let later: Promise<void> | undefined;
   for (let index = 0; index < calls.length; index += 1) {
     const prepared = prepare(calls[index] as ToolCall);
-    if (prepared instanceof Promise) later.push(prepared.then((ready) => place(index, ready)));
-    else place(index, prepared);
-  }
-  const finish = (): PlanEntry[] => {
-    const ordered = schedulable.filter((call): call is Schedulable => call !== undefined);
-    const waits = planWaits(ordered);
-    for (let position = 0; position < ordered.length; position += 1) {
-      (ordered[position] as Schedulable).entry.waitsFor = waits[position] ?? NO_WAITS;
+    if (later === undefined && !(prepared instanceof Promise)) {
+      place(index, prepared);
+      continue;
     }
-    return entries;
-  };
-  // Most calls prepare at once: one promise per call only when one of them needs it.
-  return later.length === 0 ? finish() : Promise.all(later).then(finish);
+    const before = later;
+    later = Promise.all([before, prepared]).then(([, ready]) => place(index, ready));
+  }
+  return later === undefined ? entries : later.then(() => entries);
 }
 
 const unrunnable = (result: CallResult): PlanEntry => ({

@@ -27,3 +27,4 @@ export {
   Scheduler,
   type SchedulerOptions,
 } from './scheduler.js';
+export { WaitPlanner } from './wait-planner.js';
