@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../testing/index.js';
 import type { RateLimit } from '../tool/tool.js';
+import { AbortScope, type AbortWatch } from './abort-scope.js';
 import type { Lock, LockMode } from './lock-mode.js';
 import {
   type Admission,
@@ -385,5 +386,104 @@ describe('Scheduler: an origin rate limit beside the tool one', () => {
     leaseOf(a).release();
     await flush();
     expect(b.grant).toMatchObject({ ok: true });
+  });
+});
+
+/** An abort scope that counts the listeners added to it and not removed. */
+class CountingScope implements AbortWatch {
+  readonly scope = new AbortScope();
+  listening = 0;
+  get aborted(): boolean {
+    return this.scope.aborted;
+  }
+  get reason(): unknown {
+    return this.scope.reason;
+  }
+  addEventListener(type: 'abort', listener: () => void): void {
+    this.listening += 1;
+    this.scope.addEventListener(type, listener);
+  }
+  removeEventListener(type: 'abort', listener: () => void): void {
+    this.listening -= 1;
+    this.scope.removeEventListener(type, listener);
+  }
+}
+
+describe('Scheduler: the calls of one signal, and grants handed to onGrant', () => {
+  it('listens once for all the waiting calls of a signal, and cancels them in admission order', async () => {
+    const scheduler = new Scheduler({ clock: createFakeClock() });
+    const signal = new CountingScope();
+    const heard: string[] = [];
+    const onGrant = (id: string, grant: Grant): void => {
+      heard.push(`${id}:${grant.ok ? 'ok' : grant.reason}`);
+    };
+    const request = (id: string, mode: LockMode) => ({
+      id,
+      locks: [lock('n', mode)],
+      origin: 'o',
+      concurrency: Number.POSITIVE_INFINITY,
+      signal,
+      onGrant,
+      target: id,
+    });
+    scheduler.admit(request('w1', 'X'));
+    scheduler.admit(request('r1', 'S'));
+    scheduler.admit(request('r2', 'S'));
+    scheduler.admit(request('w2', 'X'));
+    expect(signal.listening).toBe(1);
+    await flush();
+    expect(heard).toEqual(['w1:ok']);
+    signal.scope.abort();
+    await flush();
+    expect(heard).toEqual(['w1:ok', 'r1:cancelled', 'r2:cancelled', 'w2:cancelled']);
+    expect(scheduler.active).toBe(1);
+  });
+
+  it('stops listening to a signal once none of its calls waits', async () => {
+    const scheduler = new Scheduler({ clock: createFakeClock() });
+    const signal = new CountingScope();
+    const leases: Lease[] = [];
+    const onGrant = (_target: undefined, grant: Grant): void => {
+      if (grant.ok) leases.push(grant.lease);
+    };
+    for (const id of ['a', 'b', 'c']) {
+      scheduler.admit({
+        id,
+        locks: [lock('n', 'X')],
+        origin: 'o',
+        concurrency: Number.POSITIVE_INFINITY,
+        signal,
+        onGrant,
+      });
+    }
+    expect(signal.listening).toBe(1);
+    for (let turn = 0; turn < 3; turn += 1) {
+      await flush();
+      leases.shift()?.release();
+    }
+    await flush();
+    expect(signal.listening).toBe(0);
+    expect(scheduler.active).toBe(0);
+    // A later call of the same signal listens again.
+    scheduler.admit({ id: 'd', locks: [], origin: 'o', concurrency: 1, signal, onGrant });
+    expect(signal.listening).toBe(1);
+  });
+
+  it('hands a grant to onGrant in a microtask, and to granted when it is read afterwards', async () => {
+    const scheduler = new Scheduler({ clock: createFakeClock() });
+    const heard: Array<{ target: string; ok: boolean }> = [];
+    const admission = scheduler.admit({
+      id: 'a',
+      locks: [],
+      origin: 'o',
+      concurrency: 1,
+      onGrant: (target: string, grant) => heard.push({ target, ok: grant.ok }),
+      target: 'the entry',
+    });
+    expect(heard).toEqual([]);
+    await flush();
+    expect(heard).toEqual([{ target: 'the entry', ok: true }]);
+    // Read only after it settled: the same grant.
+    await expect(admission.granted).resolves.toMatchObject({ ok: true, queuedMs: 0 });
   });
 });
