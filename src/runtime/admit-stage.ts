@@ -1,4 +1,4 @@
-import type { Admission, Grant } from '../schedule/index.js';
+import type { Admission } from '../schedule/index.js';
 import type { PipelineEntry } from './pipeline-entry.js';
 import type { PreparedCall } from './prepare-call.js';
 import type { TurnContext } from './turn-context.js';
@@ -7,14 +7,13 @@ import type { TurnContext } from './turn-context.js';
  * The admit stage of a turn: puts a prepared call into the runtime's scheduler with its
  * locks, its origin's concurrency cap (`capOf`, the turn's lookup) and its rate limits,
  * on hold while its approval is to come. The call's admission is kept on the entry until
- * its grant settles; `onGrant` hears the grant, with the entry (one function for every call).
+ * its grant settles.
  */
 export function admitCall(
   context: TurnContext,
   capOf: (origin: string) => number,
   entry: PipelineEntry,
   hold: boolean,
-  onGrant: (entry: PipelineEntry, grant: Grant) => void,
 ): Admission {
   const call = entry.prepared as PreparedCall;
   const originLimit = context.registry.origin(call.origin)?.rateLimit;
@@ -31,8 +30,6 @@ export function admitCall(
       : { originRateLimit: { key: call.origin, limit: originLimit } }),
     signal: entry.signal,
     hold,
-    onGrant,
-    target: entry,
   });
   entry.admission = admission;
   return admission;

@@ -181,12 +181,23 @@ export class CallPipeline {
     const decision = this.#authorize.decide(entry);
     if (!(decision instanceof Promise) && decision.decision !== 'ask') {
       const denied = this.#authorize.settled(entry, decision);
-      if (denied === undefined) admitCall(this.#context, this.#capOf, entry, false, this.#granted);
+      if (denied === undefined) this.#run(entry, false);
       else entry.sink.put(entry.slot, denied);
       return;
     }
-    admitCall(this.#context, this.#capOf, entry, true, this.#granted);
+    this.#run(entry, true);
     this.#authorize.hold(entry, decision);
+  }
+
+  /**
+   * Admits a call into the scheduler and runs it once granted. The grant is awaited through
+   * a promise taken here, not a callback of the scheduler: a promise's callback runs in the
+   * async context of the call's arrival (its trace, its request), the scheduler's own step
+   * in whichever context woke it.
+   */
+  #run(entry: PipelineEntry, hold: boolean): void {
+    const admission = admitCall(this.#context, this.#capOf, entry, hold);
+    admission.granted.then((grant) => this.#granted(entry, grant));
   }
 
   /** The scheduler answered for an admitted call: runs it, or gives why it did not run. */

@@ -34,8 +34,11 @@ export interface AdmitRequest<T = unknown> {
   readonly hold?: boolean;
   /**
    * Called with {@link AdmitRequest.target} and the grant, in a microtask of its own, once the
-   * call may start or may not run (as a callback of {@link Admission.granted} would be). One
-   * function can serve every call, so a queued call holds no promise or closure.
+   * call may start or may not run. One function can serve every call, so a queued call holds
+   * no promise or closure. Unlike a callback of {@link Admission.granted}, it runs in the
+   * async context of the scheduler's step that settled the call (whichever call woke it), not
+   * in the context of the admission: a caller whose work must stay in its own async context
+   * (a trace, a request's storage) awaits `granted` instead.
    */
   readonly onGrant?: (target: T, grant: Grant) => void;
   /** What `onGrant` is called with (the caller's record of the call). */
