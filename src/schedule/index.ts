@@ -2,7 +2,7 @@ export type { AbortWatch } from './abort-scope.js';
 export { AbortListeners, AbortScope } from './abort-scope.js';
 export { type CallLockInput, callLocks, WORLD_NODE } from './call-locks.js';
 export { type Clock, systemClock } from './clock.js';
-export { type LockEntry, LockManager } from './lock-manager.js';
+export { type LockEntry, LockManager, type LockManagerOptions } from './lock-manager.js';
 export {
   CONFLICTING_MODES,
   compatible,
@@ -28,3 +28,4 @@ export {
   Scheduler,
   type SchedulerOptions,
 } from './scheduler.js';
+export { WaitPlanner } from './wait-planner.js';
