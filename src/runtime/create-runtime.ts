@@ -228,12 +228,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         workspace,
         visibleNames: () => visible(scopes).map((entry) => entry.name),
       };
-      const prepared = calls.map((call) => prepareCall(call, context));
-      // Most calls prepare at once: one promise per call only when one of them needs it.
-      const ready = prepared.some((entry) => entry instanceof Promise)
-        ? await Promise.all(prepared)
-        : (prepared as Array<Awaited<(typeof prepared)[number]>>);
-      return planBatch(ready, locksOf);
+      return planBatch(calls, (call) => prepareCall(call, context), locksOf);
     },
     get mode() {
       return policy?.mode;

@@ -1,45 +1,79 @@
 import type { Lock } from '../schedule/index.js';
-import { planWaits } from '../schedule/index.js';
+import { WaitPlanner } from '../schedule/index.js';
 import type { CallResult } from '../tool/index.js';
-import type { PreparedCall } from './prepare-call.js';
+import type { Prepared, PreparedCall } from './prepare-call.js';
 import type { PlanEntry } from './runtime.js';
+import type { ToolCall } from './tool-call.js';
+
+type PlannedLocks = PlanEntry['locks'];
+
+const NO_LOCKS: PlannedLocks = Object.freeze([]);
 
 /**
- * The plan of a prepared batch: for each call, whether it can run, its class and locks,
- * and the ids of the earlier calls it would wait for directly (see `planWaits`). Runs nothing.
+ * The plan of a batch: prepares each call, and gives for each whether it can run, its
+ * class and locks, and the ids of the earlier calls it would wait for directly (see
+ * `planWaits`). Runs nothing. A call's plan entry, waits included, is made as soon as it is
+ * prepared (`WaitPlanner`), so the prepared call (validated arguments, approval keys) is not
+ * kept for the whole batch; calls with the same lock set (the runtime's lock sets are
+ * shared, see `memoCallLocks`) share one frozen list of their locks. Answers at once unless a
+ * call prepares asynchronously.
  */
 export function planBatch(
-  prepared: ReadonlyArray<PreparedCall | CallResult>,
+  calls: readonly ToolCall[],
+  prepare: (call: ToolCall) => Prepared | Promise<Prepared>,
   locksOf: (call: PreparedCall) => readonly Lock[],
-): PlanEntry[] {
-  const schedulable = prepared.filter((entry): entry is PreparedCall => 'registered' in entry);
-  const locks = schedulable.map(locksOf);
-  const waits = planWaits(
-    schedulable.map((call, index) => ({ id: call.id, locks: locks[index] ?? [] })),
-  );
-  let position = 0;
-  return prepared.map((entry): PlanEntry => {
-    if (!('registered' in entry)) {
-      return {
-        id: entry.id,
-        name: entry.name,
-        runnable: false,
-        error: entry.error ?? { code: 'tool_error', message: 'the call cannot run' },
-        locks: [],
-        waitsFor: [],
-      };
+): PlanEntry[] | Promise<PlanEntry[]> {
+  const shown = new Map<readonly Lock[], PlannedLocks>();
+  const show = (locks: readonly Lock[]): PlannedLocks => {
+    if (locks.length === 0) return NO_LOCKS;
+    let view = shown.get(locks);
+    if (view === undefined) {
+      view = Object.freeze(
+        locks.map((lock) => Object.freeze({ key: lock.label, mode: lock.mode })),
+      );
+      shown.set(locks, view);
     }
-    const index = position;
-    position += 1;
-    return {
-      id: entry.id,
-      name: entry.name,
+    return view;
+  };
+  const entries: PlanEntry[] = new Array(calls.length);
+  const planner = new WaitPlanner();
+  const place = (index: number, prepared: Prepared): void => {
+    if (!('registered' in prepared)) {
+      entries[index] = unrunnable(prepared);
+      return;
+    }
+    const locks = locksOf(prepared);
+    entries[index] = {
+      id: prepared.id,
+      name: prepared.name,
       runnable: true,
-      origin: entry.origin,
-      class: entry.class,
-      resourceKeys: entry.resourceKeys,
-      locks: (locks[index] ?? []).map((lock) => ({ key: lock.label, mode: lock.mode })),
-      waitsFor: waits[index] ?? [],
+      origin: prepared.origin,
+      class: prepared.class,
+      resourceKeys: prepared.resourceKeys,
+      locks: show(locks),
+      waitsFor: planner.add(prepared.id, locks),
     };
-  });
+  };
+  // Calls are planned in call order as they are prepared; from the first that prepares
+  // asynchronously on, they wait for every earlier one (one promise per call only then).
+  let later: Promise<void> | undefined;
+  for (let index = 0; index < calls.length; index += 1) {
+    const prepared = prepare(calls[index] as ToolCall);
+    if (later === undefined && !(prepared instanceof Promise)) {
+      place(index, prepared);
+      continue;
+    }
+    const before = later;
+    later = Promise.all([before, prepared]).then(([, ready]) => place(index, ready));
+  }
+  return later === undefined ? entries : later.then(() => entries);
 }
+
+const unrunnable = (result: CallResult): PlanEntry => ({
+  id: result.id,
+  name: result.name,
+  runnable: false,
+  error: result.error ?? { code: 'tool_error', message: 'the call cannot run' },
+  locks: NO_LOCKS,
+  waitsFor: [],
+});

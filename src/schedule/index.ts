@@ -3,7 +3,7 @@ export { AbortListeners, AbortScope } from './abort-scope.js';
 export { type AnySignal, anySignal, anySignalByListeners } from './any-signal.js';
 export { type CallLockInput, callLocks, WORLD_NODE } from './call-locks.js';
 export { type Clock, systemClock } from './clock.js';
-export { type LockEntry, LockManager } from './lock-manager.js';
+export { type LockEntry, LockManager, type LockManagerOptions } from './lock-manager.js';
 export {
   CONFLICTING_MODES,
   compatible,
@@ -29,3 +29,4 @@ export {
   Scheduler,
   type SchedulerOptions,
 } from './scheduler.js';
+export { WaitPlanner } from './wait-planner.js';

@@ -6,23 +6,88 @@ export interface LockEntry {
   readonly id: string;
   readonly locks: readonly Lock[];
   /**
-   * Ids of the earlier active entries this one waits for directly. Earlier conflicting
-   * entries that one of these already waits for are not repeated (see {@link LockManager}).
+   * Ids of the earlier active entries this one waited for directly when it was admitted,
+   * in the order found. Earlier conflicting entries that one of these already waits for are
+   * not repeated (see {@link LockManager}). With `keepWaits: false`, made when read instead,
+   * from the entries it still waits for (none once it is released or ready).
    */
   readonly waitsFor: readonly string[];
 }
 
-interface Entry extends LockEntry {
+/** Options of {@link LockManager}. */
+export interface LockManagerOptions {
+  /**
+   * Keep each entry's `waitsFor` as it was at admission. `false` keeps no list of ids per
+   * entry (for a scheduler that never reads them): `waitsFor` is made when read. Default true.
+   */
+  readonly keepWaits?: boolean;
+}
+
+const NO_WAITS: readonly string[] = Object.freeze([]);
+
+/** The empty list of every entry without blockers or dependents: never added to. */
+const NO_ENTRIES: Entry[] = [];
+
+/**
+ * `list` with `item` added. A short list is copied to one of its exact length: pushing onto
+ * an array reserves room for 16 more, which a batch of many waiting calls would pay per list.
+ */
+const append = (list: Entry[], item: Entry): Entry[] => {
+  if (list.length >= 8) {
+    list.push(item);
+    return list;
+  }
+  // concat makes an array of the exact length; spreading into a literal may not.
+  return list.concat(item);
+};
+
+/** An admitted entry: a class, so that every entry has one compact shape. */
+class Entry implements LockEntry {
+  readonly id: string;
+  readonly locks: readonly Lock[];
   readonly seq: number;
   pending: number;
-  released: boolean;
+  released = false;
   /** Seq of the last entry admitted that counted this one among its blockers. */
-  blockedBy: number;
+  blockedBy = -1;
   /** Emptied on release, so a released entry keeps no other entry alive. */
-  readonly blockers: Entry[];
+  blockers: Entry[];
   /** Emptied on release (see {@link Entry.blockers}). */
-  readonly dependents: Entry[];
-  readonly onReady: () => void;
+  dependents: Entry[] = NO_ENTRIES;
+  /** Called with {@link owner} once the entry is ready. */
+  readonly onReady: (owner: unknown) => void;
+  readonly owner: unknown;
+  /** `waitsFor` as at admission; `undefined` when not kept (see {@link LockManagerOptions}). */
+  readonly #waits: readonly string[] | undefined;
+
+  constructor(
+    id: string,
+    locks: readonly Lock[],
+    seq: number,
+    blockers: Entry[],
+    onReady: (owner: unknown) => void,
+    owner: unknown,
+    keepWaits: boolean,
+  ) {
+    this.id = id;
+    this.locks = locks;
+    this.seq = seq;
+    this.blockers = blockers;
+    this.pending = blockers.length;
+    this.onReady = onReady;
+    this.owner = owner;
+    this.#waits = !keepWaits
+      ? undefined
+      : blockers.length === 0
+        ? NO_WAITS
+        : blockers.map((blocker) => blocker.id);
+  }
+
+  get waitsFor(): readonly string[] {
+    if (this.#waits !== undefined) return this.#waits;
+    if (this.pending === 0) return NO_WAITS;
+    return this.blockers.filter((blocker) => !blocker.released).map((blocker) => blocker.id);
+  }
 }
 
 /**
@@ -70,9 +135,16 @@ const compact = (holders: NodeHolders): void => {
  * the entries that waited for it inherit what it still waited for, so the order holds.
  */
 export class LockManager {
+  readonly #keepWaits: boolean;
   readonly #nodes = new Map<string, NodeHolders>();
+  /** The blockers found by the admission under way, copied out at its end. */
+  readonly #found: Entry[] = [];
   #active = 0;
   #seq = 0;
+
+  constructor(options: LockManagerOptions = {}) {
+    this.#keepWaits = options.keepWaits ?? true;
+  }
 
   /** Number of admitted entries not yet released. */
   get size(): number {
@@ -80,54 +152,49 @@ export class LockManager {
   }
 
   /**
-   * Admits an entry. `onReady` runs (synchronously if nothing conflicts) once every
-   * conflicting earlier entry is released.
+   * Admits an entry. `onReady` runs with `owner` (synchronously if nothing conflicts) once
+   * every conflicting earlier entry is released: one function can serve every entry, so
+   * admitting makes no closure per entry.
    */
-  admit(id: string, locks: readonly Lock[], onReady: () => void): LockEntry {
+  admit<T>(id: string, locks: readonly Lock[], onReady: (owner: T) => void, owner?: T): LockEntry {
     const seq = this.#seq++;
-    const blockers: Entry[] = [];
-    // One holder can conflict on several nodes; a mark, not a search, keeps it listed once.
-    const block = (holder: Entry): void => {
-      if (holder.blockedBy === seq) return;
-      holder.blockedBy = seq;
-      blockers.push(holder);
-    };
+    const found = this.#found;
+    found.length = 0;
     for (const lock of locks) {
       const holders = this.#nodes.get(lock.node);
       if (holders === undefined) continue;
       const lastExclusive = lastLive(holders.X);
       const floor = lastExclusive?.seq ?? -1;
-      if (lastExclusive !== undefined) block(lastExclusive);
+      if (lastExclusive !== undefined) this.#block(lastExclusive, seq);
       for (const mode of CONFLICTING_MODES[lock.mode]) {
         if (mode === 'X') continue;
         const list = holders[mode];
         for (let index = list.length - 1; index >= 0; index -= 1) {
           const holder = list[index] as Entry;
           if (holder.seq < floor) break;
-          if (!holder.released) block(holder);
+          if (!holder.released) this.#block(holder, seq);
         }
       }
     }
-    const entry: Entry = {
+    const blockers = found.length === 0 ? NO_ENTRIES : found.slice();
+    found.length = 0;
+    const entry = new Entry(
       id,
       locks,
       seq,
-      waitsFor: blockers.map((blocker) => blocker.id),
-      pending: blockers.length,
-      released: false,
-      blockedBy: -1,
       blockers,
-      dependents: [],
-      onReady,
-    };
-    for (const blocker of blockers) blocker.dependents.push(entry);
+      onReady as (owner: unknown) => void,
+      owner,
+      this.#keepWaits,
+    );
+    for (const blocker of blockers) blocker.dependents = append(blocker.dependents, entry);
     for (const lock of locks) {
       const holders = this.#holders(lock.node);
       holders[lock.mode].push(entry);
       holders.live += 1;
     }
     this.#active += 1;
-    if (entry.pending === 0) onReady();
+    if (entry.pending === 0) onReady(owner as T);
     return entry;
   }
 
@@ -150,16 +217,16 @@ export class LockManager {
     }
     if (entry.pending > 0) this.#handOver(entry);
     const { dependents } = entry;
-    for (const dependent of dependents) {
-      if (dependent.released) continue;
-      dependent.pending -= 1;
-      if (dependent.pending === 0) dependent.onReady();
-    }
     // A released entry is never asked again: emptied, its lists let the entries it waited
     // for and the ones that waited for it die young, instead of chaining every entry of a
     // long batch together until the batch ends.
-    entry.blockers.length = 0;
-    dependents.length = 0;
+    entry.blockers = NO_ENTRIES;
+    entry.dependents = NO_ENTRIES;
+    for (const dependent of dependents) {
+      if (dependent.released) continue;
+      dependent.pending -= 1;
+      if (dependent.pending === 0) dependent.onReady(dependent.owner);
+    }
   }
 
   /**
@@ -168,16 +235,25 @@ export class LockManager {
    * earlier entries, and an exclusive holder conflicts with every dependent on its node.)
    */
   #handOver(entry: Entry): void {
+    const { dependents } = entry;
     for (const blocker of entry.blockers) {
       if (blocker.released) continue;
-      for (const dependent of entry.dependents) {
+      for (const dependent of dependents) {
         if (dependent.released || dependent.blockers.includes(blocker)) continue;
         if (!locksConflict(blocker.locks, dependent.locks)) continue;
-        dependent.blockers.push(blocker);
-        blocker.dependents.push(dependent);
+        dependent.blockers = append(dependent.blockers, blocker);
+        blocker.dependents = append(blocker.dependents, dependent);
         dependent.pending += 1;
       }
     }
+  }
+
+  /** Lists `holder` among the blockers found; one holder can conflict on several nodes. */
+  #block(holder: Entry, seq: number): void {
+    // A mark, not a search, keeps it listed once.
+    if (holder.blockedBy === seq) return;
+    holder.blockedBy = seq;
+    this.#found.push(holder);
   }
 
   #holders(node: string): NodeHolders {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { callLocks } from './call-locks.js';
+import { LockManager } from './lock-manager.js';
 import { type Lock, type LockMode, locksConflict } from './lock-mode.js';
 import { planWaits } from './plan-waits.js';
 
@@ -111,5 +112,36 @@ describe('planWaits', () => {
         });
       }),
     );
+  });
+
+  it('lists what the lock manager lists for the same calls admitted together, for random batches', () => {
+    const lockArb = fc.record({
+      node: fc.constantFrom('n1', 'n2', 'n3'),
+      label: fc.constant(''),
+      mode: fc.constantFrom<LockMode>('IS', 'IX', 'S', 'X'),
+    });
+    fc.assert(
+      fc.property(fc.array(fc.array(lockArb, { maxLength: 4 }), { maxLength: 30 }), (lockLists) => {
+        const calls = lockLists.map((locks, index) => ({ id: `c${index}`, locks }));
+        const manager = new LockManager();
+        const order = new Map(calls.map((call, index) => [call.id, index]));
+        const admitted = calls.map((call) =>
+          [...manager.admit(call.id, call.locks, () => {}).waitsFor].sort(
+            (a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0),
+          ),
+        );
+        expect(planWaits(calls)).toEqual(admitted);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('gives calls with the same locks waits of their own, and no call itself', () => {
+    const waits = planWaits([
+      { id: 'a', locks: [lock('n', 'S'), lock('n', 'X')] },
+      { id: 'b', locks: [lock('n', 'X'), lock('n', 'S')] },
+      { id: 'c', locks: [lock('n', 'IS')] },
+    ]);
+    expect(waits).toEqual([[], ['a'], ['b']]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../testing/index.js';
 import type { RateLimit } from '../tool/tool.js';
+import { AbortScope, type AbortWatch } from './abort-scope.js';
 import type { Lock, LockMode } from './lock-mode.js';
 import {
   type Admission,
@@ -385,5 +386,103 @@ describe('Scheduler: an origin rate limit beside the tool one', () => {
     leaseOf(a).release();
     await flush();
     expect(b.grant).toMatchObject({ ok: true });
+  });
+});
+
+/** An abort scope that counts the listeners added to it and not removed. */
+class CountingScope implements AbortWatch {
+  readonly scope = new AbortScope();
+  listening = 0;
+  get aborted(): boolean {
+    return this.scope.aborted;
+  }
+  get reason(): unknown {
+    return this.scope.reason;
+  }
+  addEventListener(type: 'abort', listener: () => void): void {
+    this.listening += 1;
+    this.scope.addEventListener(type, listener);
+  }
+  removeEventListener(type: 'abort', listener: () => void): void {
+    this.listening -= 1;
+    this.scope.removeEventListener(type, listener);
+  }
+}
+
+describe('Scheduler: the calls of one signal, and grants read late', () => {
+  it('listens once for all the waiting calls of a signal, and cancels them in admission order', async () => {
+    const scheduler = new Scheduler({ clock: createFakeClock() });
+    const signal = new CountingScope();
+    const heard: string[] = [];
+    const admit = (id: string, mode: LockMode): void => {
+      void scheduler
+        .admit({
+          id,
+          locks: [lock('n', mode)],
+          origin: 'o',
+          concurrency: Number.POSITIVE_INFINITY,
+          signal,
+        })
+        .granted.then((grant) => heard.push(`${id}:${grant.ok ? 'ok' : grant.reason}`));
+    };
+    admit('w1', 'X');
+    admit('r1', 'S');
+    admit('r2', 'S');
+    admit('w2', 'X');
+    // w1 was granted as it was admitted: only the three waiting calls are watched.
+    expect(signal.listening).toBe(1);
+    await flush();
+    expect(heard).toEqual(['w1:ok']);
+    signal.scope.abort();
+    await flush();
+    expect(heard).toEqual(['w1:ok', 'r1:cancelled', 'r2:cancelled', 'w2:cancelled']);
+    expect(scheduler.active).toBe(1);
+  });
+
+  it('stops listening to a signal once none of its calls waits', async () => {
+    const scheduler = new Scheduler({ clock: createFakeClock() });
+    const signal = new CountingScope();
+    const leases: Lease[] = [];
+    const admit = (id: string): void => {
+      void scheduler
+        .admit({
+          id,
+          locks: [lock('n', 'X')],
+          origin: 'o',
+          concurrency: Number.POSITIVE_INFINITY,
+          signal,
+        })
+        .granted.then((grant) => {
+          if (grant.ok) leases.push(grant.lease);
+        });
+    };
+    for (const id of ['a', 'b', 'c']) admit(id);
+    expect(signal.listening).toBe(1);
+    for (let turn = 0; turn < 3; turn += 1) {
+      await flush();
+      leases.shift()?.release();
+    }
+    await flush();
+    expect(signal.listening).toBe(0);
+    expect(scheduler.active).toBe(0);
+    // A later waiting call of the same signal listens again.
+    admit('d');
+    expect(signal.listening).toBe(0);
+    admit('e');
+    expect(signal.listening).toBe(1);
+  });
+
+  it('gives a waiting call its grant, and the same grant to granted when it is read afterwards', async () => {
+    const scheduler = new Scheduler({ clock: createFakeClock() });
+    const request = (id: string) => ({ id, locks: [lock('n', 'X')], origin: 'o', concurrency: 1 });
+    const first = scheduler.admit(request('a'));
+    const second = scheduler.admit(request('b'));
+    expect(second.grant).toBeUndefined();
+    if (first.grant?.ok !== true) throw new Error('a should be granted at once');
+    first.grant.lease.release();
+    await flush();
+    expect(second.grant).toMatchObject({ ok: true, queuedMs: 0 });
+    // Read only after it settled: the same grant.
+    await expect(second.granted).resolves.toBe(second.grant);
   });
 });

@@ -59,9 +59,15 @@ export type Grant =
 
 /** An admitted call. */
 export interface Admission {
-  /** Ids of the earlier active calls this call waits for directly (see `LockEntry.waitsFor`). */
+  /**
+   * Ids of the earlier active calls this call waits for directly while it waits (see
+   * `LockEntry.waitsFor`); none once its locks are free. Made when read.
+   */
   readonly waitsFor: readonly string[];
-  /** Settles when the call may start, or may not run at all. */
+  /**
+   * Settles when the call may start, or may not run at all. Made when first read: a caller
+   * that has {@link Admission.grant} at once need not read it.
+   */
   readonly granted: Promise<Grant>;
   /**
    * The grant once the call was granted. Set as `admit` returns when the call was granted
@@ -72,29 +78,95 @@ export interface Admission {
   readonly grant: Grant | undefined;
 }
 
-interface Ticket extends Admission {
-  readonly request: AdmitRequest;
+/** The waits of a call that waits for nothing. */
+const NOTHING_WAITED: readonly string[] = Object.freeze([]);
+
+/** The quota of a call that took none. */
+const NOTHING_TAKEN: readonly Taken[] = Object.freeze([]);
+
+/**
+ * An admitted call: the request's fields the scheduler reads, and the call's state. A class,
+ * so that the many calls of a big batch share one compact shape; the request itself is not
+ * kept.
+ */
+class Ticket implements Admission {
+  readonly id: string;
   /** Admission order: ready calls take slots in this order. */
   readonly seq: number;
-  /** When the call was admitted, or let go on from hold: `queuedMs` counts from here. */
-  since: number;
-  readySince: number;
+  readonly originName: string;
+  readonly concurrency: number;
+  readonly rateLimit: AdmitRequest['rateLimit'];
+  readonly originRateLimit: AdmitRequest['originRateLimit'];
+  readonly signal: AbortWatch | undefined;
+  /**
+   * When the call was admitted, or let go on from hold: `queuedMs` counts from here. Read
+   * from the clock only for a call that waits (one granted at once queued 0 ms).
+   */
+  since = 0;
+  readySince = 0;
   /** On hold: waiting for {@link Admission.proceed}. */
   held: boolean;
   /** Its admission is over: becoming ready now goes through the pump. */
-  admitted: boolean;
+  admitted = false;
   /** Every earlier conflicting call is done: the lock manager let it go. */
-  unlocked: boolean;
-  state: 'waiting' | 'ready' | 'running' | 'done';
+  unlocked = false;
+  state: 'waiting' | 'ready' | 'running' | 'done' = 'waiting';
   /** The call's origin queue, looked up when it becomes ready. */
-  origin: OriginQueue | undefined;
-  entry: LockEntry | undefined;
-  waitsFor: readonly string[];
-  grant: Grant | undefined;
-  granted: Promise<Grant>;
-  /** Settles `granted`; absent for a call granted at once, whose `granted` is settled. */
-  resolve: ((grant: Grant) => void) | undefined;
-  readonly onAbort: () => void;
+  origin: OriginQueue | undefined = undefined;
+  entry: LockEntry | undefined = undefined;
+  /** Its signal's list of waiting calls, while it is in it; and its neighbours there. */
+  watch: SignalWatch | undefined = undefined;
+  prev: Ticket | undefined = undefined;
+  next: Ticket | undefined = undefined;
+  /** The grant, once given. */
+  outcome: Grant | undefined = undefined;
+  /** {@link granted}, once read, and what settles it. */
+  promise: Promise<Grant> | undefined = undefined;
+  resolve: ((grant: Grant) => void) | undefined = undefined;
+
+  constructor(request: AdmitRequest, seq: number) {
+    this.id = request.id;
+    this.seq = seq;
+    this.originName = request.origin;
+    this.concurrency = request.concurrency;
+    this.rateLimit = request.rateLimit;
+    this.originRateLimit = request.originRateLimit;
+    this.signal = request.signal;
+    this.held = request.hold === true;
+  }
+
+  get waitsFor(): readonly string[] {
+    return this.entry?.waitsFor ?? NOTHING_WAITED;
+  }
+
+  get grant(): Grant | undefined {
+    const { outcome } = this;
+    return outcome?.ok === true ? outcome : undefined;
+  }
+
+  get granted(): Promise<Grant> {
+    if (this.promise === undefined) {
+      const { outcome } = this;
+      this.promise =
+        outcome === undefined
+          ? new Promise<Grant>((resolve) => {
+              this.resolve = resolve;
+            })
+          : Promise.resolve(outcome);
+    }
+    return this.promise;
+  }
+}
+
+/**
+ * The waiting calls of one signal, in admission order, and the one listener the scheduler
+ * keeps on it for all of them: a batch of many calls adds one listener, not one per call.
+ */
+interface SignalWatch {
+  readonly signal: AbortWatch;
+  readonly listener: () => void;
+  head: Ticket | undefined;
+  tail: Ticket | undefined;
 }
 
 /** A unit of quota a granted call holds, handed back when it fails. */
@@ -102,12 +174,6 @@ interface Taken {
   readonly limiter: RateLimiter;
   readonly reservation: Reservation;
 }
-
-/** The waits of a call before its lock entry is made. */
-const NOTHING_WAITED: readonly string[] = Object.freeze([]);
-
-/** The quota of a call that took none. */
-const NOTHING_TAKEN: readonly Taken[] = Object.freeze([]);
 
 /** One origin's running count and its ready calls, earliest admitted first. */
 interface OriginQueue {
@@ -141,7 +207,8 @@ export interface SchedulerOptions {
 export class Scheduler {
   readonly #clock: Clock;
   #seq = 0;
-  readonly #locks = new LockManager();
+  // Nobody reads a queued call's waits but a caller asking `Admission.waitsFor` at once.
+  readonly #locks = new LockManager({ keepWaits: false });
   /** Origins with calls ready or running, each with its own ready queue. */
   readonly #origins = new Map<string, OriginQueue>();
   /**
@@ -152,6 +219,8 @@ export class Scheduler {
   /** Quota came back or a retry time passed: the next pump looks at every origin. */
   #pumpAll = false;
   readonly #limiters = new Map<string, RateLimiter>();
+  /** Signals of waiting calls, each with its calls. */
+  readonly #watches = new Map<AbortWatch, SignalWatch>();
   #pumpQueued = false;
   #timer: unknown;
   #timerAt = Number.POSITIVE_INFINITY;
@@ -167,49 +236,21 @@ export class Scheduler {
 
   /** Admits a call; see {@link Admission}. */
   admit(request: AdmitRequest): Admission {
-    const ticket: Ticket = {
-      request,
-      origin: undefined,
-      seq: this.#seq++,
-      // Read from the clock below, unless the call is granted at once (it queued 0 ms).
-      since: 0,
-      readySince: 0,
-      held: request.hold === true,
-      admitted: false,
-      unlocked: false,
-      state: 'waiting',
-      entry: undefined,
-      waitsFor: NOTHING_WAITED,
-      grant: undefined,
-      // Made below, unless the call is granted at once.
-      granted: undefined as unknown as Promise<Grant>,
-      resolve: undefined,
-      onAbort: () =>
-        this.#refuse(
-          ticket,
-          'cancelled',
-          ticket.held ? 'it was cancelled while it waited for approval' : CANCELLED_BEFORE_START,
-        ),
-    };
-    ticket.entry = this.#locks.admit(request.id, request.locks, () => this.#onUnlocked(ticket));
-    ticket.waitsFor = ticket.entry.waitsFor;
+    const ticket = new Ticket(request, this.#seq++);
+    ticket.entry = this.#locks.admit(request.id, request.locks, this.#onUnlocked, ticket);
     ticket.admitted = true;
-    if (!request.signal?.aborted && ticket.unlocked && !ticket.held && this.#grantAtOnce(ticket)) {
-      ticket.granted = Promise.resolve(ticket.grant as Grant);
-      return ticket;
-    }
+    const { signal } = request;
+    const aborted = signal?.aborted === true;
+    if (!aborted && ticket.unlocked && !ticket.held && this.#grantAtOnce(ticket)) return ticket;
     const now = this.#clock.now();
     ticket.since = now;
     ticket.readySince = now;
-    ticket.granted = new Promise<Grant>((resolve) => {
-      ticket.resolve = resolve;
-    });
-    if (request.signal?.aborted) {
-      ticket.onAbort();
-    } else {
-      request.signal?.addEventListener('abort', ticket.onAbort, { once: true });
-      if (ticket.unlocked && !ticket.held) this.#onReady(ticket);
+    if (aborted) {
+      this.#cancel(ticket);
+      return ticket;
     }
+    if (signal !== undefined) this.#watch(ticket, signal);
+    if (ticket.unlocked && !ticket.held) this.#onReady(ticket);
     return ticket;
   }
 
@@ -219,13 +260,12 @@ export class Scheduler {
    * waiting for one, and no rate limit has a say.
    */
   #grantAtOnce(ticket: Ticket): boolean {
-    const { request } = ticket;
-    if (request.rateLimit !== undefined || request.originRateLimit !== undefined) return false;
-    const known = this.#origins.get(request.origin);
+    if (ticket.rateLimit !== undefined || ticket.originRateLimit !== undefined) return false;
+    const known = this.#origins.get(ticket.originName);
     if (known !== undefined && known.ready.size > 0) return false;
-    if ((known?.running ?? 0) >= request.concurrency) return false;
+    if ((known?.running ?? 0) >= ticket.concurrency) return false;
     ticket.state = 'ready';
-    ticket.origin = known ?? this.#origin(request.origin);
+    ticket.origin = known ?? this.#origin(ticket.originName);
     // Granted as admitted: it queued for no time (`since` is 0 as well).
     this.#grant(ticket, 0, NOTHING_TAKEN);
     return true;
@@ -262,10 +302,68 @@ export class Scheduler {
     return origin;
   }
 
-  #onUnlocked(ticket: Ticket): void {
+  /** The lock manager's `onReady`, one function for every ticket. */
+  readonly #onUnlocked = (ticket: Ticket): void => {
     ticket.unlocked = true;
     // While it is admitted, `admit` decides how it goes on.
     if (!ticket.held && ticket.admitted) this.#onReady(ticket);
+  };
+
+  #cancel(ticket: Ticket): void {
+    this.#refuse(
+      ticket,
+      'cancelled',
+      ticket.held ? 'it was cancelled while it waited for approval' : CANCELLED_BEFORE_START,
+    );
+  }
+
+  /** Puts a waiting call in its signal's list, listening to the signal with its first call. */
+  #watch(ticket: Ticket, signal: AbortWatch): void {
+    let watch = this.#watches.get(signal);
+    if (watch === undefined) {
+      const made: SignalWatch = {
+        signal,
+        listener: () => this.#aborted(made),
+        head: undefined,
+        tail: undefined,
+      };
+      watch = made;
+      this.#watches.set(signal, watch);
+      signal.addEventListener('abort', watch.listener, { once: true });
+    }
+    ticket.watch = watch;
+    ticket.prev = watch.tail;
+    if (watch.tail === undefined) watch.head = ticket;
+    else watch.tail.next = ticket;
+    watch.tail = ticket;
+  }
+
+  /** Takes a call out of its signal's list; the last one out stops listening. */
+  #unwatch(ticket: Ticket): void {
+    const { watch, prev, next } = ticket;
+    if (watch === undefined) return;
+    ticket.watch = undefined;
+    ticket.prev = undefined;
+    ticket.next = undefined;
+    if (prev === undefined) watch.head = next;
+    else prev.next = next;
+    if (next === undefined) watch.tail = prev;
+    else next.prev = prev;
+    if (watch.head === undefined && this.#watches.get(watch.signal) === watch) {
+      this.#watches.delete(watch.signal);
+      watch.signal.removeEventListener('abort', watch.listener);
+    }
+  }
+
+  /** A signal aborted: its waiting calls end cancelled, in admission order. */
+  #aborted(watch: SignalWatch): void {
+    if (this.#watches.get(watch.signal) === watch) this.#watches.delete(watch.signal);
+    let ticket = watch.head;
+    while (ticket !== undefined) {
+      const { next } = ticket;
+      this.#cancel(ticket);
+      ticket = next;
+    }
   }
 
   #onReady(ticket: Ticket): void {
@@ -274,7 +372,7 @@ export class Scheduler {
     ticket.readySince = this.#clock.now();
     // The heap keeps admission order (a call that became ready later may have been admitted
     // earlier), so capped slots go first come, first served.
-    const origin = this.#origin(ticket.request.origin);
+    const origin = this.#origin(ticket.originName);
     ticket.origin = origin;
     origin.ready.push(ticket);
     this.#dirty.add(origin);
@@ -319,7 +417,7 @@ export class Scheduler {
     for (let head = heads.pop(); head !== undefined; head = heads.pop()) {
       const { origin } = head;
       const ticket = origin.ready.pop() as Ticket;
-      const { rateLimit, originRateLimit } = ticket.request;
+      const { rateLimit, originRateLimit } = ticket;
       const taken: Taken[] = [];
       let waitUntil: number | undefined;
       let refused = false;
@@ -337,7 +435,7 @@ export class Scheduler {
           refused = true;
           const { max, windowMs } = limited.limit;
           const whose =
-            limited === rateLimit ? '' : ` of server "${ticket.request.origin}" (across its tools)`;
+            limited === rateLimit ? '' : ` of server "${ticket.originName}" (across its tools)`;
           this.#refuse(
             ticket,
             'rate_limited',
@@ -375,7 +473,7 @@ export class Scheduler {
       ready.pop();
       first = ready.peek();
     }
-    if (first !== undefined && origin.running < first.request.concurrency) {
+    if (first !== undefined && origin.running < first.concurrency) {
       heads.push({ seq: first.seq, origin });
     }
   }
@@ -403,7 +501,7 @@ export class Scheduler {
 
   #grant(ticket: Ticket, now: number, taken: readonly Taken[]): void {
     ticket.state = 'running';
-    ticket.request.signal?.removeEventListener('abort', ticket.onAbort);
+    this.#unwatch(ticket);
     const origin = ticket.origin as OriginQueue;
     origin.running += 1;
     let settled = false;
@@ -433,9 +531,14 @@ export class Scheduler {
         }
       },
     };
-    const grant: Grant = { ok: true, queuedMs: now - ticket.since, lease };
-    ticket.grant = grant;
+    this.#settle(ticket, { ok: true, queuedMs: now - ticket.since, lease });
+  }
+
+  /** Gives a call its grant: to `grant` when ok, and to `granted` if it was read. */
+  #settle(ticket: Ticket, grant: Grant): void {
+    ticket.outcome = grant;
     ticket.resolve?.(grant);
+    ticket.resolve = undefined;
   }
 
   /** Releases a ticket's locks and forgets its lock entry, so the entry dies with the call. */
@@ -453,10 +556,10 @@ export class Scheduler {
   ): void {
     if (ticket.state === 'running' || ticket.state === 'done') return;
     ticket.state = 'done';
-    ticket.request.signal?.removeEventListener('abort', ticket.onAbort);
+    this.#unwatch(ticket);
     this.#unlock(ticket);
     const { held } = ticket;
     const queuedMs = held ? 0 : this.#clock.now() - ticket.since;
-    ticket.resolve?.({ ok: false, reason, message, queuedMs, held });
+    this.#settle(ticket, { ok: false, reason, message, queuedMs, held });
   }
 }

@@ -1,0 +1,77 @@
+import { CONFLICTING_MODES, type Lock } from './lock-mode.js';
+
+/** A node's holders as a plan sees them: the latest exclusive one and those after it. */
+interface PlannedNode {
+  /** Index of the latest call holding the node `X`, or -1. */
+  lastExclusive: number;
+  /** Calls holding it in each other mode since then, in call order. */
+  readonly S: number[];
+  readonly IS: number[];
+  readonly IX: number[];
+}
+
+const NO_WAITS: readonly string[] = Object.freeze([]);
+
+/**
+ * Plans the waits of calls given one at a time, in call order (see `planWaits`): for each
+ * call, the ids of the earlier calls it waits for directly. Nothing is released while
+ * planning, so a node needs only its latest exclusive holder and the holders since (an `X`
+ * empties the node's other lists): the planner keeps a few numbers per lock and each call's
+ * id, not an entry per call. Calls that wait for nothing share one frozen empty list.
+ */
+export class WaitPlanner {
+  readonly #nodes = new Map<string, PlannedNode>();
+  readonly #ids: string[] = [];
+  /** `#marks[i] === j + 1`: call i is already among call j's waits. */
+  #marks = new Int32Array(1024);
+  /** The waits found for the call being added. */
+  readonly #found: number[] = [];
+
+  /** Adds the next call; returns the ids of the earlier calls it waits for, in call order. */
+  add(id: string, locks: readonly Lock[]): readonly string[] {
+    const j = this.#ids.length;
+    this.#ids.push(id);
+    if (j >= this.#marks.length) {
+      const grown = new Int32Array(this.#marks.length * 2);
+      grown.set(this.#marks);
+      this.#marks = grown;
+    }
+    const found = this.#found;
+    found.length = 0;
+    for (const lock of locks) {
+      const node = this.#nodes.get(lock.node);
+      if (node === undefined) continue;
+      if (node.lastExclusive >= 0) this.#mark(node.lastExclusive, j);
+      for (const mode of CONFLICTING_MODES[lock.mode]) {
+        if (mode === 'X') continue;
+        for (const index of node[mode]) this.#mark(index, j);
+      }
+    }
+    // Registered once every lock is looked at: a call never waits for itself.
+    for (const lock of locks) {
+      let node = this.#nodes.get(lock.node);
+      if (node === undefined) {
+        node = { lastExclusive: -1, S: [], IS: [], IX: [] };
+        this.#nodes.set(lock.node, node);
+      }
+      if (lock.mode === 'X') {
+        node.lastExclusive = j;
+        node.S.length = 0;
+        node.IS.length = 0;
+        node.IX.length = 0;
+      } else {
+        node[lock.mode].push(j);
+      }
+    }
+    if (found.length === 0) return NO_WAITS;
+    // In call order, whatever order the locks found them in.
+    if (found.length > 1) found.sort((a, b) => a - b);
+    return found.map((index) => this.#ids[index] as string);
+  }
+
+  #mark(index: number, j: number): void {
+    if (this.#marks[index] === j + 1) return;
+    this.#marks[index] = j + 1;
+    this.#found.push(index);
+  }
+}
