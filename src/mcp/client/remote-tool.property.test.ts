@@ -6,12 +6,13 @@ import { type RemoteCall, toRemoteTools } from './remote-tool.js';
 
 const call: RemoteCall = async () => ({ content: [{ type: 'text', text: 'ok' }] });
 
-const good = (index: number): McpTool => ({
-  name: `good_${index}`,
-  description: 'A tool as the spec wants it.',
-  inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
-  annotations: { readOnlyHint: true, custom: { rateLimit: { max: 5, windowMs: 1000 } } },
-});
+const good = (index: number): McpTool =>
+  ({
+    name: `good_${index}`,
+    description: 'A tool as the spec wants it.',
+    inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+    annotations: { readOnlyHint: true, custom: { rateLimit: { max: 5, windowMs: 1000 } } },
+  }) as McpTool;
 
 const json = fc.jsonValue({ maxDepth: 3 });
 
