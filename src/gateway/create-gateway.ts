@@ -27,6 +27,7 @@ import { GatewayTools } from './gateway-tools.js';
 import { GatewayUpstreams } from './gateway-upstreams.js';
 import { relayLogging } from './relay-logging.js';
 import { reportUpstreamRateLimits } from './report-upstream-rate-limits.js';
+import { reportUpstreamToolProblems } from './report-upstream-tool-problems.js';
 import { unapprovableAdvice } from './unapprovable-advice.js';
 import type { UpstreamConnectSettings } from './upstream-options.js';
 import { GATEWAY_CLIENT_CAPABILITIES, upstreamOptions } from './upstream-options.js';
@@ -360,6 +361,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     upstreams.add(server.name, connection);
     connection.on('error', report);
     reportUpstreamRateLimits(server.name, connection, { notice, audit: findings.write });
+    reportUpstreamToolProblems(connection, notice);
   };
 
   /**

@@ -274,3 +274,57 @@ describe('toolSchema with a schema rendering plain JSON', () => {
     expect(other).toEqual(rendered);
   });
 });
+
+describe('toolSchema compiles each JSON Schema afresh', () => {
+  // Fails the meta-schema check; Ajv alone would compile it (a string minLength is ignored).
+  const metaInvalid = () => ({
+    type: 'object',
+    properties: { a: { type: 'string', minLength: 'three' } },
+  });
+
+  it.each(['input', 'output'] as const)(
+    'fails the same invalid %s schema twice, with the same message',
+    (role) => {
+      const schema = metaInvalid();
+      const first = thrownBy(() => toolSchema(schema, role, 'inputSchema of tool "t"'));
+      const second = thrownBy(() => toolSchema(schema, role, 'inputSchema of tool "t"'));
+      expect(first.code).toBe('invalid_schema');
+      expect(second.message).toBe(first.message);
+      expect(first.message).toContain('minLength');
+    },
+  );
+
+  it.each(['input', 'output'] as const)(
+    'a bad %s schema with an $id does not poison a later good one with the same $id',
+    async (role) => {
+      const $id = `https://schemas.example/${role}-poison`;
+      const bad = { ...metaInvalid(), $id };
+      expect(thrownBy(() => toolSchema(bad, role, 'first')).code).toBe('invalid_schema');
+      const good = toolSchema(
+        { $id, type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+        role,
+        'second',
+      );
+      expect(await good.validate({ n: 1 })).toMatchObject({ ok: true });
+      expect(await good.validate({ n: 'one' })).toMatchObject({ ok: false });
+      expect(thrownBy(() => toolSchema(bad, role, 'first')).message).toContain('minLength');
+    },
+  );
+
+  it('validates two schemas of the same $id each by its own rules', async () => {
+    const $id = 'https://schemas.example/shared';
+    const numbers = toolSchema(
+      { $id, type: 'object', properties: { v: { type: 'number' } }, required: ['v'] },
+      'input',
+      'numbers',
+    );
+    const strings = toolSchema(
+      { $id, type: 'object', properties: { v: { type: 'string' } }, required: ['v'] },
+      'input',
+      'strings',
+    );
+    expect(await numbers.validate({ v: 1 })).toMatchObject({ ok: true });
+    expect(await strings.validate({ v: 1 })).toMatchObject({ ok: false });
+    expect(await strings.validate({ v: 'x' })).toMatchObject({ ok: true });
+  });
+});

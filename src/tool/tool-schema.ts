@@ -88,15 +88,21 @@ const fromJsonSchema = <T>(
   where: string,
 ): ToolSchema<T> => {
   const compiled = role === 'output' ? closeObjectSchemas(schema) : schema;
+  const ajv = ajvFor(role);
   let check: ValidateFunction;
   try {
-    check = ajvFor(role).compile(compiled);
+    check = ajv.compile(compiled);
   } catch (error) {
     throw new HintgateError(
       'invalid_schema',
       `${where} is not a valid JSON Schema: ${(error as Error).message}. Fix the schema or pass a Standard Schema (for example a zod object).`,
       { cause: error },
     );
+  } finally {
+    // Ajv keeps what it compiled by schema object, checked against the meta-schema or not:
+    // a schema that failed would compile unchecked on a second try. The compiled function
+    // stands alone, so keep nothing; this also leaves nothing of a server's schemas behind.
+    ajv.removeSchema(compiled);
   }
   // Defaults and stripping mutate the value, so work on a copy when either can happen.
   const mutates = role === 'output' || JSON.stringify(schema).includes('"default"');

@@ -3,7 +3,6 @@ import type {
   JsonSchemaValidator,
   jsonSchemaValidator,
 } from '@modelcontextprotocol/client';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { Ajv } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -24,6 +23,10 @@ const engine = <E extends AjvEngine>(Engine: new (options: object) => E): E => {
     validateFormats: true,
     validateSchema: false,
     allErrors: true,
+    // Every server's schemas go through one engine: registered under their `$id`, one
+    // server's schema would answer for another's of the same `$id`, and a schema that
+    // failed to compile would stay behind under it.
+    addUsedSchema: false,
   });
   addFormats(ajv);
   return ajv;
@@ -48,42 +51,58 @@ const URIS = {
 
 /**
  * The JSON Schema validator hintgate's MCP clients use for what a server sends against the
- * server's own schemas (`structuredContent` against a tool's output schema): the SDK's Ajv
- * validator, one engine per dialect as the SDK picks them (by `$schema`: none or 2020-12,
+ * server's own schemas (`structuredContent` against a tool's output schema): Ajv as the
+ * SDK's validator sets it up, one engine per dialect as the SDK picks them (by `$schema`: none or 2020-12,
  * 2019-09, draft-07 and draft-06), except that `pattern` and `patternProperties` are matched
  * with re2js in linear time. A server could otherwise hold the whole gateway with a result
  * that a pattern of its own schema backtracks on. A schema whose pattern RE2 cannot run
  * fails to compile, as a schema of an unknown dialect does with the SDK's validator.
+ *
+ * Unlike the SDK's validator, a schema is never looked up by its `$id`: each is compiled
+ * on its own and nothing of it is kept by the engine, so a server cannot answer for
+ * another's schema of the same `$id`, and a schema that failed to compile fails again.
  */
 export function linearSchemaValidator(): jsonSchemaValidator {
-  const engines = new Map<string, AjvJsonSchemaValidator>();
-  const validatorFor = (dialect: keyof typeof URIS): AjvJsonSchemaValidator => {
-    let validator = engines.get(dialect);
-    if (validator === undefined) {
-      const ajv =
+  const engines = new Map<keyof typeof URIS, AjvEngine>();
+  const engineFor = (dialect: keyof typeof URIS): AjvEngine => {
+    let ajv = engines.get(dialect);
+    if (ajv === undefined) {
+      ajv =
         dialect === '2020-12'
           ? engine(Ajv2020)
           : dialect === '2019-09'
             ? engine(Ajv2019)
             : engine(Ajv);
-      validator = new AjvJsonSchemaValidator(ajv);
-      engines.set(dialect, validator);
+      engines.set(dialect, ajv);
     }
-    return validator;
+    return ajv;
+  };
+  const dialectOf = (schema: JsonSchemaType): keyof typeof URIS => {
+    const declared = (schema as { $schema?: unknown }).$schema;
+    if (typeof declared !== 'string') return '2020-12';
+    const uri = declared.endsWith('#') ? declared.slice(0, -1) : declared;
+    for (const dialect of Object.keys(URIS) as (keyof typeof URIS)[]) {
+      if ((URIS[dialect] as readonly string[]).includes(uri)) return dialect;
+    }
+    throw new Error(
+      `JSON Schema declares an unsupported dialect ("$schema": ${JSON.stringify(declared.slice(0, 200))}); supported are 2020-12, 2019-09, draft-07 and draft-06.`,
+    );
   };
   return {
     getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
-      const declared = (schema as { $schema?: unknown }).$schema;
-      if (typeof declared !== 'string') return validatorFor('2020-12').getValidator<T>(schema);
-      const uri = declared.endsWith('#') ? declared.slice(0, -1) : declared;
-      for (const dialect of Object.keys(URIS) as (keyof typeof URIS)[]) {
-        if ((URIS[dialect] as readonly string[]).includes(uri)) {
-          return validatorFor(dialect).getValidator<T>(schema);
-        }
+      const ajv = engineFor(dialectOf(schema));
+      let check: ReturnType<AjvEngine['compile']>;
+      try {
+        check = ajv.compile(schema);
+      } finally {
+        // The compiled function stands alone: keep nothing of the schema in the engine, so
+        // that compiling it again (or another of the same `$id`) starts from scratch.
+        ajv.removeSchema(schema);
       }
-      throw new Error(
-        `JSON Schema declares an unsupported dialect ("$schema": ${JSON.stringify(declared.slice(0, 200))}); supported are 2020-12, 2019-09, draft-07 and draft-06.`,
-      );
+      return (input) =>
+        check(input)
+          ? { valid: true, data: input as T, errorMessage: undefined }
+          : { valid: false, data: undefined, errorMessage: ajv.errorsText(check.errors) };
     },
   };
 }

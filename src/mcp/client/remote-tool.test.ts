@@ -177,6 +177,75 @@ describe('toRemoteTools', () => {
   });
 });
 
+describe('toRemoteTools with a bad tool among good ones', () => {
+  const bad = (extra: Record<string, unknown>) =>
+    ({ ...listed({ name: 'bad' }), ...extra }) as McpTool;
+
+  it.each([
+    [
+      'an input schema that is not an object schema',
+      { inputSchema: { type: 'string' } },
+      /must describe an object \("type": "object"\), got "type": "string"/,
+    ],
+    ['no input schema at all', { inputSchema: null }, /must be a JSON Schema object, got null/],
+    [
+      'an invalid declared rate limit beside a schema that does not compile',
+      { inputSchema: { type: 'object', properties: 3 }, annotations: { custom: { rateLimit: 5 } } },
+      /rateLimit must be/,
+    ],
+  ])('skips a tool with %s, says why, and registers the others', (_, extra, why) => {
+    for (const schemas of ['eager', 'lazy'] as const) {
+      const set = toRemoteTools(
+        [listed(), bad(extra), listed({ name: 'fetch' })],
+        'srv',
+        recorder().call,
+        undefined,
+        { schemas },
+      );
+      expect(set.tools.map((t) => t.name)).toEqual(['search', 'fetch']);
+      const skipped = set.problems.filter((p) => p.skipped);
+      expect(skipped).toEqual([
+        { name: 'bad', skipped: true, message: expect.stringMatching(why) },
+      ]);
+      expect(skipped[0]?.message).toContain('tool "bad" of MCP server "srv" cannot be registered');
+    }
+  });
+
+  it('describes a tool by its title or name when its description is not a string, and leaves out a title that is not one', () => {
+    const set = toRemoteTools(
+      [
+        bad({ description: { text: 'x' }, title: 7 }),
+        bad({ name: 'titled', description: 3, title: 'Titled' }),
+      ],
+      'srv',
+      recorder().call,
+    );
+    expect(set.tools.map((t) => [t.name, t.title, t.description])).toEqual([
+      ['bad', undefined, 'bad'],
+      ['titled', 'Titled', 'Titled'],
+    ]);
+    expect(set.problems).toEqual([
+      {
+        name: 'bad',
+        skipped: false,
+        message: expect.stringContaining('its title is not a string (7)'),
+      },
+    ]);
+  });
+
+  it('reports a list entry that is not an object instead of failing the list', () => {
+    const set = toRemoteTools([null, listed()] as unknown as McpTool[], 'srv', recorder().call);
+    expect(set.tools.map((t) => t.name)).toEqual(['search']);
+    expect(set.problems).toEqual([
+      {
+        name: 'undefined',
+        skipped: true,
+        message: expect.stringContaining('MCP server "srv" lists a tool named undefined'),
+      },
+    ]);
+  });
+});
+
 describe('toRemoteTools with schemas: lazy', () => {
   it('compiles an input schema on first use, with defaults and errors as eagerly', async () => {
     const inputSchema = {

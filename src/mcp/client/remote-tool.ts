@@ -1,11 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/client';
-import { HintgateError } from '../../errors/index.js';
+import { asError, HintgateError } from '../../errors/index.js';
 import {
   type DefineToolOptions,
   defineTool,
   HINT_NAMES,
   isPlainObject,
+  type JsonSchemaObject,
   type SchemaInput,
   TOOL_NAME_PATTERN,
   type Tool,
@@ -95,13 +96,37 @@ export interface RemoteToolOutcome {
   readonly problems: readonly McpToolProblem[];
 }
 
-const descriptionOf = (listed: McpTool, annotations: ToolAnnotations): string => {
-  const given = listed.description;
+const nonBlank = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value : undefined;
+
+const descriptionOf = (listed: McpTool, annotations: ToolAnnotations): string =>
   // defineTool requires a description; the MCP spec makes it optional. Use the server's
   // own words for the tool rather than invent any.
-  return given !== undefined && given.trim() !== ''
-    ? given
-    : (listed.title ?? annotations.title ?? listed.name);
+  nonBlank(listed.description) ??
+  nonBlank(listed.title) ??
+  nonBlank(annotations.title) ??
+  listed.name;
+
+/** A value from a server, quoted for a message and cut to a readable length. */
+const quoted = (value: unknown): string => {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = Object.prototype.toString.call(value);
+  }
+  return text.length <= 200 ? text : `${text.slice(0, 200)}...`;
+};
+
+/** Why a listed input schema can never be a tool's arguments, or `undefined` when it may. */
+const inputSchemaRefusal = (schema: unknown): string | undefined => {
+  if (!isPlainObject(schema)) {
+    return `its input schema must be a JSON Schema object, got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}`;
+  }
+  if (schema.type !== 'object') {
+    return `its input schema must describe an object ("type": "object"), got "type": ${quoted(schema.type)}; MCP tool arguments are always objects`;
+  }
+  return undefined;
 };
 
 /** Fields of a listed tool that hintgate renders itself; any other is carried as it is. */
@@ -128,19 +153,48 @@ export function toRemoteTool(
   call: RemoteCall,
   options: RemoteToolOptions = {},
 ): RemoteToolOutcome {
-  const { name } = listed;
+  const name: unknown = isPlainObject(listed) ? listed.name : undefined;
   if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
     return {
       problems: [
         {
-          name: String(name),
+          name: typeof name === 'string' ? name : String(quoted(name)),
           skipped: true,
-          message: `MCP server "${origin}" lists a tool named ${JSON.stringify(name)}, which breaks the MCP name rules (1-128 of A-Z a-z 0-9 _ - .); it is not registered.`,
+          message: `MCP server "${origin}" lists a tool named ${quoted(name)}, which breaks the MCP name rules (1-128 of A-Z a-z 0-9 _ - .); it is not registered.`,
         },
       ],
     };
   }
   const problems: McpToolProblem[] = [];
+  const skip = (reason: string): RemoteToolOutcome => ({
+    problems: [
+      ...problems,
+      {
+        name,
+        skipped: true,
+        message: `tool "${name}" of MCP server "${origin}" cannot be registered: ${reason}`,
+      },
+    ],
+  });
+  const refusal = inputSchemaRefusal(listed.inputSchema);
+  if (refusal !== undefined) return skip(`${refusal}.`);
+  // Every field is the server's: whatever a hostile one makes throw costs this tool only.
+  try {
+    return makeRemoteTool(listed, name, origin, call, options, problems, skip);
+  } catch (error) {
+    return skip(asError(error).message);
+  }
+}
+
+const makeRemoteTool = (
+  listed: McpTool,
+  name: string,
+  origin: string,
+  call: RemoteCall,
+  options: RemoteToolOptions,
+  problems: McpToolProblem[],
+  skip: (reason: string) => RemoteToolOutcome,
+): RemoteToolOutcome => {
   const problemOf = (message: string): McpToolProblem => ({
     name,
     skipped: false,
@@ -176,10 +230,14 @@ export function toRemoteTool(
   const extras = Object.fromEntries(
     Object.entries(listed).filter(([key]) => !RENDERED_FIELDS.has(key)),
   );
+  const title = typeof listed.title === 'string' ? listed.title : undefined;
+  if (listed.title !== undefined && title === undefined) {
+    note(`its title is not a string (${quoted(listed.title)}); it is left out`);
+  }
   const base = {
     name,
     ...(Object.keys(extras).length === 0 ? {} : { listingExtras: extras }),
-    ...(listed.title === undefined ? {} : { title: listed.title }),
+    ...(title === undefined ? {} : { title }),
     description: descriptionOf(listed, annotations),
     annotations,
     ...(output?.schema === undefined ? {} : { outputSchema: output.schema }),
@@ -200,36 +258,24 @@ export function toRemoteTool(
   };
   const define = (inputSchema: SchemaInput): Tool =>
     defineTool({ ...base, inputSchema } as DefineToolOptions<SchemaInput>) as Tool;
-  if (lazy && isPlainObject(listed.inputSchema)) {
+  // inputSchema is a plain object schema of type "object" here (see inputSchemaRefusal).
+  const inputSchema = listed.inputSchema as JsonSchemaObject;
+  if (lazy) {
     const where = `inputSchema of tool "${name}" of MCP server "${origin}"`;
-    try {
-      return { tool: define(lazyInputSchema(listed.inputSchema, where, lateNote)), problems };
-    } catch {
-      // Not a matter of compiling (the schema does not describe an object, say): made
-      // eagerly below, which says what is wrong.
-    }
+    return { tool: define(lazyInputSchema(inputSchema, where, lateNote)), problems };
   }
   try {
-    return { tool: define(listed.inputSchema), problems };
+    return { tool: define(inputSchema), problems };
   } catch (error) {
     if (!(error instanceof HintgateError && error.code === 'invalid_schema')) {
-      return {
-        problems: [
-          ...problems,
-          {
-            name,
-            skipped: true,
-            message: `tool "${name}" of MCP server "${origin}" cannot be registered: ${(error as Error).message}`,
-          },
-        ],
-      };
+      return skip(asError(error).message);
     }
     const reason = error.cause instanceof Error ? error.cause.message : error.message;
-    const fallback = fallbackInputSchema(listed.inputSchema, reason);
+    const fallback = fallbackInputSchema(inputSchema, reason);
     note(fallback.problem);
     return { tool: define(fallback.schema), problems };
   }
-}
+};
 
 /** A server's tool list turned into hintgate tools. */
 export interface RemoteToolSet {
@@ -267,22 +313,27 @@ export function toRemoteTools(
     { readonly definition: McpTool; readonly outcome: RemoteToolOutcome }
   >();
   for (const definition of listed) {
-    if (made.has(definition.name)) {
+    if (!isPlainObject(definition)) {
+      problems.push(...toRemoteTool(definition, origin, call).problems);
+      continue;
+    }
+    const { name } = definition;
+    if (made.has(name)) {
       problems.push({
-        name: definition.name,
+        name,
         skipped: true,
-        message: `MCP server "${origin}" lists tool "${definition.name}" more than once; only the first is registered.`,
+        message: `MCP server "${origin}" lists tool ${quoted(name)} more than once; only the first is registered.`,
       });
       continue;
     }
     // Compared with the definition listed before only on a refresh: the first list of a
     // server of thousands of tools costs no digest or copy of each.
-    const earlier = previous?.made.get(definition.name);
+    const earlier = previous?.made.get(name);
     const outcome =
       earlier !== undefined && isDeepStrictEqual(earlier.definition, definition)
         ? earlier.outcome
         : toRemoteTool(definition, origin, call, options);
-    made.set(definition.name, { definition, outcome });
+    if (typeof name === 'string') made.set(name, { definition, outcome });
     if (outcome.tool !== undefined) tools.push(outcome.tool);
     problems.push(...outcome.problems);
   }
