@@ -18,6 +18,7 @@ import { callerScopes } from './caller-scopes.js';
 import { checkToolServerOptions } from './check-tool-server-options.js';
 import { type ClientRequestMethod, createClientRequests } from './client-requests.js';
 import { elicitationThrough } from './elicitation-channel.js';
+import { listPage } from './list-page.js';
 import type {
   McpLogSource,
   McpPromptSource,
@@ -357,9 +358,12 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
         ...(principal === undefined ? {} : { principal }),
         ...(serverOptions.scopes === undefined ? {} : { scopes: serverOptions.scopes }),
       };
-      server.setRequestHandler('tools/list', (_request, ctx) => ({
-        tools: listTools(connection.scopes ?? ctx.http?.authInfo?.scopes),
-      }));
+      server.setRequestHandler('tools/list', (request, ctx) =>
+        listPage(
+          listTools(connection.scopes ?? ctx.http?.authInfo?.scopes),
+          request.params?.cursor,
+        ),
+      );
       server.setRequestHandler('tools/call', (request, ctx) =>
         callTool(fromServerContext({ server, connection }, request.params, ctx, rounds)),
       );
