@@ -6,18 +6,7 @@ import {
   type ToolListing,
   toToolListing,
 } from '../../tool/index.js';
-import { remoteAnnotations, toRemoteTools } from './remote-tool.js';
-
-/** Listing fields hintgate renders itself; any other is carried in `extras`. */
-const RENDERED_FIELDS: ReadonlySet<string> = new Set([
-  'name',
-  'title',
-  'description',
-  'inputSchema',
-  'outputSchema',
-  'annotations',
-  '_meta',
-]);
+import { RENDERED_FIELDS, remoteAnnotations, toRemoteTools } from './remote-tool.js';
 
 const noCall = (): never => {
   throw new Error('a listing is not called');

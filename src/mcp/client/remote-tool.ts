@@ -130,7 +130,7 @@ const inputSchemaRefusal = (schema: unknown): string | undefined => {
 };
 
 /** Fields of a listed tool that hintgate renders itself; any other is carried as it is. */
-const RENDERED_FIELDS = new Set([
+export const RENDERED_FIELDS: ReadonlySet<string> = new Set([
   'name',
   'title',
   'description',
