@@ -156,6 +156,15 @@ describe('execute: calls that cannot run', () => {
       /not both/,
     );
   });
+
+  it.each([[null], [{}], [{ now: () => 0, setTimeout: () => 0 }], ['system']])(
+    'rejects the clock %j with the shape it must have',
+    (clock) => {
+      expect(() => createRuntime({ mode: 'yolo', tools: [], clock } as never)).toThrow(
+        /clock must be \{ now\(\), setTimeout\(callback, ms\), clearTimeout\(handle\) \}/,
+      );
+    },
+  );
 });
 
 describe('execute: timeouts and cancellation', () => {

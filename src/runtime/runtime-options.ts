@@ -198,4 +198,14 @@ export function checkRuntimeOptions(options: unknown): asserts options is Runtim
     invalid('workspace must be a directory path.');
   if (o.random !== undefined && typeof o.random !== 'function')
     invalid('random must be a function returning [0, 1).');
+  const clock = o.clock as Record<string, unknown> | null | undefined;
+  if (
+    clock !== undefined &&
+    (typeof clock !== 'object' ||
+      clock === null ||
+      ['now', 'setTimeout', 'clearTimeout'].some((key) => typeof clock[key] !== 'function'))
+  )
+    invalid(
+      'clock must be { now(), setTimeout(callback, ms), clearTimeout(handle) }, as createFakeClock() of hintgate/testing makes one.',
+    );
 }
