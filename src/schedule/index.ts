@@ -1,5 +1,12 @@
 export type { AbortWatch } from './abort-scope.js';
 export { AbortListeners, AbortScope } from './abort-scope.js';
+export {
+  type Admission,
+  type AdmitRequest,
+  CANCELLED_BEFORE_START,
+  type Grant,
+  type Lease,
+} from './admission.js';
 export { type AnySignal, anySignal, anySignalByListeners } from './any-signal.js';
 export { type CallLockInput, callLocks, WORLD_NODE } from './call-locks.js';
 export { type Clock, systemClock } from './clock.js';
@@ -20,13 +27,5 @@ export {
 export { planWaits } from './plan-waits.js';
 export { RateLimiter, type Reservation } from './rate-limiter.js';
 export { keyHierarchy, normalizeResourceKey } from './resource-key.js';
-export {
-  type Admission,
-  type AdmitRequest,
-  CANCELLED_BEFORE_START,
-  type Grant,
-  type Lease,
-  Scheduler,
-  type SchedulerOptions,
-} from './scheduler.js';
+export { Scheduler, type SchedulerOptions } from './scheduler.js';
 export { WaitPlanner } from './wait-planner.js';

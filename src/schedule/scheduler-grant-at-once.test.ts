@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../testing/index.js';
 import { AbortScope } from './abort-scope.js';
+import type { AdmitRequest } from './admission.js';
 import type { Lock } from './lock-mode.js';
-import { type AdmitRequest, Scheduler } from './scheduler.js';
+import { Scheduler } from './scheduler.js';
 
 const write = (node: string): Lock => ({ node, label: node, mode: 'X' });
 

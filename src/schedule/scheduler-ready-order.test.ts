@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { Grant, Lease } from './admission.js';
 import type { Lock } from './lock-mode.js';
-import { type Grant, type Lease, Scheduler } from './scheduler.js';
+import { Scheduler } from './scheduler.js';
 
 /** Lets queued microtasks (the scheduler's pump) and promise callbacks run. */
 const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

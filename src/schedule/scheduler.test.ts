@@ -2,14 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../testing/index.js';
 import type { RateLimit } from '../tool/tool.js';
 import { AbortScope, type AbortWatch } from './abort-scope.js';
+import type { Admission, AdmitRequest, Grant, Lease } from './admission.js';
 import type { Lock, LockMode } from './lock-mode.js';
-import {
-  type Admission,
-  type AdmitRequest,
-  type Grant,
-  type Lease,
-  Scheduler,
-} from './scheduler.js';
+import { Scheduler } from './scheduler.js';
 
 /** Lets queued microtasks (the scheduler's pump) and promise callbacks run. */
 const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
