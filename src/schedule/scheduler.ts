@@ -9,7 +9,6 @@ import {
 } from './admission.js';
 import { type Clock, systemClock } from './clock.js';
 import { type LockEntry, LockManager } from './lock-manager.js';
-import type { Lock } from './lock-mode.js';
 import { RateLimiter, type Reservation } from './rate-limiter.js';
 import { SeqHeap } from './seq-heap.js';
 
