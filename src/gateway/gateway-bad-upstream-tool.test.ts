@@ -24,6 +24,20 @@ const BAD_TOOLS = [
   },
 ];
 
+// Tools the MCP client's own schema refuses, which would fail the whole tools/list page.
+const UNREADABLE_TOOLS = [
+  { name: 'shapeless', description: 'Arguments are a string.', inputSchema: { type: 'string' } },
+  { name: 'numbered', description: 42, inputSchema: { type: 'object' } },
+  {
+    name: 'iconic',
+    description: 'Bad icons and a hint that is no boolean.',
+    icons: 'icon.png',
+    inputSchema: { type: 'object' },
+    annotations: { readOnlyHint: 'yes', idempotentHint: true },
+  },
+  'not a tool',
+];
+
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -73,6 +87,69 @@ describe('gateway over a server that lists a bad tool among good ones', () => {
       expect.arrayContaining([
         expect.stringMatching(
           /tool "bad_limit" of MCP server "records" cannot be registered: .*rateLimit must be/,
+        ),
+      ]),
+    );
+    expect(errors).toEqual([]);
+  }, 30_000);
+
+  it('serves the tools of a page the MCP client would refuse for one tool, repairing what it can', async () => {
+    const { dir, remove } = await tempDir();
+    cleanups.push(remove);
+    const config = await writeConfig(dir, {
+      mode: 'yolo',
+      pin: { newTools: 'allow' },
+      servers: {
+        records: {
+          command: process.execPath,
+          args: nodeScriptArgs(FIXTURE),
+          cwd: REPO_ROOT,
+          trusted: true,
+          env: { FIXTURE_EXTRA_TOOLS: JSON.stringify(UNREADABLE_TOOLS) },
+        },
+      },
+    });
+    const notices: string[] = [];
+    const errors: Error[] = [];
+    const gateway = await createGateway({
+      config,
+      onNotice: (line) => notices.push(line),
+      onError: (error) => errors.push(error),
+      watchPins: false,
+    });
+    cleanups.push(() => gateway.close());
+    const client = await connectInMemory(gateway.toolServer);
+    cleanups.push(() => client.close());
+
+    // The downstream client reads the whole list: nothing unreadable is passed on.
+    const { tools } = await client.client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'busy',
+      'crash_once_read',
+      'iconic',
+      'numbered',
+      'search',
+    ]);
+    const iconic = tools.find((tool) => tool.name === 'iconic');
+    expect(iconic?.icons).toBeUndefined();
+    expect(iconic?.annotations).toMatchObject({ idempotentHint: true });
+    expect(iconic?.annotations?.readOnlyHint).not.toBe(true);
+    expect(tools.find((tool) => tool.name === 'numbered')?.description).toBe('numbered');
+    const search = await client.client.callTool({ name: 'search', arguments: { q: 'x' } });
+    expect(resultText(search as { content: unknown[] })).toBe('found 3 records');
+
+    await until(() => notices.some((line) => line.includes('"shapeless"')));
+    expect(notices).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /tool "shapeless" of MCP server "records" cannot be registered: the MCP client cannot read it \(inputSchema\.type: /,
+        ),
+        expect.stringMatching(
+          /tool "numbered" of MCP server "records" is listed with fields the MCP client cannot read \(description: .*\); it is served without them/,
+        ),
+        expect.stringMatching(/tool "iconic" .*\(icons: .*; annotations\.readOnlyHint: /),
+        expect.stringMatching(
+          /entry 6 of a tools\/list page of MCP server "records" cannot be registered: the MCP client cannot read it \(the entry is not a JSON object\)/,
         ),
       ]),
     );

@@ -29,6 +29,7 @@ export async function listMcpServerTools(options: ConnectMcpServerOptions): Prom
   try {
     opened = await openMcpClient({
       stderr,
+      origin: checked.name,
       target: checked.target,
       era: checked.era,
       connectTimeoutMs: checked.connectTimeoutMs,

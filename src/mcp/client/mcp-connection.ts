@@ -180,6 +180,7 @@ export class McpConnection implements McpServerConnection {
     this.#lastStderr = stderr;
     const opened = await openMcpClient({
       stderr,
+      origin: this.origin,
       target: this.#options.target,
       era: this.#options.era,
       connectTimeoutMs: this.#options.connectTimeoutMs,
@@ -225,7 +226,7 @@ export class McpConnection implements McpServerConnection {
         else held.push(report);
       },
       onToolsChanged: (tools) => {
-        if (slot.live !== undefined && slot.live === this.#live) this.#refresh(tools);
+        if (slot.live !== undefined && slot.live === this.#live) this.#refresh(tools, slot.live);
       },
       onNotification: (notification) => {
         if (slot.live !== undefined && slot.live !== this.#live) return;
@@ -274,10 +275,10 @@ export class McpConnection implements McpServerConnection {
     if (opened.closed()) {
       throw new Error(live.lostReason ?? 'the connection closed right after it was made');
     }
-    if (this.#status !== 'connecting') this.#refresh(opened.tools);
+    if (this.#status !== 'connecting') this.#refresh(opened.tools, live);
     else {
       try {
-        this.#origin.apply(opened.tools);
+        this.#origin.apply(opened.tools, live.listings?.problems);
       } catch (error) {
         live.alive = false;
         void live.client.close().catch(noop);
@@ -293,7 +294,7 @@ export class McpConnection implements McpServerConnection {
       delayMs: reconnect === false ? 250 : reconnect.initialDelayMs,
       timeoutMs: this.#options.connectTimeoutMs,
       onTools: (tools) => {
-        if (live === this.#live) this.#refresh(tools);
+        if (live === this.#live) this.#refresh(tools, live);
       },
       onLost: (error) => this.#lost(live, error),
     });
@@ -304,9 +305,9 @@ export class McpConnection implements McpServerConnection {
   }
 
   /** Applies a list read after a change; a list the registry refuses leaves the old one. */
-  #refresh(listed: McpTool[]): void {
+  #refresh(listed: McpTool[], live: LiveClient): void {
     try {
-      if (!this.#origin.apply(listed)) return;
+      if (!this.#origin.apply(listed, live.listings?.problems)) return;
     } catch (error) {
       this.#events.emit(
         'error',

@@ -27,6 +27,8 @@ import { type HttpFetchHooks, watchHttpFetch } from './watch-http-fetch.js';
 
 /** What one connection attempt needs. */
 export interface OpenMcpClientOptions {
+  /** The server's name, as messages about it say. */
+  readonly origin: string;
   readonly target: CheckedTarget;
   readonly era: McpEraOption;
   readonly connectTimeoutMs: number;
@@ -111,6 +113,7 @@ interface TransportStack {
  * `annotations.custom`, and on the fast path the layer that sends `tools/call` itself.
  */
 const transportFor = (
+  origin: string,
   target: CheckedTarget,
   era: McpEraOption,
   stderr: StderrTail,
@@ -123,6 +126,7 @@ const transportFor = (
         requestInit: { headers: { ...target.headers } },
         ...(http === undefined ? {} : { fetch: watchHttpFetch(http) }),
       }),
+      origin,
     );
     return { transport: listings, listings };
   }
@@ -149,7 +153,7 @@ const transportFor = (
       // A failing stderr listener must not break the pipe that keeps the server running.
     }
   });
-  const listings = new RawToolListingsTransport(transport);
+  const listings = new RawToolListingsTransport(transport, origin);
   return { transport: fast ? new ToolCallTransport(listings) : listings, listings };
 };
 
@@ -162,7 +166,14 @@ export async function openMcpClient(options: OpenMcpClientOptions): Promise<Open
   const { stderr } = options;
   schemaValidator ??= linearSchemaValidator();
   const { serverRequests } = options;
-  const stack = transportFor(options.target, options.era, stderr, options.onStderr, options.http);
+  const stack = transportFor(
+    options.origin,
+    options.target,
+    options.era,
+    stderr,
+    options.onStderr,
+    options.http,
+  );
   const { transport, listings } = stack;
   const client = new Client(options.clientInfo ?? { name: 'hintgate', version: packageVersion() }, {
     ...(serverRequests === undefined ? {} : { capabilities: { ...serverRequests.capabilities } }),

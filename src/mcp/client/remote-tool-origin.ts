@@ -21,6 +21,8 @@ export class RemoteToolOrigin {
   #registered = false;
   /** Problems found on a tool's first call (its schemas are compiled then), by tool. */
   #late = new Map<string, McpToolProblem[]>();
+  /** Problems of the list as it came over the wire: tools the MCP client could not read. */
+  #wire: readonly McpToolProblem[] = [];
 
   constructor(options: CheckedMcpServerOptions, call: RemoteCall) {
     this.#options = options;
@@ -38,18 +40,24 @@ export class RemoteToolOrigin {
    */
   get problems(): readonly McpToolProblem[] {
     const listed = this.#set?.problems ?? [];
-    return this.#late.size === 0 ? listed : [...listed, ...[...this.#late.values()].flat()];
+    const known = this.#wire.length === 0 ? listed : [...this.#wire, ...listed];
+    return this.#late.size === 0 ? known : [...known, ...[...this.#late.values()].flat()];
   }
 
   /**
    * Registers a list as the origin's tools. Returns false when it equals the current one.
+   * `wire` are the list's problems found before it was read (tools the MCP client could
+   * not read), reported with the others.
    *
    * @throws what the registry throws (a taken origin or tool name); nothing changes then.
    */
-  apply(listed: readonly McpTool[]): boolean {
+  apply(listed: readonly McpTool[], wire: readonly McpToolProblem[] = []): boolean {
     // Compared with the list at hand (whose tools keep their definitions anyway) only once
     // there is one: the first list costs no digest or copy.
-    if (this.#registered && isDeepStrictEqual(listed, this.#listed)) return false;
+    if (this.#registered && isDeepStrictEqual(listed, this.#listed)) {
+      this.#wire = [...wire];
+      return false;
+    }
     const { registry, name, layer, trusted, concurrency, schemas } = this.#options;
     const set = toRemoteTools(listed, name, this.#call, this.#set, {
       schemas,
@@ -76,6 +84,7 @@ export class RemoteToolOrigin {
         this.#late.delete(tool);
     }
     this.#set = set;
+    this.#wire = [...wire];
     this.#listed = Object.freeze([...listed]);
     return true;
   }
