@@ -5,7 +5,7 @@ export const FAST_PATHS_ENV = 'HINTGATE_FAST_PATHS';
 
 /**
  * The fast paths of the MCP layer, each one explicit layer past part of the SDK:
- * `http`, plain `tools/call` requests of 2025-11-25 sessions answered from the HTTP
+ * `http`, `tools/call` requests of 2025-11-25 sessions answered from the HTTP
  * listener (`startMcpHttpServer`); `stdio`, every `tools/call` of a 2025-11-25 stdio
  * connection answered by the `StdioCallLayer` of `serveMcpStdio`; `upstream`, `tools/call`
  * sent straight on a 2025-era upstream stdio connection.

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { createRuntime } from '../../runtime/create-runtime.js';
 import { defineTool } from '../../tool/define-tool.js';
 import { READ_ONLY } from '../../tool/presets.js';
+import { FAST_PATHS_ENV } from '../fast-paths.js';
 import { NO_APPROVAL_CHANNEL } from './approval-form.js';
 import { createMcpToolServer } from './create-mcp-tool-server.js';
 import { connectClient, type ElicitationScript, eventually } from './mcp-clients.test-helpers.js';
@@ -11,8 +12,7 @@ import { startMcpHttpServer } from './start-mcp-http-server.js';
 import { RESULT_META } from './to-call-tool-result.js';
 
 // The HTTP fast path of tools/call (http-fast-calls.ts) on a real port, against the SDK's
-// own path for the same requests: a call that carries a progress token in _meta is left to
-// the SDK, so the two can be compared on one server.
+// own path for the same requests: a server started with HINTGATE_FAST_PATHS=off.
 
 const cancelled: string[] = [];
 const tools = [
@@ -44,6 +44,17 @@ const tools = [
       }),
   }),
   defineTool({
+    name: 'count',
+    description: 'Reports progress twice, then returns.',
+    annotations: READ_ONLY,
+    inputSchema: z.object({}),
+    execute: (_args, { onProgress }) => {
+      onProgress?.({ progress: 1, total: 2 });
+      onProgress?.({ progress: 2, total: 2, message: 'done' });
+      return 'counted';
+    },
+  }),
+  defineTool({
     name: 'remove',
     description: 'Removes a record.',
     annotations: { readOnlyHint: false, destructiveHint: true },
@@ -58,10 +69,15 @@ afterEach(async () => {
 });
 
 /** Content types of the responses to POSTs, in order. */
-const start = async (elicitation?: ElicitationScript) => {
+const start = async (elicitation?: ElicitationScript, fastPaths = 'on') => {
   const runtime = createRuntime({ tools, mode: 'ask' });
   const toolServer = createMcpToolServer({ runtime });
-  const server = await startMcpHttpServer({ toolServer, port: 0 });
+  const before = process.env[FAST_PATHS_ENV];
+  process.env[FAST_PATHS_ENV] = fastPaths;
+  const server = await startMcpHttpServer({ toolServer, port: 0 }).finally(() => {
+    if (before === undefined) delete process.env[FAST_PATHS_ENV];
+    else process.env[FAST_PATHS_ENV] = before;
+  });
   const contentTypes: string[] = [];
   const transport = new StreamableHTTPClientTransport(new URL(server.url), {
     fetch: async (url, init) => {
@@ -90,7 +106,17 @@ const start = async (elicitation?: ElicitationScript) => {
   return { ...client, contentTypes, url: server.url, another };
 };
 
-const viaSdk = { _meta: { progressToken: 'sdk-path' } };
+/** Posts one JSON-RPC message on a client's session, as a client would. */
+const post = (url: string, client: { transport: unknown }, message: unknown) =>
+  fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': (client.transport as StreamableHTTPClientTransport).sessionId as string,
+    },
+    body: JSON.stringify(message),
+  });
 
 const withoutTimes = (result: { _meta?: Record<string, unknown> | undefined }) => {
   const { [RESULT_META.queuedMs]: _q, [RESULT_META.runMs]: _r, ...meta } = result._meta ?? {};
@@ -98,21 +124,73 @@ const withoutTimes = (result: { _meta?: Record<string, unknown> | undefined }) =
 };
 
 describe('the HTTP fast path of tools/call (2025-11-25 sessions)', () => {
-  it('answers a plain call with JSON, as the SDK answers it', async () => {
-    const { client, contentTypes } = await start();
-    for (const [name, args] of [
-      ['echo', { text: 'hi' }],
-      ['picture', {}],
-      ['echo', { text: 3 }],
-      ['missing', {}],
+  it('answers every call as the SDK path answers it, in JSON unless the call sent progress first', async () => {
+    const fast = await start();
+    const sdk = await start(undefined, 'off');
+    const progressed: unknown[][] = [[], []];
+    for (const [name, args, meta] of [
+      ['echo', { text: 'hi' }, undefined],
+      ['picture', {}, undefined],
+      ['echo', { text: 3 }, undefined],
+      ['missing', {}, undefined],
+      ['echo', { text: 'hi' }, { progressToken: 'quiet', 'example.com/trace': 'abc' }],
+      ['count', {}, { progressToken: 'count' }],
     ] as const) {
-      contentTypes.length = 0;
-      const fast = await client.callTool({ name, arguments: args });
-      expect(contentTypes).toEqual(['application/json']);
-      const slow = await client.callTool({ name, arguments: args, ...viaSdk });
+      fast.contentTypes.length = 0;
+      const results = await Promise.all(
+        [fast, sdk].map((side, index) =>
+          side.client.callTool(
+            { name, arguments: args, ...(meta === undefined ? {} : { _meta: meta }) },
+            {
+              ...(meta === undefined
+                ? {}
+                : { onprogress: (p: unknown) => progressed[index]?.push(p) }),
+            },
+          ),
+        ),
+      );
+      expect(fast.contentTypes).toEqual([
+        name === 'count' ? 'text/event-stream' : 'application/json',
+      ]);
       // Queue and run times are measured per call; everything else must be the same.
-      expect(withoutTimes(fast)).toEqual(withoutTimes(slow));
+      expect(withoutTimes(results[0] as never)).toEqual(withoutTimes(results[1] as never));
     }
+    expect(progressed[0]).toEqual([
+      { progress: 1, total: 2 },
+      { progress: 2, total: 2, message: 'done' },
+    ]);
+    expect(progressed[0]).toEqual(progressed[1]);
+  });
+
+  it('refuses bad params as the SDK path does, running nothing', async () => {
+    const fast = await start();
+    const sdk = await start(undefined, 'off');
+    const answers = async (message: unknown) =>
+      Promise.all(
+        [fast, sdk].map(async (side) => {
+          await side.client.callTool({ name: 'echo', arguments: { text: 'open the session' } });
+          const response = await post(side.url, side.client, message);
+          const text = await response.text();
+          // The SDK's path answers on an event stream; the fast path in JSON.
+          const data = text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)?.[1];
+          return JSON.parse(data ?? 'null') as { error?: { code: number; message: string } };
+        }),
+      );
+    for (const params of [
+      { name: 7 },
+      { name: 'echo', arguments: 'text' },
+      { name: 'echo', arguments: {}, _meta: { progressToken: 1.5 } },
+    ]) {
+      const [fastAnswer, sdkAnswer] = await answers({
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'tools/call',
+        params,
+      });
+      expect(fastAnswer?.error?.code).toBeLessThan(-32_000);
+      expect(fastAnswer, JSON.stringify([fastAnswer, sdkAnswer])).toEqual(sdkAnswer);
+    }
+    expect(cancelled).toEqual([]);
   });
 
   it('answers many calls at once, each with its own result', async () => {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CallToolResultSchema } from '@modelcontextprotocol/core';
 import type { Server } from '@modelcontextprotocol/server';
 import { AbortScope } from '../../schedule/index.js';
 import { isPlainObject } from '../../tool/index.js';
@@ -9,8 +8,13 @@ import type { ElicitationAnswer } from './approval-form.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
 import { createElicitationChannel } from './elicitation-channel.js';
 import { jsonRpcError } from './json-rpc-error.js';
-import { isRequestId, plainCallParams } from './plain-call-params.js';
-import { plainCallToolResult } from './plain-call-tool-result.js';
+import {
+  callResultResponse,
+  hasModernEnvelope,
+  isRequestId,
+  type WireCallParams,
+  wireCallParams,
+} from './tool-call-wire.js';
 
 /** An open 2025-11-25 session of the HTTP endpoint, as the fast path needs it. */
 export interface LegacyHttpSession {
@@ -81,14 +85,17 @@ interface PendingAnswer {
 const ANSWER_ACTIONS: ReadonlySet<unknown> = new Set(['accept', 'decline', 'cancel']);
 
 /**
- * The HTTP fast path of `tools/call` for 2025-11-25 sessions: a POST whose body is one plain
- * call (a name and object arguments, no `_meta`) runs straight through the runtime, as the
- * SDK's handler would run it, without the SDK's conversion of the request and response to
- * web-standard objects, its stream bookkeeping and its per-message validation. The answer is
- * JSON, as the Streamable HTTP transport allows a server to choose.
+ * The HTTP fast path of `tools/call` for 2025-11-25 sessions: a POST whose body is one
+ * `tools/call` request runs straight through the tool server's one handler, as the SDK's
+ * handler would run it, without the SDK's conversion of the request and response to
+ * web-standard objects, its stream bookkeeping and its per-message validation. Params and
+ * results are checked as the SDK's schemas check them (`tool-call-wire.ts`, shared with the
+ * stdio layer), so a call gets the same answer on every path. The answer is JSON, as the
+ * Streamable HTTP transport allows a server to choose, unless the call sends something
+ * first: a progress notification (for a progress token in `_meta`) or an approval request.
  *
- * An approval the call needs is asked on the call's own response, which then becomes an
- * event stream carrying an `elicitation/create` request and, later, the result: the
+ * Those go out on the call's own response, which then becomes an event stream carrying
+ * them (an approval as an `elicitation/create` request) and, later, the result: the
  * transport's rule for requests related to a client's request. The client's answer (a POST
  * of a JSON-RPC response) and `notifications/cancelled` for a call under way are taken here
  * too. Everything else is left to the SDK.
@@ -182,7 +189,7 @@ export function createHttpFastCalls(options: HttpFastCallsOptions): HttpFastCall
     session: LegacyHttpSession,
     exchange: Exchange,
     id: string | number,
-    params: NonNullable<ReturnType<typeof plainCallParams>>,
+    call: WireCallParams,
   ): Promise<void> => {
     // A scope, not an AbortController: the runtime reads no more of it, and it costs a
     // fraction of an AbortSignal to make.
@@ -198,30 +205,32 @@ export function createHttpFastCalls(options: HttpFastCallsOptions): HttpFastCall
       capabilities: () => server.getClientCapabilities(),
       elicit: elicitOn(exchange),
     });
-    let response: Record<string, unknown>;
+    const { progressToken } = call;
+    let response: unknown;
     try {
       const result = await toolServer.callTool(server, {
         id,
-        name: params.name,
-        arguments: params.arguments,
+        name: call.name,
+        arguments: call.arguments,
         signal: controller,
         channels: [channel],
-      });
-      const plain = plainCallToolResult(result);
-      if (plain !== undefined) response = { result: plain, jsonrpc: '2.0', id };
-      else {
-        const checked = CallToolResultSchema.safeParse(result);
-        response = checked.success
-          ? { result: checked.data, jsonrpc: '2.0', id }
+        ...(call.meta === undefined ? {} : { meta: call.meta }),
+        ...(progressToken === undefined
+          ? {}
           : {
-              jsonrpc: '2.0',
-              id,
-              error: {
-                code: -32603,
-                message: `Invalid tools/call result: ${checked.error.message}`,
+              // Related to the call: sent on its response, which becomes an event stream.
+              progress: (progress) => {
+                startStream(exchange);
+                sendEvent(exchange, {
+                  jsonrpc: '2.0',
+                  method: 'notifications/progress',
+                  params: { progressToken, ...progress },
+                });
+                return Promise.resolve();
               },
-            };
-      }
+            }),
+      });
+      response = callResultResponse(id, result);
     } catch (error) {
       response = { jsonrpc: '2.0', id, error: jsonRpcError(error) };
     } finally {
@@ -310,15 +319,20 @@ export function createHttpFastCalls(options: HttpFastCallsOptions): HttpFastCall
         controller.abort(body.params.reason ?? 'cancelled by the client');
         return accepted(res);
       }
-      if (method !== 'tools/call' || !isRequestId(id)) return false;
-      const params = plainCallParams(body.params);
-      if (params === undefined || running.has(runningKey(sessionId, id))) return false;
+      if (method !== 'tools/call' || !isRequestId(id) || hasModernEnvelope(body.params)) {
+        return false;
+      }
       const version = session.server.getNegotiatedProtocolVersion();
       if (version === undefined || isModernRevision(version)) return false;
       // A request that names another revision than the session's is the SDK's to judge.
       if (protocolVersion !== undefined && protocolVersion !== version) return false;
+      // A request its schema refuses, or with the id of a call under way, is the SDK's to
+      // answer (over HTTP it refuses a bad message before any handler, in its own words).
+      const call = wireCallParams(body.params);
+      if (!call.ok || running.has(runningKey(sessionId, id))) return false;
+      const exchange: Exchange = { res, sessionId, streaming: false };
       session.touch();
-      run(session, { res, sessionId, streaming: false }, id, params).catch((error: unknown) =>
+      run(session, exchange, id, call).catch((error: unknown) =>
         options.onError(error instanceof Error ? error : new Error(String(error))),
       );
       return true;

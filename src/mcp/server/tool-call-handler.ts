@@ -39,7 +39,7 @@ export interface ToolCallInstance {
 
 /**
  * One `tools/call`, whichever transport read it: the SDK's dispatch ({@link
- * fromServerContext}) or a transport layer that reads plain calls itself.
+ * fromServerContext}) or a transport layer that reads calls itself.
  */
 export interface ToolCallRequest {
   /** The instance of the client's connection. */
