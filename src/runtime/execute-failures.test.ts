@@ -1,22 +1,20 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { HintgateError } from '../errors/hintgate-error.js';
 import { createRegistry } from '../registry/index.js';
 import { AbortScope } from '../schedule/index.js';
+import { createFakeClock } from '../testing/index.js';
 import { defineTool } from '../tool/define-tool.js';
 import { READ_ONLY, WRITE } from '../tool/presets.js';
 import { createRuntime } from './create-runtime.js';
-import {
-  fakeClock,
-  type Mark,
-  scenarioTools,
-  startTimes,
-  useFakeTime,
-} from './scenario.test-helpers.js';
+import { type Mark, scenarioTools, startTimes } from './scenario.test-helpers.js';
+
+/** The fake clock of the test under way: `beforeEach` makes a new one. */
+let clock = createFakeClock();
 
 describe('execute: calls that cannot run', () => {
   it('answers an unknown tool with unknown_tool and lists the available ones', async () => {
-    const runtime = createRuntime({ mode: 'yolo', tools: scenarioTools([]) });
+    const runtime = createRuntime({ mode: 'yolo', tools: scenarioTools([], clock) });
     const [result] = await runtime.execute([{ id: '1', name: 'rm_rf', arguments: {} }]);
     expect(result).toMatchObject({ id: '1', status: 'error', isError: true, attempts: 0 });
     expect(result?.error?.code).toBe('unknown_tool');
@@ -130,7 +128,7 @@ describe('execute: calls that cannot run', () => {
   });
 
   it('rejects a malformed batch with invalid_calls naming the call', async () => {
-    const runtime = createRuntime({ mode: 'yolo', tools: scenarioTools([]) });
+    const runtime = createRuntime({ mode: 'yolo', tools: scenarioTools([], clock) });
     await expect(runtime.execute('read' as never)).rejects.toMatchObject({ code: 'invalid_calls' });
     await expect(runtime.execute([{ id: '', name: 'read' }])).rejects.toThrow(/calls\[0\]\.id/);
     await expect(
@@ -170,11 +168,8 @@ describe('execute: calls that cannot run', () => {
 describe('execute: timeouts and cancellation', () => {
   let marks: Mark[];
   beforeEach(() => {
-    useFakeTime();
+    clock = createFakeClock();
     marks = [];
-  });
-  afterEach(() => {
-    vi.useRealTimers();
   });
 
   const stubborn = (seen: AbortSignal[]) =>
@@ -188,7 +183,9 @@ describe('execute: timeouts and cancellation', () => {
       execute: (_args, context) =>
         new Promise((resolve) => {
           seen.push(context.signal);
-          context.signal.addEventListener('abort', () => setTimeout(() => resolve('late'), 50));
+          context.signal.addEventListener('abort', () =>
+            clock.setTimeout(() => resolve('late'), 50),
+          );
         }),
     });
 
@@ -196,8 +193,8 @@ describe('execute: timeouts and cancellation', () => {
     const seen: AbortSignal[] = [];
     const runtime = createRuntime({
       mode: 'yolo',
-      tools: [stubborn(seen), ...scenarioTools(marks)],
-      clock: fakeClock,
+      tools: [stubborn(seen), ...scenarioTools(marks, clock)],
+      clock,
       defaultTimeoutMs: 30,
     });
     const done = runtime.execute([
@@ -205,7 +202,7 @@ describe('execute: timeouts and cancellation', () => {
       { id: 'call', name: 'hang', arguments: { path: 'b' }, timeoutMs: 100 },
       { id: 'default', name: 'read', arguments: { ms: 1000 } },
     ]);
-    await vi.runAllTimersAsync();
+    await clock.runAll();
     const results = await done;
     expect(results.map((r) => [r.status, r.error?.code, r.runMs])).toEqual([
       ['timeout', 'timeout', 500],
@@ -222,14 +219,14 @@ describe('execute: timeouts and cancellation', () => {
   it('keeps the locks of a timed-out call until the tool stops: [HANG(a) times out, WRITE(a)]', async () => {
     const runtime = createRuntime({
       mode: 'yolo',
-      tools: [stubborn([]), ...scenarioTools(marks)],
-      clock: fakeClock,
+      tools: [stubborn([]), ...scenarioTools(marks, clock)],
+      clock,
     });
     const done = runtime.execute([
       { id: 'h', name: 'hang', arguments: { path: 'a' } },
       { id: 'w', name: 'write', arguments: { path: 'a', ms: 10 } },
     ]);
-    await vi.runAllTimersAsync();
+    await clock.runAll();
     await done;
     // The tool stops 50 ms after its abort at 500 ms.
     expect(startTimes(marks)).toEqual({ w: 550 });
@@ -246,8 +243,8 @@ describe('execute: timeouts and cancellation', () => {
     });
     const runtime = createRuntime({
       mode: 'yolo',
-      tools: [deaf, ...scenarioTools(marks)],
-      clock: fakeClock,
+      tools: [deaf, ...scenarioTools(marks, clock)],
+      clock,
       defaultTimeoutMs: 100,
       releaseGraceMs: 250,
     });
@@ -255,7 +252,7 @@ describe('execute: timeouts and cancellation', () => {
       { id: 'd', name: 'deaf' },
       { id: 'w', name: 'write', arguments: { path: 'a' } },
     ]);
-    await vi.advanceTimersByTimeAsync(1_000);
+    await clock.advance(1_000);
     const results = await done;
     expect(results[0]?.status).toBe('timeout');
     expect(startTimes(marks)).toEqual({ w: 350 });
@@ -265,8 +262,8 @@ describe('execute: timeouts and cancellation', () => {
     const seen: AbortSignal[] = [];
     const runtime = createRuntime({
       mode: 'yolo',
-      tools: [stubborn(seen), ...scenarioTools(marks)],
-      clock: fakeClock,
+      tools: [stubborn(seen), ...scenarioTools(marks, clock)],
+      clock,
     });
     const controller = new AbortController();
     const done = runtime.execute(
@@ -277,9 +274,9 @@ describe('execute: timeouts and cancellation', () => {
       ],
       { signal: controller.signal },
     );
-    await vi.advanceTimersByTimeAsync(20);
+    await clock.advance(20);
     controller.abort();
-    await vi.runAllTimersAsync();
+    await clock.runAll();
     const results = await done;
     expect(results.map((r) => [r.id, r.status, r.attempts])).toEqual([
       ['h', 'cancelled', 1],
@@ -294,8 +291,8 @@ describe('execute: timeouts and cancellation', () => {
     const seen: AbortSignal[] = [];
     const runtime = createRuntime({
       mode: 'yolo',
-      tools: [stubborn(seen), ...scenarioTools(marks)],
-      clock: fakeClock,
+      tools: [stubborn(seen), ...scenarioTools(marks, clock)],
+      clock,
     });
     const scope = new AbortScope();
     const done = runtime.execute(
@@ -305,9 +302,9 @@ describe('execute: timeouts and cancellation', () => {
       ],
       { signal: scope },
     );
-    await vi.advanceTimersByTimeAsync(20);
+    await clock.advance(20);
     scope.abort('enough');
-    await vi.runAllTimersAsync();
+    await clock.runAll();
     const results = await done;
     expect(results.map((r) => [r.id, r.status])).toEqual([
       ['h', 'cancelled'],
@@ -322,11 +319,15 @@ describe('execute: timeouts and cancellation', () => {
   });
 
   it('cancels everything when the signal is already aborted', async () => {
-    const runtime = createRuntime({ mode: 'yolo', tools: scenarioTools(marks), clock: fakeClock });
+    const runtime = createRuntime({
+      mode: 'yolo',
+      tools: scenarioTools(marks, clock),
+      clock,
+    });
     const done = runtime.execute([{ id: 'r', name: 'read', arguments: {} }], {
       signal: AbortSignal.abort(),
     });
-    await vi.runAllTimersAsync();
+    await clock.runAll();
     const [result] = await done;
     expect(result?.status).toBe('cancelled');
     expect(marks).toEqual([]);
@@ -395,7 +396,7 @@ describe('millisecond options beyond what timers honour', () => {
     expect(() => createRuntime({ tools: [], approvalTimeoutMs: Number.POSITIVE_INFINITY })).toThrow(
       /approvalTimeoutMs/,
     );
-    const runtime = createRuntime({ tools: scenarioTools([]) });
+    const runtime = createRuntime({ tools: scenarioTools([], clock) });
     await expect(runtime.execute([{ id: '1', name: 'read', timeoutMs: 2 ** 31 }])).rejects.toThrow(
       /timeoutMs/,
     );

@@ -1,11 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createFakeClock } from '../testing/index.js';
 import type { ToolAnnotations } from '../tool/annotations.js';
 import { defineTool } from '../tool/define-tool.js';
 import { DESTRUCTIVE, READ_ONLY, WRITE } from '../tool/presets.js';
 import { createRuntime } from './create-runtime.js';
 import { RetryableError } from './retryable-error.js';
-import { fakeClock, type Mark, startTimes, useFakeTime } from './scenario.test-helpers.js';
+import { type Mark, startTimes } from './scenario.test-helpers.js';
+
+/** The fake clock of the test under way: `beforeEach` makes a new one. */
+let clock = createFakeClock();
 
 /** A tool that fails with `failure()` on its first `failures` invocations, then succeeds. */
 const flaky = (
@@ -21,22 +25,21 @@ const flaky = (
     inputSchema: z.object({}),
     annotations,
     execute: () => {
-      at.push(Date.now());
+      at.push(clock.now());
       if (at.length <= failures) throw failure();
       return 'finally';
     },
   });
 
 describe('execute: retries', () => {
-  beforeEach(() => useFakeTime());
-  afterEach(() => {
-    vi.useRealTimers();
+  beforeEach(() => {
+    clock = createFakeClock();
   });
 
   const runOne = async (tool: ReturnType<typeof flaky>, random = () => 1) => {
-    const runtime = createRuntime({ mode: 'yolo', tools: [tool], clock: fakeClock, random });
+    const runtime = createRuntime({ mode: 'yolo', tools: [tool], clock: clock, random });
     const done = runtime.execute([{ id: '1', name: tool.name }]);
-    await vi.runAllTimersAsync();
+    await clock.runAll();
     const [result] = await done;
     return result;
   };
@@ -94,7 +97,7 @@ describe('execute: retries', () => {
       annotations: READ_ONLY,
       retry: { attempts: 4, baseDelayMs: 10 },
       execute: () => {
-        at.push(Date.now());
+        at.push(clock.now());
         throw new RetryableError(`failure ${at.length}`);
       },
     });
@@ -116,7 +119,7 @@ describe('execute: retries', () => {
       timeoutMs: 250,
       retry: { attempts: 10, baseDelayMs: 100 },
       execute: () => {
-        at.push(Date.now());
+        at.push(clock.now());
         throw new RetryableError('503');
       },
     });
@@ -129,11 +132,8 @@ describe('execute: retries', () => {
 describe('execute: rate limits', () => {
   let marks: Mark[];
   beforeEach(() => {
-    useFakeTime();
+    clock = createFakeClock();
     marks = [];
-  });
-  afterEach(() => {
-    vi.useRealTimers();
   });
 
   const limited = (
@@ -147,7 +147,7 @@ describe('execute: rate limits', () => {
       annotations: READ_ONLY,
       rateLimit,
       execute: (args, context) => {
-        marks.push({ id: context.callId, phase: 'start', at: Date.now() });
+        marks.push({ id: context.callId, phase: 'start', at: clock.now() });
         if (args.fail || fail) throw new Error('upstream said no');
         return 'ok';
       },
@@ -157,11 +157,11 @@ describe('execute: rate limits', () => {
     tool: ReturnType<typeof limited>,
     calls: Array<{ id: string; fail?: boolean }>,
   ) => {
-    const runtime = createRuntime({ mode: 'yolo', tools: [tool], clock: fakeClock });
+    const runtime = createRuntime({ mode: 'yolo', tools: [tool], clock: clock });
     const done = runtime.execute(
       calls.map((c) => ({ id: c.id, name: 'lookup', arguments: { fail: c.fail ?? false } })),
     );
-    await vi.runAllTimersAsync();
+    await clock.runAll();
     return done;
   };
 
@@ -198,7 +198,7 @@ describe('execute: rate limits', () => {
     const runtime = createRuntime({
       mode: 'yolo',
       tools: [limited({ max: 1, windowMs: 100, maxWaitMs: 0 })],
-      clock: fakeClock,
+      clock,
     });
     const first = await runtime.execute([{ id: 'a', name: 'lookup' }]);
     const second = await runtime.execute([{ id: 'b', name: 'lookup' }]);

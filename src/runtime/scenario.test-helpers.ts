@@ -1,4 +1,3 @@
-import { vi } from 'vitest';
 import { z } from 'zod';
 import type { Clock } from '../schedule/clock.js';
 import type { ToolAnnotations } from '../tool/annotations.js';
@@ -12,25 +11,19 @@ export interface Mark {
   readonly at: number;
 }
 
-/** A clock over vitest's fake `Date` and timers. */
-export const fakeClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
-
-/** Starts fake time at 0. */
-export function useFakeTime(): void {
-  vi.useFakeTimers({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-}
-
 const input = z.object({ path: z.string().optional(), ms: z.number().default(10) });
 
 /**
- * A tool that sleeps `ms` on the fake clock and records its start and end. With `path`
- * its resource key is `file:<path>`; without it the call has no keys.
+ * A tool that sleeps `ms` on `clock` (a fake one: `createFakeClock` of hintgate/testing)
+ * and records its start and end. With `path` its resource key is `file:<path>`; without it
+ * the call has no keys.
  */
-export function sleepyTool(name: string, annotations: ToolAnnotations, marks: Mark[]) {
+export function sleepyTool(
+  name: string,
+  annotations: ToolAnnotations,
+  marks: Mark[],
+  clock: Clock,
+) {
   return defineTool({
     name,
     description: `${name} for scenarios`,
@@ -38,20 +31,20 @@ export function sleepyTool(name: string, annotations: ToolAnnotations, marks: Ma
     annotations,
     resources: (args) => (args.path === undefined ? [] : [`file:${args.path}`]),
     execute: async (args, context) => {
-      marks.push({ id: context.callId, phase: 'start', at: Date.now() });
-      await new Promise((resolve) => setTimeout(resolve, args.ms));
-      marks.push({ id: context.callId, phase: 'end', at: Date.now() });
+      marks.push({ id: context.callId, phase: 'start', at: clock.now() });
+      await new Promise((resolve) => clock.setTimeout(() => resolve(undefined), args.ms));
+      marks.push({ id: context.callId, phase: 'end', at: clock.now() });
       return `${name} ${args.path ?? ''} done`;
     },
   });
 }
 
 /** `read`, `write` and `destroy` sleepy tools sharing one mark log. */
-export function scenarioTools(marks: Mark[]) {
+export function scenarioTools(marks: Mark[], clock: Clock) {
   return [
-    sleepyTool('read', READ_ONLY, marks),
-    sleepyTool('write', WRITE, marks),
-    sleepyTool('destroy', DESTRUCTIVE, marks),
+    sleepyTool('read', READ_ONLY, marks, clock),
+    sleepyTool('write', WRITE, marks, clock),
+    sleepyTool('destroy', DESTRUCTIVE, marks, clock),
   ];
 }
 

@@ -1,11 +1,15 @@
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Approver } from '../policy/policy-types.js';
+import { createFakeClock } from '../testing/index.js';
 import { DESTRUCTIVE, READ_ONLY, WRITE } from '../tool/presets.js';
 import type { CallResult } from '../tool/tool-result.js';
 import { createRuntime } from './create-runtime.js';
-import { fakeClock, type Mark, sleepyTool, useFakeTime } from './scenario.test-helpers.js';
+import { type Mark, sleepyTool } from './scenario.test-helpers.js';
 import type { ToolCall } from './tool-call.js';
+
+/** The fake clock of the test under way: `beforeEach` makes a new one. */
+let clock = createFakeClock();
 
 type Kind = 'read' | 'write' | 'destroy' | 'netwrite';
 interface Spec {
@@ -39,9 +43,8 @@ const conflicts = (a: Spec, b: Spec): boolean => {
 };
 
 describe('scheduling properties (fake time)', () => {
-  beforeEach(() => useFakeTime());
-  afterEach(() => {
-    vi.useRealTimers();
+  beforeEach(() => {
+    clock = createFakeClock();
   });
 
   it('keeps conflicting calls apart and in call order, results in call order, wall clock = critical path', async () => {
@@ -50,17 +53,17 @@ describe('scheduling properties (fake time)', () => {
     const runtime = createRuntime({
       mode: 'yolo',
       tools: [
-        sleepyTool('read', READ_ONLY, marks),
-        sleepyTool('write', WRITE, marks),
-        sleepyTool('destroy', DESTRUCTIVE, marks),
-        sleepyTool('netwrite', netWrite, marks),
+        sleepyTool('read', READ_ONLY, marks, clock),
+        sleepyTool('write', WRITE, marks, clock),
+        sleepyTool('destroy', DESTRUCTIVE, marks, clock),
+        sleepyTool('netwrite', netWrite, marks, clock),
       ],
-      clock: fakeClock,
+      clock,
     });
     await fc.assert(
       fc.asyncProperty(fc.array(specArb, { minLength: 1, maxLength: 14 }), async (specs) => {
         marks.length = 0;
-        const t0 = Date.now();
+        const t0 = clock.now();
         const calls = specs.map((spec, index) => ({
           id: `c${index}`,
           name: spec.kind,
@@ -110,7 +113,7 @@ describe('scheduling properties (fake time)', () => {
         ).toEqual(expectedWaits);
 
         const done = runtime.execute(calls);
-        await vi.runAllTimersAsync();
+        await clock.runAll();
         const results = await done;
 
         expect(results.map((r) => r.id)).toEqual(calls.map((c) => c.id));
@@ -180,9 +183,8 @@ const needsApproval = ({ spec, rule }: AskedSpec): boolean =>
   spec.kind !== 'read' && rule === 'none';
 
 describe('scheduling properties with approvals, several callers (fake time)', () => {
-  beforeEach(() => useFakeTime());
-  afterEach(() => {
-    vi.useRealTimers();
+  beforeEach(() => {
+    clock = createFakeClock();
   });
 
   it('keeps conflicting calls apart and in arrival order, runs nothing unapproved, and a call waits for nothing but what it must', async () => {
@@ -200,16 +202,16 @@ describe('scheduling properties with approvals, several callers (fake time)', ()
         ] as const
       ).flatMap(([name, annotations]) =>
         ['', '_allowed', '_denied'].map((suffix) =>
-          sleepyTool(`${name}${suffix}`, annotations, marks),
+          sleepyTool(`${name}${suffix}`, annotations, marks, clock),
         ),
       ),
-      clock: fakeClock,
+      clock,
     });
     await fc.assert(
       fc.asyncProperty(callersArb, async (callers) => {
         marks.length = 0;
-        const t0 = Date.now();
-        const now = (): number => Date.now() - t0;
+        const t0 = clock.now();
+        const now = (): number => clock.now() - t0;
         const specs = new Map<string, AskedSpec>();
         const arrival: string[] = [];
         const arrivedAt = new Map<string, number>();
@@ -225,7 +227,9 @@ describe('scheduling properties with approvals, several callers (fake time)', ()
             if (request.position === 1) group = [];
             group.push(request.callId);
             asked.add(request.callId);
-            await new Promise((resolve) => setTimeout(resolve, plan.answerMs));
+            await new Promise((resolve) =>
+              clock.setTimeout(() => resolve(undefined), plan.answerMs),
+            );
             if (request.position === request.total) {
               for (const id of group) answeredAt.set(id, now());
             }
@@ -252,7 +256,7 @@ describe('scheduling properties with approvals, several callers (fake time)', ()
                   spec.path === undefined ? { ms: spec.ms } : { path: spec.path, ms: spec.ms },
               };
             });
-            setTimeout(() => {
+            clock.setTimeout(() => {
               if (batch.via === 'execute') {
                 calls.forEach(arrive);
                 const done = runtime.execute(calls, options);
@@ -263,7 +267,7 @@ describe('scheduling properties with approvals, several callers (fake time)', ()
               }
               const turn = runtime.turn(options);
               calls.forEach((call, k) => {
-                setTimeout(() => {
+                clock.setTimeout(() => {
                   arrive(call);
                   results.push(turn.call(call));
                   if (k === calls.length - 1) void turn.end();
@@ -272,7 +276,7 @@ describe('scheduling properties with approvals, several callers (fake time)', ()
             }, batch.at);
           });
         });
-        await vi.runAllTimersAsync();
+        await clock.runAll();
         const settled = await Promise.all(results);
         const resultOf = new Map(settled.map((result) => [result.id, result]));
         const start = new Map(

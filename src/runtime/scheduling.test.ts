@@ -1,17 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createRegistry } from '../registry/index.js';
+import { createFakeClock } from '../testing/index.js';
 import { READ_ONLY, WRITE } from '../tool/presets.js';
 import { createRuntime } from './create-runtime.js';
 import {
-  fakeClock,
   type Mark,
   scenarioTools,
   sleepyTool,
   startOrder,
   startTimes,
-  useFakeTime,
 } from './scenario.test-helpers.js';
 import type { ToolCall } from './tool-call.js';
+
+/** The fake clock of the test under way: `beforeEach` makes a new one. */
+let clock = createFakeClock();
 
 const call = (id: string, name: string, path?: string, ms = 10): ToolCall => ({
   id,
@@ -22,19 +24,16 @@ const call = (id: string, name: string, path?: string, ms = 10): ToolCall => ({
 describe('scheduling', () => {
   let marks: Mark[];
   beforeEach(() => {
-    useFakeTime();
+    clock = createFakeClock();
     marks = [];
-  });
-  afterEach(() => {
-    vi.useRealTimers();
   });
 
   const run = async (
     calls: ToolCall[],
-    runtime = createRuntime({ mode: 'yolo', tools: scenarioTools(marks), clock: fakeClock }),
+    runtime = createRuntime({ mode: 'yolo', tools: scenarioTools(marks, clock), clock: clock }),
   ) => {
     const done = runtime.execute(calls);
-    await vi.runAllTimersAsync();
+    await clock.runAll();
     return { results: await done, runtime };
   };
 
@@ -46,7 +45,11 @@ describe('scheduling', () => {
       call('wb', 'write', 'b'),
       call('ra', 'read', 'a'),
     ];
-    const runtime = createRuntime({ mode: 'yolo', tools: scenarioTools(marks), clock: fakeClock });
+    const runtime = createRuntime({
+      mode: 'yolo',
+      tools: scenarioTools(marks, clock),
+      clock,
+    });
     const plan = await runtime.plan(calls);
     expect(plan.map((entry) => [entry.id, entry.waitsFor])).toEqual([
       ['r1', []],
@@ -125,28 +128,28 @@ describe('scheduling', () => {
     registry.addOrigin({
       name: 'mail',
       layer: 'project',
-      tools: [sleepyTool('send_mail', openWrite, marks)],
+      tools: [sleepyTool('send_mail', openWrite, marks, clock)],
     });
     registry.addOrigin({
       name: 'chat',
       layer: 'project',
-      tools: [sleepyTool('post_chat', openWrite, marks)],
+      tools: [sleepyTool('post_chat', openWrite, marks, clock)],
     });
     registry.addOrigin({
       name: 'local',
       layer: 'project',
-      tools: [sleepyTool('write', WRITE, marks)],
+      tools: [sleepyTool('write', WRITE, marks, clock)],
     });
-    const runtime = createRuntime({ mode: 'yolo', registry, clock: fakeClock });
+    const runtime = createRuntime({ mode: 'yolo', registry, clock: clock });
     await run([call('m', 'send_mail'), call('c', 'post_chat'), call('w', 'write')], runtime);
     expect(startTimes(marks)).toEqual({ m: 0, c: 10, w: 0 });
 
     marks.length = 0;
-    const t = Date.now();
+    const t = clock.now();
     const unordered = createRuntime({
       mode: 'yolo',
       registry,
-      clock: fakeClock,
+      clock,
       serializeOpenWorldWrites: false,
     });
     await run([call('m', 'send_mail'), call('c', 'post_chat')], unordered);
@@ -159,9 +162,9 @@ describe('scheduling', () => {
       name: 'api',
       layer: 'project',
       concurrency: 2,
-      tools: [sleepyTool('read', READ_ONLY, marks)],
+      tools: [sleepyTool('read', READ_ONLY, marks, clock)],
     });
-    const runtime = createRuntime({ mode: 'yolo', registry, clock: fakeClock });
+    const runtime = createRuntime({ mode: 'yolo', registry, clock: clock });
     await run(
       ['a', 'b', 'c', 'd'].map((id) => call(id, 'read')),
       runtime,
@@ -175,9 +178,9 @@ describe('scheduling', () => {
       name: 'remote',
       layer: 'project',
       trusted: false,
-      tools: [sleepyTool('read', READ_ONLY, marks)],
+      tools: [sleepyTool('read', READ_ONLY, marks, clock)],
     });
-    const runtime = createRuntime({ mode: 'yolo', registry, clock: fakeClock });
+    const runtime = createRuntime({ mode: 'yolo', registry, clock: clock });
     const plan = await runtime.plan([call('a', 'read', 'x'), call('b', 'read', 'y')]);
     expect(plan.map((entry) => entry.class)).toEqual(['destructive', 'destructive']);
     await run([call('a', 'read', 'x'), call('b', 'read', 'y')], runtime);
@@ -190,12 +193,12 @@ describe('scheduling', () => {
       name: 'api',
       layer: 'project',
       concurrency: 1,
-      tools: [sleepyTool('read', READ_ONLY, marks)],
+      tools: [sleepyTool('read', READ_ONLY, marks, clock)],
     });
     const runtime = createRuntime({
       mode: 'yolo',
       registry,
-      clock: fakeClock,
+      clock,
       concurrency: { api: 3 },
     });
     await run(
@@ -211,12 +214,12 @@ describe('scheduling', () => {
       name: 'constructor',
       layer: 'project',
       concurrency: 2,
-      tools: [sleepyTool('read', READ_ONLY, marks)],
+      tools: [sleepyTool('read', READ_ONLY, marks, clock)],
     });
     const runtime = createRuntime({
       mode: 'yolo',
       registry,
-      clock: fakeClock,
+      clock,
       concurrency: { api: 3 },
     });
     const { results } = await run(
@@ -228,11 +231,15 @@ describe('scheduling', () => {
   });
 
   it('admits concurrent batches of one runtime in arrival order into the same locks', async () => {
-    const runtime = createRuntime({ mode: 'yolo', tools: scenarioTools(marks), clock: fakeClock });
+    const runtime = createRuntime({
+      mode: 'yolo',
+      tools: scenarioTools(marks, clock),
+      clock,
+    });
     const first = runtime.execute([call('w', 'write', 'a', 30)]);
-    await vi.advanceTimersByTimeAsync(5);
+    await clock.advance(5);
     const second = runtime.execute([call('r', 'read', 'a'), call('rb', 'read', 'b')]);
-    await vi.runAllTimersAsync();
+    await clock.runAll();
     await Promise.all([first, second]);
     expect(startTimes(marks)).toEqual({ w: 0, r: 30, rb: 5 });
     expect(startOrder(marks)).toEqual(['w', 'rb', 'r']);
