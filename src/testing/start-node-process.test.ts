@@ -63,6 +63,20 @@ describe('startNodeProcess', () => {
     await waitFor(() => !processAlive(pid));
   });
 
+  it("runs a TypeScript program in another folder under a parent started with tsx's relative --tsconfig", async () => {
+    made = await createTempWorkspace({ files: { 'server.ts': SERVER_TS } });
+    // What \`tsx --tsconfig tsconfig.json\` passes on: a path relative to this process's folder.
+    const child = await startNodeProcess({
+      script: `${made.workspace}/server.ts`,
+      env: { ...process.env, TSX_TSCONFIG_PATH: 'tsconfig.json' },
+      cwd: made.outside,
+      ready: /listening/,
+      readyOn: 'stderr',
+    });
+    started.push(child);
+    expect(child.stderr()).not.toContain('Cannot resolve tsconfig');
+  });
+
   it('rejects with what the program wrote when it exits before it is ready', async () => {
     made = await createTempWorkspace({
       files: { 'fail.mjs': 'console.error("no config file"); process.exit(2);\n' },

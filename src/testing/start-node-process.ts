@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { isAbsolute, resolve } from 'node:path';
 import { HintgateError } from '../errors/index.js';
 import { nodeScriptArgs } from './node-script-args.js';
 
@@ -40,6 +41,19 @@ export interface NodeProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** tsx's variable naming its tsconfig, which it passes on to child processes. */
+const TSX_TSCONFIG = 'TSX_TSCONFIG_PATH';
+
+/**
+ * The child's environment: `env` with a relative tsconfig path of tsx (a parent started
+ * with `tsx --tsconfig <relative path>`) made absolute, since the child may run elsewhere.
+ */
+const childEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
+  const tsconfig = env[TSX_TSCONFIG];
+  if (tsconfig === undefined || tsconfig === '' || isAbsolute(tsconfig)) return env;
+  return { ...env, [TSX_TSCONFIG]: resolve(tsconfig) };
+};
+
 /**
  * Starts a Node program as a child process, from source or compiled, and resolves once it
  * printed `ready` (a server's "listening on ..." line): `const server = await
@@ -62,7 +76,7 @@ export function startNodeProcess(options: StartNodeProcessOptions): Promise<Node
     process.execPath,
     [...nodeScriptArgs(options.script), ...(options.args ?? [])],
     {
-      env: options.env ?? process.env,
+      env: childEnv(options.env ?? process.env),
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       stdio: ['ignore', 'pipe', 'pipe'],
     },
