@@ -5,13 +5,12 @@
  * limit never reached), `rl` (the rate limit only), `plain` (neither). Then the store alone.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGateway, type Gateway, loadGatewayConfig } from 'hintgate/gateway';
-import { UPSTREAM } from './gateway.js';
 import * as m from './measure.js';
-import { goal, type Result, type Row, table } from './report.js';
+import { goal, type Result, table } from './report.js';
 
 /** The part of the store (`SharedState`, src/state; no entry point exports it) used here. */
 interface Store {
@@ -30,7 +29,7 @@ const SERVERS = {
 
 async function startGateway(dir: string, state?: string): Promise<Gateway> {
   mkdirSync(dir, { recursive: true });
-  const [command, ...args] = UPSTREAM;
+  const [command, ...args] = m.upstream('ping');
   const limit = { tools: { ping: { rateLimit: { max: 1e8, windowMs: 60_000 } } } };
   const server = { command, args, cwd: m.ROOT, trusted: true };
   const servers = {
@@ -46,12 +45,13 @@ async function startGateway(dir: string, state?: string): Promise<Gateway> {
 }
 
 const until = async (ready: () => boolean): Promise<void> => {
-  while (!ready()) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (!ready()) await m.sleep(20);
 };
 
 /** Section `state`. */
 export async function state(): Promise<Result> {
-  if (!m.onPath('redis-server')) {
+  const dirs = (process.env.PATH ?? '').split(':').filter(Boolean);
+  if (!dirs.some((dir) => existsSync(join(dir, 'redis-server')))) {
     const method =
       'skipped: `redis-server` is not on PATH (install Redis to measure this section).';
     return { method, tables: [], goals: [] };
@@ -78,24 +78,29 @@ export async function state(): Promise<Result> {
       const batch = Array.from({ length: inFlight }, (_, i) => i);
       const run = (gw: Gateway, name: string) => async () => {
         const calls = batch.map((i) => gw.runtime.execute([{ id: `c${i}`, name, arguments: {} }]));
-        const results = await Promise.all(calls);
-        if (results.some(([r]) => r?.status !== 'ok')) throw new Error(`${name}: a call failed`);
+        if ((await Promise.all(calls)).some(([r]) => r?.status !== 'ok'))
+          throw new Error(`${name}: a call failed`);
       };
       const variants = paths.map((p) => ({ calls: inFlight, run: run(p.gw, `${p.server}__ping`) }));
-      const runsPerRound = Math.round(calls / 4 / inFlight);
-      figures.push(
-        await m.interleave(variants, { rounds: 4, runsPerRound, warmupRuns: 2000 / inFlight }),
-      );
+      const options = {
+        rounds: 4,
+        runsPerRound: Math.round(calls / 4 / inFlight),
+        warmupRuns: 2000 / inFlight,
+      };
+      figures.push(await m.interleave(variants, options));
     }
     const [one, many] = [figures[0]?.map((f) => f.p50RunUs / 1000) ?? [], figures[1] ?? []];
     const added = (i: number): number => m.at(one, i + 1) - m.at(one, i);
-    const rows: Row[] = paths.map((p, i) => ({
-      server: SERVERS[p.server as keyof typeof SERVERS],
-      state: p.where,
-      'p50 ms (1 in flight)': m.at(one, i),
-      'calls/s (16 in flight)': 1e6 / (many[i]?.wallUs ?? Number.NaN),
-      'Redis p50 - in-process p50 ms': i % 2 === 1 ? added(i - 1) : '',
-    }));
+    const rows = paths.map((p, i) => {
+      const rate = 1e6 / (many[i]?.wallUs ?? Number.NaN);
+      return [
+        SERVERS[p.server as keyof typeof SERVERS],
+        p.where,
+        m.at(one, i),
+        rate,
+        i % 2 === 1 ? added(i - 1) : '',
+      ];
+    });
     const goals = [
       goal('Redis p50 - in-process p50, slot and rate limit', added(0), 0.3, 'ms'),
       goal('Redis p50 - in-process p50, rate limit', added(2), 0.3, 'ms'),
@@ -129,13 +134,15 @@ export async function state(): Promise<Result> {
       warmupRuns: 2000,
     });
     await store.close();
-    const storeRows = ways.map(([what], i) => ({
-      'what a capped, rate-limited call asks of Redis': what,
-      'p50 ms': (alone[i]?.p50RunUs ?? Number.NaN) / 1000,
-    }));
+    const storeRows = ways.map(([what], i) => [what, (alone[i]?.p50RunUs ?? Number.NaN) / 1000]);
+    const head =
+      'server|state|p50 ms (1 in flight)|calls/s (16 in flight)|Redis p50 - in-process p50 ms';
     return {
       method: `a \`redis-server\` on 127.0.0.1 started for the run; calls through each gateway's runtime (\`runtime.execute\` of one call), the paths taking turns in 4 rounds of ${calls / 4} calls after 2000 warm-up calls; p50 at 1 call in flight, throughput at 16 (client, gateways, upstreams and Redis share the cores). Second table: the store alone (\`take\` of \`connectRedisState\` from dist/), 1 call in flight, each slot released without waiting, as a call does.`,
-      tables: [table(rows), table(storeRows)],
+      tables: [
+        table(head, rows),
+        table('what a capped, rate-limited call asks of Redis|p50 ms', storeRows),
+      ],
       goals,
     };
   } finally {

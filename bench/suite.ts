@@ -20,15 +20,11 @@ export async function suite(): Promise<Result> {
   // Field 5 of stat(5): the process group.
   const pids = readdirSync('/proc').filter((pid) => /^\d+$/.test(pid));
   const left = pids.filter((pid) => Number(procStat(pid)[2]) === child.pid).length;
-  const row = {
-    command: `\`${line}\``,
-    'exit code': `${code}`,
-    'wall s': seconds,
-    'processes left': left,
-  };
   return {
     method: `\`${line}\` from the repository root, wall time to its exit; then, 2 s later, the processes of its process group still alive. Absolute figures: the load beside them tells how far to trust the time.`,
-    tables: [table([row])],
+    tables: [
+      table('command|exit code|wall s|processes left', [[`\`${line}\``, `${code}`, seconds, left]]),
+    ],
     goals: [
       goal('exit code', code ?? Number.NaN, 0, ''),
       goal(`\`${line}\` wall time (absolute)`, seconds, 300, 's'),
