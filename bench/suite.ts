@@ -1,22 +1,50 @@
 /**
  * Section `suite`: `npm test` (typecheck, lint, every test) timed, and the processes it left
  * running in its process group, 2 s after it exited. A quick run times one small test file.
+ * Its output goes to a file; when it fails, the failing files, first errors and tail are logged.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { procStat, ROOT, sized } from './measure.js';
-import { goal, type Result, table } from './report.js';
+import { stripVTControlCharacters } from 'node:util';
+import { procStat, ROOT, sized, sleep } from './measure.js';
+import { type Context, goal, type Result, table } from './report.js';
+
+/** What to show of a failed run's output: failing test files, first error lines, the tail. */
+export function failureReport(output: string): string[] {
+  const lines = stripVTControlCharacters(output).split('\n');
+  const failed = lines.filter((line) => /^\s*(FAIL|❯)\s/.test(line));
+  const files = failed.flatMap((line) => /(\S+\.test\.ts)(?=\s|$)/.exec(line)?.[1] ?? []);
+  const errors = lines.filter((line) => /\berror\b|Error:|AssertionError|✖|×/i.test(line));
+  const list = (title: string, shown: string[]) => (shown.length > 0 ? [title, ...shown] : []);
+  return [
+    ...list('failing test files:', [...new Set(files)]),
+    ...list('failed tests:', failed.filter((line) => line.includes(' > ')).slice(0, 30)),
+    ...list('first error lines:', errors.slice(0, 20)),
+    ...list('last 40 lines of output:', lines.slice(-41)),
+  ];
+}
 
 /** Section `suite`. */
-export async function suite(): Promise<Result> {
+export async function suite(context: Context): Promise<Result> {
   const line = sized('npm test', 'npx vitest run src/tools/classify-address.test.ts');
   const [command = '', ...args] = line.split(' ');
+  const dir = mkdtempSync(join(tmpdir(), 'hintgate-bench-suite-'));
+  const file = join(dir, 'output.txt');
+  const fd = openSync(file, 'w');
   const started = performance.now();
-  const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: 'ignore' });
+  const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: ['ignore', fd, fd] });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   const seconds = (performance.now() - started) / 1000;
-  await new Promise((resolve) => setTimeout(resolve, 2000));
+  closeSync(fd);
+  if (code === 0) rmSync(dir, { recursive: true, force: true });
+  else {
+    context.log(`suite: \`${line}\` exited ${code}; its output is in ${file}`);
+    for (const shown of failureReport(readFileSync(file, 'utf8'))) context.log(`  ${shown}`);
+  }
+  await sleep(2000);
   // Field 5 of stat(5): the process group.
   const pids = readdirSync('/proc').filter((pid) => /^\d+$/.test(pid));
   const left = pids.filter((pid) => Number(procStat(pid)[2]) === child.pid).length;
