@@ -1,7 +1,6 @@
 /**
- * Section `adapters`: what hintgate's framework adapters add per call to each framework's
- * plain tools: one no-op tool made by the framework (plain) and by the adapter over a hintgate
- * runtime, driven the way the framework drives a response's calls.
+ * Section `adapters`: what each framework adapter adds per call to the framework's plain tool,
+ * one no-op tool driven the way the framework drives a response's calls.
  */
 import { AIMessage, type ToolCall } from '@langchain/core/messages';
 import { type DynamicStructuredTool, tool as langchainTool } from '@langchain/core/tools';
@@ -17,9 +16,10 @@ import { createAgentsTools } from 'hintgate/openai-agents';
 import { interleave, type PerCall, version } from './measure.js';
 import { type Cell, type Goal, goal, type Result, table } from './report.js';
 
+const properties = { n: { type: 'number' } };
 const parameters = {
   type: 'object' as const,
-  properties: { n: { type: 'number' } },
+  properties,
   required: ['n'],
   additionalProperties: false as const,
 };
@@ -28,23 +28,21 @@ const schema = parameters as { type: 'object'; [key: string]: unknown };
 const addOne = ({ n }: { n: number }): string => String(n + 1);
 const numbers = (count: number) => Array.from({ length: count }, (_, n) => n);
 /** The same no-op tool in hintgate; writes all touch one key, so hintgate runs them in order. */
-const runtimeOf = (write: boolean): Runtime =>
-  createRuntime({
-    mode: 'yolo',
-    tools: [
-      defineTool({
-        name: 'add_one',
-        description: 'Adds one.',
-        annotations: write ? WRITE : READ_ONLY,
-        inputSchema: schema,
-        ...(write ? { resources: ['counter:one'] } : {}),
-        execute: (args) => addOne(args as { n: number }),
-      }),
-    ],
+const runtimeOf = (write: boolean): Runtime => {
+  const tool = defineTool({
+    name: 'add_one',
+    description: 'Adds one.',
+    annotations: write ? WRITE : READ_ONLY,
+    inputSchema: schema,
+    ...(write ? { resources: ['counter:one'] } : {}),
+    execute: (args) => addOne(args as { n: number }),
   });
+  return createRuntime({ mode: 'yolo', tools: [tool] });
+};
 
 /** A setup: its scenario, calls per run, calls per round, variants (the first plain). */
 type Setup = [string, number, number, Record<string, () => Promise<unknown>>];
+const setupOf = (...setup: Setup) => setup;
 type AgentsTool = ReturnType<typeof agentsTool>;
 setTracingDisabled(true);
 
@@ -88,17 +86,12 @@ function openaiAgents(reads: Runtime, writes: Runtime): Setup[] {
     };
     const drive = whole ? runPath : toolPath;
     const [adapter] = createAgentsTools({ runtime }) as unknown as AgentsTool[];
-    return [
-      whole ? `${scenario} (reference)` : scenario,
-      count,
-      whole ? 400 : 4000,
-      {
-        'plain `tool()`': drive(plain(false)),
-        'plain + `needsApproval`': drive(plain(true)),
-        'glue to `runtime.turn()`': drive(glue(runtime)),
-        adapter: drive(adapter as AgentsTool),
-      },
-    ];
+    return setupOf(whole ? `${scenario} (reference)` : scenario, count, whole ? 400 : 4000, {
+      'plain `tool()`': drive(plain(false)),
+      'plain + `needsApproval`': drive(plain(true)),
+      'glue to `runtime.turn()`': drive(glue(runtime)),
+      adapter: drive(adapter as AgentsTool),
+    });
   };
   return [
     setup(1, reads, false, 'tool path, 1 read per response'),
@@ -123,9 +116,7 @@ function aiSdk(runtime: Runtime): Setup[] {
   const model = new MockLanguageModelV4({
     doGenerate: async ({ prompt }) => {
       const done = prompt.at(-1)?.role === 'tool';
-      const content = done
-        ? [{ type: 'text' as const, text: 'done' }]
-        : numbers(count).map(toolCall);
+      const content = done ? [{ type: 'text' as const, text: 'done' }] : numbers(50).map(toolCall);
       const unified = done ? ('stop' as const) : ('tool-calls' as const);
       return { content, finishReason: { unified, raw: undefined }, usage, warnings: [] };
     },
@@ -141,9 +132,9 @@ function aiSdk(runtime: Runtime): Setup[] {
       stopWhen: isStepCount(2),
       ...options,
     });
+    const status = ({ output }: { output: unknown }) => (output as { status?: unknown }).status;
     const failed = result.steps[0]?.toolResults.some(
-      ({ output }) =>
-        typeof output === 'object' && (output as { status?: unknown }).status !== 'ok',
+      (r) => typeof r.output === 'object' && status(r) !== 'ok',
     );
     if (result.text !== 'done' || failed !== false) throw new Error('a call or the run failed');
   };
@@ -152,19 +143,15 @@ function aiSdk(runtime: Runtime): Setup[] {
   const alone = async () => {
     if ((await runtime.execute(calls)).some((r) => r.status !== 'ok')) throw new Error('failed');
   };
+  const scenario = `\`generateText\`, one step of ${count} reads`;
   return [
-    [
-      `\`generateText\`, one step of ${count} reads`,
-      count,
-      1000,
-      {
-        'plain `tool()`': generate({ tools: plain }),
-        'plain + `toolApproval`': generate({ tools: plain, toolApproval: approval }),
-        // Made anew per run, as an app does per request.
-        adapter: () => generate(createAiSdkTools({ runtime }))(),
-        'reference: `runtime.execute` alone': alone,
-      },
-    ],
+    setupOf(scenario, count, 1000, {
+      'plain `tool()`': generate({ tools: plain }),
+      'plain + `toolApproval`': generate({ tools: plain, toolApproval: approval }),
+      // Made anew per run, as an app does per request.
+      adapter: () => generate(createAiSdkTools({ runtime }))(),
+      'reference: `runtime.execute` alone': alone,
+    }),
   ];
 }
 
@@ -224,7 +211,7 @@ export async function adapters(): Promise<Result> {
   }
   await Promise.all([reads.close(), writes.close()]);
   const versions = ['@openai/agents', 'ai', '@langchain/langgraph'].map(
-    (name) => `\`${name}\` ${version(name)}`,
+    (n) => `\`${n}\` ${version(n)}`,
   );
   const head = 'framework|setup|variant|CPU µs/call|CPU - plain µs|CPU / plain|wall µs/call';
   return {

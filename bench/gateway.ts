@@ -5,7 +5,6 @@
  */
 import { type ChildProcess, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -27,24 +26,12 @@ const fastLabel = (v: string) =>
 /** Node's arguments for a path: a list for stdio, a function of the port for HTTP. */
 type Args = string[] | ((port: number) => string[]);
 /** Calls' latencies, wall ms, failures, and CPU ms of the tree, of its first process, preemptions. */
-const fresh = () => ({
-  latencies: [] as number[],
-  wallMs: 0,
-  failed: 0,
-  failure: '',
-  cpu: [0, 0, 0],
-});
+const fresh = () => ({ ms: [] as number[], wallMs: 0, failed: 0, failure: '', cpu: [0, 0, 0] });
 /** One way of reaching the upstream's `ping`: one client, the process it reaches (its tree's CPU counts). */
-interface Path {
-  readonly label: string;
-  readonly client: Client;
-  readonly pid: number | undefined;
-  close(): Promise<void>;
-  s: ReturnType<typeof fresh>;
-}
+type Path = Awaited<ReturnType<typeof open>>;
 
 /** Spawns `node ...args` and connects a client over stdio, or over Streamable HTTP. */
-async function open(label: string, args: Args, env = m.childEnv()): Promise<Path> {
+async function open(label: string, args: Args, env = m.childEnv()) {
   const client = new Client({ name: 'hintgate-bench', version: '1.0.0' });
   const port = typeof args === 'function' ? await m.freePort() : 0;
   let child: ChildProcess | undefined;
@@ -80,7 +67,7 @@ async function drive(client: Client, concurrency: number, calls: number, s = fre
       next += 1;
       const start = performance.now();
       const result = await client.callTool({ name: 'ping', arguments: {} }).catch(String);
-      s.latencies.push(performance.now() - start);
+      s.ms.push(performance.now() - start);
       const first = typeof result === 'string' ? undefined : result.content[0];
       if (first?.type === 'text' && first.text === 'pong') continue;
       s.failed += 1;
@@ -94,28 +81,19 @@ async function drive(client: Client, concurrency: number, calls: number, s = fre
 }
 
 /** The mcp-proxy command's script, when installed. */
-function mcpProxyBin(): string | undefined {
-  try {
-    const manifest = createRequire(import.meta.url).resolve('mcp-proxy/package.json');
-    const { bin } = JSON.parse(readFileSync(manifest, 'utf8')) as { bin: Record<string, string> };
-    return join(manifest, '..', bin['mcp-proxy'] ?? '');
-  } catch {
-    return undefined;
-  }
-}
+const PROXY = m.manifest('mcp-proxy')?.bin?.['mcp-proxy'];
 
 /** Every path: label, Node's arguments, environment. */
 async function specs(work: string, baseline?: string) {
   const [mine = '', base] = (await m.builds(baseline)).map((b) => join(b.dist, 'cli', 'main.js'));
   // `cli gateway` over a configuration fronting the upstream, pinned by `cli`.
   const gw = (name: string, cli = mine, sync?: string): string[] => {
-    const file = join(work, name, 'hintgate.yaml');
-    mkdirSync(join(work, name), { recursive: true });
-    const [command, ...args] = UPSTREAM;
+    const [file, [command, ...args]] = [join(work, name, 'hintgate.yaml'), UPSTREAM];
     const servers = { bench: { command, args, cwd: m.ROOT, trusted: true } };
+    mkdirSync(join(work, name), { recursive: true });
     writeFileSync(
       file,
-      JSON.stringify({ servers, mode: 'auto', ...(sync ? { audit: { sync } } : {}) }),
+      JSON.stringify({ servers, mode: 'auto', ...(sync && { audit: { sync } }) }),
     );
     const options = { cwd: m.ROOT, env: m.childEnv(), stdio: 'pipe', timeout: 20_000 } as const;
     execFileSync(process.execPath, [cli, 'pin', '--config', file], options);
@@ -123,23 +101,21 @@ async function specs(work: string, baseline?: string) {
   };
   const http = (args: string[]) => (port: number) => [...args, '--http', '--port', `${port}`];
   const fast = (v: string) => m.childEnv({ HINTGATE_FAST_PATHS: v });
-  const bin = mcpProxyBin();
+  const bin = join(m.ROOT, 'node_modules', 'mcp-proxy', `${PROXY}`);
   const flags = (port: number) => `--host 127.0.0.1 --port ${port} --server stream --`.split(' ');
-  const proxy = (port: number) => [`${bin}`, ...flags(port), ...UPSTREAM];
+  const proxy = (port: number) => [bin, ...flags(port), ...UPSTREAM];
+  const relay = [...m.upstream('relay').slice(1), ...UPSTREAM];
   const list: (readonly [string, Args, Record<string, string>?])[] = [
     ['direct (stdio)', UPSTREAM.slice(1)],
     ...FAST.map((v) => [`gateway stdio, ${fastLabel(v)}`, gw(`stdio-${v}`), fast(v)] as const),
     ['gateway stdio, audit.sync: always', gw('stdio-always', mine, 'always')],
     ...(base ? [['gateway stdio, baseline build', gw('stdio-base', base)] as const] : []),
     ['bare Node relay (reference)', ['-e', RELAY, ...UPSTREAM]],
-    [
-      'mcp-proxy proxyServer relay (stdio, reference)',
-      [...m.upstream('relay').slice(1), ...UPSTREAM],
-    ],
+    ['mcp-proxy proxyServer relay (stdio, reference)', relay],
     ...FAST.map((v) => [`gateway HTTP, ${fastLabel(v)}`, http(gw(`http-${v}`)), fast(v)] as const),
     ['gateway HTTP, audit.sync: always', http(gw('http-always', mine, 'always'))],
     ...(base ? [['gateway HTTP, baseline build', http(gw('http-base', base))] as const] : []),
-    ...(bin ? [['mcp-proxy (HTTP)', proxy] as const] : []),
+    ...(PROXY ? [['mcp-proxy (HTTP)', proxy] as const] : []),
   ];
   return list;
 }
@@ -156,11 +132,9 @@ function audited(work: string, gateway: string, made: number): Cell[] {
   return [gateway, made, events, Buffer.byteLength(text) / made];
 }
 
-const HEAD = [
-  'path|concurrent|p50 ms|p95 ms|p99 ms|calls/s|CPU µs/call (path processes)',
-  'of which the first process|preempted per call|p50 - direct ms|CPU / direct',
-  'calls/s / mcp-proxy|not ok',
-].join('|');
+const HEAD =
+  'path|concurrent|p50 ms|p95 ms|p99 ms|calls/s|CPU µs/call (path processes)|' +
+  'of which the first process|preempted per call|p50 - direct ms|CPU / direct|calls/s / mcp-proxy|not ok';
 
 /** Section `gateway`. */
 export async function gateway(context: Context): Promise<Result> {
@@ -177,7 +151,7 @@ export async function gateway(context: Context): Promise<Result> {
       warmHead.push(`calls ${done + 1}-${done + block}: p50 ms, calls/s`);
       for (const [i, path] of paths.entries()) {
         const s = await drive(path.client, 8, block);
-        const [p50, rate] = [m.percentile(s.latencies, 50), (block * 1000) / s.wallMs];
+        const [p50, rate] = [m.percentile(s.ms, 50), (block * 1000) / s.wallMs];
         warm[i]?.push(`${p50.toFixed(3)}, ${rate.toFixed(0)}`);
       }
     }
@@ -193,17 +167,14 @@ export async function gateway(context: Context): Promise<Result> {
         await drive(client, level, calls / 2, s);
         s.cpu = now().map((after, i) => m.at(s.cpu, i) + after - m.at(before, i));
       });
-      const f = paths.map(({ label, s }) => ({
-        label,
-        s,
-        p50: m.percentile(s.latencies, 50),
-        rate: (calls * 1000) / s.wallMs,
-        cpu: (m.at(s.cpu, 0) / calls) * 1000,
-      }));
+      const f = paths.map(({ label, s }) => {
+        const [p50, rate] = [m.percentile(s.ms, 50), (calls * 1000) / s.wallMs];
+        return { label, s, p50, rate, cpu: (m.at(s.cpu, 0) / calls) * 1000 };
+      });
       const find = (label: string) => f.find((x) => x.label === label);
       const [direct, proxied] = [find('direct (stdio)'), find('mcp-proxy (HTTP)')];
       for (const { label, s, p50, rate, cpu } of f) {
-        const [p95, p99] = [95, 99].map((p) => m.percentile(s.latencies, p)) as [number, number];
+        const [p95, p99] = [95, 99].map((p) => m.percentile(s.ms, p)) as [number, number];
         const [own, preempted] = [(m.at(s.cpu, 1) / calls) * 1000, m.at(s.cpu, 2) / calls];
         const added = [p50 - (direct?.p50 ?? Number.NaN), cpu / (direct?.cpu ?? Number.NaN)];
         const failed = s.failed === 0 ? '0' : `${s.failed} (${s.failure})`;
@@ -224,7 +195,7 @@ export async function gateway(context: Context): Promise<Result> {
     for (const path of paths.splice(0)) await path.close();
     const made = warmCalls + 3 * calls;
     const audits = ['stdio', 'http'].map((kind) => audited(work, kind, made));
-    const proxy = mcpProxyBin() ? `mcp-proxy ${m.version('mcp-proxy')}` : 'no mcp-proxy installed';
+    const proxy = PROXY ? `mcp-proxy ${m.version('mcp-proxy')}` : 'no mcp-proxy installed';
     return {
       method: `one stdio upstream (server ${m.version('@modelcontextprotocol/server')}, one read-only \`ping\`), one client ${m.version('@modelcontextprotocol/client')} per path; gateways in mode \`auto\`, server trusted and pinned, audit to \`.hintgate/audit.jsonl\`; fast paths on, off and one at a time (\`HINTGATE_FAST_PATHS\`); ${proxy}. ${warmCalls} warm-up calls per path at 8 concurrent in blocks (first table), then ${calls} calls per path and level in 2 rotating rounds; p50/p95/p99 nearest-rank of \`callTool\` in the client; CPU = user + system of the path's processes (all but the client) from /proc, "preempted" = involuntary context switches of its first process. Third table: the default gateways' audit logs. Which fast paths are kept, and why: docs/gateway.md. Last: the gateway's upstream side in process, one call at a time, 8 rotating rounds of 500 calls, CPU of this process.`,
       tables: [

@@ -22,7 +22,7 @@ export const upstream = (mode: string) => [
   process.execPath,
   '--import',
   'tsx',
-  join(ROOT, 'bench', 'upstream.ts'),
+  join(ROOT, 'bench/upstream.ts'),
   mode,
 ];
 /** Resolves after `ms`. */
@@ -96,10 +96,7 @@ export type Variant = { readonly run: () => Promise<unknown>; readonly calls: nu
 /** A variant's medians over the rounds: wall and CPU µs per call, best round, one run's wall µs. */
 export type PerCall = Readonly<Record<'wallUs' | 'cpuUs' | 'bestWallUs' | 'p50RunUs', number>>;
 
-/**
- * Measures the variants in rounds after `warmupRuns` runs of each: every round each does
- * `runsPerRound` runs, in an order rotating per round, so drift of the machine hits all alike.
- */
+/** The variants after `warmupRuns` runs each, in rotating rounds of `runsPerRound` runs each. */
 export async function interleave(
   variants: readonly Variant[],
   options: { rounds: number; runsPerRound: number; warmupRuns: number },
@@ -154,12 +151,15 @@ export async function builds(baseline: string | undefined): Promise<Measured[]> 
   );
 }
 
-/** An installed package's version, or `unknown`. */
-export function version(name: string): string {
-  const manifest = join(ROOT, 'node_modules', name, 'package.json');
-  if (!existsSync(manifest)) return 'unknown';
-  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+/** An installed package's package.json, if installed. */
+export function manifest(
+  name: string,
+): { version: string; bin?: Record<string, string> } | undefined {
+  const file = join(ROOT, 'node_modules', name, 'package.json');
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
 }
+/** An installed package's version, or `unknown`. */
+export const version = (name: string): string => manifest(name)?.version ?? 'unknown';
 
 /** This environment with `extra`, without a token that would lock the gateway's HTTP. */
 export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
@@ -178,13 +178,8 @@ export const freePort = (): Promise<number> =>
   });
 
 /** Spawns a process and resolves once 127.0.0.1:port accepts connections (in 20 s). */
-export async function spawnServing(
-  port: number,
-  command: string,
-  args: string[],
-  env = childEnv(),
-) {
-  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+export async function spawnServing(port: number, cmd: string, args: string[], env = childEnv()) {
+  const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let output = '';
   child.stderr.on('data', (chunk: Buffer) => {
     output = (output + String(chunk)).slice(-4000);
@@ -198,7 +193,7 @@ export async function spawnServing(
     await sleep(50);
     if (child.exitCode === null && Date.now() < deadline) continue;
     await stopProcess(child);
-    throw new Error(`${command} ${args.join(' ')}: port ${port} not open\n${output}`);
+    throw new Error(`${cmd} ${args.join(' ')}: port ${port} not open\n${output}`);
   }
   return child;
 }

@@ -1,7 +1,6 @@
 /**
  * `npm run bench [-- --only a,b] [--quick] [--baseline <an older build's dist/>]`: runs the
- * sections, writes them into bench/RESULTS.md (not in a quick run), and exits non-zero naming
- * every goal missed: the regression guard.
+ * sections, writes bench/RESULTS.md (not when quick), exits non-zero naming each missed goal.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';

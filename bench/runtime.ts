@@ -1,7 +1,6 @@
 /**
- * The runtime in process, this build and a `--baseline` build interleaved. `overhead`: the
- * pipeline's cost per call with no-op tools. `scaling`: that cost as batches grow, for one
- * capped origin, and one call against the OpenAI Agents SDK's `FunctionTool.invoke`.
+ * Sections `overhead` (the pipeline's cost per call, no-op tools) and `scaling` (that cost as
+ * batches grow, one capped origin, one call against `FunctionTool.invoke`), builds interleaved.
  */
 import { RunContext, setTracingDisabled, tool } from '@openai/agents';
 import { functionCall } from '@openai/agents/testing';
@@ -154,9 +153,8 @@ export async function scaling(context: Context): Promise<Result> {
     ['capped', sized([1000, 10_000], [100, 1000]), 100_000],
   ] as const) {
     const capped = kind === 'capped';
-    const runtimes = measured.map(({ api }) =>
-      runtimeOf(api, capped ? { concurrency: { local: 1 } } : {}),
-    );
+    const options = capped ? { concurrency: { local: 1 } } : {};
+    const runtimes = measured.map(({ api }) => runtimeOf(api, options));
     const callsFor = (size: number): ToolCall[] => {
       if (capped) return callsOf(size, 'noop_read');
       const random = seeded(0x5ca1e + size);
@@ -186,9 +184,8 @@ export async function scaling(context: Context): Promise<Result> {
         else rows.push([...row, (ratio * size) / (s0 ?? 1)]);
         if (b > 0 || size === s0) continue;
         const of = `per call, ${size} / ${s0} calls (CPU)`;
-        goals.push(
-          goal(`${capped ? 'one origin capped at 1' : 'mixed batch'}: execute ${of}`, ratio, 1.5),
-        );
+        const what = capped ? 'one origin capped at 1' : 'mixed batch';
+        goals.push(goal(`${what}: execute ${of}`, ratio, 1.5));
         if (plan) goals.push(goal(`mixed batch: plan() ${of}`, planRatio, 1.5));
       }
     }

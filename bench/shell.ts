@@ -1,7 +1,6 @@
 /**
- * Section `shell`: how long run_command's reading of a command line takes (approval keys and
- * the safety gate, bash grammar) from a 1 KiB line to the longest one taken, and a 1 MB line
- * refused.
+ * Section `shell`: run_command's reading of a command line (approval keys and the safety gate)
+ * from a 1 KiB line to the longest one taken, and a 1 MB line refused.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

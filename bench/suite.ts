@@ -1,7 +1,6 @@
 /**
- * Section `suite`: `npm test` (typecheck, lint, every test) timed, and the processes it left
- * running in its process group, 2 s after it exited. A quick run times one small test file.
- * Its output goes to a file; when it fails, the failing files, first errors and tail are logged.
+ * Section `suite`: `npm test` timed, and the processes left in its process group 2 s after it
+ * exited (a quick run times one test file); on failure its output file's gist is logged.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';

@@ -1,9 +1,7 @@
 /**
- * The MCP servers over stdio that the sections spawn, `node --import tsx bench/upstream.ts <mode>`:
- * `ping` (sections gateway and state): one read-only tool, `ping`, answering `pong`;
- * `catalog` (section catalog): `CATALOG_TOOLS` tools as a SaaS server lists them, in one page;
- * `relay <command> [args...]` (a reference of section gateway): the `mcp-proxy` package's
- * `proxyServer` with stdio on both sides, wired as its README shows, before `<command>`.
+ * MCP servers over stdio for the sections: `node --import tsx bench/upstream.ts <mode>`, mode
+ * `ping` (one read-only tool answering `pong`), `catalog` (`CATALOG_TOOLS` tools as a SaaS
+ * server lists them) or `relay <command> [args...]` (mcp-proxy's `proxyServer`, stdio both sides).
  */
 import { fileURLToPath } from 'node:url';
 
