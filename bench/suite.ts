@@ -16,13 +16,19 @@ export function failureReport(output: string): string[] {
   const lines = stripVTControlCharacters(output).split('\n');
   const failed = lines.filter((line) => /^\s*(FAIL|❯)\s/.test(line));
   const files = failed.flatMap((line) => /(\S+\.test\.ts)(?=\s|$)/.exec(line)?.[1] ?? []);
-  const errors = lines.filter((line) => /\berror\b|Error:|AssertionError|✖|×/i.test(line));
+  const errors = lines.filter((line) => /\berror TS|Error:|✖|×/.test(line) && !/^\s*✓/.test(line));
   const list = (title: string, shown: string[]) => (shown.length > 0 ? [title, ...shown] : []);
   return [
     ...list('failing test files:', [...new Set(files)]),
     ...list('failed tests:', failed.filter((line) => line.includes(' > ')).slice(0, 30)),
-    ...list('first error lines:', errors.slice(0, 20)),
-    ...list('last 40 lines of output:', lines.slice(-41)),
+    ...list(
+      'first error lines:',
+      errors.slice(0, 20).map((line) => line.slice(0, 300)),
+    ),
+    ...list(
+      'last 40 lines of output:',
+      lines.slice(-41).map((line) => line.slice(0, 300)),
+    ),
   ];
 }
 
@@ -33,8 +39,11 @@ export async function suite(context: Context): Promise<Result> {
   const dir = mkdtempSync(join(tmpdir(), 'hintgate-bench-suite-'));
   const file = join(dir, 'output.txt');
   const fd = openSync(file, 'w');
+  // tsx hands its `--tsconfig bench/tsconfig.json` to child processes in TSX_TSCONFIG_PATH, a
+  // path relative to this folder: tests that run TypeScript from another folder fail with it.
+  const { TSX_TSCONFIG_PATH: _tsconfig, ...env } = process.env;
   const started = performance.now();
-  const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: ['ignore', fd, fd] });
+  const child = spawn(command, args, { cwd: ROOT, env, detached: true, stdio: ['ignore', fd, fd] });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   const seconds = (performance.now() - started) / 1000;
   closeSync(fd);
