@@ -84,8 +84,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const description = 'Returns "pong". Changes nothing.';
     serveStdio(() => {
       const server = new McpServer({ name: 'hintgate-bench-upstream', version: '1.0.0' });
-      const pong = { content: [{ type: 'text' as const, text: 'pong' }] };
-      server.registerTool('ping', { description, annotations }, () => pong);
+      const pong = () => ({ content: [{ type: 'text' as const, text: 'pong' }] });
+      server.registerTool('ping', { description, annotations }, pong);
       return server;
     });
   } else if (mode === 'catalog') {
