@@ -1,7 +1,6 @@
 /**
- * Section `adapters`: what hintgate's framework adapters add per call to each framework's
- * plain tools. One no-op tool per framework, made by the framework (plain) and by the adapter
- * over a hintgate runtime, driven the way the framework drives a response's calls.
+ * Section `adapters`: what each framework adapter adds per call to the framework's plain tool,
+ * one no-op tool driven the way the framework drives a response's calls.
  */
 import { AIMessage, type ToolCall } from '@langchain/core/messages';
 import { type DynamicStructuredTool, tool as langchainTool } from '@langchain/core/tools';
@@ -15,48 +14,35 @@ import { createAiSdkTools } from 'hintgate/ai-sdk';
 import { createLangChainTools } from 'hintgate/langchain';
 import { createAgentsTools } from 'hintgate/openai-agents';
 import { interleave, type PerCall, version } from './measure.js';
-import { type Goal, goal, type Result, type Row, table } from './report.js';
+import { type Cell, type Goal, goal, type Result, table } from './report.js';
 
-// Written mutable: the AI SDK's jsonSchema() takes a JSONSchema7, whose arrays are not readonly.
-const schema: { type: 'object'; [key: string]: unknown } = {
-  type: 'object',
-  properties: { n: { type: 'number' } },
-  required: ['n'],
-  additionalProperties: false,
-};
+const properties = { n: { type: 'number' } };
 const parameters = {
   type: 'object' as const,
-  properties: { n: { type: 'number' } },
+  properties,
   required: ['n'],
   additionalProperties: false as const,
 };
+// Written mutable: the AI SDK's jsonSchema() takes a JSONSchema7, whose arrays are not readonly.
+const schema = parameters as { type: 'object'; [key: string]: unknown };
 const addOne = ({ n }: { n: number }): string => String(n + 1);
 const numbers = (count: number) => Array.from({ length: count }, (_, n) => n);
 /** The same no-op tool in hintgate; writes all touch one key, so hintgate runs them in order. */
-const runtimeOf = (write: boolean): Runtime =>
-  createRuntime({
-    mode: 'yolo',
-    tools: [
-      defineTool({
-        name: 'add_one',
-        description: 'Adds one.',
-        annotations: write ? WRITE : READ_ONLY,
-        inputSchema: schema,
-        ...(write ? { resources: ['counter:one'] } : {}),
-        execute: (args) => addOne(args as { n: number }),
-      }),
-    ],
+const runtimeOf = (write: boolean): Runtime => {
+  const tool = defineTool({
+    name: 'add_one',
+    description: 'Adds one.',
+    annotations: write ? WRITE : READ_ONLY,
+    inputSchema: schema,
+    ...(write ? { resources: ['counter:one'] } : {}),
+    execute: (args) => addOne(args as { n: number }),
   });
+  return createRuntime({ mode: 'yolo', tools: [tool] });
+};
 
 /** A setup: its scenario, calls per run, calls per round, variants (the first plain). */
-interface Setup {
-  readonly scenario: string;
-  readonly calls: number;
-  readonly perRound: number;
-  readonly variants: Record<string, () => Promise<unknown>>;
-}
-const setupOf = (scenario: string, calls: number, perRound: number, variants: Setup['variants']) =>
-  ({ scenario, calls, perRound, variants }) as Setup;
+type Setup = [string, number, number, Record<string, () => Promise<unknown>>];
+const setupOf = (...setup: Setup) => setup;
 type AgentsTool = ReturnType<typeof agentsTool>;
 setTracingDisabled(true);
 
@@ -76,8 +62,8 @@ function openaiAgents(reads: Runtime, writes: Runtime): Setup[] {
   // What an app writes without the adapter: each call handed to the runtime in a turn of its own.
   const glue = (runtime: Runtime) =>
     sdkTool(async (input, id = 'call') => {
-      const [block] = (await runtime.turn().call({ id, name: 'add_one', arguments: input }))
-        .content;
+      const turn = runtime.turn();
+      const [block] = (await turn.call({ id, name: 'add_one', arguments: input })).content;
       return block?.type === 'text' ? block.text : '';
     }, true);
   const setup = (count: number, runtime: Runtime, whole: boolean, scenario: string): Setup => {
@@ -124,49 +110,47 @@ function aiSdk(runtime: Runtime): Setup[] {
     inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
     outputTokens: { total: 1, text: 1, reasoning: undefined },
   };
-  const toolCall = (n: number) => ({
-    type: 'tool-call' as const,
-    toolCallId: `c${n}`,
-    toolName: 'add_one',
-    input: JSON.stringify({ n }),
-  });
+  const input = (n: number) => JSON.stringify({ n });
+  const toolCall = (n: number) =>
+    ({ type: 'tool-call', toolCallId: `c${n}`, toolName: 'add_one', input: input(n) }) as const;
   const model = new MockLanguageModelV4({
     doGenerate: async ({ prompt }) => {
       const done = prompt.at(-1)?.role === 'tool';
-      const content = done
-        ? [{ type: 'text' as const, text: 'done' }]
-        : numbers(count).map(toolCall);
+      const content = done ? [{ type: 'text' as const, text: 'done' }] : numbers(50).map(toolCall);
       const unified = done ? ('stop' as const) : ('tool-calls' as const);
       return { content, finishReason: { unified, raw: undefined }, usage, warnings: [] };
     },
   });
-  const [execute, inputSchema] = [
-    async (input: { n: number }) => addOne(input),
-    jsonSchema<{ n: number }>(schema),
-  ];
+  const execute = async (input: { n: number }) => addOne(input);
+  const inputSchema = jsonSchema<{ n: number }>(schema);
   const plain = { add_one: aiTool({ description: 'Adds one.', inputSchema, execute }) };
-  const base = { model, prompt: 'go', stopWhen: isStepCount(2) };
   type Options = Pick<Parameters<typeof generateText>[0], 'tools' | 'toolApproval'>;
   const generate = (options: Options) => async () => {
-    const result = await generateText({ ...base, ...options });
+    const result = await generateText({
+      model,
+      prompt: 'go',
+      stopWhen: isStepCount(2),
+      ...options,
+    });
+    const status = ({ output }: { output: unknown }) => (output as { status?: unknown }).status;
     const failed = result.steps[0]?.toolResults.some(
-      ({ output }) =>
-        typeof output === 'object' && (output as { status?: unknown }).status !== 'ok',
+      (r) => typeof r.output === 'object' && status(r) !== 'ok',
     );
     if (result.text !== 'done' || failed !== false) throw new Error('a call or the run failed');
   };
   const calls = numbers(count).map((n) => ({ id: `c${n}`, name: 'add_one', arguments: { n } }));
   const approval = { add_one: async () => undefined };
+  const alone = async () => {
+    if ((await runtime.execute(calls)).some((r) => r.status !== 'ok')) throw new Error('failed');
+  };
+  const scenario = `\`generateText\`, one step of ${count} reads`;
   return [
-    setupOf(`\`generateText\`, one step of ${count} reads`, count, 1000, {
+    setupOf(scenario, count, 1000, {
       'plain `tool()`': generate({ tools: plain }),
       'plain + `toolApproval`': generate({ tools: plain, toolApproval: approval }),
       // Made anew per run, as an app does per request.
       adapter: () => generate(createAiSdkTools({ runtime }))(),
-      'reference: `runtime.execute` alone': async () => {
-        if ((await runtime.execute(calls)).some((r) => r.status !== 'ok'))
-          throw new Error('failed');
-      },
+      'reference: `runtime.execute` alone': alone,
     }),
   ];
 }
@@ -181,32 +165,24 @@ function langchain(runtime: Runtime): Setup[] {
   if (adapter === undefined) throw new Error('the adapter listed no tool');
   const callsOf = (count: number): ToolCall[] =>
     numbers(count).map((n) => ({ type: 'tool_call', id: `c${n}`, name: 'add_one', args: { n } }));
-  const node = (count: number, scenario: string): Setup => {
+  const node = (count: number): Setup => {
     const message = new AIMessage({ content: '', tool_calls: callsOf(count) });
     const drive = (target: DynamicStructuredTool) => {
       const toolNode = new ToolNode([target]);
       return () => toolNode.invoke({ messages: [message] });
     };
-    return setupOf(scenario, count, 4000, {
-      'plain `tool()`': drive(plain),
-      adapter: drive(adapter),
-    });
+    const scenario = `LangGraph \`ToolNode\`, ${count} call${count > 1 ? 's' : ''} per message`;
+    return [scenario, count, 4000, { 'plain `tool()`': drive(plain), adapter: drive(adapter) }];
   };
   const [one] = callsOf(1) as [ToolCall];
-  return [
-    node(10, 'LangGraph `ToolNode`, 10 calls per message'),
-    node(1, 'LangGraph `ToolNode`, 1 call per message'),
-    setupOf('`tool.invoke(toolCall)`, one call at a time', 1, 4000, {
-      'plain `tool()`': () => plain.invoke(one),
-      adapter: () => adapter.invoke(one),
-    }),
-  ];
+  const invoke = { 'plain `tool()`': () => plain.invoke(one), adapter: () => adapter.invoke(one) };
+  return [node(10), node(1), ['`tool.invoke(toolCall)`, one call at a time', 1, 4000, invoke]];
 }
 
 /** Section `adapters`. */
 export async function adapters(): Promise<Result> {
   const goals: Goal[] = [];
-  const rows: Row[] = [];
+  const rows: Cell[][] = [];
   const [reads, writes] = [runtimeOf(false), runtimeOf(true)];
   const setups = {
     'openai-agents': openaiAgents(reads, writes),
@@ -214,44 +190,33 @@ export async function adapters(): Promise<Result> {
     langchain: langchain(reads),
   };
   for (const [framework, list] of Object.entries(setups)) {
-    for (const { scenario, calls, perRound, variants } of list) {
+    for (const [scenario, calls, perRound, variants] of list) {
       const runsPerRound = Math.max(4, Math.round(perRound / calls));
-      const measured = await interleave(
+      const options = { rounds: 15, runsPerRound, warmupRuns: runsPerRound * 5 };
+      const f = await interleave(
         Object.values(variants).map((run) => ({ calls, run })),
-        { rounds: 15, runsPerRound, warmupRuns: runsPerRound * 5 },
+        options,
       );
-      const plain = measured[0] as PerCall;
+      const plain = f[0] as PerCall;
       for (const [index, variant] of Object.keys(variants).entries()) {
-        const { cpuUs, wallUs } = measured[index] as PerCall;
+        const { cpuUs, wallUs } = f[index] as PerCall;
+        const added = cpuUs - plain.cpuUs;
+        const name = `${framework}, ${scenario}: adapter CPU µs added over plain`;
         if (variant === 'adapter' && !scenario.endsWith('(reference)'))
-          goals.push(
-            goal(
-              `${framework}, ${scenario}: adapter CPU µs added over plain`,
-              cpuUs - plain.cpuUs,
-              20,
-              'µs',
-            ),
-          );
-        rows.push({
-          framework,
-          setup: scenario,
-          variant,
-          'CPU µs/call': cpuUs,
-          'CPU - plain µs': cpuUs - plain.cpuUs,
-          'CPU / plain': cpuUs / plain.cpuUs,
-          'wall µs/call': wallUs,
-          'wall / plain': wallUs / plain.wallUs,
-        });
+          goals.push(goal(name, added, 20, 'µs'));
+        const [cpu, wall] = [cpuUs / plain.cpuUs, wallUs / plain.wallUs];
+        rows.push([framework, scenario, variant, cpuUs, added, cpu, wallUs, wall]);
       }
     }
   }
   await Promise.all([reads.close(), writes.close()]);
   const versions = ['@openai/agents', 'ai', '@langchain/langgraph'].map(
-    (name) => `\`${name}\` ${version(name)}`,
+    (n) => `\`${n}\` ${version(n)}`,
   );
+  const head = 'framework|setup|variant|CPU µs/call|CPU - plain µs|CPU / plain|wall µs/call';
   return {
     method: `${versions.join(', ')}. One no-op tool (\`add_one\`) made by the framework (plain) and by hintgate's adapter over a runtime in mode \`yolo\`, plus references: for the OpenAI Agents SDK, plain with a \`needsApproval\` answering no and the SDK tool handing each call to \`runtime.turn()\` (glue: glue - plain is hintgate's share, adapter - glue the adapter's); for the AI SDK, plain with a \`toolApproval\` and \`runtime.execute\` of the same calls alone. Each setup's variants take turns in 15 rotating rounds of about 4000 calls (400 for whole runs, 1000 for \`generateText\`) after 5 rounds' warm-up; median µs per call.`,
-    tables: [table(rows)],
+    tables: [table(`${head}|wall / plain`, rows)],
     goals,
   };
 }

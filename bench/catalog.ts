@@ -1,5 +1,5 @@
 /**
- * Section `catalog`: big catalogs (bench/catalog-upstream.ts), this build and a `--baseline`
+ * Section `catalog`: big catalogs (bench/upstream.ts `catalog`), this build and a `--baseline`
  * build in one run: gateway start against the upstream's own, `hintgate pin`, selectTools.
  */
 import { execFile } from 'node:child_process';
@@ -7,36 +7,27 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { catalogTools } from './catalog-upstream.js';
-import { builds, childEnv, median, ROOT, sized } from './measure.js';
-import { type Context, type Goal, goal, type Result, type Row, table } from './report.js';
+import { builds, childEnv, median, ROOT, sized, upstream } from './measure.js';
+import { type Cell, type Context, type Goal, goal, type Result, table } from './report.js';
+import { catalogTools } from './upstream.js';
 
 const TIMEOUT_MS = 600_000;
 const run = promisify(execFile);
-const script = fileURLToPath(new URL('./catalog-upstream.ts', import.meta.url));
-const UPSTREAM = [process.execPath, '--import', 'tsx', script];
+const UPSTREAM = upstream('catalog');
 /** Prints the process's CPU ms and peak RSS KB to stderr at exit. */
 const HOOK =
   'data:text/javascript,process.on("exit",()=>{const u=process.resourceUsage();process.stderr.write("\\nhintgate-bench "+(u.userCPUTime+u.systemCPUTime)/1000+" "+u.maxRSS+"\\n")})';
-const QUERIES = [
-  'refund the last payment',
-  'list open tickets in support',
-  'deploy the release build',
-  'what is on my calendar',
-  'export the payroll report',
-  'delete a webhook',
-  'search wiki pages about onboarding',
-  'archive old invoices',
-];
+const QUERIES = `refund the last payment|list open tickets in support|deploy the release build
+what is on my calendar|export the payroll report|delete a webhook
+search wiki pages about onboarding|archive old invoices`.split(/[|\n]/);
 
 /** CPU ms and peak RSS MB a process started under {@link HOOK} printed. */
-const usage = (stderr: string): { cpuMs: number; rssMb: number } => {
-  const [, cpu, rss] = /hintgate-bench ([\d.]+) (\d+)/.exec(stderr) ?? [];
-  return { cpuMs: Number(cpu ?? Number.NaN), rssMb: Number(rss ?? Number.NaN) / 1024 };
+const usage = (stderr: string) => {
+  const [, cpu = Number.NaN, rss = Number.NaN] = /hintgate-bench ([\d.]+) (\d+)/.exec(stderr) ?? [];
+  return { cpuMs: Number(cpu), rssMb: Number(rss) / 1024 };
 };
 
 /** Spawn to first `tools/list` answer (all pages), ms; and the process's CPU ms to its exit. */
@@ -87,10 +78,7 @@ async function pin(cli: string, dir: string, tools: number) {
 export async function catalog(context: Context): Promise<Result> {
   const measured = await builds(context.baseline);
   const work = mkdtempSync(join(tmpdir(), 'hintgate-bench-catalog-'));
-  const starts: Row[] = [];
-  const pins: Row[] = [];
-  const selects: Row[] = [];
-  const goals: Goal[] = [];
+  const [starts, pins, selects, goals]: [Cell[][], Cell[][], Cell[][], Goal[]] = [[], [], [], []];
   const [small, big] = sized([1000, 10_000], [20, 100]);
   try {
     for (const tools of [small, big]) {
@@ -105,35 +93,24 @@ export async function catalog(context: Context): Promise<Result> {
       for (let round = 0; round < 2; round += 1) {
         upstream.push((await startMs(UPSTREAM, childEnv({ CATALOG_TOOLS: `${tools}` }), tools)).ms);
         for (const [b, { cli, file }] of pinned.entries()) {
-          const command = [process.execPath, cli, 'gateway', '--config', file];
-          const started = await startMs(command, childEnv(), tools);
+          const started = await startMs(
+            [process.execPath, cli, 'gateway', '--config', file],
+            childEnv(),
+            tools,
+          );
           gateways[b]?.ms.push(started.ms);
           gateways[b]?.cpu.push(started.cpuMs);
         }
       }
       const alone = median(upstream);
       for (const [b, build] of measured.entries()) {
-        const ms = median(gateways[b]?.ms ?? []);
-        starts.push({
-          tools,
-          build: build.label,
-          'upstream alone ms': alone,
-          'gateway ms': ms,
-          'gateway / upstream': ms / alone,
-          'gateway CPU ms': median(gateways[b]?.cpu ?? []),
-        });
-        if (tools === big)
-          pins.push({
-            tools,
-            build: build.label,
-            'pin ms': pinned[b]?.ms ?? 0,
-            'pin / upstream start': (pinned[b]?.ms ?? 0) / alone,
-            'peak RSS MB': pinned[b]?.rssMb ?? 0,
-          });
+        const [ms, cpu] = [median(gateways[b]?.ms ?? []), median(gateways[b]?.cpu ?? [])];
+        starts.push([tools, build.label, alone, ms, ms / alone, cpu]);
+        const { ms: pinMs = 0, rssMb = 0 } = pinned[b] ?? {};
+        if (tools === big) pins.push([tools, build.label, pinMs, pinMs / alone, rssMb]);
         if (tools !== big || b > 0) continue;
-        const rss = pinned[0]?.rssMb ?? Number.NaN;
         goals.push(goal(`gateway start / upstream's own start, ${tools} tools`, ms / alone, 1.3));
-        goals.push(goal(`hintgate pin at ${tools} tools: peak RSS (absolute)`, rss, 200, 'MB'));
+        goals.push(goal(`hintgate pin at ${tools} tools: peak RSS (absolute)`, rssMb, 200, 'MB'));
       }
     }
   } finally {
@@ -151,16 +128,20 @@ export async function catalog(context: Context): Promise<Result> {
       const indexMs = time(['']);
       const newMs = median(QUERIES.map((query) => time([query])));
       const seenMs = time(Array.from({ length: 50 }, () => QUERIES).flat());
-      const row = { tools, build: build.label, 'index ms': indexMs, 'new words ms': newMs };
-      selects.push({ ...row, 'seen words ms': seenMs });
+      selects.push([tools, build.label, indexMs, newMs, seenMs]);
       if (tools !== big || build !== measured[0]) continue;
       goals.push(goal(`selectTools at ${tools} tools, new words (absolute)`, newMs, 1, 'ms'));
       goals.push(goal(`selectTools at ${tools} tools, seen words (absolute)`, seenMs, 1, 'ms'));
     }
   }
+  const startHead = 'tools|build|upstream alone ms|gateway ms|gateway / upstream|gateway CPU ms';
   return {
     method: `start: spawn to the first \`tools/list\` answer, median of 2 rounds, upstream and builds taking turns; gateway CPU = user + system of the gateway process from start to exit after the answer (its upstream not counted), the figure that holds under load. Pin: \`hintgate pin\` of the ${big}-tool catalog, peak RSS of its process. selectTools (\`maxTools: 10\`, ${QUERIES.length} queries): index = first call; new words = median of the first query of each; seen words = mean over 50 rounds of all.`,
-    tables: [table(starts), table(pins), table(selects)],
+    tables: [
+      table(startHead, starts),
+      table('tools|build|pin ms|pin / upstream start|peak RSS MB', pins),
+      table('tools|build|index ms|new words ms|seen words ms', selects),
+    ],
     goals,
   };
 }

@@ -1,27 +1,22 @@
 /**
- * Section `gateway`: what the gateway adds to a call of a cheap upstream (bench/gateway-upstream.ts,
- * one read-only `ping`) over MCP, against direct stdio, a `--baseline` build's gateway, a bare
- * Node relay, mcp-proxy as a stdio relay (bench/gateway-relay.ts) and the mcp-proxy command over
- * HTTP; then the gateway's upstream side in process, layer by layer.
+ * Section `gateway`: what the gateway adds to a call of a cheap upstream (bench/upstream.ts
+ * `ping`) over MCP, against direct stdio, a `--baseline` build's gateway, a bare Node relay,
+ * mcp-proxy as a stdio relay and over HTTP; then the gateway's upstream side, layer by layer.
  */
 import { type ChildProcess, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { type AuditSink, createMemoryAuditSink, createRegistry, createRuntime } from 'hintgate';
 import { connectMcpServer, type McpEraOption } from 'hintgate/mcp';
 import { createJsonlAuditSink } from 'hintgate/node';
 import * as m from './measure.js';
-import { type Context, type Goal, goal, type Result, type Row, table } from './report.js';
+import { type Cell, type Context, type Goal, goal, type Result, table } from './report.js';
 
-const bench = (file: string) => fileURLToPath(new URL(file, import.meta.url));
-/** The cheap upstream, run with tsx from the repository root. */
-export const UPSTREAM = [process.execPath, '--import', 'tsx', bench('./gateway-upstream.ts')];
+const UPSTREAM = m.upstream('ping');
 const RELAY =
   "const c=require('node:child_process').spawn(process.argv[1],process.argv.slice(2),{stdio:['pipe','pipe','inherit']});process.stdin.pipe(c.stdin);c.stdout.pipe(process.stdout);c.on('exit',(x)=>process.exit(x??1))";
 const FAST = ['on', 'off', 'http', 'stdio', 'upstream'];
@@ -31,24 +26,12 @@ const fastLabel = (v: string) =>
 /** Node's arguments for a path: a list for stdio, a function of the port for HTTP. */
 type Args = string[] | ((port: number) => string[]);
 /** Calls' latencies, wall ms, failures, and CPU ms of the tree, of its first process, preemptions. */
-const fresh = () => ({
-  latencies: [] as number[],
-  wallMs: 0,
-  failed: 0,
-  failure: '',
-  cpu: [0, 0, 0],
-});
+const fresh = () => ({ ms: [] as number[], wallMs: 0, failed: 0, failure: '', cpu: [0, 0, 0] });
 /** One way of reaching the upstream's `ping`: one client, the process it reaches (its tree's CPU counts). */
-interface Path {
-  readonly label: string;
-  readonly client: Client;
-  readonly pid: number | undefined;
-  close(): Promise<void>;
-  s: ReturnType<typeof fresh>;
-}
+type Path = Awaited<ReturnType<typeof open>>;
 
 /** Spawns `node ...args` and connects a client over stdio, or over Streamable HTTP. */
-async function open(label: string, args: Args, env = m.childEnv()): Promise<Path> {
+async function open(label: string, args: Args, env = m.childEnv()) {
   const client = new Client({ name: 'hintgate-bench', version: '1.0.0' });
   const port = typeof args === 'function' ? await m.freePort() : 0;
   let child: ChildProcess | undefined;
@@ -76,19 +59,6 @@ async function open(label: string, args: Args, env = m.childEnv()): Promise<Path
   return { label, client, pid: stdio?.pid ?? child?.pid, close, s: fresh() };
 }
 
-/** `cli gateway` over a configuration fronting the upstream in `dir`, pinned by `cli`. */
-function gatewayArgs(cli: string, dir: string, sync?: string): string[] {
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, 'hintgate.yaml');
-  const [command, ...args] = UPSTREAM;
-  const servers = { bench: { command, args, cwd: m.ROOT, trusted: true } };
-  const audit = sync ? { audit: { sync } } : {};
-  writeFileSync(file, JSON.stringify({ servers, mode: 'auto', ...audit }));
-  const options = { cwd: m.ROOT, env: m.childEnv(), stdio: 'pipe', timeout: 20_000 } as const;
-  execFileSync(process.execPath, [cli, 'pin', '--config', file], options);
-  return [cli, 'gateway', '--config', file, '--mode', 'auto'];
-}
-
 /** Makes `calls` calls of `ping`, `concurrency` in flight, into `s`. */
 async function drive(client: Client, concurrency: number, calls: number, s = fresh()) {
   let next = 0;
@@ -97,7 +67,7 @@ async function drive(client: Client, concurrency: number, calls: number, s = fre
       next += 1;
       const start = performance.now();
       const result = await client.callTool({ name: 'ping', arguments: {} }).catch(String);
-      s.latencies.push(performance.now() - start);
+      s.ms.push(performance.now() - start);
       const first = typeof result === 'string' ? undefined : result.content[0];
       if (first?.type === 'text' && first.text === 'pong') continue;
       s.failed += 1;
@@ -111,47 +81,47 @@ async function drive(client: Client, concurrency: number, calls: number, s = fre
 }
 
 /** The mcp-proxy command's script, when installed. */
-function mcpProxyBin(): string | undefined {
-  try {
-    const manifest = createRequire(import.meta.url).resolve('mcp-proxy/package.json');
-    const { bin } = JSON.parse(readFileSync(manifest, 'utf8')) as { bin: Record<string, string> };
-    return join(manifest, '..', bin['mcp-proxy'] ?? '');
-  } catch {
-    return undefined;
-  }
-}
+const PROXY = m.manifest('mcp-proxy')?.bin?.['mcp-proxy'];
 
 /** Every path: label, Node's arguments, environment. */
-async function specs(
-  work: string,
-  baseline?: string,
-): Promise<(readonly [string, Args, Record<string, string>?])[]> {
+async function specs(work: string, baseline?: string) {
   const [mine = '', base] = (await m.builds(baseline)).map((b) => join(b.dist, 'cli', 'main.js'));
-  const gw = (name: string, cli = mine, sync?: string) => gatewayArgs(cli, join(work, name), sync);
+  // `cli gateway` over a configuration fronting the upstream, pinned by `cli`.
+  const gw = (name: string, cli = mine, sync?: string): string[] => {
+    const [file, [command, ...args]] = [join(work, name, 'hintgate.yaml'), UPSTREAM];
+    const servers = { bench: { command, args, cwd: m.ROOT, trusted: true } };
+    mkdirSync(join(work, name), { recursive: true });
+    writeFileSync(
+      file,
+      JSON.stringify({ servers, mode: 'auto', ...(sync && { audit: { sync } }) }),
+    );
+    const options = { cwd: m.ROOT, env: m.childEnv(), stdio: 'pipe', timeout: 20_000 } as const;
+    execFileSync(process.execPath, [cli, 'pin', '--config', file], options);
+    return [cli, 'gateway', '--config', file, '--mode', 'auto'];
+  };
   const http = (args: string[]) => (port: number) => [...args, '--http', '--port', `${port}`];
   const fast = (v: string) => m.childEnv({ HINTGATE_FAST_PATHS: v });
-  const bin = mcpProxyBin();
+  const bin = join(m.ROOT, 'node_modules', 'mcp-proxy', `${PROXY}`);
   const flags = (port: number) => `--host 127.0.0.1 --port ${port} --server stream --`.split(' ');
-  const proxy = (port: number) => [`${bin}`, ...flags(port), ...UPSTREAM];
-  return [
+  const proxy = (port: number) => [bin, ...flags(port), ...UPSTREAM];
+  const relay = [...m.upstream('relay').slice(1), ...UPSTREAM];
+  const list: (readonly [string, Args, Record<string, string>?])[] = [
     ['direct (stdio)', UPSTREAM.slice(1)],
     ...FAST.map((v) => [`gateway stdio, ${fastLabel(v)}`, gw(`stdio-${v}`), fast(v)] as const),
     ['gateway stdio, audit.sync: always', gw('stdio-always', mine, 'always')],
     ...(base ? [['gateway stdio, baseline build', gw('stdio-base', base)] as const] : []),
     ['bare Node relay (reference)', ['-e', RELAY, ...UPSTREAM]],
-    [
-      'mcp-proxy proxyServer relay (stdio, reference)',
-      ['--import', 'tsx', bench('./gateway-relay.ts'), ...UPSTREAM],
-    ],
+    ['mcp-proxy proxyServer relay (stdio, reference)', relay],
     ...FAST.map((v) => [`gateway HTTP, ${fastLabel(v)}`, http(gw(`http-${v}`)), fast(v)] as const),
     ['gateway HTTP, audit.sync: always', http(gw('http-always', mine, 'always'))],
     ...(base ? [['gateway HTTP, baseline build', http(gw('http-base', base))] as const] : []),
-    ...(bin ? [['mcp-proxy (HTTP)', proxy] as const] : []),
+    ...(PROXY ? [['mcp-proxy (HTTP)', proxy] as const] : []),
   ];
+  return list;
 }
 
-/** The audit log of the default `stdio` or `http` gateway after `made` calls. */
-function audited(work: string, gateway: string, made: number): Row {
+/** The audit log of the default `stdio` or `http` gateway after `made` calls: a row. */
+function audited(work: string, gateway: string, made: number): Cell[] {
   const text = readFileSync(join(work, `${gateway}-on`, '.hintgate', 'audit.jsonl'), 'utf8');
   const types = new Map<string, number>();
   for (const line of text.split('\n').filter(Boolean)) {
@@ -159,9 +129,12 @@ function audited(work: string, gateway: string, made: number): Row {
     types.set(type, (types.get(type) ?? 0) + 1);
   }
   const events = [...types].map(([type, count]) => `${count} \`${type}\``).join(', ');
-  const bytes = Buffer.byteLength(text) / made;
-  return { gateway, 'calls made': made, 'audit events': events, 'bytes per call': bytes };
+  return [gateway, made, events, Buffer.byteLength(text) / made];
 }
+
+const HEAD =
+  'path|concurrent|p50 ms|p95 ms|p99 ms|calls/s|CPU µs/call (path processes)|' +
+  'of which the first process|preempted per call|p50 - direct ms|CPU / direct|calls/s / mcp-proxy|not ok';
 
 /** Section `gateway`. */
 export async function gateway(context: Context): Promise<Result> {
@@ -172,56 +145,44 @@ export async function gateway(context: Context): Promise<Result> {
       paths.push(await open(label, args, env));
     // Warm-up, block by block, so a cold start stays visible.
     const [warmCalls, block] = m.sized([10_000, 2000], [16, 8]);
-    const warm: Record<string, string>[] = paths.map((path) => ({ path: path.label }));
+    const warm: Cell[][] = paths.map((path) => [path.label]);
+    const warmHead = ['path'];
     for (let done = 0; done < warmCalls; done += block) {
+      warmHead.push(`calls ${done + 1}-${done + block}: p50 ms, calls/s`);
       for (const [i, path] of paths.entries()) {
         const s = await drive(path.client, 8, block);
-        const [p50, rate] = [m.percentile(s.latencies, 50), (block * 1000) / s.wallMs];
-        const row = warm[i] as Record<string, string>;
-        row[`calls ${done + 1}-${done + block}: p50 ms, calls/s`] =
-          `${p50.toFixed(3)}, ${rate.toFixed(0)}`;
+        const [p50, rate] = [m.percentile(s.ms, 50), (block * 1000) / s.wallMs];
+        warm[i]?.push(`${p50.toFixed(3)}, ${rate.toFixed(0)}`);
       }
     }
     const calls = m.sized(2000, 8);
-    const rows: Row[] = [];
+    const rows: Cell[][] = [];
     const goals: Goal[] = [];
     for (const level of [1, 8, 32]) {
       for (const path of paths) path.s = fresh();
-      for (let turn = 0, n = paths.length; turn < 2 * n; turn += 1) {
-        const { pid, client, s } = paths[(turn + Math.floor(turn / n)) % n] as Path;
+      await m.rotate(paths.length, 2, async (i) => {
+        const { pid, client, s } = paths[i] as Path;
         const now = () => [m.procCpuMs(pid), m.procCpuMs(pid, true), m.preemptions(pid)];
         const before = now();
         await drive(client, level, calls / 2, s);
         s.cpu = now().map((after, i) => m.at(s.cpu, i) + after - m.at(before, i));
-      }
-      const f = paths.map(({ label, s }) => ({
-        label,
-        s,
-        p50: m.percentile(s.latencies, 50),
-        rate: (calls * 1000) / s.wallMs,
-        cpu: (m.at(s.cpu, 0) / calls) * 1000,
-      }));
+      });
+      const f = paths.map(({ label, s }) => {
+        const [p50, rate] = [m.percentile(s.ms, 50), (calls * 1000) / s.wallMs];
+        return { label, s, p50, rate, cpu: (m.at(s.cpu, 0) / calls) * 1000 };
+      });
       const find = (label: string) => f.find((x) => x.label === label);
       const [direct, proxied] = [find('direct (stdio)'), find('mcp-proxy (HTTP)')];
-      for (const { label, s, p50, rate, cpu } of f)
-        rows.push({
-          path: label,
-          concurrent: level,
-          'p50 ms': p50,
-          'p95 ms': m.percentile(s.latencies, 95),
-          'p99 ms': m.percentile(s.latencies, 99),
-          'calls/s': rate,
-          'CPU µs/call (path processes)': cpu,
-          'of which the first process': (m.at(s.cpu, 1) / calls) * 1000,
-          'preempted per call': m.at(s.cpu, 2) / calls,
-          'p50 - direct ms': p50 - (direct?.p50 ?? Number.NaN),
-          'CPU / direct': cpu / (direct?.cpu ?? Number.NaN),
-          'calls/s / mcp-proxy': rate / (proxied?.rate ?? Number.NaN),
-          'not ok': s.failed === 0 ? '0' : `${s.failed} (${s.failure})`,
-        });
-      const [stdio, http] = ['stdio', 'HTTP'].map((kind) =>
-        find(`gateway ${kind}, ${fastLabel('on')}`),
-      );
+      for (const { label, s, p50, rate, cpu } of f) {
+        const [p95, p99] = [95, 99].map((p) => m.percentile(s.ms, p)) as [number, number];
+        const [own, preempted] = [(m.at(s.cpu, 1) / calls) * 1000, m.at(s.cpu, 2) / calls];
+        const added = [p50 - (direct?.p50 ?? Number.NaN), cpu / (direct?.cpu ?? Number.NaN)];
+        const failed = s.failed === 0 ? '0' : `${s.failed} (${s.failure})`;
+        const ratio = rate / (proxied?.rate ?? Number.NaN);
+        const cells = [p50, p95, p99, rate, cpu, own, preempted, ...added, ratio];
+        rows.push([label, level, ...cells, failed]);
+      }
+      const [stdio, http] = ['stdio', 'HTTP'].map((k) => find(`gateway ${k}, ${fastLabel('on')}`));
       const cpuName = "stdio hop: CPU per call of the path's processes / direct's, 1 concurrent";
       if (level === 1 && stdio && direct)
         goals.push(
@@ -234,10 +195,15 @@ export async function gateway(context: Context): Promise<Result> {
     for (const path of paths.splice(0)) await path.close();
     const made = warmCalls + 3 * calls;
     const audits = ['stdio', 'http'].map((kind) => audited(work, kind, made));
-    const proxy = mcpProxyBin() ? `mcp-proxy ${m.version('mcp-proxy')}` : 'no mcp-proxy installed';
+    const proxy = PROXY ? `mcp-proxy ${m.version('mcp-proxy')}` : 'no mcp-proxy installed';
     return {
       method: `one stdio upstream (server ${m.version('@modelcontextprotocol/server')}, one read-only \`ping\`), one client ${m.version('@modelcontextprotocol/client')} per path; gateways in mode \`auto\`, server trusted and pinned, audit to \`.hintgate/audit.jsonl\`; fast paths on, off and one at a time (\`HINTGATE_FAST_PATHS\`); ${proxy}. ${warmCalls} warm-up calls per path at 8 concurrent in blocks (first table), then ${calls} calls per path and level in 2 rotating rounds; p50/p95/p99 nearest-rank of \`callTool\` in the client; CPU = user + system of the path's processes (all but the client) from /proc, "preempted" = involuntary context switches of its first process. Third table: the default gateways' audit logs. Which fast paths are kept, and why: docs/gateway.md. Last: the gateway's upstream side in process, one call at a time, 8 rotating rounds of 500 calls, CPU of this process.`,
-      tables: [table(warm), table(rows), table(audits), await layers(work)],
+      tables: [
+        table(warmHead.join('|'), warm),
+        table(HEAD, rows),
+        table('gateway|calls made|audit events|bytes per call', audits),
+        await layers(work),
+      ],
       goals,
     };
   } finally {
@@ -253,16 +219,11 @@ async function layers(work: string): Promise<string> {
   const layer = async (audit?: AuditSink, era?: McpEraOption) => {
     const registry = createRegistry();
     const upstream = { name: 'bench', registry, command, args, cwd: m.ROOT, trusted: true };
-    const connection = await connectMcpServer({
-      ...upstream,
-      env: m.childEnv(),
-      ...(era ? { era } : {}),
-    });
+    const options = { ...upstream, env: m.childEnv(), ...(era ? { era } : {}) };
+    const connection = await connectMcpServer(options);
     const runtime = createRuntime({ registry, mode: 'auto', auditSinks: audit ? [audit] : [] });
-    closers.push(
-      () => connection.close(),
-      () => runtime.close(),
-    );
+    closers.push(() => connection.close());
+    closers.push(() => runtime.close());
     const call = async () => {
       const [result] = await runtime.execute([{ id: 'c', name: 'ping', arguments: {} }]);
       if (result?.status !== 'ok') throw new Error(JSON.stringify(result));
@@ -291,15 +252,13 @@ async function layers(work: string): Promise<string> {
     const f = await m.interleave(variants, { rounds: 8, runsPerRound: 500, warmupRuns: 1000 });
     const [p50, cpu] = [f.map((x) => x.p50RunUs / 1000), f.map((x) => x.cpuUs)];
     const eras: Record<string, string> = { legacy: '2025 handshake', modern: '2026-07-28' };
-    const rows = list.map(([label, { era }], i) => ({
-      'layer (upstream side, in process)': `${i + 1}. ${label}`,
-      era: eras[era] ?? era,
-      'p50 ms': m.at(p50, i),
-      'CPU µs/call': m.at(cpu, i),
-      'p50 - row 1 ms': m.at(p50, i) - m.at(p50, 0),
-      'CPU / row 1': m.at(cpu, i) / m.at(cpu, 0),
-    }));
-    return table(rows);
+    const rows = list.map(([label, { era }], i) => {
+      const [ms, us] = [m.at(p50, i), m.at(cpu, i)];
+      return [`${i + 1}. ${label}`, eras[era] ?? era, ms, us, ms - m.at(p50, 0), us / m.at(cpu, 0)];
+    });
+    const head =
+      'layer (upstream side, in process)|era|p50 ms|CPU µs/call|p50 - row 1 ms|CPU / row 1';
+    return table(head, rows);
   } finally {
     for (const close of closers.reverse()) await close().catch(() => {});
   }

@@ -1,7 +1,4 @@
-/**
- * The measuring half of the bench harness: sizes, statistics, CPU time (this process, and
- * child processes from /proc), interleaved rounds, the builds measured, and child processes.
- */
+/** The measuring half of the bench harness: sizes, statistics, CPU time, rounds, processes. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
@@ -12,11 +9,24 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** `--quick` or `HINTGATE_BENCH_QUICK=1`: tiny sizes for a smoke run; nothing is written. */
 export const QUICK = process.argv.includes('--quick') || process.env.HINTGATE_BENCH_QUICK === '1';
+/** `full`, or `quick` in a quick run. */
 export const sized = <T>(full: T, quick: T): T => (QUICK ? quick : full);
+/** The repository root. */
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** `list[i]`, NaN when absent. */
 export const at = (list: readonly number[], i: number): number => list[i] ?? Number.NaN;
+/** The 1-minute load average. */
 export const loadNow = (): number => loadavg()[0] ?? 0;
+/** `node --import tsx bench/upstream.ts <mode>` (a server of bench/upstream.ts), run from ROOT. */
+export const upstream = (mode: string) => [
+  process.execPath,
+  '--import',
+  'tsx',
+  join(ROOT, 'bench/upstream.ts'),
+  mode,
+];
+/** Resolves after `ms`. */
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Mulberry32, a seeded PRNG: the same latencies on every run. */
 export function seeded(seed: number): () => number {
@@ -29,6 +39,7 @@ export function seeded(seed: number): () => number {
   };
 }
 
+/** The median of the values. */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -42,8 +53,10 @@ export function percentile(values: readonly number[], p: number): number {
   return at(sorted, Math.max(1, Math.ceil((p / 100) * sorted.length)) - 1);
 }
 
-/** User + system CPU µs of this process so far. */
-const cpuUs = (): number => process.cpuUsage().user + process.cpuUsage().system;
+/** Calls `run(i)` for `rounds` rounds of `n` items, in an order rotating per round. */
+export async function rotate(n: number, rounds: number, run: (i: number) => Promise<unknown>) {
+  for (let turn = 0; turn < rounds * n; turn += 1) await run((turn + Math.floor(turn / n)) % n);
+}
 
 /** The fields of /proc/<pid>/stat after the command name (Linux); empty when it is gone. */
 export function procStat(pid: number | string | undefined): string[] {
@@ -64,9 +77,7 @@ export function procCpuMs(pid: number | undefined, own = false): number {
   let children: string[] = [];
   try {
     children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ');
-  } catch {
-    // Ended meanwhile.
-  }
+  } catch {} // Ended meanwhile.
   return children.filter(Boolean).reduce((sum, child) => sum + procCpuMs(+child), total);
 }
 
@@ -85,10 +96,7 @@ export type Variant = { readonly run: () => Promise<unknown>; readonly calls: nu
 /** A variant's medians over the rounds: wall and CPU µs per call, best round, one run's wall µs. */
 export type PerCall = Readonly<Record<'wallUs' | 'cpuUs' | 'bestWallUs' | 'p50RunUs', number>>;
 
-/**
- * Measures the variants in rounds after `warmupRuns` runs of each: every round each does
- * `runsPerRound` runs, in an order rotating per round, so drift of the machine hits all alike.
- */
+/** The variants after `warmupRuns` runs each, in rotating rounds of `runsPerRound` runs each. */
 export async function interleave(
   variants: readonly Variant[],
   options: { rounds: number; runsPerRound: number; warmupRuns: number },
@@ -96,13 +104,10 @@ export async function interleave(
   const quick = { rounds: 2, runsPerRound: 1, warmupRuns: 1 };
   const { rounds, runsPerRound, warmupRuns } = sized(options, quick);
   for (const variant of variants) for (let i = 0; i < warmupRuns; i += 1) await variant.run();
-  const figures = variants.map(() => ({
-    wall: [] as number[],
-    cpu: [] as number[],
-    runs: [] as number[],
-  }));
-  for (let round = 0; round < rounds * variants.length; round += 1) {
-    const index = (round + Math.floor(round / variants.length)) % variants.length;
+  const cpuUs = () => process.cpuUsage().user + process.cpuUsage().system;
+  type Lists = Record<'wall' | 'cpu' | 'runs', number[]>;
+  const figures = variants.map((): Lists => ({ wall: [], cpu: [], runs: [] }));
+  await rotate(variants.length, rounds, async (index) => {
     const [variant, own] = [variants[index] as Variant, figures[index] as (typeof figures)[0]];
     const [cpuStart, start] = [cpuUs(), performance.now()];
     for (let i = 0, last = start; i < runsPerRound; i += 1) {
@@ -113,7 +118,7 @@ export async function interleave(
     const calls = variant.calls * runsPerRound;
     own.wall.push(((performance.now() - start) * 1000) / calls);
     own.cpu.push((cpuUs() - cpuStart) / calls);
-  }
+  });
   return figures.map(({ wall, cpu, runs }) => ({
     wallUs: median(wall),
     cpuUs: median(cpu),
@@ -137,24 +142,24 @@ export type Measured = { readonly label: string; readonly dist: string; readonly
 /** This build, then the baseline (`--baseline`) when one is given. */
 export async function builds(baseline: string | undefined): Promise<Measured[]> {
   const dists = [join(ROOT, 'dist'), ...(baseline === undefined ? [] : [baseline])];
-  const load = async (dist: string) =>
-    (await import(pathToFileURL(join(dist, 'index.js')).href)) as Build;
-  const labels = ['this build', 'baseline'];
   return Promise.all(
-    dists.map(async (dist, i) => ({ label: labels[i] ?? '', dist, api: await load(dist) })),
+    dists.map(async (dist, i) => ({
+      label: i === 0 ? 'this build' : 'baseline',
+      dist,
+      api: (await import(pathToFileURL(join(dist, 'index.js')).href)) as Build,
+    })),
   );
 }
 
-/** An installed package's version, or `unknown`. */
-export function version(name: string): string {
-  const manifest = join(ROOT, 'node_modules', name, 'package.json');
-  if (!existsSync(manifest)) return 'unknown';
-  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+/** An installed package's package.json, if installed. */
+export function manifest(
+  name: string,
+): { version: string; bin?: Record<string, string> } | undefined {
+  const file = join(ROOT, 'node_modules', name, 'package.json');
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
 }
-
-/** True when `program` is on PATH. */
-export const onPath = (program: string): boolean =>
-  (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, program)));
+/** An installed package's version, or `unknown`. */
+export const version = (name: string): string => manifest(name)?.version ?? 'unknown';
 
 /** This environment with `extra`, without a token that would lock the gateway's HTTP. */
 export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
@@ -172,32 +177,23 @@ export const freePort = (): Promise<number> =>
     });
   });
 
-const connects = (port: number): Promise<boolean> =>
-  new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port }, () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-
 /** Spawns a process and resolves once 127.0.0.1:port accepts connections (in 20 s). */
-export async function spawnServing(
-  port: number,
-  command: string,
-  args: string[],
-  env = childEnv(),
-) {
-  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+export async function spawnServing(port: number, cmd: string, args: string[], env = childEnv()) {
+  const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let output = '';
   child.stderr.on('data', (chunk: Buffer) => {
     output = (output + String(chunk)).slice(-4000);
   });
-  for (const deadline = Date.now() + 20_000; !(await connects(port)); ) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  const connects = () =>
+    new Promise<boolean>((resolve) => {
+      const socket = createConnection({ host: '127.0.0.1', port }, () => resolve(true));
+      socket.once('connect', () => socket.destroy()).once('error', () => resolve(false));
+    });
+  for (const deadline = Date.now() + 20_000; !(await connects()); ) {
+    await sleep(50);
     if (child.exitCode === null && Date.now() < deadline) continue;
     await stopProcess(child);
-    throw new Error(`${command} ${args.join(' ')}: port ${port} not open\n${output}`);
+    throw new Error(`${cmd} ${args.join(' ')}: port ${port} not open\n${output}`);
   }
   return child;
 }

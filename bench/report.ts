@@ -1,35 +1,31 @@
-/**
- * The reporting half of the bench harness: Markdown tables, goals, sections of bench/RESULTS.md
- * (machine, date, load, method, tables, goals) and the summary rebuilt from their goals.
- */
+/** The reporting half of the bench harness: tables, goals, and sections of bench/RESULTS.md. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const RESULTS_PATH = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 
-/** A table row: header to cell (text as it is, a number formatted by {@link fmt}). */
-export type Row = Readonly<Record<string, string | number>>;
+/** A table cell: text as it is, a number formatted by {@link fmt}. */
+export type Cell = string | number;
 
 /** A number with 0, 2 or 3 decimals by size; NaN as `n/a`. */
-const fmt = (value: string | number): string => {
+const fmt = (value: Cell): string => {
   if (typeof value === 'string') return value;
   if (!Number.isFinite(value)) return 'n/a';
   const size = Math.abs(value);
   return value.toFixed(size >= 100 || Number.isInteger(value) ? 0 : size >= 1 ? 2 : 3);
 };
 
-/** A Markdown table of the rows (columns: every key, in order of appearance). */
-export function table(rows: readonly Row[]): string {
-  const headers = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-  const cells = rows.map((row) => headers.map((header) => fmt(row[header] ?? '')));
+/** A Markdown table: `head` is the headers joined by `|`, a row has a cell per header. */
+export function table(head: string, rows: readonly (readonly Cell[])[]): string {
+  const headers = head.split('|');
+  const cells = rows.map((row) => headers.map((_, c) => fmt(row[c] ?? '')));
   const numeric = headers.map((_, c) =>
-    cells.every((row) => /^-?[\d.]+x?$|^n\/a$/.test(row[c] ?? '')),
+    cells.every((row) => /^-?[\d.]+x?$|^n\/a$/.test(`${row[c]}`)),
   );
   const line = (values: readonly string[]): string => `| ${values.join(' | ')} |`;
-  return [line(headers), line(numeric.map((n) => (n ? '---:' : '---'))), ...cells.map(line)].join(
-    '\n',
-  );
+  const rule = numeric.map((n) => (n ? '---:' : '---'));
+  return [line(headers), line(rule), ...cells.map(line)].join('\n');
 }
 
 /** A figure measured against a limit; a missed goal fails `npm run bench`. */
@@ -44,15 +40,8 @@ export interface Goal {
 }
 
 /** A goal; a NaN value (not measured) is missed. */
-export function goal(
-  name: string,
-  value: number,
-  limit: number,
-  unit = 'x',
-  bound: Goal['bound'] = 'most',
-): Goal {
-  return { name, value, limit, unit, bound };
-}
+export const goal = (name: string, value: number, limit: number, unit = 'x', bound = 'most') =>
+  ({ name, value, limit, unit, bound }) as Goal;
 
 /** True when the goal is met. */
 export const met = (g: Goal): boolean =>
@@ -83,14 +72,15 @@ export function render(
   const based = run.baseline === undefined ? '' : ` Baseline: \`${run.baseline}\`.`;
   const context = `${run.date.slice(0, 19)}Z, ${machine}, load ${fmt(run.loadStart)} at the start, ${fmt(run.loadEnd)} at the end (\`npm run bench -- --only ${name}\`).${based}`;
   const unit = (g: Goal): string => (g.unit === 'x' || g.unit === '' ? g.unit : ` ${g.unit}`);
-  const goals = result.goals.map((g) => ({
-    goal: g.name,
-    value: `${fmt(g.value)}${unit(g)}`,
-    limit: `${g.bound === 'most' ? '<=' : '>='} ${g.limit}${unit(g)}`,
-    met: met(g) ? 'met' : '**MISSED**',
-  }));
+  const goals = result.goals.map((g) => [
+    g.name,
+    `${fmt(g.value)}${unit(g)}`,
+    `${g.bound === 'most' ? '<=' : '>='} ${g.limit}${unit(g)}`,
+    met(g) ? 'met' : '**MISSED**',
+  ]);
   const parts = [`## ${name}: ${title}`, context, `Method: ${result.method}`, ...result.tables];
-  return `${[...parts, ...(goals.length > 0 ? [table(goals)] : [])].join('\n\n')}\n`;
+  if (goals.length > 0) parts.push(table('goal|value|limit|met', goals));
+  return `${parts.join('\n\n')}\n`;
 }
 
 /** `text` with the section whose heading starts with `heading` replaced by `body` (or appended). */
@@ -101,8 +91,11 @@ function replaceSection(text: string, heading: string, body: string): string {
   return `${text.slice(0, at)}${body.trimEnd()}\n${next < 0 ? '' : text.slice(next)}`;
 }
 
-/** The summary: per section its date, start load and goals met, from the goal tables. */
-function summary(text: string): string {
+/** Writes the sections (`name` and Markdown) into bench/RESULTS.md and rebuilds the summary. */
+export function writeResults(parts: readonly { name: string; markdown: string }[]): void {
+  let text = readFileSync(RESULTS_PATH, 'utf8');
+  for (const part of parts) text = replaceSection(text, `## ${part.name}:`, part.markdown);
+  // The summary: per section its date, start load and goals met, from its goal table.
   const rows = text
     .split('\n## ')
     .slice(1)
@@ -112,20 +105,15 @@ function summary(text: string): string {
         .split('\n')
         .filter((line) => /\| (met|\*\*MISSED\*\*) \|$/.test(line) && !line.startsWith('| goal |'));
       const missed = goals.filter((line) => line.endsWith('| **MISSED** |'));
-      return {
-        section: block.slice(0, block.indexOf(':')),
-        date: /^(\d{4}-\d\d-\d\dT[\d:]+Z)/m.exec(block)?.[1] ?? '',
-        'load at start': /load ([\d.]+) at the start/.exec(block)?.[1] ?? '',
-        'goals met': `${goals.length - missed.length} of ${goals.length}`,
-        missed: missed.map((line) => line.split(' | ')[0]?.slice(2)).join('; '),
-      };
+      return [
+        block.slice(0, block.indexOf(':')),
+        /^(\d{4}-\d\d-\d\dT[\d:]+Z)/m.exec(block)?.[1] ?? '',
+        /load ([\d.]+) at the start/.exec(block)?.[1] ?? '',
+        `${goals.length - missed.length} of ${goals.length}`,
+        missed.map((line) => line.split(' | ')[0]?.slice(2)).join('; '),
+      ];
     });
-  return `## Summary\n\nGoals of each section, from its goal table below.\n\n${table(rows)}\n`;
-}
-
-/** Writes the sections (`name` and Markdown) into bench/RESULTS.md and rebuilds the summary. */
-export function writeResults(parts: readonly { name: string; markdown: string }[]): void {
-  let text = readFileSync(RESULTS_PATH, 'utf8');
-  for (const part of parts) text = replaceSection(text, `## ${part.name}:`, part.markdown);
-  writeFileSync(RESULTS_PATH, replaceSection(text, '## Summary', summary(text)));
+  const head = 'section|date|load at start|goals met|missed';
+  const summary = `## Summary\n\nGoals of each section, from its goal table below.\n\n${table(head, rows)}\n`;
+  writeFileSync(RESULTS_PATH, replaceSection(text, '## Summary', summary));
 }

@@ -1,15 +1,13 @@
 /**
- * The runtime in process, this build and a `--baseline` build interleaved. `overhead`: the
- * pipeline's cost per call with no-op tools. `scaling`: that cost as batches grow, for one
- * capped origin, and one call against the OpenAI Agents SDK's `FunctionTool.invoke`.
+ * Sections `overhead` (the pipeline's cost per call, no-op tools) and `scaling` (that cost as
+ * batches grow, one capped origin, one call against `FunctionTool.invoke`), builds interleaved.
  */
 import { RunContext, setTracingDisabled, tool } from '@openai/agents';
 import { functionCall } from '@openai/agents/testing';
 import type { Runtime, Tool, ToolCall } from 'hintgate';
 import { z } from 'zod';
-import type { Build, PerCall, Variant } from './measure.js';
-import { at, builds, interleave, seeded, sized } from './measure.js';
-import { type Context, type Goal, goal, type Result, type Row, table } from './report.js';
+import { at, type Build, builds, interleave, type PerCall, seeded, sized } from './measure.js';
+import { type Cell, type Context, type Goal, goal, type Result, table } from './report.js';
 
 /** The no-op tools of `build`, made by its own `defineTool`: `noop_read`, `noop_item_read`, `noop_write`. */
 const noopTools = (build: Build) => [
@@ -37,19 +35,12 @@ const callsOf = (size: number, name: string, key?: (n: number) => string): ToolC
   Array.from({ length: size }, (_, n) => ({
     id: `c${n}`,
     name,
-    arguments: key ? { n, key: key(n) } : { n },
+    arguments: { n, ...(key ? { key: key(n) } : {}) },
   }));
 const checked = (runtime: Runtime, calls: readonly ToolCall[]) => async () => {
   const failed = (await runtime.execute(calls)).find((r) => r.status !== 'ok');
   if (failed !== undefined) throw new Error(`${failed.id} ended ${failed.status}`);
 };
-/** Runs of `batch` until 1000 calls, so batches of every size weigh alike. */
-const thousand = (run: () => Promise<unknown>, size: number): Variant => ({
-  calls: 1000,
-  run: async () => {
-    for (let i = 0; i < 1000 / size; i += 1) await run();
-  },
-});
 
 /** Section `overhead`. */
 export async function overhead(context: Context): Promise<Result> {
@@ -85,57 +76,43 @@ export async function overhead(context: Context): Promise<Result> {
     ['100 no-op reads, one `turn().call` each', 'this build', oneByOne, 100],
     ['reference: zod validate + execute, no pipeline', '', floor, 100],
   ];
-  const options = { rounds: 15, runsPerRound: 4, warmupRuns: 30 };
-  const m = await interleave(
-    variants.map(([, , run, size]) => thousand(run, size)),
-    options,
-  );
-  for (const rt of runtimes) await rt.close();
-  const base = (m.at(-1) as PerCall).wallUs;
-  const rows = variants.map(([scenario, build], i): Row => {
-    const own = m[i] as PerCall;
-    const mineCpu = m[variants.findIndex((v) => v[0] === scenario)]?.cpuUs ?? Number.NaN;
-    return {
-      scenario,
-      build,
-      'wall µs/call': own.wallUs,
-      'best round wall µs/call': own.bestWallUs,
-      'CPU µs/call': own.cpuUs,
-      'CPU / this build': own.cpuUs / mineCpu,
-      'wall added over reference µs': own.wallUs - base,
-    };
+  // Runs of a batch until 1000 calls, so batches of every size weigh alike.
+  const thousand = ([, , run, size]: (typeof variants)[0]) => ({
+    calls: 1000,
+    run: async () => {
+      for (let i = 0; i < 1000 / size; i += 1) await run();
+    },
   });
-  const goals = variants.flatMap(([scenario, build], i) =>
-    build === 'this build'
-      ? [goal(`${scenario}: wall added over the reference`, (m[i]?.wallUs ?? 0) - base, 20, 'µs')]
-      : [],
-  );
+  const options = { rounds: 15, runsPerRound: 4, warmupRuns: 30 };
+  const f = await interleave(variants.map(thousand), options);
+  for (const rt of runtimes) await rt.close();
+  const base = (f.at(-1) as PerCall).wallUs;
+  const goals: Goal[] = [];
+  const rows = variants.map(([scenario, build], i): Cell[] => {
+    const { wallUs, bestWallUs, cpuUs } = f[i] as PerCall;
+    const mineCpu = f[variants.findIndex((v) => v[0] === scenario)]?.cpuUs ?? Number.NaN;
+    const name = `${scenario}: wall added over the reference`;
+    if (build === 'this build') goals.push(goal(name, wallUs - base, 20, 'µs'));
+    return [scenario, build, wallUs, bestWallUs, cpuUs, cpuUs / mineCpu, wallUs - base];
+  });
+  const head = 'scenario|build|wall µs/call|best round wall µs/call|CPU µs/call|CPU / this build';
   return {
     method: `batches of no-op calls (zod schemas, each build's tools made by its own \`defineTool\`) through one runtime per build, mode \`yolo\`; every variant runs 1000 calls a run, 4 runs a round, in 15 rotating rounds after 30 warm-up runs; median per call. The reference validates and executes the 100 reads with no pipeline.`,
-    tables: [table(rows)],
+    tables: [table(`${head}|wall added over reference µs`, rows)],
     goals,
   };
 }
 
 /** `execute` against `FunctionTool.invoke` of the same function, N calls awaited together. */
-async function againstInvoke(
-  measured: readonly { label: string; api: Build }[],
-  rows: Row[],
-  goals: Goal[],
-): Promise<void> {
+async function againstInvoke(measured: readonly { label: string; api: Build }[], goals: Goal[]) {
   setTracingDisabled(true);
-  const plain = tool({
-    name: 'noop_read',
-    description: 'No-op.',
-    parameters: {
-      type: 'object',
-      properties: { n: { type: 'number' } },
-      required: ['n'],
-      additionalProperties: false,
-    },
-    execute: (input) => `ok ${(input as { n: number }).n}`,
-  });
+  const properties = { n: { type: 'number' } };
+  const parameters = { type: 'object' as const, properties, required: ['n'] };
+  const schema = { ...parameters, additionalProperties: false as const };
+  const execute = (input: unknown) => `ok ${(input as { n: number }).n}`;
+  const plain = tool({ name: 'noop_read', description: 'No-op.', parameters: schema, execute });
   const runtimes = measured.map(({ api }) => runtimeOf(api));
+  const rows: Cell[][] = [];
   for (const count of [1, 10, 100]) {
     const calls = callsOf(count, 'noop_read');
     const items = calls.map(({ id }, n) => functionCall('noop_read', { n }, { callId: id }));
@@ -148,103 +125,78 @@ async function againstInvoke(
     const runs = sized(Math.round(20_000 / count), 10);
     const variants = [invokeAll, ...runtimes.map((rt) => checked(rt, calls))];
     const options = { rounds: 11, runsPerRound: runs, warmupRuns: runs * 5 };
-    const cpus = (
-      await interleave(
-        variants.map((run) => ({ calls: count, run })),
-        options,
-      )
-    ).map((x) => x.cpuUs);
-    const invoked = at(cpus, 0);
-    for (const [b, build] of measured.entries()) {
-      const cpu = at(cpus, b + 1);
-      rows.push({
-        'calls per batch': count,
-        build: build.label,
-        'execute CPU µs/call': cpu,
-        '`FunctionTool.invoke` CPU µs/call': invoked,
-        'execute / invoke': cpu / invoked,
-      });
-    }
+    const f = await interleave(
+      variants.map((run) => ({ calls: count, run })),
+      options,
+    );
+    const [invoked, ...cpus] = f.map((x) => x.cpuUs) as [number, ...number[]];
+    for (const [b, build] of measured.entries())
+      rows.push([count, build.label, at(cpus, b), invoked, at(cpus, b) / invoked]);
     if (count === 1)
-      goals.push(goal('one call: execute / `FunctionTool.invoke` (CPU)', at(cpus, 1) / invoked, 1));
+      goals.push(goal('one call: execute / `FunctionTool.invoke` (CPU)', at(cpus, 0) / invoked, 1));
     if (count === 100)
-      goals.push(goal('batch of 100: execute CPU per call (absolute)', at(cpus, 1), 5, 'µs'));
+      goals.push(goal('batch of 100: execute CPU per call (absolute)', at(cpus, 0), 5, 'µs'));
   }
   for (const rt of runtimes) await rt.close();
+  const head = 'calls per batch|build|execute CPU µs/call|`FunctionTool.invoke` CPU µs/call';
+  return table(`${head}|execute / invoke`, rows);
 }
 
 /** Section `scaling`. */
 export async function scaling(context: Context): Promise<Result> {
   const measured = await builds(context.baseline);
   const goals: Goal[] = [];
-  const single: Row[] = [];
   // One call first, before the big batches have grown the heap.
-  await againstInvoke(measured, single, goals);
-  const grown: Row[] = [];
-  const capped: Row[] = [];
+  const tables = [await againstInvoke(measured, goals)];
   for (const [kind, sizes, per] of [
     ['mixed', sized([1000, 10_000, 100_000], [100, 1000]), 300_000],
     ['capped', sized([1000, 10_000], [100, 1000]), 100_000],
   ] as const) {
-    const runtimes = measured.map(({ api }) =>
-      runtimeOf(api, kind === 'capped' ? { concurrency: { local: 1 } } : {}),
-    );
+    const capped = kind === 'capped';
+    const options = capped ? { concurrency: { local: 1 } } : {};
+    const runtimes = measured.map(({ api }) => runtimeOf(api, options));
     const callsFor = (size: number): ToolCall[] => {
-      if (kind === 'capped') return callsOf(size, 'noop_read');
+      if (capped) return callsOf(size, 'noop_read');
       const random = seeded(0x5ca1e + size);
       return callsOf(size, 'x', (n) => `k${n % 100}`).map((call) => ({
         ...call,
         name: random() < 0.25 ? 'noop_write' : 'noop_item_read',
       }));
     };
-    const first: number[] = [];
+    const [first, rows, step, s0] = [[] as number[], [] as Cell[][], capped ? 1 : 2, sizes[0]];
     for (const size of sizes) {
       const calls = callsFor(size);
       const variants = runtimes.flatMap((rt) => [
         { calls: size, run: checked(rt, calls) },
-        ...(kind === 'mixed' ? [{ calls: size, run: () => rt.plan(calls) }] : []),
+        ...(capped ? [] : [{ calls: size, run: () => rt.plan(calls) }]),
       ]);
       const rounds = sized(Math.max(3, Math.round(per / size)), 2);
-      const m = await interleave(variants, {
-        rounds,
-        runsPerRound: 1,
-        warmupRuns: sized(Math.ceil(30_000 / size), 1),
-      });
-      const step = kind === 'mixed' ? 2 : 1;
-      if (first.length === 0) first.push(...m.map((x) => x.cpuUs));
+      const warmupRuns = sized(Math.ceil(30_000 / size), 1);
+      const f = await interleave(variants, { rounds, runsPerRound: 1, warmupRuns });
+      if (first.length === 0) first.push(...f.map((x) => x.cpuUs));
       for (const [b, build] of measured.entries()) {
-        const exec = m[b * step] as PerCall;
-        const plan = kind === 'mixed' ? m[b * step + 1] : undefined;
+        const exec = f[b * step] as PerCall;
+        const plan = capped ? undefined : (f[b * step + 1] as PerCall);
         const ratio = exec.cpuUs / at(first, b * step);
         const planRatio = (plan?.cpuUs ?? Number.NaN) / at(first, b * step + 1);
-        const row = {
-          calls: size,
-          build: build.label,
-          'execute CPU µs/call': exec.cpuUs,
-          'execute wall µs/call': exec.wallUs,
-          [`execute / ${sizes[0]} (CPU)`]: ratio,
-        };
-        if (kind === 'capped')
-          capped.push({ ...row, [`total / ${sizes[0]}`]: (ratio * size) / (sizes[0] ?? 1) });
-        else
-          grown.push({
-            ...row,
-            'plan() CPU µs/call': plan?.cpuUs ?? Number.NaN,
-            'plan() wall µs/call': plan?.wallUs ?? Number.NaN,
-            [`plan() / ${sizes[0]} (CPU)`]: planRatio,
-          });
-        if (b > 0 || size === sizes[0]) continue;
-        const what = kind === 'capped' ? 'one origin capped at 1' : 'mixed batch';
-        const of = `per call, ${size} / ${sizes[0]} calls (CPU)`;
+        const row = [size, build.label, exec.cpuUs, exec.wallUs, ratio];
+        if (plan) rows.push([...row, plan.cpuUs, plan.wallUs, planRatio]);
+        else rows.push([...row, (ratio * size) / (s0 ?? 1)]);
+        if (b > 0 || size === s0) continue;
+        const of = `per call, ${size} / ${s0} calls (CPU)`;
+        const what = capped ? 'one origin capped at 1' : 'mixed batch';
         goals.push(goal(`${what}: execute ${of}`, ratio, 1.5));
         if (plan) goals.push(goal(`mixed batch: plan() ${of}`, planRatio, 1.5));
       }
     }
     for (const rt of runtimes) await rt.close();
+    const head = `calls|build|execute CPU µs/call|execute wall µs/call|execute / ${s0} (CPU)`;
+    const plans = `plan() CPU µs/call|plan() wall µs/call|plan() / ${s0} (CPU)`;
+    tables.push(table(`${head}|${capped ? `total / ${s0}` : plans}`, rows));
   }
   return {
     method: `no-op calls (zod, mode \`yolo\`), each build's tools made by its own \`defineTool\`; medians of rotating rounds, builds interleaved, CPU = this process's user + system. First table: one read through \`execute\` of N calls against N \`invoke\`s of the same function as an \`@openai/agents\` \`tool()\`, 11 rounds of about 20,000 calls. Second: mixed batches (a read S on \`item:k\`, one in four a write X, 100 keys; seeded), \`execute\` and \`plan()\`, about 300,000 calls per size. Third: N lock-free reads of one origin capped at 1 call at a time, all ready at once, about 100,000 calls per size.`,
-    tables: [table(single), table(grown), table(capped)],
+    tables,
     goals,
   };
 }

@@ -1,7 +1,6 @@
 /**
- * Section `shell`: how long run_command's reading of a command line takes (approval keys and
- * the safety gate, bash grammar) from a 1 KiB line to the longest one taken, and a 1 MB line
- * refused.
+ * Section `shell`: run_command's reading of a command line (approval keys and the safety gate)
+ * from a 1 KiB line to the longest one taken, and a 1 MB line refused.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +13,7 @@ import {
   MAX_COMMAND_LENGTH as MAX,
 } from 'hintgate/tools';
 import { at, msOf } from './measure.js';
-import { type Goal, goal, type Result, type Row, table } from './report.js';
+import { type Cell, type Goal, goal, type Result, table } from './report.js';
 
 const SMALL = 1024;
 /** `unit` repeated to exactly `length` characters, or as many whole copies as fit. */
@@ -55,7 +54,7 @@ export async function shell(): Promise<Result> {
     );
     await runtime.close();
     const goals: Goal[] = [];
-    const rows: Row[] = [];
+    const rows: Cell[][] = [];
     for (const [name, build] of SHAPES) {
       const works = [build(SMALL), build(MAX)].flatMap((line) => [
         () => commandApprovalKeys(line, workspace),
@@ -63,37 +62,29 @@ export async function shell(): Promise<Result> {
       ]);
       const [keys1 = 0, gate1 = 0, keys = 0, gate = 0] = await msOf(works, 21);
       const ratio = (keys + gate) / (keys1 + gate1);
-      const shape = name.split(':')[0];
-      goals.push(goal(`${shape}: time ${MAX} / ${SMALL} characters`, ratio, (3 * MAX) / SMALL));
-      rows.push({
-        'line shape': name,
-        [`keys ${SMALL} ms`]: keys1,
-        [`gate ${SMALL} ms`]: gate1,
-        [`keys ${MAX} ms`]: keys,
-        [`gate ${MAX} ms`]: gate,
-        'time ratio': ratio,
-      });
+      goals.push(
+        goal(`${name.split(':')[0]}: time ${MAX} / ${SMALL} characters`, ratio, (3 * MAX) / SMALL),
+      );
+      rows.push([name, keys1, gate1, keys, gate, ratio]);
     }
-    const longest = Number(rows[0]?.[`keys ${MAX} ms`]) + Number(rows[0]?.[`gate ${MAX} ms`]);
+    const longest = Number(rows[0]?.[3]) + Number(rows[0]?.[4]);
     const huges = [
       "run_command's approval key",
       'checkCommandSafety',
       'a whole call through the runtime (input schema)',
     ];
-    const slowest = Math.max(...hugeMs) / longest;
-    goals.push(goal('1 MB line refused, slowest / longest words line read', slowest, 1));
+    goals.push(
+      goal(
+        '1 MB line refused, slowest / longest words line read',
+        Math.max(...hugeMs) / longest,
+        1,
+      ),
+    );
+    const hugeRows = huges.map((what, i) => [what, at(hugeMs, i), at(hugeMs, i) / longest]);
+    const head = `line shape|keys ${SMALL} ms|gate ${SMALL} ms|keys ${MAX} ms|gate ${MAX} ms|time ratio`;
     return {
       method: `median of 21 rotating rounds after a warm-up, built package. First table: a 1 MB line (\`echo aaaa…\`, over the maximum of ${MAX}), refused unread. Second: lines of ${SMALL} and ${MAX} characters read by \`commandApprovalKeys\` (keys) and \`checkCommandSafety\` (gate), lengths and readers taking turns; linear reading allows ${(3 * MAX) / SMALL}x for the ${MAX / SMALL}x longer line (quadratic would be ${(MAX / SMALL) ** 2}x).`,
-      tables: [
-        table(
-          huges.map((what, i) => ({
-            '1 MB line': what,
-            ms: at(hugeMs, i),
-            '/ longest words line read': at(hugeMs, i) / longest,
-          })),
-        ),
-        table(rows),
-      ],
+      tables: [table('1 MB line|ms|/ longest words line read', hugeRows), table(head, rows)],
       goals,
     };
   } finally {

@@ -1,17 +1,14 @@
 /**
- * Section `state`: what keeping the gateway's state in Redis costs a call, against state in
- * the gateway's process (skipped without `redis-server` on PATH). Two in-process gateways
- * front the upstream of section `gateway` three times: `lim` (`concurrency: 64` and a rate
- * limit never reached), `rl` (the rate limit only), `plain` (neither). Then the store alone.
+ * Section `state`: a call with the gateway's state in Redis against in its process (skipped
+ * without `redis-server` on PATH), through two in-process gateways; then the store alone.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGateway, type Gateway, loadGatewayConfig } from 'hintgate/gateway';
-import { UPSTREAM } from './gateway.js';
 import * as m from './measure.js';
-import { goal, type Result, type Row, table } from './report.js';
+import { goal, type Result, table } from './report.js';
 
 /** The part of the store (`SharedState`, src/state; no entry point exports it) used here. */
 interface Store {
@@ -22,36 +19,30 @@ interface Store {
   close(): Promise<void>;
   readonly status: string;
 }
-const SERVERS = {
-  lim: '`lim`: slot and rate limit',
-  rl: '`rl`: rate limit',
-  plain: '`plain`: no limits',
-};
+/** The upstream of section `gateway` three times, with a rate limit never reached and a slot. */
+const SERVERS = { lim: 'slot and rate limit', rl: 'rate limit', plain: 'no limits' };
 
 async function startGateway(dir: string, state?: string): Promise<Gateway> {
   mkdirSync(dir, { recursive: true });
-  const [command, ...args] = UPSTREAM;
-  const limit = { tools: { ping: { rateLimit: { max: 1e8, windowMs: 60_000 } } } };
+  const [command, ...args] = m.upstream('ping');
   const server = { command, args, cwd: m.ROOT, trusted: true };
-  const servers = {
-    lim: { ...server, ...limit, concurrency: 64 },
-    rl: { ...server, ...limit },
-    plain: server,
-  };
-  const config = { servers, mode: 'auto', pin: { newTools: 'allow' }, ...(state ? { state } : {}) };
+  const limited = { ...server, tools: { ping: { rateLimit: { max: 1e8, windowMs: 60_000 } } } };
+  const servers = { lim: { ...limited, concurrency: 64 }, rl: limited, plain: server };
+  const config = { servers, mode: 'auto', pin: { newTools: 'allow' }, ...(state && { state }) };
   writeFileSync(join(dir, 'hintgate.yaml'), JSON.stringify(config));
   const env = { ...process.env, HINTGATE_STATE_SECRET: 'bench-'.repeat(8) };
   const loaded = await loadGatewayConfig(join(dir, 'hintgate.yaml'));
   return createGateway({ config: loaded, env, onNotice: () => {} });
 }
 
-const until = async (ready: () => boolean): Promise<void> => {
-  while (!ready()) await new Promise((resolve) => setTimeout(resolve, 20));
+const until = async (ready: () => boolean) => {
+  while (!ready()) await m.sleep(20);
 };
 
 /** Section `state`. */
 export async function state(): Promise<Result> {
-  if (!m.onPath('redis-server')) {
+  const dirs = (process.env.PATH ?? '').split(':').filter(Boolean);
+  if (!dirs.some((dir) => existsSync(join(dir, 'redis-server')))) {
     const method =
       'skipped: `redis-server` is not on PATH (install Redis to measure this section).';
     return { method, tables: [], goals: [] };
@@ -64,10 +55,8 @@ export async function state(): Promise<Result> {
   const gateways: Gateway[] = [];
   try {
     redis = await m.spawnServing(port, 'redis-server', flags);
-    gateways.push(
-      await startGateway(join(dir, 'local')),
-      await startGateway(join(dir, 'redis'), url),
-    );
+    gateways.push(await startGateway(join(dir, 'local')));
+    gateways.push(await startGateway(join(dir, 'redis'), url));
     await until(() => gateways[1]?.sharedState?.isReady() === true);
     const paths = Object.keys(SERVERS).flatMap((server) =>
       gateways.map((gw, g) => ({ server, where: g === 0 ? 'in-process' : 'Redis', gw })),
@@ -78,8 +67,8 @@ export async function state(): Promise<Result> {
       const batch = Array.from({ length: inFlight }, (_, i) => i);
       const run = (gw: Gateway, name: string) => async () => {
         const calls = batch.map((i) => gw.runtime.execute([{ id: `c${i}`, name, arguments: {} }]));
-        const results = await Promise.all(calls);
-        if (results.some(([r]) => r?.status !== 'ok')) throw new Error(`${name}: a call failed`);
+        if ((await Promise.all(calls)).some(([r]) => r?.status !== 'ok'))
+          throw new Error(`${name}: a call failed`);
       };
       const variants = paths.map((p) => ({ calls: inFlight, run: run(p.gw, `${p.server}__ping`) }));
       const runsPerRound = Math.round(calls / 4 / inFlight);
@@ -89,13 +78,10 @@ export async function state(): Promise<Result> {
     }
     const [one, many] = [figures[0]?.map((f) => f.p50RunUs / 1000) ?? [], figures[1] ?? []];
     const added = (i: number): number => m.at(one, i + 1) - m.at(one, i);
-    const rows: Row[] = paths.map((p, i) => ({
-      server: SERVERS[p.server as keyof typeof SERVERS],
-      state: p.where,
-      'p50 ms (1 in flight)': m.at(one, i),
-      'calls/s (16 in flight)': 1e6 / (many[i]?.wallUs ?? Number.NaN),
-      'Redis p50 - in-process p50 ms': i % 2 === 1 ? added(i - 1) : '',
-    }));
+    const rows = paths.map((p, i) => {
+      const [server, rate] = [SERVERS[p.server as 'lim'], 1e6 / (many[i]?.wallUs ?? Number.NaN)];
+      return [`\`${p.server}\`: ${server}`, p.where, m.at(one, i), rate, i % 2 ? added(i - 1) : ''];
+    });
     const goals = [
       goal('Redis p50 - in-process p50, slot and rate limit', added(0), 0.3, 'ms'),
       goal('Redis p50 - in-process p50, rate limit', added(2), 0.3, 'ms'),
@@ -114,11 +100,9 @@ export async function state(): Promise<Result> {
       if (outcome.taken === undefined) throw new Error(`refused: ${JSON.stringify(outcome)}`);
       void outcome.taken.slot?.release();
     };
+    const twice = () => take({ slot, windows: [] }).then(() => take({ windows }));
     const ways: [string, () => Promise<void>][] = [
-      [
-        'slot, then window unit: two script calls',
-        () => take({ slot, windows: [] }).then(() => take({ windows })),
-      ],
+      ['slot, then window unit: two script calls', twice],
       ['slot and window unit: one script call', () => take({ slot, windows })],
       ['window unit alone: one script call', () => take({ windows })],
     ];
@@ -129,13 +113,13 @@ export async function state(): Promise<Result> {
       warmupRuns: 2000,
     });
     await store.close();
-    const storeRows = ways.map(([what], i) => ({
-      'what a capped, rate-limited call asks of Redis': what,
-      'p50 ms': (alone[i]?.p50RunUs ?? Number.NaN) / 1000,
-    }));
+    const storeRows = ways.map(([what], i) => [what, (alone[i]?.p50RunUs ?? Number.NaN) / 1000]);
+    const head =
+      'server|state|p50 ms (1 in flight)|calls/s (16 in flight)|Redis p50 - in-process p50 ms';
+    const storeHead = 'what a capped, rate-limited call asks of Redis|p50 ms';
     return {
       method: `a \`redis-server\` on 127.0.0.1 started for the run; calls through each gateway's runtime (\`runtime.execute\` of one call), the paths taking turns in 4 rounds of ${calls / 4} calls after 2000 warm-up calls; p50 at 1 call in flight, throughput at 16 (client, gateways, upstreams and Redis share the cores). Second table: the store alone (\`take\` of \`connectRedisState\` from dist/), 1 call in flight, each slot released without waiting, as a call does.`,
-      tables: [table(rows), table(storeRows)],
+      tables: [table(head, rows), table(storeHead, storeRows)],
       goals,
     };
   } finally {

@@ -1,13 +1,13 @@
 /**
- * Section `strategies`: hintgate against the strategies of other harnesses on the same batches
- * of tools that sleep on a real timer, with the critical path of each batch from a model of
- * DESIGN's lock table; and read-only batches against `Promise.allSettled`.
+ * Section `strategies`: hintgate against the strategies of other harnesses on batches of tools
+ * sleeping on a real timer, with each batch's critical path from a model of DESIGN's lock
+ * table; and read-only batches against `Promise.allSettled`.
  */
 import type { CallResult, Runtime, Tool, ToolAnnotations, ToolCall } from 'hintgate';
 import { createRuntime, DESTRUCTIVE, defineTool, READ_ONLY, WRITE } from 'hintgate';
 import { z } from 'zod';
 import { msOf, seeded, sized } from './measure.js';
-import { type Goal, goal, type Result, type Row, table } from './report.js';
+import { type Cell, type Goal, goal, type Result, table } from './report.js';
 
 type Kind = 'READ' | 'WRITE' | 'DELETE' | 'SEARCH';
 type Args = { path?: string; ms: number };
@@ -57,24 +57,17 @@ const MIXED = [
 
 const writes = (call: Spec): boolean => call.kind === 'WRITE' || call.kind === 'DELETE';
 /**
- * DESIGN's lock table for these tools (one origin; a keyed call takes IS/IX up the tree and S/X
- * on its file, a key-less read S on the root): two calls conflict when one writes and they
- * share a file or one has no key.
+ * For each call, the earlier calls it conflicts with, by DESIGN's lock table for these tools
+ * (one origin; a keyed call takes IS/IX up the tree and S/X on its file, a key-less read S on
+ * the root): two calls conflict when one writes and they share a file or one has no key.
  */
-const conflicts = (a: Spec, b: Spec): boolean =>
-  (writes(a) || writes(b)) && (a.path === undefined || b.path === undefined || a.path === b.path);
-/** For each call, the earlier calls it conflicts with. */
 const conflictSets = (of: Batch): number[][] =>
-  of.calls.map((call, j) =>
-    of.calls.slice(0, j).flatMap((e, i) => (conflicts(e, call) ? [i] : [])),
+  of.calls.map((b, j) =>
+    of.calls.slice(0, j).flatMap((a, i) => {
+      const shared = a.path === undefined || b.path === undefined || a.path === b.path;
+      return (writes(a) || writes(b)) && shared ? [i] : [];
+    }),
   );
-/** finish(j) = ms(j) + the latest finish of an earlier conflicting call: no order-keeping scheduler does better. */
-function criticalPath(of: Batch): number {
-  const finish: number[] = [];
-  for (const [j, set] of conflictSets(of).entries())
-    finish.push((of.calls[j]?.ms ?? 0) + Math.max(0, ...set.map((i) => finish[i] ?? 0)));
-  return Math.max(...finish);
-}
 const argsOf = ({ path, ms }: Spec): Args => (path === undefined ? { ms } : { path, ms });
 const toCalls = (of: Batch): ToolCall[] =>
   of.calls.map((call, i) => ({
@@ -82,6 +75,7 @@ const toCalls = (of: Batch): ToolCall[] =>
     name: TOOLS[call.kind].name,
     arguments: argsOf(call),
   }));
+const sum = (of: Batch) => of.calls.reduce((total, c) => total + c.ms, 0);
 
 /** A call run straight by its tool; a failure becomes its value, as `allSettled` does. */
 const invoke = async (call: Spec, i: number): Promise<unknown> => {
@@ -128,9 +122,10 @@ async function planAgrees(runtime: Runtime, of: Batch): Promise<boolean> {
   });
 }
 
-/** Ms per run of each work: median of 5 rotating rounds after a warm-up; ids not ok into `failed`. */
-const timed = (works: (() => Promise<unknown>)[], failed: Set<string>): Promise<number[]> =>
-  msOf(
+/** Ms per run of each work (median of 5 rotating rounds after a warm-up), and the ids not ok. */
+async function timed(works: (() => Promise<unknown>)[]): Promise<[number[], string]> {
+  const failed = new Set<string>();
+  const ms = await msOf(
     works.map((work) => async () => {
       const results = await work();
       for (const r of Array.isArray(results) ? (results as CallResult[]) : [])
@@ -138,63 +133,56 @@ const timed = (works: (() => Promise<unknown>)[], failed: Set<string>): Promise<
     }),
     5,
   );
+  return [ms, [...failed].join(', ') || 'none'];
+}
 
 /** Section `strategies`. */
 export async function strategies(): Promise<Result> {
   const runtime = createRuntime({ tools: Object.values(TOOLS), mode: 'yolo' });
   const goals: Goal[] = [];
-  const mixed: Row[] = [];
+  const mixed: Cell[][] = [];
   const draw = drawer(0x5eed, 20, 120);
   for (const [n, [title, shape]] of MIXED.entries()) {
     const of = batch(title, shape, draw);
-    const failed = new Set<string>();
     const works = [sequential, allReadOrSequential, readWaves].map((s) => () => s(of));
     works.push(() => runtime.execute(toCalls(of)));
-    const [seq = 0, all = 0, waves = 0, hg = 0] = await timed(works, failed);
-    const critical = criticalPath(of);
+    const [[seq = 0, all = 0, waves = 0, hg = 0], failed] = await timed(works);
+    // finish(j) = ms(j) + the latest finish of an earlier conflicting call: no order-keeping
+    // scheduler does better.
+    const finish: number[] = [];
+    for (const [j, set] of conflictSets(of).entries())
+      finish.push((of.calls[j]?.ms ?? 0) + Math.max(0, ...set.map((i) => finish[i] ?? 0)));
+    const critical = Math.max(...finish);
     if (of.calls.some(writes))
       goals.push(goal(`batch ${n + 1}: hintgate / critical path`, hg / critical, 1.05));
-    mixed.push({
-      '#': n + 1,
-      'batch (shape)': `${title}: \`${of.shape}\``,
-      'sum ms': of.calls.reduce((sum, c) => sum + c.ms, 0),
-      'critical path ms': critical,
-      '(1) ms': seq,
-      '(2) ms': all,
-      '(3) ms': waves,
-      'hintgate ms': hg,
-      'hintgate / critical': hg / critical,
-      '(1) / hintgate': seq / hg,
-      'best of (2),(3) / hintgate': Math.min(all, waves) / hg,
-      'plan agrees': (await planAgrees(runtime, of)) ? 'yes' : 'no',
-      'calls not ok': [...failed].join(', ') || 'none',
-    });
+    const agrees = (await planAgrees(runtime, of)) ? 'yes' : 'no';
+    const ratios = [hg / critical, seq / hg, Math.min(all, waves) / hg];
+    const label = `${title}: \`${of.shape}\``;
+    mixed.push([n + 1, label, sum(of), critical, seq, all, waves, hg, ...ratios, agrees, failed]);
   }
-  const reads: Row[] = [];
+  const reads: Cell[][] = [];
   for (const size of sized([1, 2, 4, 8, 16, 32, 64], [1, 8])) {
     const shape = Array.from({ length: size }, (_, i) => `READ(r${i})`).join(' ');
     const of = batch(`${size} reads`, shape, drawer(0xbee5 + size, 20, 100));
-    const failed = new Set<string>();
     const works = [() => allReadOrSequential(of), () => runtime.execute(toCalls(of))];
-    const [plain = 0, hg = 0] = await timed(works, failed);
+    const [[plain = 0, hg = 0], failed] = await timed(works);
     const slowest = Math.max(...of.calls.map((c) => c.ms));
     goals.push(goal(`${size} reads: hintgate / Promise.allSettled`, hg / plain, 1.05));
-    reads.push({
-      calls: size,
-      'sum ms': of.calls.reduce((sum, c) => sum + c.ms, 0),
-      'slowest call ms': slowest,
-      'Promise.allSettled ms': plain,
-      'hintgate ms': hg,
-      'hintgate / allSettled': hg / plain,
-      'hintgate / slowest': hg / slowest,
-      'calls not ok': [...failed].join(', ') || 'none',
-    });
+    reads.push([size, sum(of), slowest, plain, hg, hg / plain, hg / slowest, failed]);
   }
   await runtime.close();
+  const head = [
+    '#|batch (shape)|sum ms|critical path ms|(1) ms|(2) ms|(3) ms|hintgate ms|hintgate / critical',
+    '(1) / hintgate|best of (2),(3) / hintgate|plan agrees|calls not ok',
+  ].join('|');
+  const readHead = 'calls|sum ms|slowest call ms|Promise.allSettled ms|hintgate ms';
   return {
     method:
       'tools sleep on a real timer for their latency (seeded: 20-120 ms in the first table, 20-100 in the second). (1) sequential; (2) `Promise.allSettled` if every call is read-only, else sequential; (3) consecutive reads as one wave; hintgate `execute`, mode `yolo`. Critical path from DESIGN\'s lock table (a model independent of src/). Median of 5 rotating rounds after a warm-up run. "plan agrees": `runtime.plan` waits only for conflicting calls and its closure is the model\'s conflict set.',
-    tables: [table(mixed), table(reads)],
+    tables: [
+      table(head, mixed),
+      table(`${readHead}|hintgate / allSettled|hintgate / slowest|calls not ok`, reads),
+    ],
     goals,
   };
 }
