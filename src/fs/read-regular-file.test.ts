@@ -34,6 +34,14 @@ describe('readRegularFile', () => {
     expect(read.stats.size).toBe(10n);
   });
 
+  it('reads a file of some megabytes whole and exactly, multi-byte characters included', async () => {
+    const text = Array.from({ length: 200_000 }, (_, i) => `line ${i} é€😀\n`).join('');
+    await writeFile(join(dir, 'big.lock'), text);
+    const read = await readRegularFile(join(dir, 'big.lock'), { maxBytes: 16 * 1024 * 1024 });
+    expect(read.text === text).toBe(true);
+    expect(read.bytes.length).toBe(Buffer.byteLength(text));
+  });
+
   it('accepts a file of exactly maxBytes and refuses one byte more, naming the limit', async () => {
     await writeFile(join(dir, 'ok'), 'x'.repeat(1024));
     expect((await readRegularFile(join(dir, 'ok'), { maxBytes: 1024 })).text).toHaveLength(1024);

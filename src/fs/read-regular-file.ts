@@ -87,18 +87,24 @@ function kindOf(stats: BigIntStats): string {
   return 'not a regular file';
 }
 
-/** Reads at most `limit` bytes from the handle's start; fewer when the file ends first. */
-async function readUpTo(handle: FileHandle, limit: number): Promise<Buffer> {
+/**
+ * Reads at most `limit` bytes from the handle's start; fewer when the file ends first. The
+ * file's size as `fstat` gave it is read in one go (a lock file of tens of megabytes takes
+ * one read, not hundreds of 64 KiB ones), one byte more to see that it ended; a file that
+ * grew meanwhile goes on in 64 KiB chunks.
+ */
+async function readUpTo(handle: FileHandle, limit: number, expected: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
   while (total < limit) {
-    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, limit - total));
+    const want = Math.max(CHUNK_BYTES, expected - total + 1);
+    const buffer = Buffer.allocUnsafe(Math.min(want, limit - total));
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, total);
     if (bytesRead === 0) break;
     chunks.push(buffer.subarray(0, bytesRead));
     total += bytesRead;
   }
-  return Buffer.concat(chunks, total);
+  return chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : Buffer.concat(chunks, total);
 }
 
 /**
@@ -154,7 +160,7 @@ export async function readRegularFile(
         { size: bytes },
       );
     if (stats.size > BigInt(maxBytes)) throw tooLarge(`${stats.size} bytes`, Number(stats.size));
-    const bytes = await readUpTo(handle, maxBytes + 1);
+    const bytes = await readUpTo(handle, maxBytes + 1, Number(stats.size));
     if (bytes.length > maxBytes) throw tooLarge(`more than ${maxBytes} bytes`, bytes.length);
     return { text: bytes.toString('utf8'), bytes, stats };
   } catch (error) {

@@ -1,5 +1,6 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import {
+  canonicalCopy,
   comparePins,
   type DefinitionDigests,
   definitionDigests,
@@ -78,6 +79,17 @@ interface ListedServer {
   readonly digests: ReadonlyMap<string, DefinitionDigests>;
 }
 
+/** `listing` with its JSON values in canonical key order (see `canonicalCopy`). */
+const canonicalListing = (listing: ToolListing): ToolListing => ({
+  ...listing,
+  inputSchema: canonicalCopy(listing.inputSchema),
+  ...(listing.outputSchema === undefined
+    ? {}
+    : { outputSchema: canonicalCopy(listing.outputSchema) }),
+  ...(listing.annotations === undefined ? {} : { annotations: canonicalCopy(listing.annotations) }),
+  ...(listing._meta === undefined ? {} : { _meta: canonicalCopy(listing._meta) }),
+});
+
 /** Lists one server's tools as the gateway sees them, then closes the connection. */
 async function listServer(
   server: LoadedGatewayConfig['servers'][number],
@@ -100,7 +112,10 @@ async function listServer(
       },
     }),
   );
-  const listings = remoteToolListings(listed, server.name);
+  // Sorted once: each definition is then hashed, reviewed and written (as the lock file
+  // sorts it) with JSON.stringify, without a sorted pass and its garbage per use, and the
+  // listed objects, not kept, are freed.
+  const listings = remoteToolListings(listed, server.name).map(canonicalListing);
   const digests = new Map<string, DefinitionDigests>();
   for (const listing of listings) digests.set(listing.name, definitionDigests(listing));
   return { listings, digests };

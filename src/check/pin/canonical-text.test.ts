@@ -30,6 +30,31 @@ describe('canonicalText', () => {
     );
   });
 
+  it('is canonicalJson for data whose keys are sorted already (as a lock file is read back)', () => {
+    fc.assert(
+      fc.property(
+        fc.jsonValue({ maxDepth: 4 }),
+        fc.constantFrom(undefined, '', '    '),
+        (v, indent) => {
+          const sorted: unknown = JSON.parse(canonicalJson(v));
+          const text = canonicalJson(sorted);
+          const expected =
+            indent === undefined
+              ? text
+              : JSON.stringify(JSON.parse(text), null, 2).replaceAll('\n', `\n${indent}`);
+          expect(canonicalText(sorted, indent === undefined ? {} : { indent })).toBe(expected);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('sorts an object whose keys are sorted except one nested deep inside', () => {
+    const value = { a: [{ b: 1, c: { e: 1, d: 2 } }], f: { '10': 1, '2': 2, g: 3 } };
+    expect(canonicalText(value)).toBe(canonicalJson(value));
+    expect(canonicalText(value)).toBe('{"a":[{"b":1,"c":{"d":2,"e":1}}],"f":{"2":2,"10":1,"g":3}}');
+  });
+
   it('with an indent, is the pretty form of canonicalJson, each later line indented', () => {
     fc.assert(
       fc.property(value, fc.constantFrom('', '  ', '        '), (v, indent) => {

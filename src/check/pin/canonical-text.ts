@@ -52,8 +52,17 @@ function viaCopy(value: unknown, indent: string | undefined): string {
  */
 export function canonicalText(value: unknown, options: CanonicalTextOptions = {}): string {
   const { indent } = options;
+  const shape = walkShape(value);
+  if (shape === OPAQUE) return write(value, indent);
+  if (shape === SORTED) {
+    // Every object's keys are already in canonical order (a definition read back from a lock
+    // file, which is written sorted): JSON.stringify's own order is the canonical one.
+    if (indent === undefined) return JSON.stringify(value) ?? 'null';
+    const pretty = JSON.stringify(value, null, 2) ?? 'null';
+    return indent === '' ? pretty : pretty.replaceAll('\n', `\n${indent}`);
+  }
   const keys = new Set<string>();
-  if (!collectKeys(value, keys) || keys.has('__proto__')) return write(value, indent);
+  collectKeys(value, keys);
   // JSON.stringify with a list of keys writes every object's keys in the list's order: the
   // list of all keys, ordered as canonicalJson orders them, gives its text natively.
   const order = [...keys].sort();
@@ -64,6 +73,56 @@ export function canonicalText(value: unknown, options: CanonicalTextOptions = {}
   if (indent === undefined) return JSON.stringify(value, order) ?? 'null';
   const pretty = JSON.stringify(value, order, 2) ?? 'null';
   return indent === '' ? pretty : pretty.replaceAll('\n', `\n${indent}`);
+}
+
+/** {@link walkShape}: plain JSON data whose every object has its keys in canonical order. */
+const SORTED = 0;
+/** {@link walkShape}: plain JSON data with some object's keys out of canonical order. */
+const UNSORTED = 1;
+/**
+ * {@link walkShape}: something else (a `toJSON`, a class instance, a bigint, a `__proto__`
+ * key), left to {@link write}.
+ */
+const OPAQUE = 2;
+
+const isIndexKey = (key: string): boolean => {
+  const first = key.charCodeAt(0);
+  return first >= 48 && first <= 57 && isArrayIndex(key);
+};
+
+/**
+ * Whether `value` is plain JSON data, and whether each of its objects lists its keys in the
+ * order canonical JSON sorts them. Objects list array-index keys first in numeric order
+ * (as every JS object does), so only the other keys are checked to be sorted.
+ */
+function walkShape(value: unknown): typeof SORTED | typeof UNSORTED | typeof OPAQUE {
+  if (value === null || typeof value !== 'object') {
+    return typeof value === 'bigint' ? OPAQUE : SORTED;
+  }
+  if (!isPlainData(value)) return OPAQUE;
+  let shape: typeof SORTED | typeof UNSORTED = SORTED;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const inner = walkShape(item);
+      if (inner === OPAQUE) return OPAQUE;
+      if (inner === UNSORTED) shape = UNSORTED;
+    }
+    return shape;
+  }
+  let previous: string | undefined;
+  for (const key of Object.keys(value)) {
+    if (key === '__proto__') return OPAQUE;
+    if (isIndexKey(key)) {
+      if (previous !== undefined) shape = UNSORTED;
+    } else {
+      if (previous !== undefined && !(previous < key)) shape = UNSORTED;
+      previous = key;
+    }
+    const inner = walkShape((value as Record<string, unknown>)[key]);
+    if (inner === OPAQUE) return OPAQUE;
+    if (inner === UNSORTED) shape = UNSORTED;
+  }
+  return shape;
 }
 
 /**

@@ -1,3 +1,4 @@
+export { canonicalCopy } from './canonical-copy.js';
 export {
   type ComparePinsOptions,
   comparePins,

@@ -132,7 +132,8 @@ type Fail = (where: string, what: string) => never;
 function checkAnnotations(value: unknown, where: string, fail: Fail): ToolAnnotations {
   if (!isPlainObject(value)) fail(where, 'is not an object');
   const out: Record<string, string | boolean> = {};
-  for (const [key, claimed] of Object.entries(value)) {
+  // Sorted, as the lock file writes them: its text is then JSON.stringify's (canonicalText).
+  for (const [key, claimed] of Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (key === 'title') {
       if (typeof claimed !== 'string') fail(`${where}.title`, 'is not a string');
       out.title = claimed;
@@ -186,13 +187,14 @@ function checkDefinition(
       fail(`${where}.${key}`, 'is not an object');
     }
   }
+  // Keys sorted, as the lock file writes them (see checkTool).
   const definition = {
-    ...(title === undefined ? {} : { title }),
+    ...(annotations === undefined ? {} : { annotations }),
     description,
     inputSchema,
-    ...(outputSchema === undefined ? {} : { outputSchema }),
-    ...(annotations === undefined ? {} : { annotations }),
     ...(meta === undefined ? {} : { meta }),
+    ...(outputSchema === undefined ? {} : { outputSchema }),
+    ...(title === undefined ? {} : { title }),
   } as PinnedDefinition & { readonly inputSchema: PinnedJson };
   if (pinnedDefinitionBodyHash(definition) !== bodyHash) {
     fail(
@@ -210,7 +212,7 @@ function checkTool(value: unknown, where: string, fail: Fail): PinnedTool {
   const bodyHash = checkDigest(value.bodyHash, `${where}.bodyHash`, fail);
   if (!isPlainObject(fields)) fail(`${where}.fields`, 'is not an object');
   const digests: Partial<Record<DefinitionField, string>> = {};
-  for (const [field, digest] of Object.entries(fields)) {
+  for (const [field, digest] of Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (!(DEFINITION_FIELDS as readonly string[]).includes(field)) {
       fail(`${where}.fields.${field}`, `is not one of ${DEFINITION_FIELDS.join(', ')}`);
     }
@@ -227,14 +229,16 @@ function checkTool(value: unknown, where: string, fail: Fail): PinnedTool {
     value.definition === undefined
       ? undefined
       : checkDefinition(value.definition, bodyHash, `${where}.definition`, fail);
+  // Keys sorted at every level: a pin whose schemas are sorted too is written with
+  // JSON.stringify by canonicalText, not with a sorting pass over the whole definition.
   return {
-    hash,
-    bodyHash,
-    fields: digests,
     annotations,
+    bodyHash,
+    ...(definition === undefined ? {} : { definition }),
+    fields: digests,
+    hash,
     pinnedAt,
     ...(verdict === undefined ? {} : { verdict: verdict as PinVerdict }),
-    ...(definition === undefined ? {} : { definition }),
   };
 }
 

@@ -78,13 +78,15 @@ export function pinnedDescription(definition: PinnedDefinition): string {
 export function pinnedDefinitionFields(
   definition: PinnedDefinition,
 ): Record<DefinitionField, unknown> {
+  // Keys in canonical (sorted) order: a definition read from a lock file is sorted at every
+  // depth, so its canonical text is then JSON.stringify's, with no sorting.
   return {
-    title: definition.title,
+    annotations: definition.annotations ?? {},
     description: pinnedDescription(definition),
     inputSchema: definition.inputSchema,
-    outputSchema: definition.outputSchema,
-    annotations: definition.annotations ?? {},
     meta: definition.meta ?? {},
+    outputSchema: definition.outputSchema,
+    title: definition.title,
   };
 }
 
