@@ -15,20 +15,21 @@ export interface AuditEmitter {
 
 /** Creates an {@link AuditEmitter} over `sinks`. */
 export function createAuditEmitter(sinks: readonly AuditSink[]): AuditEmitter {
-  const background: Promise<void>[] = [];
+  /** Writes of events outside a batch (tool.changed), until they end: close() waits for them. */
+  const background = new Set<Promise<void>>();
   const track = (write: Promise<void>, pending: Promise<void>[] | undefined): void => {
-    const list = pending ?? background;
-    list.push(write);
     // settle() reports a failed write; until a call ends and waits for it, it must not count
     // as an unhandled rejection (which would end the process).
     write.catch(() => {});
-    if (pending === undefined) {
-      // Events outside a batch (tool.changed) are awaited by close().
-      write.then(
-        () => background.splice(background.indexOf(write), 1),
-        () => {},
-      );
+    if (pending !== undefined) {
+      pending.push(write);
+      return;
     }
+    background.add(write);
+    const done = (): void => {
+      background.delete(write);
+    };
+    write.then(done, done);
   };
   return {
     enabled: sinks.length > 0,
@@ -57,7 +58,7 @@ export function createAuditEmitter(sinks: readonly AuditSink[]): AuditEmitter {
       }
     },
     async close() {
-      await Promise.allSettled(background);
+      await Promise.allSettled([...background]);
       await Promise.all(sinks.map((sink) => sink.close?.() ?? sink.flush?.()));
     },
   };

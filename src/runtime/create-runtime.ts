@@ -90,10 +90,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const includeArguments = options.auditArguments === true;
 
   const unsubscribe = registry.onChange((changes) => {
+    if (!audit.enabled) return;
+    // One change of the registry (a server's 10,000 tools added at once) is one moment.
+    const time = new Date().toISOString();
     for (const change of changes) {
       audit.emit({
         type: 'tool.changed',
-        time: new Date().toISOString(),
+        time,
         tool: change.name,
         origin: change.origin,
         change: change.type,

@@ -37,6 +37,7 @@ export async function listMcpServerTools(options: ConnectMcpServerOptions): Prom
       ...(checked.onStderr === undefined ? {} : { onStderr: checked.onStderr }),
       ...(checked.serverRequests === undefined ? {} : { serverRequests: checked.serverRequests }),
       signal,
+      keepListings: false,
       onClose: ignore,
       onToolsChanged: ignore,
       onToolsError: ignore,

@@ -3,6 +3,7 @@ import {
   Client,
   type Tool as McpTool,
   type Progress,
+  type ResponseCacheStore,
   StreamableHTTPClientTransport,
   type Transport,
   type VersionNegotiationMode,
@@ -60,7 +61,22 @@ export interface OpenMcpClientOptions {
   readonly http?: HttpFetchHooks;
   /** Answers the server's requests to its client (roots, sampling, elicitation). */
   readonly serverRequests?: UpstreamRequests;
+  /**
+   * False for a connection that only lists the tools and makes no call (`hintgate pin`):
+   * the client keeps no copy of the list in its response cache, which it needs only to
+   * check and mirror later calls. Default true.
+   */
+  readonly keepListings?: boolean;
 }
+
+/** A response cache that keeps nothing: every read misses. */
+const NO_RESPONSE_CACHE: ResponseCacheStore = {
+  get: () => undefined,
+  set: () => 0,
+  delete: () => {},
+  evict: () => {},
+  clear: () => {},
+};
 
 /** Receives the progress of one request, by the token it was sent with. */
 export type ProgressRoutes = Map<string | number, (progress: Progress) => void>;
@@ -177,6 +193,7 @@ export async function openMcpClient(options: OpenMcpClientOptions): Promise<Open
   const { transport, listings } = stack;
   const client = new Client(options.clientInfo ?? { name: 'hintgate', version: packageVersion() }, {
     ...(serverRequests === undefined ? {} : { capabilities: { ...serverRequests.capabilities } }),
+    ...(options.keepListings === false ? { responseCacheStore: NO_RESPONSE_CACHE } : {}),
     // A server's result is checked against its own output schema in linear time.
     jsonSchemaValidator: schemaValidator,
     versionNegotiation: { mode: negotiation(options.era) },
