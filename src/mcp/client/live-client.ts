@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { asError } from '../../errors/index.js';
+import { AbortScope } from '../../schedule/index.js';
+import type { ToolCancellation } from '../../tool/index.js';
 import { MAX_MS } from './mcp-server-options.js';
 import type { ProgressRoutes } from './open-mcp-client.js';
 import type { RawToolListings } from './raw-tool-listings-transport.js';
@@ -8,6 +10,22 @@ import type { RemoteCallRequest } from './remote-tool.js';
 import type { StderrTail } from './stderr-tail.js';
 import type { ToolCallTransport } from './tool-call-transport.js';
 import { isConnectionFailure, UpstreamUnavailableError } from './upstream-unavailable-error.js';
+
+const noop = (): void => {};
+
+/**
+ * An `AbortSignal` that aborts with `cancellation`, for the SDK client's `callTool`: the
+ * signal itself when it is one, else one made now (calls on the SDK's path only), and what
+ * stops following it once the call is over.
+ */
+const abortSignalOf = (
+  cancellation: ToolCancellation,
+): { readonly signal: AbortSignal; readonly release: () => void } => {
+  if (cancellation instanceof AbortSignal) return { signal: cancellation, release: noop };
+  const scope = new AbortScope();
+  const release = scope.follow(cancellation);
+  return { signal: scope.signal, release };
+};
 
 /** One established connection to a server. */
 export interface LiveClient {
@@ -74,26 +92,31 @@ export async function callLive(
         request.signal,
       );
     }
-    return await live.client.callTool(
-      {
-        name: request.name,
-        arguments: request.arguments,
-        ...(progressToken === undefined && request.meta === undefined
-          ? {}
-          : {
-              _meta: {
-                ...request.meta,
-                ...(progressToken === undefined ? {} : { progressToken }),
-              },
-            }),
-      },
-      {
-        signal: request.signal,
-        // The runtime's timeout governs through the signal; this only backs it up.
-        timeout: MAX_MS,
-        ...(request.toolDefinition === undefined ? {} : { toolDefinition: request.toolDefinition }),
-      },
-    );
+    const { signal, release } = abortSignalOf(request.signal);
+    return await live.client
+      .callTool(
+        {
+          name: request.name,
+          arguments: request.arguments,
+          ...(progressToken === undefined && request.meta === undefined
+            ? {}
+            : {
+                _meta: {
+                  ...request.meta,
+                  ...(progressToken === undefined ? {} : { progressToken }),
+                },
+              }),
+        },
+        {
+          signal,
+          // The runtime's timeout governs through the signal; this only backs it up.
+          timeout: MAX_MS,
+          ...(request.toolDefinition === undefined
+            ? {}
+            : { toolDefinition: request.toolDefinition }),
+        },
+      )
+      .finally(release);
   } catch (error) {
     if (request.signal.aborted) throw error;
     if (!live.alive || isConnectionFailure(error)) {

@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { ProtocolError, SdkHttpError } from '@modelcontextprotocol/client';
 import { type Clock, systemClock } from '../../schedule/index.js';
+import type { ToolCancellation } from '../../tool/index.js';
 import type { RemoteCallRequest } from './remote-tool.js';
 import { UpstreamRateLimitedError } from './upstream-rate-limited-error.js';
 
@@ -55,7 +56,7 @@ export function rateLimitedText(result: CallToolResult): string | undefined {
   return undefined;
 }
 
-const sleep = (clock: Clock, ms: number, signal: AbortSignal): Promise<void> =>
+const sleep = (clock: Clock, ms: number, signal: ToolCancellation): Promise<void> =>
   new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(signal.reason);
