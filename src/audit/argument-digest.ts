@@ -42,9 +42,13 @@ const sha256Hex: (text: string) => string =
     ? (text) => crypto.hash('sha256', text, 'hex')
     : (text) => crypto.createHash('sha256').update(text).digest('hex');
 
+/** The digest of a call without arguments (`{}`), the most common one, hashed once. */
+const NO_ARGUMENTS_DIGEST = `sha256:${sha256Hex('{}')}`;
+
 /** `sha256:<hex>` of the canonical JSON of `value`. */
 export function argumentDigest(value: unknown): string {
-  return `sha256:${sha256Hex(canonicalJson(value))}`;
+  const text = canonicalJson(value);
+  return text === '{}' ? NO_ARGUMENTS_DIGEST : `sha256:${sha256Hex(text)}`;
 }
 
 /**

@@ -42,8 +42,12 @@ describe('the context a tool gets', () => {
         new Promise<string>(() => {
           const { cancellation } = context;
           if (cancellation === undefined) throw new Error('no cancellation');
-          const kept = (): void => heard.push(['kept', cancellation.aborted, cancellation.reason]);
-          const removed = (): void => heard.push('removed');
+          const kept = (): void => {
+            heard.push(['kept', cancellation.aborted, cancellation.reason]);
+          };
+          const removed = (): void => {
+            heard.push('removed');
+          };
           cancellation.addEventListener('abort', kept, { once: true });
           cancellation.addEventListener('abort', removed);
           cancellation.removeEventListener('abort', removed);

@@ -62,7 +62,7 @@ export interface LiveCallHooks {
  * {@link UpstreamUnavailableError}; an aborted call rethrows as is (the runtime reports it
  * as a timeout or cancellation); any other error is the tool's.
  */
-export async function callLive(
+export function callLive(
   live: LiveClient,
   request: RemoteCallRequest,
   hooks: LiveCallHooks,
@@ -78,46 +78,27 @@ export async function callLive(
       }),
     );
   }
+  let sent: Promise<CallToolResult>;
   try {
     // A tool with an output schema stays on the SDK client, which checks its structured
     // content against the schema (hintgate's own check of it is lenient for remote tools).
-    if (live.raw !== undefined && request.hasOutputSchema !== true) {
-      return await live.raw.callTool(
-        {
-          name: request.name,
-          arguments: request.arguments,
-          ...(progressToken === undefined ? {} : { progressToken }),
-          ...(request.meta === undefined ? {} : { meta: request.meta }),
-        },
-        request.signal,
-      );
-    }
-    const { signal, release } = abortSignalOf(request.signal);
-    return await live.client
-      .callTool(
-        {
-          name: request.name,
-          arguments: request.arguments,
-          ...(progressToken === undefined && request.meta === undefined
-            ? {}
-            : {
-                _meta: {
-                  ...request.meta,
-                  ...(progressToken === undefined ? {} : { progressToken }),
-                },
-              }),
-        },
-        {
-          signal,
-          // The runtime's timeout governs through the signal; this only backs it up.
-          timeout: MAX_MS,
-          ...(request.toolDefinition === undefined
-            ? {}
-            : { toolDefinition: request.toolDefinition }),
-        },
-      )
-      .finally(release);
+    sent =
+      live.raw !== undefined && request.hasOutputSchema !== true
+        ? live.raw.callTool(
+            {
+              name: request.name,
+              arguments: request.arguments,
+              ...(progressToken === undefined ? {} : { progressToken }),
+              ...(request.meta === undefined ? {} : { meta: request.meta }),
+            },
+            request.signal,
+          )
+        : callThroughClient(live, request, progressToken);
   } catch (error) {
+    sent = Promise.reject(error);
+  }
+  // Chained, not awaited: a call is one promise more, not an async frame and its turns.
+  const called = sent.catch((error: unknown) => {
     if (request.signal.aborted) throw error;
     if (!live.alive || isConnectionFailure(error)) {
       const reason = live.lostReason ?? asError(error).message;
@@ -129,9 +110,40 @@ export async function callLive(
       );
     }
     throw error;
-  } finally {
-    if (progressToken !== undefined) live.progress.delete(progressToken);
-  }
+  });
+  if (progressToken === undefined) return called;
+  return called.finally(() => live.progress.delete(progressToken));
+}
+
+/** The call through the SDK client's `callTool`, with the call's signal made for it. */
+function callThroughClient(
+  live: LiveClient,
+  request: RemoteCallRequest,
+  progressToken: string | undefined,
+): Promise<CallToolResult> {
+  const { signal, release } = abortSignalOf(request.signal);
+  return live.client
+    .callTool(
+      {
+        name: request.name,
+        arguments: request.arguments,
+        ...(progressToken === undefined && request.meta === undefined
+          ? {}
+          : {
+              _meta: {
+                ...request.meta,
+                ...(progressToken === undefined ? {} : { progressToken }),
+              },
+            }),
+      },
+      {
+        signal,
+        // The runtime's timeout governs through the signal; this only backs it up.
+        timeout: MAX_MS,
+        ...(request.toolDefinition === undefined ? {} : { toolDefinition: request.toolDefinition }),
+      },
+    )
+    .finally(release);
 }
 
 /** State of a connection that is down, for the message of a call that was not sent. */

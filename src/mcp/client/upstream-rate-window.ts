@@ -137,7 +137,13 @@ export class UpstreamRateWindow {
    * `rate_limited` when the window outlasts its deadline, and when the server answers it
    * with HTTP 429.
    */
-  async call(
+  call(request: RemoteCallRequest, send: () => Promise<CallToolResult>): Promise<CallToolResult> {
+    // No window (nearly always): sent at once, with no wait and no extra promise.
+    if (this.until === undefined) return this.#send(request, send);
+    return this.#waitThenSend(request, send);
+  }
+
+  async #waitThenSend(
     request: RemoteCallRequest,
     send: () => Promise<CallToolResult>,
   ): Promise<CallToolResult> {
@@ -152,29 +158,35 @@ export class UpstreamRateWindow {
       }
       await sleep(this.#clock, left, request.signal);
     }
-    let result: CallToolResult;
-    try {
-      result = await send();
-    } catch (error) {
-      if (error instanceof SdkHttpError && error.status === 429) {
-        // The fetch hook saw the answer first and noted its Retry-After; else the default.
-        if (this.until === undefined) this.note(undefined, 'http');
-        const until = this.until ?? Date.now();
-        throw new UpstreamRateLimitedError(
-          this.#origin,
-          until,
-          `MCP server "${this.#origin}" answered HTTP 429 Too Many Requests to tool "${request.name}"; retry after ${at(until)}. Calls to it wait until then.`,
-          { cause: error },
-        );
-      }
-      // A JSON-RPC error that says so counts as the tool error would; it is passed on as is.
-      if (error instanceof ProtocolError && LIMITED_TEXT.test(error.message.slice(0, MAX_TEXT))) {
-        this.note(retryAfterInText(error.message), 'tool_error');
-      }
-      throw error;
-    }
-    const text = rateLimitedText(result);
-    if (text !== undefined) this.note(retryAfterInText(text), 'tool_error');
-    return result;
+    return this.#send(request, send);
+  }
+
+  /** Sends the call; notes a rate limit its answer says, or an HTTP 429 ends it. */
+  #send(request: RemoteCallRequest, send: () => Promise<CallToolResult>): Promise<CallToolResult> {
+    return send().then(
+      (result) => {
+        const text = rateLimitedText(result);
+        if (text !== undefined) this.note(retryAfterInText(text), 'tool_error');
+        return result;
+      },
+      (error: unknown) => {
+        if (error instanceof SdkHttpError && error.status === 429) {
+          // The fetch hook saw the answer first and noted its Retry-After; else the default.
+          if (this.until === undefined) this.note(undefined, 'http');
+          const until = this.until ?? Date.now();
+          throw new UpstreamRateLimitedError(
+            this.#origin,
+            until,
+            `MCP server "${this.#origin}" answered HTTP 429 Too Many Requests to tool "${request.name}"; retry after ${at(until)}. Calls to it wait until then.`,
+            { cause: error },
+          );
+        }
+        // A JSON-RPC error that says so counts as the tool error would; it is passed on as is.
+        if (error instanceof ProtocolError && LIMITED_TEXT.test(error.message.slice(0, MAX_TEXT))) {
+          this.note(retryAfterInText(error.message), 'tool_error');
+        }
+        throw error;
+      },
+    );
   }
 }
