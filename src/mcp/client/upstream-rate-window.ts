@@ -163,7 +163,14 @@ export class UpstreamRateWindow {
 
   /** Sends the call; notes a rate limit its answer says, or an HTTP 429 ends it. */
   #send(request: RemoteCallRequest, send: () => Promise<CallToolResult>): Promise<CallToolResult> {
-    return send().then(
+    let sent: Promise<CallToolResult>;
+    try {
+      sent = send();
+    } catch (error) {
+      // As from an async function: what `send` throws rejects the call.
+      sent = Promise.reject(error);
+    }
+    return sent.then(
       (result) => {
         const text = rateLimitedText(result);
         if (text !== undefined) this.note(retryAfterInText(text), 'tool_error');
