@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { argumentDigest, canonicalJson, redactSecrets, SECRET_FIELD } from './argument-digest.js';
@@ -52,6 +53,12 @@ describe('argumentDigest', () => {
       'sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a',
     );
     expect(argumentDigest({ path: 'a.ts' })).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it('hashes the UTF-8 bytes of the canonical JSON, non-ASCII text included', () => {
+    const value = { note: 'héllo wörld ✓ 😀', b: [1, '\u0000'] };
+    const text = Buffer.from(canonicalJson(value), 'utf8');
+    expect(argumentDigest(value)).toBe(`sha256:${createHash('sha256').update(text).digest('hex')}`);
   });
 
   it('is equal for reordered keys and different for different values', () => {

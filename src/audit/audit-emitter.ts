@@ -13,6 +13,21 @@ export interface AuditEmitter {
   close(): Promise<void>;
 }
 
+const noop = (): void => {};
+
+/** Throws HintgateError `audit_write_failed` for the first write of `outcomes` that failed. */
+const firstFailure = (outcomes: readonly PromiseSettledResult<void>[]): void => {
+  const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+  if (failure === undefined) return;
+  const cause: unknown = failure.reason;
+  if (cause instanceof HintgateError && cause.code === 'audit_write_failed') throw cause;
+  throw new HintgateError(
+    'audit_write_failed',
+    `An audit sink failed to record an event: ${(cause as Error)?.message ?? String(cause)}.`,
+    { cause },
+  );
+};
+
 /** Creates an {@link AuditEmitter} over `sinks`. */
 export function createAuditEmitter(sinks: readonly AuditSink[]): AuditEmitter {
   /** Writes of events outside a batch (tool.changed), until they end: close() waits for them. */
@@ -43,19 +58,11 @@ export function createAuditEmitter(sinks: readonly AuditSink[]): AuditEmitter {
         }
       }
     },
-    async settle(pending) {
-      if (pending.length === 0) return;
-      const outcomes = await Promise.allSettled(pending);
-      const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-      if (failure !== undefined) {
-        const cause: unknown = failure.reason;
-        if (cause instanceof HintgateError && cause.code === 'audit_write_failed') throw cause;
-        throw new HintgateError(
-          'audit_write_failed',
-          `An audit sink failed to record an event: ${(cause as Error)?.message ?? String(cause)}.`,
-          { cause },
-        );
-      }
+    settle(pending) {
+      if (pending.length === 0) return Promise.resolve();
+      // One Promise.all while every write succeeds (each call's end); only a failure pays for
+      // allSettled, which finds the first failed write in the order they were made.
+      return Promise.all(pending).then(noop, () => Promise.allSettled(pending).then(firstFailure));
     },
     async close() {
       await Promise.allSettled([...background]);

@@ -12,4 +12,5 @@ export {
   type AuditSink,
   type CallerIdentity,
 } from './audit-event.js';
+export { auditTime } from './audit-time.js';
 export { createMemoryAuditSink, type MemoryAuditSink } from './memory-audit-sink.js';

@@ -1,5 +1,5 @@
 import type { AuditEvent, AuditEventType } from '../audit/index.js';
-import { argumentDigest, redactSecrets } from '../audit/index.js';
+import { argumentDigest, auditTime, redactSecrets } from '../audit/index.js';
 import type { CallResult } from '../tool/index.js';
 import type { PreparedCall } from './prepare-call.js';
 import type { ToolCall } from './tool-call.js';
@@ -47,7 +47,7 @@ export function callEvent(
   const args = prepared?.arguments ?? call.arguments ?? {};
   const event: { -readonly [K in keyof AuditEvent]: AuditEvent[K] } = {
     type,
-    time: new Date().toISOString(),
+    time: auditTime(),
     batchId,
     callId: call.id,
     tool: call.name,

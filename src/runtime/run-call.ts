@@ -1,6 +1,12 @@
 import { HintgateError } from '../errors/index.js';
 import type { AbortWatch, Clock, Lease } from '../schedule/index.js';
-import type { CallErrorCode, CallResult, ToolContext, ToolProgress } from '../tool/index.js';
+import type {
+  CallErrorCode,
+  CallResult,
+  ToolCancellation,
+  ToolContext,
+  ToolProgress,
+} from '../tool/index.js';
 import { normalizeOutput, outputFits, truncateOutput } from '../tool/index.js';
 import { ABORTED, CallAbort } from './call-abort.js';
 import { failedResult } from './call-result.js';
@@ -52,8 +58,18 @@ class CallContext implements ToolContext {
     configurable: true,
   });
 
+  /** `cancellation` the same way: the call's abort scope itself, no `AbortSignal` made. */
+  static readonly #cancellation: PropertyDescriptor = Object.freeze({
+    get(this: CallContext): ToolCancellation {
+      return this.#source.scope;
+    },
+    enumerable: true,
+    configurable: true,
+  });
+
   readonly #source: SignalSource;
   declare readonly signal: AbortSignal;
+  declare readonly cancellation: ToolCancellation;
   readonly callId: string;
   readonly attempt: number;
   readonly deadline: number;
@@ -68,6 +84,7 @@ class CallContext implements ToolContext {
   ) {
     this.#source = source;
     Object.defineProperty(this, 'signal', CallContext.#signal);
+    Object.defineProperty(this, 'cancellation', CallContext.#cancellation);
     this.callId = callId;
     this.attempt = attempt;
     this.deadline = deadline;

@@ -30,6 +30,7 @@ export type {
   RateLimit,
   RetryOptions,
   Tool,
+  ToolCancellation,
   ToolContext,
   ToolListing,
   ToolProgress,

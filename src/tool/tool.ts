@@ -4,10 +4,28 @@ import type { JsonSchemaObject } from './json-schema.js';
 import type { ToolArguments } from './resource-template.js';
 import type { ToolSchema } from './tool-schema.js';
 
+/**
+ * A call's cancellation as a tool can watch it without an `AbortSignal` (an `AbortSignal`
+ * is one): whether and why it aborted, and listeners called once when it does.
+ */
+export interface ToolCancellation {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
 /** What a tool's `execute` gets besides its arguments. */
 export interface ToolContext {
   /** Aborts when the call times out or its batch is cancelled. Pass it on to I/O. */
   readonly signal: AbortSignal;
+  /**
+   * The same cancellation as `signal`, for a tool that only listens for it: reading it makes
+   * no `AbortSignal`, which costs a cheap call (a gateway's relay of one) a good part of its
+   * time. Set by the runtime; absent when a tool is invoked some other way, so fall back to
+   * `signal`.
+   */
+  readonly cancellation?: ToolCancellation;
   /** The id of the call, as the model gave it. */
   readonly callId: string;
   /** 1 for the first invocation, 2 for the first retry, and so on. */

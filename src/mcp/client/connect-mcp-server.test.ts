@@ -173,6 +173,25 @@ describe.each([
     });
     expect(reasons[0]).toContain('timed out after 200 ms');
   });
+
+  it('cancels a call on the server when the caller aborts its batch', async () => {
+    const runtime = createRuntime({ registry, mode: 'yolo' });
+    const [before] = await runtime.execute([{ id: 'b', name: 'aborted_calls' }]);
+    const seenBefore = (JSON.parse(textOf(before)) as string[]).length;
+    const batch = new AbortController();
+    const running = runtime.execute([{ id: 'c', name: 'slow', arguments: { ms: 10_000 } }], {
+      signal: batch.signal,
+    });
+    setTimeout(() => batch.abort(new Error('the caller gave up')), 100);
+    const [slow] = await running;
+    expect(slow?.status).toBe('cancelled');
+    const reasons = await waitFor(async () => {
+      const [seen] = await runtime.execute([{ id: 'q', name: 'aborted_calls' }]);
+      const list = JSON.parse(textOf(seen)) as string[];
+      return list.length > seenBefore ? list : undefined;
+    });
+    expect(reasons[seenBefore]).toContain('the caller gave up');
+  });
 });
 
 describe.each(['auto', 'legacy'] as const)('tools/list_changed (era %s)', (era) => {

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { asError } from '../../errors/index.js';
+import { AbortScope } from '../../schedule/index.js';
+import type { ToolCancellation } from '../../tool/index.js';
 import { MAX_MS } from './mcp-server-options.js';
 import type { ProgressRoutes } from './open-mcp-client.js';
 import type { RawToolListings } from './raw-tool-listings-transport.js';
@@ -8,6 +10,22 @@ import type { RemoteCallRequest } from './remote-tool.js';
 import type { StderrTail } from './stderr-tail.js';
 import type { ToolCallTransport } from './tool-call-transport.js';
 import { isConnectionFailure, UpstreamUnavailableError } from './upstream-unavailable-error.js';
+
+const noop = (): void => {};
+
+/**
+ * An `AbortSignal` that aborts with `cancellation`, for the SDK client's `callTool`: the
+ * signal itself when it is one, else one made now (calls on the SDK's path only), and what
+ * stops following it once the call is over.
+ */
+const abortSignalOf = (
+  cancellation: ToolCancellation,
+): { readonly signal: AbortSignal; readonly release: () => void } => {
+  if (cancellation instanceof AbortSignal) return { signal: cancellation, release: noop };
+  const scope = new AbortScope();
+  const release = scope.follow(cancellation);
+  return { signal: scope.signal, release };
+};
 
 /** One established connection to a server. */
 export interface LiveClient {
@@ -44,7 +62,7 @@ export interface LiveCallHooks {
  * {@link UpstreamUnavailableError}; an aborted call rethrows as is (the runtime reports it
  * as a timeout or cancellation); any other error is the tool's.
  */
-export async function callLive(
+export function callLive(
   live: LiveClient,
   request: RemoteCallRequest,
   hooks: LiveCallHooks,
@@ -60,21 +78,52 @@ export async function callLive(
       }),
     );
   }
+  let sent: Promise<CallToolResult>;
   try {
     // A tool with an output schema stays on the SDK client, which checks its structured
     // content against the schema (hintgate's own check of it is lenient for remote tools).
-    if (live.raw !== undefined && request.hasOutputSchema !== true) {
-      return await live.raw.callTool(
-        {
-          name: request.name,
-          arguments: request.arguments,
-          ...(progressToken === undefined ? {} : { progressToken }),
-          ...(request.meta === undefined ? {} : { meta: request.meta }),
-        },
-        request.signal,
+    sent =
+      live.raw !== undefined && request.hasOutputSchema !== true
+        ? live.raw.callTool(
+            {
+              name: request.name,
+              arguments: request.arguments,
+              ...(progressToken === undefined ? {} : { progressToken }),
+              ...(request.meta === undefined ? {} : { meta: request.meta }),
+            },
+            request.signal,
+          )
+        : callThroughClient(live, request, progressToken);
+  } catch (error) {
+    sent = Promise.reject(error);
+  }
+  // Chained, not awaited: a call is one promise more, not an async frame and its turns.
+  const called = sent.catch((error: unknown) => {
+    if (request.signal.aborted) throw error;
+    if (!live.alive || isConnectionFailure(error)) {
+      const reason = live.lostReason ?? asError(error).message;
+      hooks.lost(live, asError(error));
+      throw new UpstreamUnavailableError(
+        hooks.origin,
+        `MCP server "${hooks.origin}" went away while tool "${request.name}" ran (${reason}); the call may or may not have taken effect. ${hooks.closed() ? 'The connection is closed.' : 'The server is being reconnected; try again shortly.'}`,
+        { cause: error },
       );
     }
-    return await live.client.callTool(
+    throw error;
+  });
+  if (progressToken === undefined) return called;
+  return called.finally(() => live.progress.delete(progressToken));
+}
+
+/** The call through the SDK client's `callTool`, with the call's signal made for it. */
+function callThroughClient(
+  live: LiveClient,
+  request: RemoteCallRequest,
+  progressToken: string | undefined,
+): Promise<CallToolResult> {
+  const { signal, release } = abortSignalOf(request.signal);
+  return live.client
+    .callTool(
       {
         name: request.name,
         arguments: request.arguments,
@@ -88,27 +137,13 @@ export async function callLive(
             }),
       },
       {
-        signal: request.signal,
+        signal,
         // The runtime's timeout governs through the signal; this only backs it up.
         timeout: MAX_MS,
         ...(request.toolDefinition === undefined ? {} : { toolDefinition: request.toolDefinition }),
       },
-    );
-  } catch (error) {
-    if (request.signal.aborted) throw error;
-    if (!live.alive || isConnectionFailure(error)) {
-      const reason = live.lostReason ?? asError(error).message;
-      hooks.lost(live, asError(error));
-      throw new UpstreamUnavailableError(
-        hooks.origin,
-        `MCP server "${hooks.origin}" went away while tool "${request.name}" ran (${reason}); the call may or may not have taken effect. ${hooks.closed() ? 'The connection is closed.' : 'The server is being reconnected; try again shortly.'}`,
-        { cause: error },
-      );
-    }
-    throw error;
-  } finally {
-    if (progressToken !== undefined) live.progress.delete(progressToken);
-  }
+    )
+    .finally(release);
 }
 
 /** State of a connection that is down, for the message of a call that was not sent. */

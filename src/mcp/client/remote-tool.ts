@@ -11,6 +11,7 @@ import {
   TOOL_NAME_PATTERN,
   type Tool,
   type ToolAnnotations,
+  type ToolCancellation,
   type ToolContext,
   type ToolProgress,
 } from '../../tool/index.js';
@@ -37,8 +38,11 @@ export interface RemoteCallRequest {
   readonly name: string;
   /** Checked arguments. */
   readonly arguments: Record<string, unknown>;
-  /** The call's signal: aborting it cancels the request on the server. */
-  readonly signal: AbortSignal;
+  /**
+   * The call's cancellation (the tool context's, which makes no `AbortSignal`): its abort
+   * cancels the request on the server.
+   */
+  readonly signal: ToolCancellation;
   /** When the call times out, as a `Date.now()` time (see `ToolContext.deadline`). */
   readonly deadline?: number;
   /** A definition to use instead of the listed one (so the client skips a schema it cannot compile). */
@@ -248,7 +252,7 @@ const makeRemoteTool = (
       return call({
         name,
         arguments: args,
-        signal: context.signal,
+        signal: context.cancellation ?? context.signal,
         ...(context.deadline === undefined ? {} : { deadline: context.deadline }),
         ...(toolDefinition === undefined ? {} : { toolDefinition }),
         ...(listed.outputSchema === undefined ? {} : { hasOutputSchema: true }),

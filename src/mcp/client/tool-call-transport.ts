@@ -8,7 +8,7 @@ import {
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import { CallToolResultSchema } from '@modelcontextprotocol/core';
-import { isPlainObject } from '../../tool/index.js';
+import { isPlainObject, type ToolCancellation } from '../../tool/index.js';
 import { plainCallToolResult } from '../server/plain-call-tool-result.js';
 import { TransportLayer } from './transport-layer.js';
 
@@ -103,7 +103,7 @@ export class ToolCallTransport extends TransportLayer {
    * the signal's abort tells the server with `notifications/cancelled` and rejects with its
    * reason; a connection that closes rejects with an `SdkError` (`ConnectionClosed`).
    */
-  callTool(params: RawCallParams, signal: AbortSignal): Promise<CallToolResult> {
+  callTool(params: RawCallParams, signal: ToolCancellation): Promise<CallToolResult> {
     if (signal.aborted) return Promise.reject(signal.reason);
     if (this.#closed) {
       return Promise.reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'));

@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { ProtocolError, SdkHttpError } from '@modelcontextprotocol/client';
 import { type Clock, systemClock } from '../../schedule/index.js';
+import type { ToolCancellation } from '../../tool/index.js';
 import type { RemoteCallRequest } from './remote-tool.js';
 import { UpstreamRateLimitedError } from './upstream-rate-limited-error.js';
 
@@ -55,7 +56,7 @@ export function rateLimitedText(result: CallToolResult): string | undefined {
   return undefined;
 }
 
-const sleep = (clock: Clock, ms: number, signal: AbortSignal): Promise<void> =>
+const sleep = (clock: Clock, ms: number, signal: ToolCancellation): Promise<void> =>
   new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(signal.reason);
@@ -136,7 +137,13 @@ export class UpstreamRateWindow {
    * `rate_limited` when the window outlasts its deadline, and when the server answers it
    * with HTTP 429.
    */
-  async call(
+  call(request: RemoteCallRequest, send: () => Promise<CallToolResult>): Promise<CallToolResult> {
+    // No window (nearly always): sent at once, with no wait and no extra promise.
+    if (this.until === undefined) return this.#send(request, send);
+    return this.#waitThenSend(request, send);
+  }
+
+  async #waitThenSend(
     request: RemoteCallRequest,
     send: () => Promise<CallToolResult>,
   ): Promise<CallToolResult> {
@@ -151,29 +158,42 @@ export class UpstreamRateWindow {
       }
       await sleep(this.#clock, left, request.signal);
     }
-    let result: CallToolResult;
+    return this.#send(request, send);
+  }
+
+  /** Sends the call; notes a rate limit its answer says, or an HTTP 429 ends it. */
+  #send(request: RemoteCallRequest, send: () => Promise<CallToolResult>): Promise<CallToolResult> {
+    let sent: Promise<CallToolResult>;
     try {
-      result = await send();
+      sent = send();
     } catch (error) {
-      if (error instanceof SdkHttpError && error.status === 429) {
-        // The fetch hook saw the answer first and noted its Retry-After; else the default.
-        if (this.until === undefined) this.note(undefined, 'http');
-        const until = this.until ?? Date.now();
-        throw new UpstreamRateLimitedError(
-          this.#origin,
-          until,
-          `MCP server "${this.#origin}" answered HTTP 429 Too Many Requests to tool "${request.name}"; retry after ${at(until)}. Calls to it wait until then.`,
-          { cause: error },
-        );
-      }
-      // A JSON-RPC error that says so counts as the tool error would; it is passed on as is.
-      if (error instanceof ProtocolError && LIMITED_TEXT.test(error.message.slice(0, MAX_TEXT))) {
-        this.note(retryAfterInText(error.message), 'tool_error');
-      }
-      throw error;
+      // As from an async function: what `send` throws rejects the call.
+      sent = Promise.reject(error);
     }
-    const text = rateLimitedText(result);
-    if (text !== undefined) this.note(retryAfterInText(text), 'tool_error');
-    return result;
+    return sent.then(
+      (result) => {
+        const text = rateLimitedText(result);
+        if (text !== undefined) this.note(retryAfterInText(text), 'tool_error');
+        return result;
+      },
+      (error: unknown) => {
+        if (error instanceof SdkHttpError && error.status === 429) {
+          // The fetch hook saw the answer first and noted its Retry-After; else the default.
+          if (this.until === undefined) this.note(undefined, 'http');
+          const until = this.until ?? Date.now();
+          throw new UpstreamRateLimitedError(
+            this.#origin,
+            until,
+            `MCP server "${this.#origin}" answered HTTP 429 Too Many Requests to tool "${request.name}"; retry after ${at(until)}. Calls to it wait until then.`,
+            { cause: error },
+          );
+        }
+        // A JSON-RPC error that says so counts as the tool error would; it is passed on as is.
+        if (error instanceof ProtocolError && LIMITED_TEXT.test(error.message.slice(0, MAX_TEXT))) {
+          this.note(retryAfterInText(error.message), 'tool_error');
+        }
+        throw error;
+      },
+    );
   }
 }

@@ -5,6 +5,7 @@ import {
   type CallToolResult as McpCallToolResult,
   Server,
 } from '@modelcontextprotocol/server';
+import type { CallerIdentity } from '../../audit/index.js';
 import { asError, HintgateError } from '../../errors/index.js';
 import type { ApprovalRequest, Approver, Mode } from '../../policy/index.js';
 import type { Runtime } from '../../runtime/index.js';
@@ -287,6 +288,11 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
   });
   /** Instances that live for a connection, with what they know of it. */
   const instances = new Map<Server, ConnectionInfo>();
+  /**
+   * Who calls through each instance's {@link McpToolServer.callTool}: fixed once its client
+   * initialized (a 2025-11-25 connection), so made at its first call, not at every one.
+   */
+  const transportCallers = new Map<Server, CallerIdentity>();
   const eventListeners = new Set<{ readonly listener: (event: McpServerEvent) => void }>();
   const emit = (event: McpServerEvent): void => {
     for (const { listener } of [...eventListeners]) {
@@ -375,6 +381,7 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
       const previous = server.onclose;
       server.onclose = () => {
         instances.delete(server);
+        transportCallers.delete(server);
         relay.forget(server);
         runtime.forgetSession(session);
         previous?.();
@@ -391,13 +398,19 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
           ),
         );
       }
+      let caller = transportCallers.get(server);
+      if (caller === undefined) {
+        caller = callerIdentity(server, undefined, connection);
+        // Kept once the client said who it is (before its initialize, it has not).
+        if (server.getClientVersion() !== undefined) transportCallers.set(server, caller);
+      }
       return callTool({
         instance: { server, connection },
         id: call.id,
         params: { name: call.name, arguments: call.arguments },
         signal: call.signal,
         modern: false,
-        caller: callerIdentity(server, undefined, connection),
+        caller,
         grantedScopes: connection.scopes,
         channels: call.channels ?? [elicitationThrough(server)],
         ...(call.progress === undefined ? {} : { progress: call.progress }),
@@ -442,6 +455,7 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
       eventListeners.clear();
       const open = [...instances.keys()];
       instances.clear();
+      transportCallers.clear();
       await Promise.all(open.map((server) => server.close().catch(report)));
     },
   };

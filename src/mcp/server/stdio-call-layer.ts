@@ -8,7 +8,9 @@ import { AbortScope } from '../../schedule/index.js';
 import { isPlainObject } from '../../tool/index.js';
 import { TransportLayer } from '../client/transport-layer.js';
 import { isModernRevision } from '../protocol-revision.js';
+import type { ApprovalChannel } from './approval-channel.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
+import { elicitationThrough } from './elicitation-channel.js';
 import { jsonRpcError } from './json-rpc-error.js';
 import {
   callResultResponse,
@@ -64,6 +66,8 @@ export class StdioCallLayer extends TransportLayer {
   readonly #onError: (error: Error) => void;
   readonly #running = new Map<string | number, AbortScope>();
   #server: Server | undefined;
+  /** How a call's approval is asked: `elicitation/create` through the instance, made once. */
+  #channels: readonly ApprovalChannel[] = [];
   #initializedSeen = false;
   #open = false;
 
@@ -76,6 +80,7 @@ export class StdioCallLayer extends TransportLayer {
   /** The connection's 2025-era instance, made by the tool server; calls open with it. */
   serve(server: Server): void {
     this.#server = server;
+    this.#channels = [elicitationThrough(server)];
   }
 
   protected override receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
@@ -144,6 +149,7 @@ export class StdioCallLayer extends TransportLayer {
         name: call.name,
         arguments: call.arguments,
         signal: controller,
+        channels: this.#channels,
         ...(call.meta === undefined ? {} : { meta: call.meta }),
         ...(progressToken === undefined
           ? {}
