@@ -5,13 +5,18 @@ import {
   type AdmitRequest,
   CANCELLED_BEFORE_START,
   type Grant,
-  type Lease,
 } from './admission.js';
 import { type Clock, systemClock } from './clock.js';
 import { LockManager } from './lock-manager.js';
 import { RateLimiter } from './rate-limiter.js';
 import { SeqHeap } from './seq-heap.js';
-import { type OriginQueue, type SignalWatch, type Taken, Ticket } from './ticket.js';
+import {
+  type LeaseHost,
+  type OriginQueue,
+  type SignalWatch,
+  type Taken,
+  Ticket,
+} from './ticket.js';
 
 /** The quota of a call that took none. */
 const NOTHING_TAKEN: readonly Taken[] = Object.freeze([]);
@@ -341,37 +346,37 @@ export class Scheduler {
   #grant(ticket: Ticket, now: number, taken: readonly Taken[]): void {
     ticket.state = 'running';
     this.#unwatch(ticket);
-    const origin = ticket.origin as OriginQueue;
-    origin.running += 1;
-    let settled = false;
-    let released = false;
-    const lease: Lease = {
-      settle: (succeeded) => {
-        if (settled) return;
-        settled = true;
-        if (!succeeded && taken.length > 0) {
-          for (const { limiter, reservation } of taken) limiter.rollback(reservation);
-          this.#pumpAll = true;
-          this.#schedulePump();
-        }
-      },
-      release: () => {
-        if (released) return;
-        released = true;
-        ticket.state = 'done';
-        origin.running -= 1;
-        this.#unlock(ticket);
-        // A freed slot matters to the pump only when a call of the origin waits for one. An
-        // idle origin stays known (one per origin): dropping and making it again would cost
-        // a queue per call.
-        if (origin.ready.size > 0) {
-          this.#dirty.add(origin);
-          this.#schedulePump();
-        }
-      },
-    };
-    this.#settle(ticket, { ok: true, queuedMs: now - ticket.since, lease });
+    (ticket.origin as OriginQueue).running += 1;
+    ticket.host = this.#host;
+    ticket.taken = taken;
+    // The ticket is the lease: no object or closures per grant.
+    this.#settle(ticket, { ok: true, queuedMs: now - ticket.since, lease: ticket });
   }
+
+  /** What every granted call's lease reports to. */
+  readonly #host: LeaseHost = {
+    settled: (ticket, succeeded) => {
+      const { taken } = ticket;
+      ticket.taken = undefined;
+      if (!succeeded && taken !== undefined && taken.length > 0) {
+        for (const { limiter, reservation } of taken) limiter.rollback(reservation);
+        this.#pumpAll = true;
+        this.#schedulePump();
+      }
+    },
+    released: (ticket) => {
+      const origin = ticket.origin as OriginQueue;
+      origin.running -= 1;
+      this.#unlock(ticket);
+      // A freed slot matters to the pump only when a call of the origin waits for one. An
+      // idle origin stays known (one per origin): dropping and making it again would cost
+      // a queue per call.
+      if (origin.ready.size > 0) {
+        this.#dirty.add(origin);
+        this.#schedulePump();
+      }
+    },
+  };
 
   /** Gives a call its grant: to `grant` when ok, and to `granted` if it was read. */
   #settle(ticket: Ticket, grant: Grant): void {

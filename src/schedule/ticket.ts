@@ -1,5 +1,5 @@
 import type { AbortWatch } from './abort-scope.js';
-import type { Admission, AdmitRequest, Grant, GrantListener } from './admission.js';
+import type { Admission, AdmitRequest, Grant, GrantListener, Lease } from './admission.js';
 import type { LockEntry } from './lock-manager.js';
 import type { RateLimiter, Reservation } from './rate-limiter.js';
 import type { SeqHeap } from './seq-heap.js';
@@ -7,12 +7,20 @@ import type { SeqHeap } from './seq-heap.js';
 /** The waits of a call that waits for nothing. */
 const NOTHING_WAITED: readonly string[] = Object.freeze([]);
 
+/** What a granted call's lease reports to its scheduler. */
+export interface LeaseHost {
+  /** The call ended, succeeded or not (see {@link Lease.settle}); told once. */
+  settled(ticket: Ticket, succeeded: boolean): void;
+  /** The call freed its locks and slot (see {@link Lease.release}); told once. */
+  released(ticket: Ticket): void;
+}
+
 /**
- * An admitted call: the request's fields the scheduler reads, and the call's state. A class,
- * so that the many calls of a big batch share one compact shape; the request itself is not
- * kept.
+ * An admitted call: the request's fields the scheduler reads, and the call's state; once
+ * granted, its own lease. A class, so that the many calls of a big batch share one compact
+ * shape; the request itself is not kept, and a grant makes no lease object or closures.
  */
-export class Ticket implements Admission {
+export class Ticket implements Admission, Lease {
   readonly id: string;
   /** Admission order: ready calls take slots in this order. */
   readonly seq: number;
@@ -50,6 +58,12 @@ export class Ticket implements Admission {
   listener: GrantListener<unknown> | undefined;
   waiter: unknown;
 
+  /** Once granted: who its lease reports to, and the quota it took. */
+  host: LeaseHost | undefined = undefined;
+  taken: readonly Taken[] | undefined = undefined;
+  /** Its lease was settled. */
+  settled = false;
+
   constructor(request: AdmitRequest, seq: number) {
     this.id = request.id;
     this.seq = seq;
@@ -83,6 +97,18 @@ export class Ticket implements Admission {
           : Promise.resolve(outcome);
     }
     return this.promise;
+  }
+
+  settle(succeeded: boolean): void {
+    if (this.settled || this.host === undefined) return;
+    this.settled = true;
+    this.host.settled(this, succeeded);
+  }
+
+  release(): void {
+    if (this.state !== 'running' || this.host === undefined) return;
+    this.state = 'done';
+    this.host.released(this);
   }
 }
 
