@@ -55,7 +55,7 @@ const released = (entry: PipelineEntry, run: Promise<CallResult>): Promise<CallR
  * on) and runs once approved, or leaves the queue at once when denied. This class only
  * routes a call from one stage to the next.
  */
-export class CallPipeline {
+export class CallPipeline implements GrantListener<PipelineEntry> {
   #id: string | undefined;
   /** The turn's id: the `batchId` of its audit events (made when first asked for). */
   get id(): string {
@@ -73,10 +73,6 @@ export class CallPipeline {
   readonly #audit: BatchAudit;
   /** The results of the `arriveAll` batch, once one of its calls waits for its grant. */
   #batch: Pick<BatchResults<unknown>, 'put' | 'follow' | 'fail'> | undefined;
-  /** Told of the grants of an `arriveAll` batch's waiting calls: one for all of them. */
-  readonly #listener: GrantListener<PipelineEntry> = {
-    granted: (entry, grant) => this.#granted(entry, grant),
-  };
 
   constructor(context: TurnContext, setup: TurnSetup) {
     this.#context = context;
@@ -161,7 +157,7 @@ export class CallPipeline {
   /**
    * The rest of an `arriveAll` pass in which some calls wait for their grants: each call's
    * result goes to one {@link BatchResults} as it ends (the waiting ones' through
-   * {@link CallPipeline.#granted}), rather than each waiting call holding a chain of
+   * {@link CallPipeline.granted}), rather than each waiting call holding a chain of
    * promises. The calls granted as they arrived run after one turn of the microtask queue,
    * before any waiting call is told of its grant.
    */
@@ -197,8 +193,12 @@ export class CallPipeline {
     return batch.promise;
   }
 
-  /** A waiting call of an `arriveAll` batch was granted, or may not run: it runs, or ends. */
-  #granted(entry: PipelineEntry, grant: Grant): void {
+  /**
+   * A waiting call of an `arriveAll` batch was granted, or may not run: it runs, or ends,
+   * and its result goes to the batch's results. The scheduler tells this (the pipeline is
+   * the one listener of its batch's calls).
+   */
+  granted(entry: PipelineEntry, grant: Grant): void {
     const batch = this.#batch as Pick<BatchResults<unknown>, 'put' | 'follow' | 'fail'>;
     try {
       const outcome = runGranted(this.#context, this.#audit, entry, grant);
@@ -305,13 +305,13 @@ export class CallPipeline {
    */
   #run(entry: PipelineEntry, hold: boolean, soon: PipelineEntry[] | undefined): Outcome {
     this.#limitsOf ??= this.#context.originLimits();
-    // In an `arriveAll` pass, a call that waits is told of its grant (see `#granted`).
+    // In an `arriveAll` pass, a call that waits is told of its grant (see `granted`).
     const admission = admitCall(
       this.#context,
       this.#limitsOf,
       entry,
       hold,
-      soon === undefined ? undefined : this.#listener,
+      soon === undefined ? undefined : this,
     );
     const { grant } = admission;
     if (grant === undefined && soon !== undefined) return WAIT;
