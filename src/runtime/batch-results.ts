@@ -1,10 +1,13 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { CallResult } from '../tool/index.js';
 
 /**
  * The results of one `execute` batch, put in call order as the calls end, in any order;
  * settles with `end` of them once every call has one. A call that waits for its grant
  * puts its result here when it ends, so that it costs no promise while it waits (a batch of
- * many waiting calls keeps less alive meanwhile).
+ * many waiting calls keeps less alive meanwhile). A waiting call runs in the async context
+ * its batch arrived in ({@link BatchResults.runInBatch}), as it would behind a promise made
+ * there, whatever call's end let it go: one async resource for the batch, not one per call.
  */
 export class BatchResults<R> {
   /** Settles with `end` of the results, or with what `fail` threw. */
@@ -16,6 +19,8 @@ export class BatchResults<R> {
   readonly #fail: (error: unknown) => never;
   #resolve: ((value: R | Promise<R>) => void) | undefined;
   #reject: ((error: unknown) => void) | undefined;
+  /** The async context the batch arrived in (its trace, its `AsyncLocalStorage` stores). */
+  readonly #scope = new AsyncResource('hintgate.execute');
 
   /**
    * @param size - calls of the batch, each to put one result.
@@ -35,6 +40,16 @@ export class BatchResults<R> {
       this.#resolve = resolve;
       this.#reject = reject;
     });
+  }
+
+  /** Calls `run(first, second)` with `self` as `this`, in the batch's async context. */
+  runInBatch<T, A, B>(
+    run: (this: T, first: A, second: B) => void,
+    self: T,
+    first: A,
+    second: B,
+  ): void {
+    this.#scope.runInAsyncScope(run, self, first, second);
   }
 
   /** Puts the result of the call at `index`. */

@@ -72,7 +72,7 @@ export class CallPipeline implements GrantListener<PipelineEntry> {
   readonly #pending: Promise<void>[] = [];
   readonly #audit: BatchAudit;
   /** The results of the `arriveAll` batch, once one of its calls waits for its grant. */
-  #batch: Pick<BatchResults<unknown>, 'put' | 'follow' | 'fail'> | undefined;
+  #batch: Pick<BatchResults<unknown>, 'put' | 'follow' | 'fail' | 'runInBatch'> | undefined;
 
   constructor(context: TurnContext, setup: TurnSetup) {
     this.#context = context;
@@ -199,6 +199,11 @@ export class CallPipeline implements GrantListener<PipelineEntry> {
    * the one listener of its batch's calls).
    */
   granted(entry: PipelineEntry, grant: Grant): void {
+    this.#batch?.runInBatch(this.#runWaiting, this, entry, grant);
+  }
+
+  /** Runs a waiting call of an `arriveAll` batch once told of its grant (see `granted`). */
+  #runWaiting(this: CallPipeline, entry: PipelineEntry, grant: Grant): void {
     const batch = this.#batch as Pick<BatchResults<unknown>, 'put' | 'follow' | 'fail'>;
     try {
       const outcome = runGranted(this.#context, this.#audit, entry, grant);
