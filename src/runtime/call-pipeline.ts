@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { CANCELLED_BEFORE_START, type Grant } from '../schedule/index.js';
+import { CANCELLED_BEFORE_START, type Grant, type GrantListener } from '../schedule/index.js';
 import type { CallResult } from '../tool/index.js';
 import { admitCall } from './admit-stage.js';
 import { AuthorizeStage } from './authorize-stage.js';
 import { BatchAudit } from './batch-audit.js';
+import { BatchResults } from './batch-results.js';
 import { failedInside } from './call-result.js';
 import type { PipelineEntry } from './pipeline-entry.js';
 import {
@@ -21,8 +22,14 @@ const noop = (): void => {};
 /** What a call of an `arriveAll` pass granted as it arrived stands for, until it runs. */
 const SOON: unique symbol = Symbol('soon');
 
-/** A call's outcome: its result, or {@link SOON} in an `arriveAll` pass. */
-type Outcome = CallResult | Promise<CallResult> | typeof SOON;
+/**
+ * What a call of an `arriveAll` pass that waits for its grant stands for: its result goes
+ * to the batch's {@link BatchResults} when it ends.
+ */
+const WAIT: unique symbol = Symbol('wait');
+
+/** A call's outcome: its result, or {@link SOON} or {@link WAIT} in an `arriveAll` pass. */
+type Outcome = CallResult | Promise<CallResult> | typeof SOON | typeof WAIT;
 
 const RESOLVED = Promise.resolve();
 
@@ -48,7 +55,7 @@ const released = (entry: PipelineEntry, run: Promise<CallResult>): Promise<CallR
  * on) and runs once approved, or leaves the queue at once when denied. This class only
  * routes a call from one stage to the next.
  */
-export class CallPipeline {
+export class CallPipeline implements GrantListener<PipelineEntry> {
   #id: string | undefined;
   /** The turn's id: the `batchId` of its audit events (made when first asked for). */
   get id(): string {
@@ -64,6 +71,8 @@ export class CallPipeline {
   /** Audit writes of the whole turn, when the caller writes the end events. */
   readonly #pending: Promise<void>[] = [];
   readonly #audit: BatchAudit;
+  /** The results of the `arriveAll` batch, once one of its calls waits for its grant. */
+  #batch: Pick<BatchResults<unknown>, 'put' | 'follow' | 'fail' | 'runInBatch'> | undefined;
 
   constructor(context: TurnContext, setup: TurnSetup) {
     this.#context = context;
@@ -91,7 +100,7 @@ export class CallPipeline {
    * never rejects, except, when each call writes its own events, with `AuditWriteError`.
    */
   arrive(call: ToolCall, options?: ArriveOptions): CallResult | Promise<CallResult> {
-    return this.#arrive(call, options, undefined) as CallResult | Promise<CallResult>;
+    return this.#arrive(call, options, undefined, -1) as CallResult | Promise<CallResult>;
   }
 
   /**
@@ -108,7 +117,13 @@ export class CallPipeline {
     fail: (error: unknown) => never,
   ): Promise<R> {
     const soon: PipelineEntry[] = [];
-    const outcomes = calls.map((call) => this.#arrive(call, undefined, soon));
+    let waits = 0;
+    const outcomes = calls.map((call, index) => {
+      const outcome = this.#arrive(call, undefined, soon, index);
+      if (outcome === WAIT) waits += 1;
+      return outcome;
+    });
+    if (waits > 0) return this.#waitAll(outcomes, soon, end, fail);
     if (soon.length === 0) {
       const results = outcomes as Array<CallResult | Promise<CallResult>>;
       return results.length === 1
@@ -139,13 +154,75 @@ export class CallPipeline {
     });
   }
 
+  /**
+   * The rest of an `arriveAll` pass in which some calls wait for their grants: each call's
+   * result goes to one {@link BatchResults} as it ends (the waiting ones' through
+   * {@link CallPipeline.granted}), rather than each waiting call holding a chain of
+   * promises. The calls granted as they arrived run after one turn of the microtask queue,
+   * before any waiting call is told of its grant.
+   */
+  #waitAll<R>(
+    outcomes: Outcome[],
+    soon: readonly PipelineEntry[],
+    end: (results: CallResult[]) => R | Promise<R>,
+    fail: (error: unknown) => never,
+  ): Promise<R> {
+    const batch = new BatchResults<R>(outcomes.length, end, fail);
+    this.#batch = batch;
+    queueMicrotask(() => {
+      try {
+        let next = 0;
+        for (let index = 0; index < outcomes.length; index += 1) {
+          let outcome = outcomes[index] as Outcome;
+          if (outcome === WAIT) continue;
+          if (outcome === SOON) {
+            const entry = soon[next] as PipelineEntry;
+            next += 1;
+            outcome = this.#runNow(entry, entry.admission?.grant as Grant);
+            if (outcome instanceof Promise) outcome = released(entry, outcome);
+          }
+          if (outcome instanceof Promise) batch.follow(index, outcome);
+          else batch.put(index, outcome);
+        }
+        // Nothing but the batch's results holds them now.
+        outcomes.length = 0;
+      } catch (error) {
+        batch.fail(error);
+      }
+    });
+    return batch.promise;
+  }
+
+  /**
+   * A waiting call of an `arriveAll` batch was granted, or may not run: it runs, or ends,
+   * and its result goes to the batch's results. The scheduler tells this (the pipeline is
+   * the one listener of its batch's calls).
+   */
+  granted(entry: PipelineEntry, grant: Grant): void {
+    this.#batch?.runInBatch(this.#runWaiting, this, entry, grant);
+  }
+
+  /** Runs a waiting call of an `arriveAll` batch once told of its grant (see `granted`). */
+  #runWaiting(this: CallPipeline, entry: PipelineEntry, grant: Grant): void {
+    const batch = this.#batch as Pick<BatchResults<unknown>, 'put' | 'follow' | 'fail'>;
+    try {
+      const outcome = runGranted(this.#context, this.#audit, entry, grant);
+      if (outcome instanceof Promise) batch.follow(entry.index, released(entry, outcome));
+      else batch.put(entry.index, outcome);
+    } catch (error) {
+      batch.fail(error);
+    }
+  }
+
   #arrive(
     call: ToolCall,
     options: ArriveOptions | undefined,
     soon: PipelineEntry[] | undefined,
+    index: number,
   ): Outcome {
     const entry: PipelineEntry = {
       call,
+      index,
       signal: options?.signal ?? this.#setup.signal,
       approval: options?.approval,
       pending: this.#setup.eachCall ? [] : this.#pending,
@@ -233,8 +310,16 @@ export class CallPipeline {
    */
   #run(entry: PipelineEntry, hold: boolean, soon: PipelineEntry[] | undefined): Outcome {
     this.#limitsOf ??= this.#context.originLimits();
-    const admission = admitCall(this.#context, this.#limitsOf, entry, hold);
+    // In an `arriveAll` pass, a call that waits is told of its grant (see `granted`).
+    const admission = admitCall(
+      this.#context,
+      this.#limitsOf,
+      entry,
+      hold,
+      soon === undefined ? undefined : this,
+    );
     const { grant } = admission;
+    if (grant === undefined && soon !== undefined) return WAIT;
     if (grant === undefined) {
       return released(
         entry,

@@ -12,6 +12,8 @@ import type { ToolCall } from './tool-call.js';
 export interface PipelineEntry {
   /** The call as the caller gave it. */
   readonly call: ToolCall;
+  /** Its place in its `execute` batch, where its result goes; -1 for a call of a turn. */
+  readonly index: number;
   /** Cancels this call (the turn's signal, or the call's own). */
   readonly signal: AbortScope;
   /** The answer to its approval, given beforehand. */

@@ -104,6 +104,11 @@ const messageOf = (error: unknown): string => {
 };
 
 /** Codes a tool's error may carry to type the call's failure; any other is `tool_error`. */
+/** The output of a call whose output check failed. */
+const unchecked = (error: unknown): { problem: string } => ({
+  problem: `its output could not be checked (${messageOf(error)})`,
+});
+
 const TYPED_TOOL_ERRORS: ReadonlySet<unknown> = new Set<CallErrorCode>([
   'upstream_unavailable',
   'shared_state_unavailable',
@@ -223,9 +228,6 @@ class CallRun implements SignalSource {
 
   /** Shapes what the tool returned into the call's result. */
   #succeeded(value: unknown): CallResult | Promise<CallResult> {
-    const unchecked = (error: unknown) => ({
-      problem: `its output could not be checked (${messageOf(error)})`,
-    });
     let normalized: ReturnType<typeof normalizeOutput>;
     try {
       normalized = normalizeOutput(value, this.#prepared.tool);

@@ -5,8 +5,17 @@ import type { Lock } from './lock-mode.js';
 /** Why a call cancelled before it started did not run (the message of its grant). */
 export const CANCELLED_BEFORE_START = 'the batch was cancelled before this call started';
 
-/** A call asking to run. */
-export interface AdmitRequest {
+/**
+ * Told of the grants of calls admitted with it (see {@link AdmitRequest.listener}). One
+ * listener serves many calls: a waiting call then costs no promise and no closure.
+ */
+export interface GrantListener<W> {
+  /** The call admitted with `waiter` was granted, or may not run (`grant.ok` false). */
+  granted(waiter: W, grant: Grant): void;
+}
+
+/** A call asking to run; `W` is what {@link AdmitRequest.listener} is told of it. */
+export interface AdmitRequest<W = unknown> {
   /** Call id, reported in other calls' `waitsFor`. */
   readonly id: string;
   readonly locks: readonly Lock[];
@@ -31,6 +40,15 @@ export interface AdmitRequest {
    * (it was denied). Default false.
    */
   readonly hold?: boolean;
+  /**
+   * Told of the call's grant, as `granted(waiter, grant)`, in a microtask after it was given
+   * (grants in the order given), unless it was given as `admit` returned (read
+   * {@link Admission.grant} then). `granted` still settles too when it is read. The
+   * scheduler drops both once it told the listener.
+   */
+  readonly listener?: GrantListener<W>;
+  /** What {@link AdmitRequest.listener} is told along with the grant. */
+  readonly waiter?: W;
 }
 
 /** Permission to run, held until {@link Lease.release}. */

@@ -5,6 +5,7 @@ export {
   type AdmitRequest,
   CANCELLED_BEFORE_START,
   type Grant,
+  type GrantListener,
   type Lease,
 } from './admission.js';
 export { type AnySignal, anySignal, anySignalByListeners } from './any-signal.js';

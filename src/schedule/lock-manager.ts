@@ -139,6 +139,8 @@ export class LockManager {
   readonly #nodes = new Map<string, NodeHolders>();
   /** The blockers found by the admission under way, copied out at its end. */
   readonly #found: Entry[] = [];
+  /** The lists of the last node freed, for the next new one (see `#free`). */
+  #spare: NodeHolders | undefined = undefined;
   #active = 0;
   #seq = 0;
 
@@ -159,7 +161,7 @@ export class LockManager {
   admit<T>(id: string, locks: readonly Lock[], onReady: (owner: T) => void, owner?: T): LockEntry {
     const seq = this.#seq++;
     const found = this.#found;
-    found.length = 0;
+    if (found.length > 0) found.length = 0;
     for (const lock of locks) {
       const holders = this.#nodes.get(lock.node);
       if (holders === undefined) continue;
@@ -177,7 +179,7 @@ export class LockManager {
       }
     }
     const blockers = found.length === 0 ? NO_ENTRIES : found.slice();
-    found.length = 0;
+    if (found.length > 0) found.length = 0;
     const entry = new Entry(
       id,
       locks,
@@ -212,7 +214,7 @@ export class LockManager {
       if (holders === undefined) continue;
       holders.live -= 1;
       holders.dead += 1;
-      if (holders.live === 0) this.#nodes.delete(lock.node);
+      if (holders.live === 0) this.#free(lock.node, holders);
       else if (holders.dead > holders.live) compact(holders);
     }
     if (entry.pending > 0) this.#handOver(entry);
@@ -259,9 +261,26 @@ export class LockManager {
   #holders(node: string): NodeHolders {
     let holders = this.#nodes.get(node);
     if (holders === undefined) {
-      holders = { X: [], IS: [], IX: [], S: [], live: 0, dead: 0 };
+      holders = this.#spare ?? { X: [], IS: [], IX: [], S: [], live: 0, dead: 0 };
+      this.#spare = undefined;
       this.#nodes.set(node, holders);
     }
     return holders;
+  }
+
+  /**
+   * Forgets a node none holds any more, keeping its emptied lists for the next new node: a
+   * call that locks a node of its own (or one batch after another on the same node) makes no
+   * lists per call.
+   */
+  #free(node: string, holders: NodeHolders): void {
+    this.#nodes.delete(node);
+    const { X, IS, IX, S } = holders;
+    if (X.length > 0) X.length = 0;
+    if (IS.length > 0) IS.length = 0;
+    if (IX.length > 0) IX.length = 0;
+    if (S.length > 0) S.length = 0;
+    holders.dead = 0;
+    this.#spare = holders;
   }
 }

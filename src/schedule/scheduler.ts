@@ -5,117 +5,21 @@ import {
   type AdmitRequest,
   CANCELLED_BEFORE_START,
   type Grant,
-  type Lease,
 } from './admission.js';
 import { type Clock, systemClock } from './clock.js';
-import { type LockEntry, LockManager } from './lock-manager.js';
-import { RateLimiter, type Reservation } from './rate-limiter.js';
+import { LockManager } from './lock-manager.js';
+import { RateLimiter } from './rate-limiter.js';
 import { SeqHeap } from './seq-heap.js';
-
-/** The waits of a call that waits for nothing. */
-const NOTHING_WAITED: readonly string[] = Object.freeze([]);
+import {
+  type LeaseHost,
+  type OriginQueue,
+  type SignalWatch,
+  type Taken,
+  Ticket,
+} from './ticket.js';
 
 /** The quota of a call that took none. */
 const NOTHING_TAKEN: readonly Taken[] = Object.freeze([]);
-
-/**
- * An admitted call: the request's fields the scheduler reads, and the call's state. A class,
- * so that the many calls of a big batch share one compact shape; the request itself is not
- * kept.
- */
-class Ticket implements Admission {
-  readonly id: string;
-  /** Admission order: ready calls take slots in this order. */
-  readonly seq: number;
-  readonly originName: string;
-  readonly concurrency: number;
-  readonly rateLimit: AdmitRequest['rateLimit'];
-  readonly originRateLimit: AdmitRequest['originRateLimit'];
-  readonly signal: AbortWatch | undefined;
-  /**
-   * When the call was admitted, or let go on from hold: `queuedMs` counts from here. Read
-   * from the clock only for a call that waits (one granted at once queued 0 ms).
-   */
-  since = 0;
-  readySince = 0;
-  /** On hold: waiting for {@link Admission.proceed}. */
-  held: boolean;
-  /** Its admission is over: becoming ready now goes through the pump. */
-  admitted = false;
-  /** Every earlier conflicting call is done: the lock manager let it go. */
-  unlocked = false;
-  state: 'waiting' | 'ready' | 'running' | 'done' = 'waiting';
-  /** The call's origin queue, looked up when it becomes ready. */
-  origin: OriginQueue | undefined = undefined;
-  entry: LockEntry | undefined = undefined;
-  /** Its signal's list of waiting calls, while it is in it; and its neighbours there. */
-  watch: SignalWatch | undefined = undefined;
-  prev: Ticket | undefined = undefined;
-  next: Ticket | undefined = undefined;
-  /** The grant, once given. */
-  outcome: Grant | undefined = undefined;
-  /** {@link granted}, once read, and what settles it. */
-  promise: Promise<Grant> | undefined = undefined;
-  resolve: ((grant: Grant) => void) | undefined = undefined;
-
-  constructor(request: AdmitRequest, seq: number) {
-    this.id = request.id;
-    this.seq = seq;
-    this.originName = request.origin;
-    this.concurrency = request.concurrency;
-    this.rateLimit = request.rateLimit;
-    this.originRateLimit = request.originRateLimit;
-    this.signal = request.signal;
-    this.held = request.hold === true;
-  }
-
-  get waitsFor(): readonly string[] {
-    return this.entry?.waitsFor ?? NOTHING_WAITED;
-  }
-
-  get grant(): Grant | undefined {
-    const { outcome } = this;
-    return outcome?.ok === true ? outcome : undefined;
-  }
-
-  get granted(): Promise<Grant> {
-    if (this.promise === undefined) {
-      const { outcome } = this;
-      this.promise =
-        outcome === undefined
-          ? new Promise<Grant>((resolve) => {
-              this.resolve = resolve;
-            })
-          : Promise.resolve(outcome);
-    }
-    return this.promise;
-  }
-}
-
-/**
- * The waiting calls of one signal, in admission order, and the one listener the scheduler
- * keeps on it for all of them: a batch of many calls adds one listener, not one per call.
- */
-interface SignalWatch {
-  readonly signal: AbortWatch;
-  readonly listener: () => void;
-  head: Ticket | undefined;
-  tail: Ticket | undefined;
-}
-
-/** A unit of quota a granted call holds, handed back when it fails. */
-interface Taken {
-  readonly limiter: RateLimiter;
-  readonly reservation: Reservation;
-}
-
-/** One origin's running count and its ready calls, earliest admitted first. */
-interface OriginQueue {
-  readonly name: string;
-  running: number;
-  /** Ready calls; a call that left the ready state stays until it reaches the top. */
-  readonly ready: SeqHeap<Ticket>;
-}
 
 /** An origin offered to one pump, ordered by the admission number of its earliest ready call. */
 interface OriginHead {
@@ -158,6 +62,9 @@ export class Scheduler {
   #pumpQueued = false;
   #timer: unknown;
   #timerAt = Number.POSITIVE_INFINITY;
+  /** Calls settled whose listener is still to be told, in the order settled. */
+  #told: Ticket[] = [];
+  #telling = false;
 
   constructor(options: SchedulerOptions = {}) {
     this.#clock = options.clock ?? systemClock;
@@ -169,8 +76,8 @@ export class Scheduler {
   }
 
   /** Admits a call; see {@link Admission}. */
-  admit(request: AdmitRequest): Admission {
-    const ticket = new Ticket(request, this.#seq++);
+  admit<W>(request: AdmitRequest<W>): Admission {
+    const ticket = new Ticket(request as AdmitRequest, this.#seq++);
     ticket.entry = this.#locks.admit(request.id, request.locks, this.#onUnlocked, ticket);
     ticket.admitted = true;
     const { signal } = request;
@@ -200,6 +107,9 @@ export class Scheduler {
     if ((known?.running ?? 0) >= ticket.concurrency) return false;
     ticket.state = 'ready';
     ticket.origin = known ?? this.#origin(ticket.originName);
+    // Its caller reads `grant` as `admit` returns: the listener is not told.
+    ticket.listener = undefined;
+    ticket.waiter = undefined;
     // Granted as admitted: it queued for no time (`since` is 0 as well).
     this.#grant(ticket, 0, NOTHING_TAKEN);
     return true;
@@ -436,44 +346,77 @@ export class Scheduler {
   #grant(ticket: Ticket, now: number, taken: readonly Taken[]): void {
     ticket.state = 'running';
     this.#unwatch(ticket);
-    const origin = ticket.origin as OriginQueue;
-    origin.running += 1;
-    let settled = false;
-    let released = false;
-    const lease: Lease = {
-      settle: (succeeded) => {
-        if (settled) return;
-        settled = true;
-        if (!succeeded && taken.length > 0) {
-          for (const { limiter, reservation } of taken) limiter.rollback(reservation);
-          this.#pumpAll = true;
-          this.#schedulePump();
-        }
-      },
-      release: () => {
-        if (released) return;
-        released = true;
-        ticket.state = 'done';
-        origin.running -= 1;
-        this.#unlock(ticket);
-        // A freed slot matters to the pump only when a call of the origin waits for one. An
-        // idle origin stays known (one per origin): dropping and making it again would cost
-        // a queue per call.
-        if (origin.ready.size > 0) {
-          this.#dirty.add(origin);
-          this.#schedulePump();
-        }
-      },
-    };
-    this.#settle(ticket, { ok: true, queuedMs: now - ticket.since, lease });
+    (ticket.origin as OriginQueue).running += 1;
+    ticket.host = this.#host;
+    ticket.taken = taken;
+    // The ticket is the lease: no object or closures per grant.
+    this.#settle(ticket, { ok: true, queuedMs: now - ticket.since, lease: ticket });
   }
+
+  /** What every granted call's lease reports to. */
+  readonly #host: LeaseHost = {
+    settled: (ticket, succeeded) => {
+      const { taken } = ticket;
+      ticket.taken = undefined;
+      if (!succeeded && taken !== undefined && taken.length > 0) {
+        for (const { limiter, reservation } of taken) limiter.rollback(reservation);
+        this.#pumpAll = true;
+        this.#schedulePump();
+      }
+    },
+    released: (ticket) => {
+      const origin = ticket.origin as OriginQueue;
+      origin.running -= 1;
+      this.#unlock(ticket);
+      // A freed slot matters to the pump only when a call of the origin waits for one. An
+      // idle origin stays known (one per origin): dropping and making it again would cost
+      // a queue per call.
+      if (origin.ready.size > 0) {
+        this.#dirty.add(origin);
+        this.#schedulePump();
+      }
+    },
+  };
 
   /** Gives a call its grant: to `grant` when ok, and to `granted` if it was read. */
   #settle(ticket: Ticket, grant: Grant): void {
     ticket.outcome = grant;
     ticket.resolve?.(grant);
     ticket.resolve = undefined;
+    if (ticket.listener === undefined) return;
+    this.#told.push(ticket);
+    if (this.#telling) return;
+    this.#telling = true;
+    queueMicrotask(this.#tell);
   }
+
+  /**
+   * Tells the listeners of the calls settled since the last time, in the order settled; a
+   * call settled meanwhile (a listener's doing) is told in the same pass.
+   */
+  readonly #tell = (): void => {
+    const told = this.#told;
+    let index = 0;
+    try {
+      while (index < told.length) {
+        const ticket = told[index] as Ticket;
+        index += 1;
+        const { listener, waiter } = ticket;
+        ticket.listener = undefined;
+        ticket.waiter = undefined;
+        listener?.granted(waiter, ticket.outcome as Grant);
+      }
+    } finally {
+      // A listener that threw does not lose the grants of the calls after it.
+      if (index < told.length) {
+        this.#told = told.slice(index);
+        queueMicrotask(this.#tell);
+      } else {
+        told.length = 0;
+        this.#telling = false;
+      }
+    }
+  };
 
   /** Releases a ticket's locks and forgets its lock entry, so the entry dies with the call. */
   #unlock(ticket: Ticket): void {

@@ -37,7 +37,7 @@ export class WaitPlanner {
       this.#marks = grown;
     }
     const found = this.#found;
-    found.length = 0;
+    if (found.length > 0) found.length = 0;
     for (const lock of locks) {
       const node = this.#nodes.get(lock.node);
       if (node === undefined) continue;
@@ -56,9 +56,9 @@ export class WaitPlanner {
       }
       if (lock.mode === 'X') {
         node.lastExclusive = j;
-        node.S.length = 0;
-        node.IS.length = 0;
-        node.IX.length = 0;
+        if (node.S.length > 0) node.S.length = 0;
+        if (node.IS.length > 0) node.IS.length = 0;
+        if (node.IX.length > 0) node.IX.length = 0;
       } else {
         node[lock.mode].push(j);
       }
