@@ -134,12 +134,27 @@ export async function connectRedisState(
   const slotWaiters = new Map<string, Set<() => void>>();
   const subscribe = (): void => {
     if (subscriber !== undefined) return;
-    subscriber = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
-    subscriber.on('error', () => {});
-    subscriber.on('message', (_channel: string, key: string) => {
+    // Subscribed again here on each reconnect: the client's own resubscription leaves its
+    // command's failure unhandled when the connection is closed meanwhile.
+    const listener = redis.duplicate({
+      enableOfflineQueue: true,
+      maxRetriesPerRequest: null,
+      autoResubscribe: false,
+    });
+    subscriber = listener;
+    const listen = (): void => {
+      listener.subscribe(`${prefix}${RELEASED_CHANNEL}`).catch(() => {});
+    };
+    listener.on('error', () => {});
+    listener.on('message', (_channel: string, key: string) => {
       for (const wake of slotWaiters.get(key) ?? []) wake();
     });
-    subscriber.subscribe(`${prefix}${RELEASED_CHANNEL}`).catch(() => {});
+    let connectedBefore = false;
+    listener.on('ready', () => {
+      if (connectedBefore) listen();
+      connectedBefore = true;
+    });
+    listen();
   };
 
   const held = new Set<{ key: string; holder: string; timer: NodeJS.Timeout }>();
