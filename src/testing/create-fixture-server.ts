@@ -43,6 +43,8 @@ export interface FixtureServerOptions {
   readonly tools: readonly FixtureTool[];
   /** Fields merged into {@link FixtureServer.entry} (`trusted`, `timeoutMs`, ...). */
   readonly extra?: Readonly<Record<string, unknown>>;
+  /** Tools per `tools/list` page (see `fixtureServerEntry`). Default: all in one page. */
+  readonly pageSize?: number;
 }
 
 /** A fixture MCP server over stdio: how to start it, and a way to change its tools. */
@@ -105,6 +107,7 @@ export async function createFixtureServer(options: FixtureServerOptions): Promis
         name,
         toolsFile,
         ...(options.echoPrefix === undefined ? {} : { echoPrefix: options.echoPrefix }),
+        ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
       }),
       ...options.extra,
     },

@@ -17,6 +17,11 @@ export interface FixtureEntryOptions {
   readonly echoPrefix?: string;
   /** A path that, while it exists, makes the server exit at start (to test failed restarts). */
   readonly refuseWhileExists?: string;
+  /**
+   * Tools per `tools/list` page (an integer >= 1): the list then comes in pages, each with
+   * the `nextCursor` of the next. Default: the whole list in one page.
+   */
+  readonly pageSize?: number;
 }
 
 /** The fixture process: its compiled `.js` in the package, its `.ts` in hintgate's sources. */
@@ -49,6 +54,13 @@ export const fixtureEnv = (options: FixtureEntryOptions): Record<string, string>
       `fixture server "${options.name}": toolsFile must be a file path or a non-empty list of them`,
     );
   }
+  const { pageSize } = options;
+  if (pageSize !== undefined && (!Number.isInteger(pageSize) || pageSize < 1)) {
+    throw new HintgateError(
+      'invalid_option',
+      `fixture server "${options.name}": pageSize must be an integer >= 1, got ${String(pageSize)}`,
+    );
+  }
   return {
     FIXTURE_TOOLS_FILE: files.join(process.platform === 'win32' ? ';' : ':'),
     FIXTURE_NAME: options.name,
@@ -56,6 +68,7 @@ export const fixtureEnv = (options: FixtureEntryOptions): Record<string, string>
     ...(options.refuseWhileExists === undefined
       ? {}
       : { FIXTURE_REFUSE_IF_EXISTS: options.refuseWhileExists }),
+    ...(pageSize === undefined ? {} : { FIXTURE_TOOLS_PAGE_SIZE: String(pageSize) }),
   };
 };
 

@@ -13,6 +13,7 @@ import { fastPathEnabled } from '../fast-paths.js';
 import { MODERN_REVISION } from '../protocol-revision.js';
 import type { McpServerNotification } from './connection-events.js';
 import { linearSchemaValidator } from './linear-schema-validator.js';
+import { listToolPages } from './list-tool-pages.js';
 import type { McpEraOption } from './mcp-server-options.js';
 import type { CheckedTarget } from './mcp-target.js';
 import { type RawToolListings, RawToolListingsTransport } from './raw-tool-listings-transport.js';
@@ -64,7 +65,8 @@ export interface OpenMcpClientOptions {
   /**
    * False for a connection that only lists the tools and makes no call (`hintgate pin`):
    * the client keeps no copy of the list in its response cache, which it needs only to
-   * check and mirror later calls. Default true.
+   * check and mirror later calls, and the list is read without the client's parsed copy of
+   * it (see `listToolPages`). Default true.
    */
   readonly keepListings?: boolean;
 }
@@ -270,7 +272,14 @@ export async function openMcpClient(options: OpenMcpClientOptions): Promise<Open
   try {
     if (options.signal.aborted) throw options.signal.reason;
     await client.connect(transport, request);
-    const { tools } = await client.listTools(undefined, request);
+    // A connection that keeps no listing reads the pages without the client's copy of them,
+    // except where the client also drops tools the 2026 revision forbids over HTTP.
+    const lean =
+      options.keepListings === false &&
+      !(options.target.kind === 'http' && client.getProtocolEra() === 'modern');
+    const tools = lean
+      ? await listToolPages(client, request)
+      : (await client.listTools(undefined, request)).tools;
     options.signal.removeEventListener('abort', onAbort);
     const raw =
       transport instanceof ToolCallTransport && client.getProtocolEra() === 'legacy'
