@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../registry/index.js';
-import { createFixtureServer, createTempWorkspace, type TempWorkspace } from '../../testing/index.js';
+import {
+  createFixtureServer,
+  createTempWorkspace,
+  type TempWorkspace,
+} from '../../testing/index.js';
 import { listMcpServerTools } from './list-mcp-server-tools.js';
 import { MAX_TOOL_PAGES } from './list-tool-pages.js';
 import { checkMcpServerOptions } from './mcp-server-options.js';
