@@ -319,3 +319,70 @@ describe('the confirmation rule of destructive tools', () => {
     expect(prompt.toLowerCase()).toContain('never call without explicit user confirmation');
   });
 });
+
+describe('a catalog too big for the prompt (maxToolChars)', () => {
+  /** `count` tools of one kind, each with a description of about 120 characters. */
+  const many = (count: number, kind: string, annotations: ToolAnnotations): PromptTool[] =>
+    Array.from({ length: count }, (_, i) => ({
+      name: `${kind}_${String(i).padStart(5, '0')}`,
+      description: `Does the ${kind} thing number ${i} with care, and returns what it found or changed, with every field of the record.`,
+      annotations,
+    }));
+  /** The tool lines of the prompt's Tools section. */
+  const toolLines = (prompt: string): string[] => {
+    const start = prompt.indexOf('## Tools');
+    const end = prompt.indexOf('## Safety rules');
+    return prompt
+      .slice(start, end)
+      .split('\n')
+      .filter((line) => line.startsWith('- '));
+  };
+
+  it('leaves descriptions out when the names fit, and names every tool', () => {
+    const tools = [...many(150, 'read', READ_ONLY), ...many(20, 'remove', DESTRUCTIVE)];
+    const prompt = buildSystemPrompt({ tools });
+    expect(prompt).toContain('Descriptions are left out here');
+    expect(toolLines(prompt).sort()).toEqual(tools.map((tool) => `- ${tool.name}`).sort());
+    // All of it would have taken more than the default budget.
+    expect(buildSystemPrompt({ tools, maxToolChars: 1_000_000 }).length).toBeGreaterThan(20_000);
+  });
+
+  it('names what fits of each kind, counts the rest, and keeps a small kind whole', () => {
+    const reads = many(6000, 'read', READ_ONLY);
+    const writes = many(3000, 'write', WRITE);
+    const deletes = many(12, 'remove', DESTRUCTIVE);
+    const prompt = buildSystemPrompt({ tools: [...writes, ...deletes, ...reads] });
+    const lines = toolLines(prompt);
+    expect(lines.join('\n').length).toBeLessThanOrEqual(16_000);
+    expect(prompt).toContain('Only some of the 9012 tools are named here');
+    for (const [heading, tools] of [
+      [READ, reads],
+      [WRITE_HEADING, writes],
+      [DESTRUCTIVE_HEADING, deletes],
+    ] as const) {
+      const shown = group(prompt, heading);
+      const more = /^- \.\.\.and (\d+) more$/.exec(shown.at(-1) ?? '');
+      const named = more === null ? shown : shown.slice(0, -1);
+      // The first tools of the kind in name order, then how many more there are.
+      expect(named).toEqual(tools.slice(0, named.length).map((tool) => `- ${tool.name}`));
+      expect(named.length + Number(more?.[1] ?? 0)).toBe(tools.length);
+      expect(named.length).toBeGreaterThan(0);
+    }
+    expect(group(prompt, DESTRUCTIVE_HEADING)).toHaveLength(12);
+    // The same tools in another order give the same prompt.
+    expect(buildSystemPrompt({ tools: [...reads, ...deletes, ...writes] })).toBe(prompt);
+  });
+
+  it('refuses a budget that is not an integer of at least 1000', () => {
+    for (const maxToolChars of [999, 1500.5, '2000', Number.NaN]) {
+      expect(() =>
+        buildSystemPrompt({ tools: TOOLS, maxToolChars: maxToolChars as number }),
+      ).toThrow(
+        expect.objectContaining({
+          code: 'invalid_option',
+          message: expect.stringContaining('maxToolChars must be an integer of at least 1000'),
+        }),
+      );
+    }
+  });
+});

@@ -1,3 +1,4 @@
+import { HintgateError } from '../errors/index.js';
 import type { Mode } from '../policy/index.js';
 import type { ToolClass } from '../tool/index.js';
 import {
@@ -28,7 +29,19 @@ export interface BuildSystemPromptOptions {
    * whitespace is dropped. Default: none; the prompt starts with the tool list.
    */
   readonly intro?: string;
+  /**
+   * Characters the tool lists may take at most, so that a catalog of thousands of tools
+   * does not fill the model's context (the tool list the model is given has every tool
+   * anyway). When the tools with their descriptions do not fit, they are listed without
+   * descriptions; when the names do not fit either, each class gets a fair share and names
+   * as many as fit, then says how many more it has. An integer of at least 1,000. Default
+   * 16,000 (about 4,000 tokens).
+   */
+  readonly maxToolChars?: number;
 }
+
+/** Default of {@link BuildSystemPromptOptions.maxToolChars}. */
+const DEFAULT_MAX_TOOL_CHARS = 16_000;
 
 const GROUPS: readonly { readonly class: ToolClass; readonly heading: string }[] = [
   {
@@ -79,9 +92,10 @@ const MODE_RULES: Readonly<Record<Mode, string>> = {
  * of the current approval mode.
  *
  * The output depends only on the set of tools and the options: tools are sorted by name
- * (UTF-16 code-unit order), it carries no timestamps or counts, and it ends with exactly one
- * newline, so an unchanged catalog yields an identical prefix for prompt caching. Titles and
- * descriptions are collapsed to one line, so a tool's text cannot open a section of its own.
+ * (UTF-16 code-unit order), it carries no timestamps (and counts only of the tools a list
+ * too long for `maxToolChars` leaves out), and it ends with exactly one newline, so an
+ * unchanged catalog yields an identical prefix for prompt caching. Titles and descriptions
+ * are collapsed to one line, so a tool's text cannot open a section of its own.
  *
  * @throws {HintgateError} `invalid_option` for a bad mode or tool entry, `duplicate_tool`
  *   when two tools share a name.
@@ -96,11 +110,13 @@ export function buildSystemPrompt(options: BuildSystemPromptOptions): string {
   const intro = options.intro?.trimEnd() ?? '';
   if (intro !== '') sections.push(intro);
 
-  const groups: string[] = [];
-  for (const group of visible) {
-    const lines = sorted.filter((tool) => promptToolClass(tool) === group.class).map(toolLine);
-    if (lines.length > 0) groups.push(`${group.heading}\n${lines.join('\n')}`);
-  }
+  const listed = visible
+    .map((group) => ({
+      heading: group.heading,
+      tools: sorted.filter((tool) => promptToolClass(tool) === group.class),
+    }))
+    .filter((group) => group.tools.length > 0);
+  const groups = toolGroups(listed, maxToolChars(options.maxToolChars));
   sections.push(
     groups.length > 0
       ? `## Tools\n\n${groups.join('\n\n')}`
@@ -114,6 +130,87 @@ export function buildSystemPrompt(options: BuildSystemPromptOptions): string {
   sections.push(`## Safety rules\n\n${rules.join('\n')}`);
   sections.push(`## Approval mode\n\n${MODE_RULES[mode]}`);
   return `${sections.join('\n\n')}\n`;
+}
+
+function maxToolChars(value: unknown): number {
+  if (value === undefined) return DEFAULT_MAX_TOOL_CHARS;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1000) {
+    throw new HintgateError(
+      'invalid_option',
+      `buildSystemPrompt: maxToolChars must be an integer of at least 1000 (characters), got ${String(value)}.`,
+    );
+  }
+  return value;
+}
+
+interface ListedGroup {
+  readonly heading: string;
+  readonly tools: readonly PromptTool[];
+}
+
+/** Characters of `lines` joined by newlines. */
+const size = (lines: readonly string[]): number =>
+  lines.reduce((sum, line) => sum + line.length + 1, 0);
+
+/**
+ * Each group's heading and tool lines within `budget` characters of tool lines: every tool
+ * with its description if all fit; else without descriptions if all names fit; else each
+ * group names what fits in its share (groups that need less than an even share leave the
+ * rest to the others) and counts the rest.
+ */
+function toolGroups(groups: readonly ListedGroup[], budget: number): string[] {
+  const full = groups.map((group) => group.tools.map(toolLine));
+  if (size(full.flat()) <= budget) {
+    return groups.map((group, index) => `${group.heading}\n${(full[index] ?? []).join('\n')}`);
+  }
+  const short = groups.map((group) => group.tools.map(nameLine));
+  const fits = size(short.flat()) <= budget;
+  const note = fits
+    ? 'Descriptions are left out here: there are too many tools; the tool list has them.'
+    : `Only some of the ${groups.reduce((sum, group) => sum + group.tools.length, 0)} tools are named here: there are too many; the tool list has them all, and each tool's annotations say which kind it is.`;
+  const kept = fits ? short : shares(short, budget);
+  return groups.map((group, index) => {
+    const lines = kept[index] ?? [];
+    const more = group.tools.length - lines.length;
+    const tail = more === 0 ? '' : `\n- ...and ${more} more`;
+    const heading = index === 0 ? `${note}\n\n${group.heading}` : group.heading;
+    return `${heading}\n${lines.join('\n')}${tail}`;
+  });
+}
+
+/** The first lines of each group that fit its share of `budget`, smallest groups first. */
+function shares(groups: readonly (readonly string[])[], budget: number): string[][] {
+  const order = groups.map((lines, index) => ({ index, need: size(lines) }));
+  order.sort((a, b) => a.need - b.need);
+  const kept: string[][] = groups.map(() => []);
+  let left = budget;
+  order.forEach(({ index }, position) => {
+    const share = Math.floor(left / (order.length - position));
+    const lines = groups[index] ?? [];
+    const need = size(lines);
+    if (need <= share) {
+      kept[index] = [...lines];
+      left -= need;
+      return;
+    }
+    const taken: string[] = [];
+    // Room for the "...and N more" line.
+    let used = 24;
+    for (const line of lines) {
+      if (used + line.length + 1 > share) break;
+      taken.push(line);
+      used += line.length + 1;
+    }
+    kept[index] = taken;
+    left -= Math.min(used, share);
+  });
+  return kept;
+}
+
+/** A tool's line without its description. */
+function nameLine(tool: PromptTool): string {
+  const title = promptToolTitle(tool);
+  return title === undefined ? `- ${oneLine(tool.name)}` : `- ${oneLine(tool.name)} (${title})`;
 }
 
 function toolLine(tool: PromptTool): string {

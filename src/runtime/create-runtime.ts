@@ -258,6 +258,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         })),
         ...(policy === undefined ? {} : { mode: policy.mode }),
         ...(promptOptions.intro === undefined ? {} : { intro: promptOptions.intro }),
+        ...(promptOptions.maxToolChars === undefined
+          ? {}
+          : { maxToolChars: promptOptions.maxToolChars }),
       });
     },
     forgetSession(session) {

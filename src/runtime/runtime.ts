@@ -201,9 +201,14 @@ export interface Runtime {
   /**
    * A system prompt for the model: the tools the caller may call, grouped read-only / write
    * / destructive by their effective hints, with safety rules and the current mode's rules.
-   * Byte-for-byte the same while tools and mode stay the same.
+   * Byte-for-byte the same while tools and mode stay the same. `maxToolChars` caps the tool
+   * lists of a big catalog (see `buildSystemPrompt`).
    */
-  systemPrompt(options?: { readonly intro?: string; readonly scopes?: readonly string[] }): string;
+  systemPrompt(options?: {
+    readonly intro?: string;
+    readonly scopes?: readonly string[];
+    readonly maxToolChars?: number;
+  }): string;
   /** Forgets the approvals remembered for a named session (its client went away). */
   forgetSession(session: string): void;
   /**

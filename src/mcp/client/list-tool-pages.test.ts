@@ -7,7 +7,7 @@ import {
 } from '../../testing/index.js';
 import { listMcpServerTools } from './list-mcp-server-tools.js';
 import { MAX_TOOL_PAGES } from './list-tool-pages.js';
-import { checkMcpServerOptions } from './mcp-server-options.js';
+import { type ConnectMcpServerOptions, checkMcpServerOptions } from './mcp-server-options.js';
 import { openMcpClient } from './open-mcp-client.js';
 import { remoteToolListings } from './remote-tool-listing.js';
 import { StderrTail } from './stderr-tail.js';
@@ -64,7 +64,8 @@ describe('listToolPages (a connection that keeps no listing)', () => {
       tools: tools as unknown as Parameters<typeof createFixtureServer>[0]['tools'],
       pageSize,
     });
-    return { name: 'odd', registry: createRegistry({ env: {} }), ...server.entry };
+    const entry = { name: 'odd', registry: createRegistry({ env: {} }), ...server.entry };
+    return entry as unknown as ConnectMcpServerOptions;
   };
 
   it('reads every page, and lists what the client parse would for everything pinned', async () => {
