@@ -6,6 +6,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { nodeScriptArgs, waitFor } from 'hintgate/testing';
 
 /** `--quick` or `HINTGATE_BENCH_QUICK=1`: tiny sizes for a smoke run; nothing is written. */
 export const QUICK = process.argv.includes('--quick') || process.env.HINTGATE_BENCH_QUICK === '1';
@@ -17,16 +18,12 @@ export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const at = (list: readonly number[], i: number): number => list[i] ?? Number.NaN;
 /** The 1-minute load average. */
 export const loadNow = (): number => loadavg()[0] ?? 0;
-/** `node --import tsx bench/upstream.ts <mode>` (a server of bench/upstream.ts), run from ROOT. */
+/** The command of a server of bench/upstream.ts: `node <tsx loader> bench/upstream.ts <mode>`. */
 export const upstream = (mode: string) => [
   process.execPath,
-  '--import',
-  'tsx',
-  join(ROOT, 'bench/upstream.ts'),
+  ...nodeScriptArgs(join(ROOT, 'bench/upstream.ts')),
   mode,
 ];
-/** Resolves after `ms`. */
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Mulberry32, a seeded PRNG: the same latencies on every run. */
 export function seeded(seed: number): () => number {
@@ -41,10 +38,8 @@ export function seeded(seed: number): () => number {
 
 /** The median of the values. */
 export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  if (sorted.length % 2 === 1) return at(sorted, middle);
-  return (at(sorted, middle - 1) + at(sorted, middle)) / 2;
+  const [sorted, middle] = [[...values].sort((a, b) => a - b), Math.floor(values.length / 2)];
+  return values.length % 2 ? at(sorted, middle) : (at(sorted, middle - 1) + at(sorted, middle)) / 2;
 }
 
 /** Nearest-rank percentile `p` (0-100) of unsorted values. */
@@ -186,15 +181,15 @@ export async function spawnServing(port: number, cmd: string, args: string[], en
   });
   const connects = () =>
     new Promise<boolean>((resolve) => {
+      if (child.exitCode !== null) throw new Error('exited');
       const socket = createConnection({ host: '127.0.0.1', port }, () => resolve(true));
       socket.once('connect', () => socket.destroy()).once('error', () => resolve(false));
     });
-  for (const deadline = Date.now() + 20_000; !(await connects()); ) {
-    await sleep(50);
-    if (child.exitCode === null && Date.now() < deadline) continue;
+  const what = `${cmd} ${args.join(' ')}: port ${port} open`;
+  await waitFor(connects, { timeoutMs: 20_000, intervalMs: 50, what }).catch(async (error) => {
     await stopProcess(child);
-    throw new Error(`${cmd} ${args.join(' ')}: port ${port} not open\n${output}`);
-  }
+    throw new Error(`${error}\n${output}`);
+  });
   return child;
 }
 
