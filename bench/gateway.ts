@@ -3,7 +3,7 @@
  * `ping`) over MCP, against direct stdio, a `--baseline` build's gateway, a bare Node relay,
  * mcp-proxy as a stdio relay and over HTTP; then the gateway's upstream side, layer by layer.
  */
-import { type ChildProcess, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,16 +27,13 @@ const fastLabel = (v: string) =>
 type Args = string[] | ((port: number) => string[]);
 /** Calls' latencies, wall ms, failures, and CPU ms of the tree, of its first process, preemptions. */
 const fresh = () => ({ ms: [] as number[], wallMs: 0, failed: 0, failure: '', cpu: [0, 0, 0] });
-/** One way of reaching the upstream's `ping`: one client, the process it reaches (its tree's CPU counts). */
-type Path = Awaited<ReturnType<typeof open>>;
 
 /** Spawns `node ...args` and connects a client over stdio, or over Streamable HTTP. */
 async function open(label: string, args: Args, env = m.childEnv()) {
   const client = new Client({ name: 'hintgate-bench', version: '1.0.0' });
   const port = typeof args === 'function' ? await m.freePort() : 0;
-  let child: ChildProcess | undefined;
-  if (typeof args === 'function')
-    child = await m.spawnServing(port, process.execPath, args(port), env);
+  const http = typeof args === 'function';
+  const child = http ? await m.spawnServing(port, process.execPath, args(port), env) : undefined;
   const options = { command: process.execPath, args: args as string[], cwd: m.ROOT, env };
   const stdio = child ? undefined : new StdioClientTransport({ ...options, stderr: 'pipe' });
   let output = '';
@@ -139,7 +136,7 @@ const HEAD =
 /** Section `gateway`. */
 export async function gateway(context: Context): Promise<Result> {
   const work = mkdtempSync(join(tmpdir(), 'hintgate-bench-gateway-'));
-  const paths: Path[] = [];
+  const paths: Awaited<ReturnType<typeof open>>[] = [];
   try {
     for (const [label, args, env] of await specs(work, context.baseline))
       paths.push(await open(label, args, env));
@@ -161,7 +158,7 @@ export async function gateway(context: Context): Promise<Result> {
     for (const level of [1, 8, 32]) {
       for (const path of paths) path.s = fresh();
       await m.rotate(paths.length, 2, async (i) => {
-        const { pid, client, s } = paths[i] as Path;
+        const { pid, client, s } = paths[i] as (typeof paths)[0];
         const now = () => [m.procCpuMs(pid), m.procCpuMs(pid, true), m.preemptions(pid)];
         const before = now();
         await drive(client, level, calls / 2, s);
@@ -222,8 +219,7 @@ async function layers(work: string): Promise<string> {
     const options = { ...upstream, env: m.childEnv(), ...(era ? { era } : {}) };
     const connection = await connectMcpServer(options);
     const runtime = createRuntime({ registry, mode: 'auto', auditSinks: audit ? [audit] : [] });
-    closers.push(() => connection.close());
-    closers.push(() => runtime.close());
+    closers.push(async () => (await connection.close(), runtime.close()));
     const call = async () => {
       const [result] = await runtime.execute([{ id: 'c', name: 'ping', arguments: {} }]);
       if (result?.status !== 'ok') throw new Error(JSON.stringify(result));
@@ -250,15 +246,14 @@ async function layers(work: string): Promise<string> {
     ];
     const variants = list.map(([, { call }]) => ({ calls: 1, run: call }));
     const f = await m.interleave(variants, { rounds: 8, runsPerRound: 500, warmupRuns: 1000 });
-    const [p50, cpu] = [f.map((x) => x.p50RunUs / 1000), f.map((x) => x.cpuUs)];
     const eras: Record<string, string> = { legacy: '2025 handshake', modern: '2026-07-28' };
     const rows = list.map(([label, { era }], i) => {
-      const [ms, us] = [m.at(p50, i), m.at(cpu, i)];
-      return [`${i + 1}. ${label}`, eras[era] ?? era, ms, us, ms - m.at(p50, 0), us / m.at(cpu, 0)];
+      const [{ p50RunUs: us0, cpuUs: cpu0 }, { p50RunUs, cpuUs }] = [f[0], f[i]] as m.PerCall[];
+      const cells = [p50RunUs / 1000, cpuUs, (p50RunUs - us0) / 1000, cpuUs / cpu0];
+      return [`${i + 1}. ${label}`, eras[era] ?? era, ...cells];
     });
-    const head =
-      'layer (upstream side, in process)|era|p50 ms|CPU µs/call|p50 - row 1 ms|CPU / row 1';
-    return table(head, rows);
+    const head = 'layer (upstream side, in process)|era|p50 ms|CPU µs/call|p50 - row 1 ms';
+    return table(`${head}|CPU / row 1`, rows);
   } finally {
     for (const close of closers.reverse()) await close().catch(() => {});
   }
