@@ -186,11 +186,8 @@ export async function adapters(): Promise<Result> {
   for (const [framework, list] of Object.entries(setups)) {
     for (const [scenario, calls, perRound, variants] of list) {
       const runsPerRound = Math.max(4, Math.round(perRound / calls));
-      const options = { rounds: 15, runsPerRound, warmupRuns: runsPerRound * 5 };
-      const f = await interleave(
-        Object.values(variants).map((run) => ({ calls, run })),
-        options,
-      );
+      const options = { calls, rounds: 15, runsPerRound, warmupRuns: runsPerRound * 5 };
+      const f = await interleave(Object.values(variants), options);
       const plain = f[0] as PerCall;
       for (const [index, variant] of Object.keys(variants).entries()) {
         const { cpuUs, wallUs } = f[index] as PerCall;

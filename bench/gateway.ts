@@ -244,8 +244,8 @@ async function layers(work: string): Promise<string> {
       ['JSONL audit sink, sync: true (audit.sync: always)', await jsonl(true)],
       ["reference: runtime with era: 'auto', no audit", await layer(undefined, 'auto')],
     ];
-    const variants = list.map(([, { call }]) => ({ calls: 1, run: call }));
-    const f = await m.interleave(variants, { rounds: 8, runsPerRound: 500, warmupRuns: 1000 });
+    const runs = list.map(([, { call }]) => call);
+    const f = await m.interleave(runs, { rounds: 8, runsPerRound: 500, warmupRuns: 1000 });
     const eras: Record<string, string> = { legacy: '2025 handshake', modern: '2026-07-28' };
     const rows = list.map(([label, { era }], i) => {
       const [{ p50RunUs: us0, cpuUs: cpu0 }, { p50RunUs, cpuUs }] = [f[0], f[i]] as m.PerCall[];

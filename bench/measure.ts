@@ -86,33 +86,31 @@ export function preemptions(pid: number | undefined): number {
   }
 }
 
-/** One variant measured in rounds: a run (throws when a call did not end as expected), its calls. */
-export type Variant = { readonly run: () => Promise<unknown>; readonly calls: number };
 /** A variant's medians over the rounds: wall and CPU µs per call, best round, one run's wall µs. */
 export type PerCall = Readonly<Record<'wallUs' | 'cpuUs' | 'bestWallUs' | 'p50RunUs', number>>;
 
-/** The variants after `warmupRuns` runs each, in rotating rounds of `runsPerRound` runs each. */
+/** Runs (each throws when a call did not end as expected) of `calls` calls (default 1) after
+ * `warmupRuns` each, in rotating rounds of `runsPerRound` runs each. */
 export async function interleave(
-  variants: readonly Variant[],
-  options: { rounds: number; runsPerRound: number; warmupRuns: number },
+  variants: readonly (() => Promise<unknown>)[],
+  options: { calls?: number; rounds: number; runsPerRound: number; warmupRuns: number },
 ): Promise<PerCall[]> {
-  const quick = { rounds: 2, runsPerRound: 1, warmupRuns: 1 };
-  const { rounds, runsPerRound, warmupRuns } = sized(options, quick);
-  for (const variant of variants) for (let i = 0; i < warmupRuns; i += 1) await variant.run();
+  const quick = { ...options, rounds: 2, runsPerRound: 1, warmupRuns: 1 };
+  const { calls = 1, rounds, runsPerRound, warmupRuns } = sized(options, quick);
+  for (const run of variants) for (let i = 0; i < warmupRuns; i += 1) await run();
   const cpuUs = () => process.cpuUsage().user + process.cpuUsage().system;
   type Lists = Record<'wall' | 'cpu' | 'runs', number[]>;
   const figures = variants.map((): Lists => ({ wall: [], cpu: [], runs: [] }));
   await rotate(variants.length, rounds, async (index) => {
-    const [variant, own] = [variants[index] as Variant, figures[index] as (typeof figures)[0]];
+    const own = figures[index] as (typeof figures)[0];
     const [cpuStart, start] = [cpuUs(), performance.now()];
     for (let i = 0, last = start; i < runsPerRound; i += 1) {
-      await variant.run();
+      await variants[index]?.();
       own.runs.push((performance.now() - last) * 1000);
       last = performance.now();
     }
-    const calls = variant.calls * runsPerRound;
-    own.wall.push(((performance.now() - start) * 1000) / calls);
-    own.cpu.push((cpuUs() - cpuStart) / calls);
+    own.wall.push(((performance.now() - start) * 1000) / (calls * runsPerRound));
+    own.cpu.push((cpuUs() - cpuStart) / (calls * runsPerRound));
   });
   return figures.map(({ wall, cpu, runs }) => ({
     wallUs: median(wall),
@@ -124,7 +122,7 @@ export async function interleave(
 
 /** Median wall ms of one run of each work, in `rounds` rotating rounds after a warm-up run. */
 export async function msOf(works: (() => unknown)[], rounds: number): Promise<number[]> {
-  const variants = works.map((work) => ({ calls: 1, run: async () => work() }));
+  const variants = works.map((work) => async () => work());
   const figures = await interleave(variants, { rounds, runsPerRound: 1, warmupRuns: 1 });
   return figures.map((f) => f.wallUs / 1000);
 }

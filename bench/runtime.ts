@@ -77,13 +77,12 @@ export async function overhead(context: Context): Promise<Result> {
     ['reference: zod validate + execute, no pipeline', '', floor, 100],
   ];
   // Runs of a batch until 1000 calls, so batches of every size weigh alike.
-  const thousand = ([, , run, size]: (typeof variants)[0]) => ({
-    calls: 1000,
-    run: async () => {
+  const thousand =
+    ([, , run, size]: (typeof variants)[0]) =>
+    async () => {
       for (let i = 0; i < 1000 / size; i += 1) await run();
-    },
-  });
-  const options = { rounds: 15, runsPerRound: 4, warmupRuns: 30 };
+    };
+  const options = { calls: 1000, rounds: 15, runsPerRound: 4, warmupRuns: 30 };
   const f = await interleave(variants.map(thousand), options);
   for (const rt of runtimes) await rt.close();
   const base = (f.at(-1) as PerCall).wallUs;
@@ -124,11 +123,8 @@ async function againstInvoke(measured: readonly { label: string; api: Build }[],
     };
     const runs = sized(Math.round(20_000 / count), 10);
     const variants = [invokeAll, ...runtimes.map((rt) => checked(rt, calls))];
-    const options = { rounds: 11, runsPerRound: runs, warmupRuns: runs * 5 };
-    const f = await interleave(
-      variants.map((run) => ({ calls: count, run })),
-      options,
-    );
+    const options = { calls: count, rounds: 11, runsPerRound: runs, warmupRuns: runs * 5 };
+    const f = await interleave(variants, options);
     const [invoked, ...cpus] = f.map((x) => x.cpuUs) as [number, ...number[]];
     for (const [b, build] of measured.entries())
       rows.push([count, build.label, at(cpus, b), invoked, at(cpus, b) / invoked]);
@@ -167,12 +163,12 @@ export async function scaling(context: Context): Promise<Result> {
     for (const size of sizes) {
       const calls = callsFor(size);
       const variants = runtimes.flatMap((rt) => [
-        { calls: size, run: checked(rt, calls) },
-        ...(capped ? [] : [{ calls: size, run: () => rt.plan(calls) }]),
+        checked(rt, calls),
+        ...(capped ? [] : [async () => rt.plan(calls)]),
       ]);
       const rounds = sized(Math.max(3, Math.round(per / size)), 2);
       const warmupRuns = sized(Math.ceil(30_000 / size), 1);
-      const f = await interleave(variants, { rounds, runsPerRound: 1, warmupRuns });
+      const f = await interleave(variants, { calls: size, rounds, runsPerRound: 1, warmupRuns });
       if (first.length === 0) first.push(...f.map((x) => x.cpuUs));
       for (const [b, build] of measured.entries()) {
         const exec = f[b * step] as PerCall;

@@ -65,11 +65,10 @@ export async function state(): Promise<Result> {
         if ((await Promise.all(calls)).some(([r]) => r?.status !== 'ok'))
           throw new Error(`${name}: a call failed`);
       };
-      const variants = paths.map((p) => ({ calls: inFlight, run: run(p.gw, `${p.server}__ping`) }));
-      const runsPerRound = Math.round(calls / 4 / inFlight);
-      figures.push(
-        await m.interleave(variants, { rounds: 4, runsPerRound, warmupRuns: 2000 / inFlight }),
-      );
+      const variants = paths.map((p) => run(p.gw, `${p.server}__ping`));
+      const [runsPerRound, warmupRuns] = [Math.round(calls / 4 / inFlight), 2000 / inFlight];
+      const options = { calls: inFlight, rounds: 4, runsPerRound, warmupRuns };
+      figures.push(await m.interleave(variants, options));
     }
     const [one, many] = [figures[0]?.map((f) => f.p50RunUs / 1000) ?? [], figures[1] ?? []];
     const added = (i: number): number => m.at(one, i + 1) - m.at(one, i);
@@ -101,9 +100,11 @@ export async function state(): Promise<Result> {
       ['slot and window unit: one script call', () => take({ slot, windows })],
       ['window unit alone: one script call', () => take({ windows })],
     ];
-    const variants = ways.map(([, run]) => ({ calls: 1, run }));
     const options = { rounds: 4, runsPerRound: calls / 4, warmupRuns: 2000 };
-    const alone = await m.interleave(variants, options);
+    const alone = await m.interleave(
+      ways.map(([, run]) => run),
+      options,
+    );
     await store.close();
     const storeRows = ways.map(([what], i) => [what, (alone[i]?.p50RunUs ?? Number.NaN) / 1000]);
     const head =
