@@ -89,8 +89,7 @@ export function preemptions(pid: number | undefined): number {
 /** A variant's medians over the rounds: wall and CPU µs per call, best round, one run's wall µs. */
 export type PerCall = Readonly<Record<'wallUs' | 'cpuUs' | 'bestWallUs' | 'p50RunUs', number>>;
 
-/** Runs (each throws when a call did not end as expected) of `calls` calls (default 1) after
- * `warmupRuns` each, in rotating rounds of `runsPerRound` runs each. */
+/** Medians of runs (of `calls` calls, default 1; throwing on a call not ok) in rotating rounds. */
 export async function interleave(
   variants: readonly (() => Promise<unknown>)[],
   options: { calls?: number; rounds: number; runsPerRound: number; warmupRuns: number },

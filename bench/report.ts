@@ -28,37 +28,21 @@ export function table(head: string, rows: readonly (readonly Cell[])[]): string 
   return [line(headers), line(rule), ...cells.map(line)].join('\n');
 }
 
-/** A figure measured against a limit; a missed goal fails `npm run bench`. */
-export interface Goal {
-  readonly name: string;
-  readonly value: number;
-  readonly limit: number;
-  /** `x` for a ratio to a baseline of the same run, else the unit of an absolute limit. */
-  readonly unit: string;
-  /** `most`: value <= limit; `least`: value >= limit. */
-  readonly bound: 'most' | 'least';
-}
-
-/** A goal; a NaN value (not measured) is missed. */
-export const goal = (name: string, value: number, limit: number, unit = 'x', bound = 'most') =>
-  ({ name, value, limit, unit, bound }) as Goal;
+/** A figure against a limit, in `unit` (`x`: a ratio in one run), at `most` (<=) or `least`
+ * (>=); a missed goal (NaN: not measured) fails `npm run bench`. */
+export const goal = (n: string, value: number, limit: number, unit = 'x', bound = 'most') =>
+  ({ name: n, value, limit, unit, bound }) as const;
+/** A goal made by {@link goal}. */
+export type Goal = ReturnType<typeof goal>;
 
 /** True when the goal is met. */
 export const met = (g: Goal): boolean =>
   g.bound === 'most' ? g.value <= g.limit : g.value >= g.limit;
 
 /** What a section's measurement gives back: one paragraph of method, tables, goals. */
-export interface Result {
-  readonly method: string;
-  readonly tables: readonly string[];
-  readonly goals: readonly Goal[];
-}
-
+export type Result = { method: string; tables: readonly string[]; goals: readonly Goal[] };
 /** What a section's measurement is given: the dist/ of a `--baseline` build, a logger. */
-export interface Context {
-  readonly baseline?: string;
-  readonly log: (line: string) => void;
-}
+export type Context = { baseline?: string; log: (line: string) => void };
 
 /** Renders a section of bench/RESULTS.md. */
 export function render(
