@@ -56,11 +56,8 @@ const MIXED = [
 ].map((line) => line.split(': ') as [string, string]);
 
 const writes = (call: Spec): boolean => call.kind === 'WRITE' || call.kind === 'DELETE';
-/**
- * For each call, the earlier calls it conflicts with, by DESIGN's lock table for these tools
- * (one origin; a keyed call takes IS/IX up the tree and S/X on its file, a key-less read S on
- * the root): two calls conflict when one writes and they share a file or one has no key.
- */
+// Per call, the earlier calls it conflicts with by DESIGN's lock table (one origin; keyed: IS/IX
+// up, S/X on its file; key-less: S on the root): one writes and they share a file or one has no key.
 const conflictSets = (of: Batch): number[][] =>
   of.calls.map((b, j) =>
     of.calls.slice(0, j).flatMap((a, i) => {
@@ -91,14 +88,10 @@ const allReadOrSequential = async (of: Batch): Promise<unknown> =>
   of.calls.some(writes) ? sequential(of) : Promise.allSettled(of.calls.map(invoke));
 /** (3) consecutive reads as one wave, every other call alone after it (Codex CLI, Gemini CLI). */
 async function readWaves(of: Batch): Promise<void> {
-  let wave: Promise<unknown>[] = [];
+  const wave: Promise<unknown>[] = [];
   for (const [i, call] of of.calls.entries()) {
     if (!writes(call)) wave.push(invoke(call, i));
-    else {
-      await Promise.all(wave);
-      wave = [];
-      await invoke(call, i);
-    }
+    else await Promise.all(wave.splice(0)).then(() => invoke(call, i));
   }
   await Promise.all(wave);
 }
