@@ -128,11 +128,8 @@ export async function msOf(works: (() => unknown)[], rounds: number): Promise<nu
 
 /** The package's API, as built in some dist/. */
 export type Build = typeof import('hintgate');
-/** A build measured: its label, dist/ folder and API. */
-export type Measured = { readonly label: string; readonly dist: string; readonly api: Build };
-
 /** This build, then the baseline (`--baseline`) when one is given. */
-export async function builds(baseline: string | undefined): Promise<Measured[]> {
+export async function builds(baseline: string | undefined) {
   const dists = [join(ROOT, 'dist'), ...(baseline === undefined ? [] : [baseline])];
   return Promise.all(
     dists.map(async (dist, i) => ({
@@ -192,10 +189,7 @@ export async function spawnServing(port: number, cmd: string, args: string[], en
 
 /** Stops a process started here: SIGTERM, then SIGKILL after 5 s. */
 export async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const ended = () => child.exitCode !== null || child.signalCode !== null;
   child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
+  await waitFor(ended, 5000).catch(() => child.kill('SIGKILL') && waitFor(ended, 5000));
 }

@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 
-const words = (text: string): string[] => text.split(' ');
+const words = (text: string) => text.split(' ');
 const SERVICES = words(
   'billing crm issues wiki calendar mail storage deploy metrics alerts chat docs hr payroll inventory orders shipping support analytics auth search forms surveys tickets contracts',
 );
@@ -41,6 +41,7 @@ function catalogTool(n: number) {
   for (let p = 0; p < 2 + (n % 5); p += 1)
     properties[pick(FIELDS, n + p * 7)] = property(FIELDS[p] ?? 'x', n + p);
   const names = Object.keys(properties);
+  const required = [names[0] as string];
   const output = {
     type: 'object' as const,
     properties: {
@@ -53,12 +54,7 @@ function catalogTool(n: number) {
     name: `${service}_${verb}_${noun}_${n}`,
     title: `${verb} ${noun} (${service})`,
     description: `${verb.charAt(0).toUpperCase()}${verb.slice(1)} a ${noun} in ${service}. Returns the ${noun} with its fields; use the ${names.join(', ')} parameters to narrow it down.`,
-    inputSchema: {
-      type: 'object' as const,
-      properties,
-      required: [names[0] as string],
-      additionalProperties: false,
-    },
+    inputSchema: { type: 'object' as const, properties, required, additionalProperties: false },
     ...(n % 3 === 0 ? { outputSchema: output } : {}),
     annotations: {
       title: `${verb} ${noun}`,
