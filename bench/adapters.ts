@@ -1,7 +1,4 @@
-/**
- * Section `adapters`: what each framework adapter adds per call to the framework's plain tool,
- * one no-op tool driven the way the framework drives a response's calls.
- */
+/** Section `adapters`: what each framework adapter adds per call to the framework's plain tool. */
 import { AIMessage, type ToolCall } from '@langchain/core/messages';
 import { type DynamicStructuredTool, tool as langchainTool } from '@langchain/core/tools';
 import { ToolNode } from '@langchain/langgraph/prebuilt';

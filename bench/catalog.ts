@@ -1,7 +1,4 @@
-/**
- * Section `catalog`: big catalogs (bench/upstream.ts `catalog`), this build and a `--baseline`
- * build in one run: gateway start against the upstream's own, `hintgate pin`, selectTools.
- */
+/** Section `catalog`: gateway start, `hintgate pin` and selectTools over big catalogs. */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

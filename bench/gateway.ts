@@ -1,8 +1,4 @@
-/**
- * Section `gateway`: what the gateway adds to a call of a cheap upstream (bench/upstream.ts
- * `ping`) over MCP, against direct stdio, a `--baseline` build's gateway, a bare Node relay,
- * mcp-proxy as a stdio relay and over HTTP; then the gateway's upstream side, layer by layer.
- */
+/** Section `gateway`: the gateway hop against direct stdio, relays and mcp-proxy; its layers. */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,4 @@
-/**
- * `npm run bench [-- --only a,b] [--quick] [--baseline <an older build's dist/>]`: runs the
- * sections, writes bench/RESULTS.md (not when quick), exits non-zero naming each missed goal.
- */
+/** `npm run bench [-- --only a,b] [--quick] [--baseline <dist/>]`: sections into RESULTS.md. */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';

@@ -1,7 +1,4 @@
-/**
- * Sections `overhead` (the pipeline's cost per call, no-op tools) and `scaling` (that cost as
- * batches grow, one capped origin, one call against `FunctionTool.invoke`), builds interleaved.
- */
+/** Sections `overhead` (the pipeline's cost per call) and `scaling` (that cost as batches grow). */
 import { RunContext, setTracingDisabled, tool } from '@openai/agents';
 import { functionCall } from '@openai/agents/testing';
 import type { Runtime, Tool, ToolCall } from 'hintgate';

@@ -1,7 +1,4 @@
-/**
- * Section `shell`: run_command's reading of a command line (approval keys and the safety gate)
- * from a 1 KiB line to the longest one taken, and a 1 MB line refused.
- */
+/** Section `shell`: run_command's reading of command lines, 1 KiB to the longest, 1 MB refused. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,4 @@
-/**
- * Section `state`: a call with the gateway's state in Redis against in its process (skipped
- * without `redis-server` on PATH), through two in-process gateways; then the store alone.
- */
+/** Section `state`: a call with the gateway's state in Redis against in its process. */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

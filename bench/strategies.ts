@@ -1,8 +1,4 @@
-/**
- * Section `strategies`: hintgate against the strategies of other harnesses on batches of tools
- * sleeping on a real timer, with each batch's critical path from a model of DESIGN's lock
- * table; and read-only batches against `Promise.allSettled`.
- */
+/** Section `strategies`: hintgate against other harnesses' strategies on sleeping tools. */
 import type { CallResult, Runtime, Tool, ToolAnnotations, ToolCall } from 'hintgate';
 import { createRuntime, DESTRUCTIVE, defineTool, READ_ONLY, WRITE } from 'hintgate';
 import { z } from 'zod';

@@ -1,7 +1,4 @@
-/**
- * Section `suite`: `npm test` timed, and the processes left in its process group 2 s after it
- * exited (a quick run times one test file); on failure its output file's gist is logged.
- */
+/** Section `suite`: `npm test` timed, and the processes it left running. */
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

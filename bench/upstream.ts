@@ -1,8 +1,4 @@
-/**
- * MCP servers over stdio for the sections: `node --import tsx bench/upstream.ts <mode>`, mode
- * `ping` (one read-only tool answering `pong`), `catalog` (`CATALOG_TOOLS` tools as a SaaS
- * server lists them) or `relay <command> [args...]` (mcp-proxy's `proxyServer`, stdio both sides).
- */
+/** MCP servers over stdio for the sections: `bench/upstream.ts ping | catalog | relay <cmd...>`. */
 import { fileURLToPath } from 'node:url';
 
 const words = (text: string) => text.split(' ');
