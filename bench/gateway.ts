@@ -73,10 +73,9 @@ async function drive(client: Client, concurrency: number, calls: number, s = fre
   return s;
 }
 
-/** The mcp-proxy command's script, when installed. */
 const PROXY = m.manifest('mcp-proxy')?.bin?.['mcp-proxy'];
 
-/** Every path: label, Node's arguments, environment. */
+/** Every path: label, Node's arguments, environment (mcp-proxy's when installed). */
 async function specs(work: string, baseline?: string) {
   const [mine = '', base] = (await m.builds(baseline)).map((b) => join(b.dist, 'cli', 'main.js'));
   // `cli gateway` over a configuration fronting the upstream, pinned by `cli`.

@@ -13,7 +13,6 @@ import { state } from './state.js';
 import { strategies } from './strategies.js';
 import { suite } from './suite.js';
 
-/** Every section: name, title, measurement. */
 const SECTIONS: Record<string, readonly [string, (context: Context) => Promise<Result>]> = {
   strategies: ['strategies and read-only batches, sleeping tools', strategies],
   overhead: ['per-call cost of the pipeline, no-op tools', overhead],

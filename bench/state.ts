@@ -8,9 +8,8 @@ import { waitFor } from 'hintgate/testing';
 import * as m from './measure.js';
 import { goal, type Result, table } from './report.js';
 
-/** What a `take` of the store (`SharedState`, src/state; no entry point exports it) asks. */
+/** The store's (`SharedState`, src/state; no entry point exports it) `take` and its request. */
 type Take = { slot?: { key: string; max: number }; windows: { key: string; limit: object }[] };
-/** The part of the store used here. */
 type Store = { take(request: Take): Promise<{ taken?: { slot?: { release(): void } } }> } & {
   close(): Promise<void>;
   status: string;

@@ -39,7 +39,6 @@ const drawer = (seed: number, min: number, max: number) => {
   const random = seeded(seed);
   return () => min + Math.floor(random() * (max - min + 1));
 };
-/** The mixed batches: title, then shape. */
 const MIXED = [
   '8 reads (2 key-less): READ(a) READ(b) SEARCH READ(c) READ(d) READ(e) SEARCH READ(f)',
   'reads, 2 writes, read-after-write: READ(c) READ(d) WRITE(a) WRITE(b) READ(a)',
