@@ -28,8 +28,7 @@ export function table(head: string, rows: readonly (readonly Cell[])[]): string 
   return [line(headers), line(rule), ...cells.map(line)].join('\n');
 }
 
-/** A figure against a limit, in `unit` (`x`: a ratio in one run), at `most` (<=) or `least`
- * (>=); a missed goal (NaN: not measured) fails `npm run bench`. */
+/** A figure at `most` (<=) or `least` (>=) a limit in `unit` (`x`: a ratio); NaN is missed. */
 export const goal = (n: string, value: number, limit: number, unit = 'x', bound = 'most') =>
   ({ name: n, value, limit, unit, bound }) as const;
 /** A goal made by {@link goal}. */
@@ -44,13 +43,10 @@ export type Result = { method: string; tables: readonly string[]; goals: readonl
 /** What a section's measurement is given: the dist/ of a `--baseline` build, a logger. */
 export type Context = { baseline?: string; log: (line: string) => void };
 
+/** When a section ran: its start, the load at its start and end, the baseline it ran against. */
+type Run = { date: string; loadStart: number; loadEnd: number; baseline?: string | undefined };
 /** Renders a section of bench/RESULTS.md. */
-export function render(
-  name: string,
-  title: string,
-  run: { date: string; loadStart: number; loadEnd: number; baseline?: string | undefined },
-  result: Result,
-): string {
+export function render(name: string, title: string, run: Run, result: Result): string {
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const machine = `${cpu} (${cpus().length} cores, ${fmt(totalmem() / 1024 ** 3)} GiB), Node ${process.version}`;
   const based = run.baseline === undefined ? '' : ` Baseline: \`${run.baseline}\`.`;
