@@ -117,13 +117,9 @@ function aiSdk(runtime: Runtime): Setup[] {
   const inputSchema = jsonSchema<{ n: number }>(schema);
   const plain = { add_one: aiTool({ description: 'Adds one.', inputSchema, execute }) };
   type Options = Pick<Parameters<typeof generateText>[0], 'tools' | 'toolApproval'>;
+  const run = { model, prompt: 'go', stopWhen: isStepCount(2) };
   const generate = (options: Options) => async () => {
-    const result = await generateText({
-      model,
-      prompt: 'go',
-      stopWhen: isStepCount(2),
-      ...options,
-    });
+    const result = await generateText({ ...run, ...options });
     const status = ({ output }: { output: unknown }) => (output as { status?: unknown }).status;
     const failed = result.steps[0]?.toolResults.some(
       (r) => typeof r.output === 'object' && status(r) !== 'ok',
