@@ -7,25 +7,18 @@ import { at, type Build, builds, interleave, type PerCall, seeded, sized } from 
 import { type Cell, type Context, type Goal, goal, type Result, table } from './report.js';
 
 /** The no-op tools of `build`, made by its own `defineTool`: `noop_read`, `noop_item_read`, `noop_write`. */
-const noopTools = (build: Build) => [
-  build.defineTool({
-    name: 'noop_read',
-    description: 'No-op.',
-    annotations: build.READ_ONLY,
-    inputSchema: z.object({ n: z.number() }),
-    execute: ({ n }) => `ok ${n}`,
-  }),
-  ...(['noop_item_read', 'noop_write'] as const).map((name) =>
-    build.defineTool({
+const noopTools = (build: Build) =>
+  (['noop_read', 'noop_item_read', 'noop_write'] as const).map((name) => {
+    const item = name !== 'noop_read';
+    return build.defineTool({
       name,
-      description: 'No-op on an item.',
+      description: item ? 'No-op on an item.' : 'No-op.',
       annotations: name === 'noop_write' ? build.WRITE : build.READ_ONLY,
-      inputSchema: z.object({ n: z.number(), key: z.string() }),
-      resources: ['item:{key}'],
+      inputSchema: z.object(item ? { n: z.number(), key: z.string() } : { n: z.number() }),
+      ...(item ? { resources: ['item:{key}'] } : {}),
       execute: ({ n }) => `ok ${n}`,
-    }),
-  ),
-];
+    });
+  });
 const runtimeOf = (build: Build, options: { concurrency?: { local: number } } = {}): Runtime =>
   build.createRuntime({ tools: noopTools(build), mode: 'yolo', ...options });
 const callsOf = (size: number, name: string, key?: (n: number) => string): ToolCall[] =>
