@@ -83,10 +83,8 @@ async function specs(work: string, baseline?: string) {
     const [file, [command, ...args]] = [join(work, name, 'hintgate.yaml'), UPSTREAM];
     const servers = { bench: { command, args, cwd: m.ROOT, trusted: true } };
     mkdirSync(join(work, name), { recursive: true });
-    writeFileSync(
-      file,
-      JSON.stringify({ servers, mode: 'auto', ...(sync && { audit: { sync } }) }),
-    );
+    const config = { servers, mode: 'auto', ...(sync && { audit: { sync } }) };
+    writeFileSync(file, JSON.stringify(config));
     const options = { cwd: m.ROOT, env: m.childEnv(), stdio: 'pipe', timeout: 20_000 } as const;
     execFileSync(process.execPath, [cli, 'pin', '--config', file], options);
     return [cli, 'gateway', '--config', file, '--mode', 'auto'];
@@ -97,7 +95,7 @@ async function specs(work: string, baseline?: string) {
   const flags = (port: number) => `--host 127.0.0.1 --port ${port} --server stream --`.split(' ');
   const proxy = (port: number) => [bin, ...flags(port), ...UPSTREAM];
   const relay = [...m.upstream('relay').slice(1), ...UPSTREAM];
-  const list: (readonly [string, Args, Record<string, string>?])[] = [
+  return [
     ['direct (stdio)', UPSTREAM.slice(1)],
     ...FAST.map((v) => [`gateway stdio, ${fastLabel(v)}`, gw(`stdio-${v}`), fast(v)] as const),
     ['gateway stdio, audit.sync: always', gw('stdio-always', mine, 'always')],
@@ -108,8 +106,7 @@ async function specs(work: string, baseline?: string) {
     ['gateway HTTP, audit.sync: always', http(gw('http-always', mine, 'always'))],
     ...(base ? [['gateway HTTP, baseline build', http(gw('http-base', base))] as const] : []),
     ...(PROXY ? [['mcp-proxy (HTTP)', proxy] as const] : []),
-  ];
-  return list;
+  ] as (readonly [string, Args, Record<string, string>?])[];
 }
 
 /** The audit log of the default `stdio` or `http` gateway after `made` calls: a row. */
