@@ -211,7 +211,7 @@ async function layers(work: string): Promise<string> {
     const options = { ...upstream, env: m.childEnv(), ...(era ? { era } : {}) };
     const connection = await connectMcpServer(options);
     const runtime = createRuntime({ registry, mode: 'auto', auditSinks: audit ? [audit] : [] });
-    closers.push(async () => (await connection.close(), runtime.close()));
+    closers.push(() => runtime.close().then(() => connection.close()));
     const call = async () => {
       const [result] = await runtime.execute([{ id: 'c', name: 'ping', arguments: {} }]);
       if (result?.status !== 'ok') throw new Error(JSON.stringify(result));

@@ -8,7 +8,7 @@ import { type Cell, type Goal, goal, type Result, table } from './report.js';
 type Kind = 'READ' | 'WRITE' | 'DELETE' | 'SEARCH';
 type Args = { path?: string; ms: number };
 type Spec = Args & { readonly kind: Kind };
-type Batch = { readonly title: string; readonly shape: string; readonly calls: readonly Spec[] };
+type Batch = { readonly shape: string; readonly calls: readonly Spec[] };
 
 const sleeper = (name: string, annotations: ToolAnnotations, keyed: boolean): Tool<Args> =>
   defineTool({
@@ -27,13 +27,13 @@ const TOOLS: Record<Kind, Tool<Args>> = {
 };
 
 /** A batch from its shape: `READ(a)` reads `src/a.ts`, `SEARCH` has no key, `@120` fixes ms. */
-function batch(title: string, shape: string, draw: () => number): Batch {
+function batch(shape: string, draw: () => number): Batch {
   const calls = shape.split(' ').map((word): Spec => {
     const [, kind = '', name, ms] = /^([A-Z]+)(?:\((\w+)\))?(?:@(\d+))?$/.exec(word) ?? [];
     const latency = ms === undefined ? draw() : Number(ms);
     return { kind: kind as Kind, ms: latency, ...(name ? { path: `src/${name}.ts` } : {}) };
   });
-  return { title, shape: `[${shape.replace(/@\d+/g, '').replaceAll(' ', ', ')}]`, calls };
+  return { shape: `[${shape.replace(/@\d+/g, '').replaceAll(' ', ', ')}]`, calls };
 }
 const drawer = (seed: number, min: number, max: number) => {
   const random = seeded(seed);
@@ -131,7 +131,7 @@ export async function strategies(): Promise<Result> {
   const mixed: Cell[][] = [];
   const draw = drawer(0x5eed, 20, 120);
   for (const [n, [title, shape]] of MIXED.entries()) {
-    const of = batch(title, shape, draw);
+    const of = batch(shape, draw);
     const works = [sequential, allReadOrSequential, readWaves].map((s) => () => s(of));
     works.push(() => runtime.execute(toCalls(of)));
     const [[seq = 0, all = 0, waves = 0, hg = 0], failed] = await timed(works);
@@ -151,7 +151,7 @@ export async function strategies(): Promise<Result> {
   const reads: Cell[][] = [];
   for (const size of sized([1, 2, 4, 8, 16, 32, 64], [1, 8])) {
     const shape = Array.from({ length: size }, (_, i) => `READ(r${i})`).join(' ');
-    const of = batch(`${size} reads`, shape, drawer(0xbee5 + size, 20, 100));
+    const of = batch(shape, drawer(0xbee5 + size, 20, 100));
     const works = [() => allReadOrSequential(of), () => runtime.execute(toCalls(of))];
     const [[plain = 0, hg = 0], failed] = await timed(works);
     const slowest = Math.max(...of.calls.map((c) => c.ms));
