@@ -1,7 +1,4 @@
-/**
- * Section `adapters`: what each framework adapter adds per call to the framework's plain tool,
- * one no-op tool driven the way the framework drives a response's calls.
- */
+/** Section `adapters`: what each framework adapter adds per call to the framework's plain tool. */
 import { AIMessage, type ToolCall } from '@langchain/core/messages';
 import { type DynamicStructuredTool, tool as langchainTool } from '@langchain/core/tools';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
@@ -16,13 +13,8 @@ import { createAgentsTools } from 'hintgate/openai-agents';
 import { interleave, type PerCall, version } from './measure.js';
 import { type Cell, type Goal, goal, type Result, table } from './report.js';
 
-const properties = { n: { type: 'number' } };
-const parameters = {
-  type: 'object' as const,
-  properties,
-  required: ['n'],
-  additionalProperties: false as const,
-};
+const [properties, required] = [{ n: { type: 'number' } }, ['n']];
+const parameters = { type: 'object', properties, required, additionalProperties: false } as const;
 // Written mutable: the AI SDK's jsonSchema() takes a JSONSchema7, whose arrays are not readonly.
 const schema = parameters as { type: 'object'; [key: string]: unknown };
 const addOne = ({ n }: { n: number }): string => String(n + 1);
@@ -125,13 +117,9 @@ function aiSdk(runtime: Runtime): Setup[] {
   const inputSchema = jsonSchema<{ n: number }>(schema);
   const plain = { add_one: aiTool({ description: 'Adds one.', inputSchema, execute }) };
   type Options = Pick<Parameters<typeof generateText>[0], 'tools' | 'toolApproval'>;
+  const run = { model, prompt: 'go', stopWhen: isStepCount(2) };
   const generate = (options: Options) => async () => {
-    const result = await generateText({
-      model,
-      prompt: 'go',
-      stopWhen: isStepCount(2),
-      ...options,
-    });
+    const result = await generateText({ ...run, ...options });
     const status = ({ output }: { output: unknown }) => (output as { status?: unknown }).status;
     const failed = result.steps[0]?.toolResults.some(
       (r) => typeof r.output === 'object' && status(r) !== 'ok',
@@ -161,8 +149,7 @@ function langchain(runtime: Runtime): Setup[] {
   const options = { name: 'add_one', description: 'Adds one.', schema };
   const execute = async (input: { n: number }) => addOne(input);
   const plain = langchainTool(execute, options) as DynamicStructuredTool;
-  const [adapter] = createLangChainTools({ runtime });
-  if (adapter === undefined) throw new Error('the adapter listed no tool');
+  const [adapter] = createLangChainTools({ runtime }) as [DynamicStructuredTool];
   const callsOf = (count: number): ToolCall[] =>
     numbers(count).map((n) => ({ type: 'tool_call', id: `c${n}`, name: 'add_one', args: { n } }));
   const node = (count: number): Setup => {
@@ -192,11 +179,8 @@ export async function adapters(): Promise<Result> {
   for (const [framework, list] of Object.entries(setups)) {
     for (const [scenario, calls, perRound, variants] of list) {
       const runsPerRound = Math.max(4, Math.round(perRound / calls));
-      const options = { rounds: 15, runsPerRound, warmupRuns: runsPerRound * 5 };
-      const f = await interleave(
-        Object.values(variants).map((run) => ({ calls, run })),
-        options,
-      );
+      const options = { calls, rounds: 15, runsPerRound, warmupRuns: runsPerRound * 5 };
+      const f = await interleave(Object.values(variants), options);
       const plain = f[0] as PerCall;
       for (const [index, variant] of Object.keys(variants).entries()) {
         const { cpuUs, wallUs } = f[index] as PerCall;
@@ -210,9 +194,8 @@ export async function adapters(): Promise<Result> {
     }
   }
   await Promise.all([reads.close(), writes.close()]);
-  const versions = ['@openai/agents', 'ai', '@langchain/langgraph'].map(
-    (n) => `\`${n}\` ${version(n)}`,
-  );
+  const frameworks = ['@openai/agents', 'ai', '@langchain/langgraph'];
+  const versions = frameworks.map((n) => `\`${n}\` ${version(n)}`);
   const head = 'framework|setup|variant|CPU µs/call|CPU - plain µs|CPU / plain|wall µs/call';
   return {
     method: `${versions.join(', ')}. One no-op tool (\`add_one\`) made by the framework (plain) and by hintgate's adapter over a runtime in mode \`yolo\`, plus references: for the OpenAI Agents SDK, plain with a \`needsApproval\` answering no and the SDK tool handing each call to \`runtime.turn()\` (glue: glue - plain is hintgate's share, adapter - glue the adapter's); for the AI SDK, plain with a \`toolApproval\` and \`runtime.execute\` of the same calls alone. Each setup's variants take turns in 15 rotating rounds of about 4000 calls (400 for whole runs, 1000 for \`generateText\`) after 5 rounds' warm-up; median µs per call.`,

@@ -1,7 +1,4 @@
-/**
- * Section `catalog`: big catalogs (bench/upstream.ts `catalog`), this build and a `--baseline`
- * build in one run: gateway start against the upstream's own, `hintgate pin`, selectTools.
- */
+/** Section `catalog`: gateway start, `hintgate pin` and selectTools over big catalogs. */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -89,22 +86,18 @@ export async function catalog(context: Context): Promise<Result> {
         context.log(`  ${build.label}: pinned ${tools} tools`);
       }
       const upstream: number[] = [];
-      const gateways = measured.map(() => ({ ms: [] as number[], cpu: [] as number[] }));
+      const gateways = measured.map(() => [] as { ms: number; cpuMs: number }[]);
       for (let round = 0; round < 2; round += 1) {
         upstream.push((await startMs(UPSTREAM, childEnv({ CATALOG_TOOLS: `${tools}` }), tools)).ms);
         for (const [b, { cli, file }] of pinned.entries()) {
-          const started = await startMs(
-            [process.execPath, cli, 'gateway', '--config', file],
-            childEnv(),
-            tools,
-          );
-          gateways[b]?.ms.push(started.ms);
-          gateways[b]?.cpu.push(started.cpuMs);
+          const gateway = [process.execPath, cli, 'gateway', '--config', file];
+          gateways[b]?.push(await startMs(gateway, childEnv(), tools));
         }
       }
       const alone = median(upstream);
       for (const [b, build] of measured.entries()) {
-        const [ms, cpu] = [median(gateways[b]?.ms ?? []), median(gateways[b]?.cpu ?? [])];
+        const runs = gateways[b] ?? [];
+        const [ms, cpu] = [median(runs.map((g) => g.ms)), median(runs.map((g) => g.cpuMs))];
         starts.push([tools, build.label, alone, ms, ms / alone, cpu]);
         const { ms: pinMs = 0, rssMb = 0 } = pinned[b] ?? {};
         if (tools === big) pins.push([tools, build.label, pinMs, pinMs / alone, rssMb]);

@@ -1,9 +1,5 @@
-/**
- * Section `gateway`: what the gateway adds to a call of a cheap upstream (bench/upstream.ts
- * `ping`) over MCP, against direct stdio, a `--baseline` build's gateway, a bare Node relay,
- * mcp-proxy as a stdio relay and over HTTP; then the gateway's upstream side, layer by layer.
- */
-import { type ChildProcess, execFileSync } from 'node:child_process';
+/** Section `gateway`: the gateway hop against direct stdio, relays and mcp-proxy; its layers. */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,16 +23,13 @@ const fastLabel = (v: string) =>
 type Args = string[] | ((port: number) => string[]);
 /** Calls' latencies, wall ms, failures, and CPU ms of the tree, of its first process, preemptions. */
 const fresh = () => ({ ms: [] as number[], wallMs: 0, failed: 0, failure: '', cpu: [0, 0, 0] });
-/** One way of reaching the upstream's `ping`: one client, the process it reaches (its tree's CPU counts). */
-type Path = Awaited<ReturnType<typeof open>>;
 
 /** Spawns `node ...args` and connects a client over stdio, or over Streamable HTTP. */
 async function open(label: string, args: Args, env = m.childEnv()) {
   const client = new Client({ name: 'hintgate-bench', version: '1.0.0' });
   const port = typeof args === 'function' ? await m.freePort() : 0;
-  let child: ChildProcess | undefined;
-  if (typeof args === 'function')
-    child = await m.spawnServing(port, process.execPath, args(port), env);
+  const http = typeof args === 'function';
+  const child = http ? await m.spawnServing(port, process.execPath, args(port), env) : undefined;
   const options = { command: process.execPath, args: args as string[], cwd: m.ROOT, env };
   const stdio = child ? undefined : new StdioClientTransport({ ...options, stderr: 'pipe' });
   let output = '';
@@ -80,10 +73,9 @@ async function drive(client: Client, concurrency: number, calls: number, s = fre
   return s;
 }
 
-/** The mcp-proxy command's script, when installed. */
 const PROXY = m.manifest('mcp-proxy')?.bin?.['mcp-proxy'];
 
-/** Every path: label, Node's arguments, environment. */
+/** Every path: label, Node's arguments, environment (mcp-proxy's when installed). */
 async function specs(work: string, baseline?: string) {
   const [mine = '', base] = (await m.builds(baseline)).map((b) => join(b.dist, 'cli', 'main.js'));
   // `cli gateway` over a configuration fronting the upstream, pinned by `cli`.
@@ -91,10 +83,8 @@ async function specs(work: string, baseline?: string) {
     const [file, [command, ...args]] = [join(work, name, 'hintgate.yaml'), UPSTREAM];
     const servers = { bench: { command, args, cwd: m.ROOT, trusted: true } };
     mkdirSync(join(work, name), { recursive: true });
-    writeFileSync(
-      file,
-      JSON.stringify({ servers, mode: 'auto', ...(sync && { audit: { sync } }) }),
-    );
+    const config = { servers, mode: 'auto', ...(sync && { audit: { sync } }) };
+    writeFileSync(file, JSON.stringify(config));
     const options = { cwd: m.ROOT, env: m.childEnv(), stdio: 'pipe', timeout: 20_000 } as const;
     execFileSync(process.execPath, [cli, 'pin', '--config', file], options);
     return [cli, 'gateway', '--config', file, '--mode', 'auto'];
@@ -105,7 +95,7 @@ async function specs(work: string, baseline?: string) {
   const flags = (port: number) => `--host 127.0.0.1 --port ${port} --server stream --`.split(' ');
   const proxy = (port: number) => [bin, ...flags(port), ...UPSTREAM];
   const relay = [...m.upstream('relay').slice(1), ...UPSTREAM];
-  const list: (readonly [string, Args, Record<string, string>?])[] = [
+  return [
     ['direct (stdio)', UPSTREAM.slice(1)],
     ...FAST.map((v) => [`gateway stdio, ${fastLabel(v)}`, gw(`stdio-${v}`), fast(v)] as const),
     ['gateway stdio, audit.sync: always', gw('stdio-always', mine, 'always')],
@@ -116,8 +106,7 @@ async function specs(work: string, baseline?: string) {
     ['gateway HTTP, audit.sync: always', http(gw('http-always', mine, 'always'))],
     ...(base ? [['gateway HTTP, baseline build', http(gw('http-base', base))] as const] : []),
     ...(PROXY ? [['mcp-proxy (HTTP)', proxy] as const] : []),
-  ];
-  return list;
+  ] as (readonly [string, Args, Record<string, string>?])[];
 }
 
 /** The audit log of the default `stdio` or `http` gateway after `made` calls: a row. */
@@ -139,7 +128,7 @@ const HEAD =
 /** Section `gateway`. */
 export async function gateway(context: Context): Promise<Result> {
   const work = mkdtempSync(join(tmpdir(), 'hintgate-bench-gateway-'));
-  const paths: Path[] = [];
+  const paths: Awaited<ReturnType<typeof open>>[] = [];
   try {
     for (const [label, args, env] of await specs(work, context.baseline))
       paths.push(await open(label, args, env));
@@ -161,7 +150,7 @@ export async function gateway(context: Context): Promise<Result> {
     for (const level of [1, 8, 32]) {
       for (const path of paths) path.s = fresh();
       await m.rotate(paths.length, 2, async (i) => {
-        const { pid, client, s } = paths[i] as Path;
+        const { pid, client, s } = paths[i] as (typeof paths)[0];
         const now = () => [m.procCpuMs(pid), m.procCpuMs(pid, true), m.preemptions(pid)];
         const before = now();
         await drive(client, level, calls / 2, s);
@@ -222,8 +211,7 @@ async function layers(work: string): Promise<string> {
     const options = { ...upstream, env: m.childEnv(), ...(era ? { era } : {}) };
     const connection = await connectMcpServer(options);
     const runtime = createRuntime({ registry, mode: 'auto', auditSinks: audit ? [audit] : [] });
-    closers.push(() => connection.close());
-    closers.push(() => runtime.close());
+    closers.push(() => runtime.close().then(() => connection.close()));
     const call = async () => {
       const [result] = await runtime.execute([{ id: 'c', name: 'ping', arguments: {} }]);
       if (result?.status !== 'ok') throw new Error(JSON.stringify(result));
@@ -248,17 +236,16 @@ async function layers(work: string): Promise<string> {
       ['JSONL audit sink, sync: true (audit.sync: always)', await jsonl(true)],
       ["reference: runtime with era: 'auto', no audit", await layer(undefined, 'auto')],
     ];
-    const variants = list.map(([, { call }]) => ({ calls: 1, run: call }));
-    const f = await m.interleave(variants, { rounds: 8, runsPerRound: 500, warmupRuns: 1000 });
-    const [p50, cpu] = [f.map((x) => x.p50RunUs / 1000), f.map((x) => x.cpuUs)];
+    const runs = list.map(([, { call }]) => call);
+    const f = await m.interleave(runs, { rounds: 8, runsPerRound: 500, warmupRuns: 1000 });
     const eras: Record<string, string> = { legacy: '2025 handshake', modern: '2026-07-28' };
     const rows = list.map(([label, { era }], i) => {
-      const [ms, us] = [m.at(p50, i), m.at(cpu, i)];
-      return [`${i + 1}. ${label}`, eras[era] ?? era, ms, us, ms - m.at(p50, 0), us / m.at(cpu, 0)];
+      const [{ p50RunUs: us0, cpuUs: cpu0 }, { p50RunUs, cpuUs }] = [f[0], f[i]] as m.PerCall[];
+      const cells = [p50RunUs / 1000, cpuUs, (p50RunUs - us0) / 1000, cpuUs / cpu0];
+      return [`${i + 1}. ${label}`, eras[era] ?? era, ...cells];
     });
-    const head =
-      'layer (upstream side, in process)|era|p50 ms|CPU µs/call|p50 - row 1 ms|CPU / row 1';
-    return table(head, rows);
+    const head = 'layer (upstream side, in process)|era|p50 ms|CPU µs/call|p50 - row 1 ms';
+    return table(`${head}|CPU / row 1`, rows);
   } finally {
     for (const close of closers.reverse()) await close().catch(() => {});
   }

@@ -6,6 +6,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { nodeScriptArgs, waitFor } from 'hintgate/testing';
 
 /** `--quick` or `HINTGATE_BENCH_QUICK=1`: tiny sizes for a smoke run; nothing is written. */
 export const QUICK = process.argv.includes('--quick') || process.env.HINTGATE_BENCH_QUICK === '1';
@@ -17,16 +18,12 @@ export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const at = (list: readonly number[], i: number): number => list[i] ?? Number.NaN;
 /** The 1-minute load average. */
 export const loadNow = (): number => loadavg()[0] ?? 0;
-/** `node --import tsx bench/upstream.ts <mode>` (a server of bench/upstream.ts), run from ROOT. */
+/** The command of a server of bench/upstream.ts: `node <tsx loader> bench/upstream.ts <mode>`. */
 export const upstream = (mode: string) => [
   process.execPath,
-  '--import',
-  'tsx',
-  join(ROOT, 'bench/upstream.ts'),
+  ...nodeScriptArgs(join(ROOT, 'bench/upstream.ts')),
   mode,
 ];
-/** Resolves after `ms`. */
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Mulberry32, a seeded PRNG: the same latencies on every run. */
 export function seeded(seed: number): () => number {
@@ -41,10 +38,8 @@ export function seeded(seed: number): () => number {
 
 /** The median of the values. */
 export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  if (sorted.length % 2 === 1) return at(sorted, middle);
-  return (at(sorted, middle - 1) + at(sorted, middle)) / 2;
+  const [sorted, middle] = [[...values].sort((a, b) => a - b), Math.floor(values.length / 2)];
+  return values.length % 2 ? at(sorted, middle) : (at(sorted, middle - 1) + at(sorted, middle)) / 2;
 }
 
 /** Nearest-rank percentile `p` (0-100) of unsorted values. */
@@ -91,33 +86,30 @@ export function preemptions(pid: number | undefined): number {
   }
 }
 
-/** One variant measured in rounds: a run (throws when a call did not end as expected), its calls. */
-export type Variant = { readonly run: () => Promise<unknown>; readonly calls: number };
 /** A variant's medians over the rounds: wall and CPU µs per call, best round, one run's wall µs. */
 export type PerCall = Readonly<Record<'wallUs' | 'cpuUs' | 'bestWallUs' | 'p50RunUs', number>>;
 
-/** The variants after `warmupRuns` runs each, in rotating rounds of `runsPerRound` runs each. */
+/** Medians of runs (of `calls` calls, default 1; throwing on a call not ok) in rotating rounds. */
 export async function interleave(
-  variants: readonly Variant[],
-  options: { rounds: number; runsPerRound: number; warmupRuns: number },
+  variants: readonly (() => Promise<unknown>)[],
+  options: { calls?: number; rounds: number; runsPerRound: number; warmupRuns: number },
 ): Promise<PerCall[]> {
-  const quick = { rounds: 2, runsPerRound: 1, warmupRuns: 1 };
-  const { rounds, runsPerRound, warmupRuns } = sized(options, quick);
-  for (const variant of variants) for (let i = 0; i < warmupRuns; i += 1) await variant.run();
+  const quick = { ...options, rounds: 2, runsPerRound: 1, warmupRuns: 1 };
+  const { calls = 1, rounds, runsPerRound, warmupRuns } = sized(options, quick);
+  for (const run of variants) for (let i = 0; i < warmupRuns; i += 1) await run();
   const cpuUs = () => process.cpuUsage().user + process.cpuUsage().system;
   type Lists = Record<'wall' | 'cpu' | 'runs', number[]>;
   const figures = variants.map((): Lists => ({ wall: [], cpu: [], runs: [] }));
   await rotate(variants.length, rounds, async (index) => {
-    const [variant, own] = [variants[index] as Variant, figures[index] as (typeof figures)[0]];
+    const own = figures[index] as (typeof figures)[0];
     const [cpuStart, start] = [cpuUs(), performance.now()];
     for (let i = 0, last = start; i < runsPerRound; i += 1) {
-      await variant.run();
+      await variants[index]?.();
       own.runs.push((performance.now() - last) * 1000);
       last = performance.now();
     }
-    const calls = variant.calls * runsPerRound;
-    own.wall.push(((performance.now() - start) * 1000) / calls);
-    own.cpu.push((cpuUs() - cpuStart) / calls);
+    own.wall.push(((performance.now() - start) * 1000) / (calls * runsPerRound));
+    own.cpu.push((cpuUs() - cpuStart) / (calls * runsPerRound));
   });
   return figures.map(({ wall, cpu, runs }) => ({
     wallUs: median(wall),
@@ -129,18 +121,15 @@ export async function interleave(
 
 /** Median wall ms of one run of each work, in `rounds` rotating rounds after a warm-up run. */
 export async function msOf(works: (() => unknown)[], rounds: number): Promise<number[]> {
-  const variants = works.map((work) => ({ calls: 1, run: async () => work() }));
+  const variants = works.map((work) => async () => work());
   const figures = await interleave(variants, { rounds, runsPerRound: 1, warmupRuns: 1 });
   return figures.map((f) => f.wallUs / 1000);
 }
 
 /** The package's API, as built in some dist/. */
 export type Build = typeof import('hintgate');
-/** A build measured: its label, dist/ folder and API. */
-export type Measured = { readonly label: string; readonly dist: string; readonly api: Build };
-
 /** This build, then the baseline (`--baseline`) when one is given. */
-export async function builds(baseline: string | undefined): Promise<Measured[]> {
+export async function builds(baseline: string | undefined) {
   const dists = [join(ROOT, 'dist'), ...(baseline === undefined ? [] : [baseline])];
   return Promise.all(
     dists.map(async (dist, i) => ({
@@ -186,24 +175,21 @@ export async function spawnServing(port: number, cmd: string, args: string[], en
   });
   const connects = () =>
     new Promise<boolean>((resolve) => {
+      if (child.exitCode !== null) throw new Error('exited');
       const socket = createConnection({ host: '127.0.0.1', port }, () => resolve(true));
       socket.once('connect', () => socket.destroy()).once('error', () => resolve(false));
     });
-  for (const deadline = Date.now() + 20_000; !(await connects()); ) {
-    await sleep(50);
-    if (child.exitCode === null && Date.now() < deadline) continue;
+  const what = `${cmd} ${args.join(' ')}: port ${port} open`;
+  await waitFor(connects, { timeoutMs: 20_000, intervalMs: 50, what }).catch(async (error) => {
     await stopProcess(child);
-    throw new Error(`${cmd} ${args.join(' ')}: port ${port} not open\n${output}`);
-  }
+    throw new Error(`${error}\n${output}`);
+  });
   return child;
 }
 
 /** Stops a process started here: SIGTERM, then SIGKILL after 5 s. */
 export async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const ended = () => child.exitCode !== null || child.signalCode !== null;
   child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
+  await waitFor(ended, 5000).catch(() => child.kill('SIGKILL') && waitFor(ended, 5000));
 }

@@ -28,45 +28,25 @@ export function table(head: string, rows: readonly (readonly Cell[])[]): string 
   return [line(headers), line(rule), ...cells.map(line)].join('\n');
 }
 
-/** A figure measured against a limit; a missed goal fails `npm run bench`. */
-export interface Goal {
-  readonly name: string;
-  readonly value: number;
-  readonly limit: number;
-  /** `x` for a ratio to a baseline of the same run, else the unit of an absolute limit. */
-  readonly unit: string;
-  /** `most`: value <= limit; `least`: value >= limit. */
-  readonly bound: 'most' | 'least';
-}
-
-/** A goal; a NaN value (not measured) is missed. */
-export const goal = (name: string, value: number, limit: number, unit = 'x', bound = 'most') =>
-  ({ name, value, limit, unit, bound }) as Goal;
+/** A figure at `most` (<=) or `least` (>=) a limit in `unit` (`x`: a ratio); NaN is missed. */
+export const goal = (n: string, value: number, limit: number, unit = 'x', bound = 'most') =>
+  ({ name: n, value, limit, unit, bound }) as const;
+/** A goal made by {@link goal}. */
+export type Goal = ReturnType<typeof goal>;
 
 /** True when the goal is met. */
 export const met = (g: Goal): boolean =>
   g.bound === 'most' ? g.value <= g.limit : g.value >= g.limit;
 
 /** What a section's measurement gives back: one paragraph of method, tables, goals. */
-export interface Result {
-  readonly method: string;
-  readonly tables: readonly string[];
-  readonly goals: readonly Goal[];
-}
-
+export type Result = { method: string; tables: readonly string[]; goals: readonly Goal[] };
 /** What a section's measurement is given: the dist/ of a `--baseline` build, a logger. */
-export interface Context {
-  readonly baseline?: string;
-  readonly log: (line: string) => void;
-}
+export type Context = { baseline?: string; log: (line: string) => void };
 
+/** When a section ran: its start, the load at its start and end, the baseline it ran against. */
+type Run = { date: string; loadStart: number; loadEnd: number; baseline?: string | undefined };
 /** Renders a section of bench/RESULTS.md. */
-export function render(
-  name: string,
-  title: string,
-  run: { date: string; loadStart: number; loadEnd: number; baseline?: string | undefined },
-  result: Result,
-): string {
+export function render(name: string, title: string, run: Run, result: Result): string {
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const machine = `${cpu} (${cpus().length} cores, ${fmt(totalmem() / 1024 ** 3)} GiB), Node ${process.version}`;
   const based = run.baseline === undefined ? '' : ` Baseline: \`${run.baseline}\`.`;

@@ -1,7 +1,4 @@
-/**
- * `npm run bench [-- --only a,b] [--quick] [--baseline <an older build's dist/>]`: runs the
- * sections, writes bench/RESULTS.md (not when quick), exits non-zero naming each missed goal.
- */
+/** `npm run bench [-- --only a,b] [--quick] [--baseline <dist/>]`: sections into RESULTS.md. */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,7 +13,6 @@ import { state } from './state.js';
 import { strategies } from './strategies.js';
 import { suite } from './suite.js';
 
-/** Every section: name, title, measurement. */
 const SECTIONS: Record<string, readonly [string, (context: Context) => Promise<Result>]> = {
   strategies: ['strategies and read-only batches, sleeping tools', strategies],
   overhead: ['per-call cost of the pipeline, no-op tools', overhead],
@@ -44,7 +40,7 @@ async function main(): Promise<void> {
       `--baseline ${baseline}: no cli/main.js there; give the dist/ folder of an older build (run \`npm run build\` in its checkout).`,
     );
   const log = (line: string) => process.stdout.write(`${line}\n`);
-  const context: Context = { log, ...(baseline === undefined ? {} : { baseline }) };
+  const context: Context = { log, baseline };
   const written: { name: string; markdown: string }[] = [];
   const goals: Goal[] = [];
   for (const name of names) {

@@ -1,7 +1,4 @@
-/**
- * Sections `overhead` (the pipeline's cost per call, no-op tools) and `scaling` (that cost as
- * batches grow, one capped origin, one call against `FunctionTool.invoke`), builds interleaved.
- */
+/** Sections `overhead` (the pipeline's cost per call) and `scaling` (that cost as batches grow). */
 import { RunContext, setTracingDisabled, tool } from '@openai/agents';
 import { functionCall } from '@openai/agents/testing';
 import type { Runtime, Tool, ToolCall } from 'hintgate';
@@ -10,25 +7,18 @@ import { at, type Build, builds, interleave, type PerCall, seeded, sized } from 
 import { type Cell, type Context, type Goal, goal, type Result, table } from './report.js';
 
 /** The no-op tools of `build`, made by its own `defineTool`: `noop_read`, `noop_item_read`, `noop_write`. */
-const noopTools = (build: Build) => [
-  build.defineTool({
-    name: 'noop_read',
-    description: 'No-op.',
-    annotations: build.READ_ONLY,
-    inputSchema: z.object({ n: z.number() }),
-    execute: ({ n }) => `ok ${n}`,
-  }),
-  ...(['noop_item_read', 'noop_write'] as const).map((name) =>
-    build.defineTool({
+const noopTools = (build: Build) =>
+  (['noop_read', 'noop_item_read', 'noop_write'] as const).map((name) => {
+    const item = name !== 'noop_read';
+    return build.defineTool({
       name,
-      description: 'No-op on an item.',
+      description: item ? 'No-op on an item.' : 'No-op.',
       annotations: name === 'noop_write' ? build.WRITE : build.READ_ONLY,
-      inputSchema: z.object({ n: z.number(), key: z.string() }),
-      resources: ['item:{key}'],
+      inputSchema: z.object(item ? { n: z.number(), key: z.string() } : { n: z.number() }),
+      ...(item ? { resources: ['item:{key}'] } : {}),
       execute: ({ n }) => `ok ${n}`,
-    }),
-  ),
-];
+    });
+  });
 const runtimeOf = (build: Build, options: { concurrency?: { local: number } } = {}): Runtime =>
   build.createRuntime({ tools: noopTools(build), mode: 'yolo', ...options });
 const callsOf = (size: number, name: string, key?: (n: number) => string): ToolCall[] =>
@@ -77,13 +67,12 @@ export async function overhead(context: Context): Promise<Result> {
     ['reference: zod validate + execute, no pipeline', '', floor, 100],
   ];
   // Runs of a batch until 1000 calls, so batches of every size weigh alike.
-  const thousand = ([, , run, size]: (typeof variants)[0]) => ({
-    calls: 1000,
-    run: async () => {
+  const thousand =
+    ([, , run, size]: (typeof variants)[0]) =>
+    async () => {
       for (let i = 0; i < 1000 / size; i += 1) await run();
-    },
-  });
-  const options = { rounds: 15, runsPerRound: 4, warmupRuns: 30 };
+    };
+  const options = { calls: 1000, rounds: 15, runsPerRound: 4, warmupRuns: 30 };
   const f = await interleave(variants.map(thousand), options);
   for (const rt of runtimes) await rt.close();
   const base = (f.at(-1) as PerCall).wallUs;
@@ -124,11 +113,8 @@ async function againstInvoke(measured: readonly { label: string; api: Build }[],
     };
     const runs = sized(Math.round(20_000 / count), 10);
     const variants = [invokeAll, ...runtimes.map((rt) => checked(rt, calls))];
-    const options = { rounds: 11, runsPerRound: runs, warmupRuns: runs * 5 };
-    const f = await interleave(
-      variants.map((run) => ({ calls: count, run })),
-      options,
-    );
+    const options = { calls: count, rounds: 11, runsPerRound: runs, warmupRuns: runs * 5 };
+    const f = await interleave(variants, options);
     const [invoked, ...cpus] = f.map((x) => x.cpuUs) as [number, ...number[]];
     for (const [b, build] of measured.entries())
       rows.push([count, build.label, at(cpus, b), invoked, at(cpus, b) / invoked]);
@@ -167,12 +153,12 @@ export async function scaling(context: Context): Promise<Result> {
     for (const size of sizes) {
       const calls = callsFor(size);
       const variants = runtimes.flatMap((rt) => [
-        { calls: size, run: checked(rt, calls) },
-        ...(capped ? [] : [{ calls: size, run: () => rt.plan(calls) }]),
+        checked(rt, calls),
+        ...(capped ? [] : [async () => rt.plan(calls)]),
       ]);
       const rounds = sized(Math.max(3, Math.round(per / size)), 2);
       const warmupRuns = sized(Math.ceil(30_000 / size), 1);
-      const f = await interleave(variants, { rounds, runsPerRound: 1, warmupRuns });
+      const f = await interleave(variants, { calls: size, rounds, runsPerRound: 1, warmupRuns });
       if (first.length === 0) first.push(...f.map((x) => x.cpuUs));
       for (const [b, build] of measured.entries()) {
         const exec = f[b * step] as PerCall;

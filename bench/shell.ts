@@ -1,7 +1,4 @@
-/**
- * Section `shell`: run_command's reading of a command line (approval keys and the safety gate)
- * from a 1 KiB line to the longest one taken, and a 1 MB line refused.
- */
+/** Section `shell`: run_command's reading of command lines, 1 KiB to the longest, 1 MB refused. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,14 +41,12 @@ export async function shell(): Promise<Result> {
     const tool = createRunCommandTool({ workspace });
     const runtime = createRuntime({ tools: [tool], mode: 'yolo' });
     const call = { id: 'c', name: 'run_command', arguments: { command: huge } };
-    const hugeMs = await msOf(
-      [
-        () => tool.approvalKey?.({ command: huge }),
-        () => checkCommandSafety(huge, { workspace }),
-        () => runtime.execute([call]),
-      ],
-      21,
-    );
+    const huges: Record<string, () => unknown> = {
+      "run_command's approval key": () => tool.approvalKey?.({ command: huge }),
+      checkCommandSafety: () => checkCommandSafety(huge, { workspace }),
+      'a whole call through the runtime (input schema)': () => runtime.execute([call]),
+    };
+    const hugeMs = await msOf(Object.values(huges), 21);
     await runtime.close();
     const goals: Goal[] = [];
     const rows: Cell[][] = [];
@@ -62,25 +57,14 @@ export async function shell(): Promise<Result> {
       ]);
       const [keys1 = 0, gate1 = 0, keys = 0, gate = 0] = await msOf(works, 21);
       const ratio = (keys + gate) / (keys1 + gate1);
-      goals.push(
-        goal(`${name.split(':')[0]}: time ${MAX} / ${SMALL} characters`, ratio, (3 * MAX) / SMALL),
-      );
+      const what = `${name.split(':')[0]}: time ${MAX} / ${SMALL} characters`;
+      goals.push(goal(what, ratio, (3 * MAX) / SMALL));
       rows.push([name, keys1, gate1, keys, gate, ratio]);
     }
     const longest = Number(rows[0]?.[3]) + Number(rows[0]?.[4]);
-    const huges = [
-      "run_command's approval key",
-      'checkCommandSafety',
-      'a whole call through the runtime (input schema)',
-    ];
-    goals.push(
-      goal(
-        '1 MB line refused, slowest / longest words line read',
-        Math.max(...hugeMs) / longest,
-        1,
-      ),
-    );
-    const hugeRows = huges.map((what, i) => [what, at(hugeMs, i), at(hugeMs, i) / longest]);
+    const refused = '1 MB line refused, slowest / longest words line read';
+    goals.push(goal(refused, Math.max(...hugeMs) / longest, 1));
+    const hugeRows = Object.keys(huges).map((k, i) => [k, at(hugeMs, i), at(hugeMs, i) / longest]);
     const head = `line shape|keys ${SMALL} ms|gate ${SMALL} ms|keys ${MAX} ms|gate ${MAX} ms|time ratio`;
     return {
       method: `median of 21 rotating rounds after a warm-up, built package. First table: a 1 MB line (\`echo aaaa…\`, over the maximum of ${MAX}), refused unread. Second: lines of ${SMALL} and ${MAX} characters read by \`commandApprovalKeys\` (keys) and \`checkCommandSafety\` (gate), lengths and readers taking turns; linear reading allows ${(3 * MAX) / SMALL}x for the ${MAX / SMALL}x longer line (quadratic would be ${(MAX / SMALL) ** 2}x).`,

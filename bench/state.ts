@@ -1,24 +1,19 @@
-/**
- * Section `state`: a call with the gateway's state in Redis against in its process (skipped
- * without `redis-server` on PATH), through two in-process gateways; then the store alone.
- */
+/** Section `state`: a call with the gateway's state in Redis against in its process. */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGateway, type Gateway, loadGatewayConfig } from 'hintgate/gateway';
+import { waitFor } from 'hintgate/testing';
 import * as m from './measure.js';
 import { goal, type Result, table } from './report.js';
 
-/** The part of the store (`SharedState`, src/state; no entry point exports it) used here. */
-interface Store {
-  take(request: {
-    slot?: { key: string; max: number };
-    windows: { key: string; limit: { max: number; windowMs: number } }[];
-  }): Promise<{ taken?: { slot?: { release(): Promise<void> } } }>;
+/** The store's (`SharedState`, src/state; no entry point exports it) `take` and its request. */
+type Take = { slot?: { key: string; max: number }; windows: { key: string; limit: object }[] };
+type Store = { take(request: Take): Promise<{ taken?: { slot?: { release(): void } } }> } & {
   close(): Promise<void>;
-  readonly status: string;
-}
+  status: string;
+};
 /** The upstream of section `gateway` three times, with a rate limit never reached and a slot. */
 const SERVERS = { lim: 'slot and rate limit', rl: 'rate limit', plain: 'no limits' };
 
@@ -34,10 +29,6 @@ async function startGateway(dir: string, state?: string): Promise<Gateway> {
   const loaded = await loadGatewayConfig(join(dir, 'hintgate.yaml'));
   return createGateway({ config: loaded, env, onNotice: () => {} });
 }
-
-const until = async (ready: () => boolean) => {
-  while (!ready()) await m.sleep(20);
-};
 
 /** Section `state`. */
 export async function state(): Promise<Result> {
@@ -57,7 +48,7 @@ export async function state(): Promise<Result> {
     redis = await m.spawnServing(port, 'redis-server', flags);
     gateways.push(await startGateway(join(dir, 'local')));
     gateways.push(await startGateway(join(dir, 'redis'), url));
-    await until(() => gateways[1]?.sharedState?.isReady() === true);
+    await waitFor(() => gateways[1]?.sharedState?.isReady(), 20_000);
     const paths = Object.keys(SERVERS).flatMap((server) =>
       gateways.map((gw, g) => ({ server, where: g === 0 ? 'in-process' : 'Redis', gw })),
     );
@@ -70,11 +61,10 @@ export async function state(): Promise<Result> {
         if ((await Promise.all(calls)).some(([r]) => r?.status !== 'ok'))
           throw new Error(`${name}: a call failed`);
       };
-      const variants = paths.map((p) => ({ calls: inFlight, run: run(p.gw, `${p.server}__ping`) }));
-      const runsPerRound = Math.round(calls / 4 / inFlight);
-      figures.push(
-        await m.interleave(variants, { rounds: 4, runsPerRound, warmupRuns: 2000 / inFlight }),
-      );
+      const variants = paths.map((p) => run(p.gw, `${p.server}__ping`));
+      const [runsPerRound, warmupRuns] = [Math.round(calls / 4 / inFlight), 2000 / inFlight];
+      const options = { calls: inFlight, rounds: 4, runsPerRound, warmupRuns };
+      figures.push(await m.interleave(variants, options));
     }
     const [one, many] = [figures[0]?.map((f) => f.p50RunUs / 1000) ?? [], figures[1] ?? []];
     const added = (i: number): number => m.at(one, i + 1) - m.at(one, i);
@@ -92,10 +82,10 @@ export async function state(): Promise<Result> {
       connectRedisState(url: string, options: { prefix: string }): Promise<Store>;
     };
     const store = await connectRedisState(url, { prefix: 'bench:' });
-    await until(() => store.status === 'ready');
+    await waitFor(() => store.status === 'ready', 20_000);
     const slot = { key: 'bench-slot', max: 64 };
     const windows = [{ key: 'bench-window', limit: { max: 1e8, windowMs: 60_000 } }];
-    const take = async (request: Parameters<Store['take']>[0]) => {
+    const take = async (request: Take) => {
       const outcome = await store.take(request);
       if (outcome.taken === undefined) throw new Error(`refused: ${JSON.stringify(outcome)}`);
       void outcome.taken.slot?.release();
@@ -106,12 +96,11 @@ export async function state(): Promise<Result> {
       ['slot and window unit: one script call', () => take({ slot, windows })],
       ['window unit alone: one script call', () => take({ windows })],
     ];
-    const variants = ways.map(([, run]) => ({ calls: 1, run }));
-    const alone = await m.interleave(variants, {
-      rounds: 4,
-      runsPerRound: calls / 4,
-      warmupRuns: 2000,
-    });
+    const options = { rounds: 4, runsPerRound: calls / 4, warmupRuns: 2000 };
+    const alone = await m.interleave(
+      ways.map(([, run]) => run),
+      options,
+    );
     await store.close();
     const storeRows = ways.map(([what], i) => [what, (alone[i]?.p50RunUs ?? Number.NaN) / 1000]);
     const head =

@@ -1,8 +1,4 @@
-/**
- * Section `strategies`: hintgate against the strategies of other harnesses on batches of tools
- * sleeping on a real timer, with each batch's critical path from a model of DESIGN's lock
- * table; and read-only batches against `Promise.allSettled`.
- */
+/** Section `strategies`: hintgate against other harnesses' strategies on sleeping tools. */
 import type { CallResult, Runtime, Tool, ToolAnnotations, ToolCall } from 'hintgate';
 import { createRuntime, DESTRUCTIVE, defineTool, READ_ONLY, WRITE } from 'hintgate';
 import { z } from 'zod';
@@ -12,7 +8,7 @@ import { type Cell, type Goal, goal, type Result, table } from './report.js';
 type Kind = 'READ' | 'WRITE' | 'DELETE' | 'SEARCH';
 type Args = { path?: string; ms: number };
 type Spec = Args & { readonly kind: Kind };
-type Batch = { readonly title: string; readonly shape: string; readonly calls: readonly Spec[] };
+type Batch = { readonly shape: string; readonly calls: readonly Spec[] };
 
 const sleeper = (name: string, annotations: ToolAnnotations, keyed: boolean): Tool<Args> =>
   defineTool({
@@ -31,19 +27,18 @@ const TOOLS: Record<Kind, Tool<Args>> = {
 };
 
 /** A batch from its shape: `READ(a)` reads `src/a.ts`, `SEARCH` has no key, `@120` fixes ms. */
-function batch(title: string, shape: string, draw: () => number): Batch {
+function batch(shape: string, draw: () => number): Batch {
   const calls = shape.split(' ').map((word): Spec => {
     const [, kind = '', name, ms] = /^([A-Z]+)(?:\((\w+)\))?(?:@(\d+))?$/.exec(word) ?? [];
     const latency = ms === undefined ? draw() : Number(ms);
     return { kind: kind as Kind, ms: latency, ...(name ? { path: `src/${name}.ts` } : {}) };
   });
-  return { title, shape: `[${shape.replace(/@\d+/g, '').replaceAll(' ', ', ')}]`, calls };
+  return { shape: `[${shape.replace(/@\d+/g, '').replaceAll(' ', ', ')}]`, calls };
 }
 const drawer = (seed: number, min: number, max: number) => {
   const random = seeded(seed);
   return () => min + Math.floor(random() * (max - min + 1));
 };
-/** The mixed batches: title, then shape. */
 const MIXED = [
   '8 reads (2 key-less): READ(a) READ(b) SEARCH READ(c) READ(d) READ(e) SEARCH READ(f)',
   'reads, 2 writes, read-after-write: READ(c) READ(d) WRITE(a) WRITE(b) READ(a)',
@@ -56,11 +51,8 @@ const MIXED = [
 ].map((line) => line.split(': ') as [string, string]);
 
 const writes = (call: Spec): boolean => call.kind === 'WRITE' || call.kind === 'DELETE';
-/**
- * For each call, the earlier calls it conflicts with, by DESIGN's lock table for these tools
- * (one origin; a keyed call takes IS/IX up the tree and S/X on its file, a key-less read S on
- * the root): two calls conflict when one writes and they share a file or one has no key.
- */
+// Per call, the earlier calls it conflicts with by DESIGN's lock table (one origin; keyed: IS/IX
+// up, S/X on its file; key-less: S on the root): one writes and they share a file or one has no key.
 const conflictSets = (of: Batch): number[][] =>
   of.calls.map((b, j) =>
     of.calls.slice(0, j).flatMap((a, i) => {
@@ -91,14 +83,10 @@ const allReadOrSequential = async (of: Batch): Promise<unknown> =>
   of.calls.some(writes) ? sequential(of) : Promise.allSettled(of.calls.map(invoke));
 /** (3) consecutive reads as one wave, every other call alone after it (Codex CLI, Gemini CLI). */
 async function readWaves(of: Batch): Promise<void> {
-  let wave: Promise<unknown>[] = [];
+  const wave: Promise<unknown>[] = [];
   for (const [i, call] of of.calls.entries()) {
     if (!writes(call)) wave.push(invoke(call, i));
-    else {
-      await Promise.all(wave);
-      wave = [];
-      await invoke(call, i);
-    }
+    else await Promise.all(wave.splice(0)).then(() => invoke(call, i));
   }
   await Promise.all(wave);
 }
@@ -143,7 +131,7 @@ export async function strategies(): Promise<Result> {
   const mixed: Cell[][] = [];
   const draw = drawer(0x5eed, 20, 120);
   for (const [n, [title, shape]] of MIXED.entries()) {
-    const of = batch(title, shape, draw);
+    const of = batch(shape, draw);
     const works = [sequential, allReadOrSequential, readWaves].map((s) => () => s(of));
     works.push(() => runtime.execute(toCalls(of)));
     const [[seq = 0, all = 0, waves = 0, hg = 0], failed] = await timed(works);
@@ -163,7 +151,7 @@ export async function strategies(): Promise<Result> {
   const reads: Cell[][] = [];
   for (const size of sized([1, 2, 4, 8, 16, 32, 64], [1, 8])) {
     const shape = Array.from({ length: size }, (_, i) => `READ(r${i})`).join(' ');
-    const of = batch(`${size} reads`, shape, drawer(0xbee5 + size, 20, 100));
+    const of = batch(shape, drawer(0xbee5 + size, 20, 100));
     const works = [() => allReadOrSequential(of), () => runtime.execute(toCalls(of))];
     const [[plain = 0, hg = 0], failed] = await timed(works);
     const slowest = Math.max(...of.calls.map((c) => c.ms));

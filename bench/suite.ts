@@ -1,14 +1,12 @@
-/**
- * Section `suite`: `npm test` timed, and the processes left in its process group 2 s after it
- * exited (a quick run times one test file); on failure its output file's gist is logged.
- */
+/** Section `suite`: `npm test` timed, and the processes it left running. */
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { stripVTControlCharacters } from 'node:util';
-import { procStat, ROOT, sized, sleep } from './measure.js';
+import { procStat, ROOT, sized } from './measure.js';
 import { type Context, goal, type Result, table } from './report.js';
 
 /** What to show of a failed run's output: failing test files, first error lines, the tail. */
@@ -17,18 +15,13 @@ export function failureReport(output: string): string[] {
   const failed = lines.filter((line) => /^\s*(FAIL|❯)\s/.test(line));
   const files = failed.flatMap((line) => /(\S+\.test\.ts)(?=\s|$)/.exec(line)?.[1] ?? []);
   const errors = lines.filter((line) => /\berror TS|Error:|✖|×/.test(line) && !/^\s*✓/.test(line));
-  const list = (title: string, shown: string[]) => (shown.length > 0 ? [title, ...shown] : []);
+  const list = (title: string, shown: string[]) =>
+    shown.length > 0 ? [title, ...shown.map((line) => line.slice(0, 300))] : [];
   return [
     ...list('failing test files:', [...new Set(files)]),
     ...list('failed tests:', failed.filter((line) => line.includes(' > ')).slice(0, 30)),
-    ...list(
-      'first error lines:',
-      errors.slice(0, 20).map((line) => line.slice(0, 300)),
-    ),
-    ...list(
-      'last 40 lines of output:',
-      lines.slice(-41).map((line) => line.slice(0, 300)),
-    ),
+    ...list('first error lines:', errors.slice(0, 20)),
+    ...list('last 40 lines of output:', lines.slice(-41)),
   ];
 }
 

@@ -1,11 +1,7 @@
-/**
- * MCP servers over stdio for the sections: `node --import tsx bench/upstream.ts <mode>`, mode
- * `ping` (one read-only tool answering `pong`), `catalog` (`CATALOG_TOOLS` tools as a SaaS
- * server lists them) or `relay <command> [args...]` (mcp-proxy's `proxyServer`, stdio both sides).
- */
+/** MCP servers over stdio for the sections: `bench/upstream.ts ping | catalog | relay <cmd...>`. */
 import { fileURLToPath } from 'node:url';
 
-const words = (text: string): string[] => text.split(' ');
+const words = (text: string) => text.split(' ');
 const SERVICES = words(
   'billing crm issues wiki calendar mail storage deploy metrics alerts chat docs hr payroll inventory orders shipping support analytics auth search forms surveys tickets contracts',
 );
@@ -41,6 +37,7 @@ function catalogTool(n: number) {
   for (let p = 0; p < 2 + (n % 5); p += 1)
     properties[pick(FIELDS, n + p * 7)] = property(FIELDS[p] ?? 'x', n + p);
   const names = Object.keys(properties);
+  const required = [names[0] as string];
   const output = {
     type: 'object' as const,
     properties: {
@@ -53,12 +50,7 @@ function catalogTool(n: number) {
     name: `${service}_${verb}_${noun}_${n}`,
     title: `${verb} ${noun} (${service})`,
     description: `${verb.charAt(0).toUpperCase()}${verb.slice(1)} a ${noun} in ${service}. Returns the ${noun} with its fields; use the ${names.join(', ')} parameters to narrow it down.`,
-    inputSchema: {
-      type: 'object' as const,
-      properties,
-      required: [names[0] as string],
-      additionalProperties: false,
-    },
+    inputSchema: { type: 'object' as const, properties, required, additionalProperties: false },
     ...(n % 3 === 0 ? { outputSchema: output } : {}),
     annotations: {
       title: `${verb} ${noun}`,
