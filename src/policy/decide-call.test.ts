@@ -272,3 +272,41 @@ describe('decideCall: a tool held back (blocked)', () => {
     expect(isOffered({ class: 'write' }, 'plan')).toBe(false);
   });
 });
+
+describe('decideCall: the mode default shared per tool', () => {
+  it('gives every call of a tool one frozen decision, and a new one when the mode changes', () => {
+    const first = request('edit', WRITE);
+    const second = { ...first, id: 'c2', arguments: { path: 'b' } };
+    const asked = decideCall(first, 'ask', []);
+    expect(asked.decision).toBe('ask');
+    expect(decideCall(second, 'ask', [])).toBe(asked);
+    expect(Object.isFrozen(asked)).toBe(true);
+    const allowed = decideCall(second, 'yolo', []);
+    expect(allowed).toEqual({
+      decision: 'allow',
+      reason:
+        'mode yolo runs every call that no rule denies; a write call (readOnlyHint: false, destructiveHint: false)',
+    });
+    expect(decideCall(first, 'yolo', [])).toBe(allowed);
+  });
+
+  it('still decides each call by the rules that match it, and an opaque call on its own', () => {
+    const call = request('edit', WRITE, { keys: ['item:a'] });
+    const rules = compileRules([{ decision: 'deny', tool: 'edit', key: 'item:a' }]);
+    expect(decideCall(call, 'yolo', rules).decision).toBe('deny');
+    const other = { ...call, approvalKeys: ['item:b'] };
+    expect(decideCall(other, 'yolo', rules).decision).toBe('allow');
+    const opaque = { ...other, opaque: [{ reason: 'a $(substitution)' }] };
+    const asked = decideCall(opaque, 'ask', rules);
+    expect(asked.reason).toContain('not fully understood (a $(substitution))');
+    expect(decideCall(other, 'ask', rules).reason).not.toContain('not fully understood');
+  });
+
+  it('does not share a decision between calls with different requireApproval', () => {
+    const call = request('look', READ_ONLY);
+    expect(decideCall(call, 'yolo', []).decision).toBe('allow');
+    const required = { ...call, requireApproval: { reason: 'the tool is not pinned' } };
+    expect(decideCall(required, 'yolo', []).decision).toBe('ask');
+    expect(decideCall(call, 'yolo', []).decision).toBe('allow');
+  });
+});

@@ -78,19 +78,93 @@ export function decideCall(
   mode: Mode,
   rules: readonly CompiledRule[],
 ): Decision {
-  const decision = decideByPolicy(call, mode, rules);
+  if (call.blocked === undefined && visibleInMode(call.class, mode)) {
+    const winner = winnerFor(call, mode, rules);
+    if (winner !== undefined && !(winner.decision === 'ask' && mode === 'yolo')) {
+      return withRequired(call, byRule(call, winner));
+    }
+    // No rule decides: the mode's default, which is the same for every call of the tool.
+    if (call.opaque === undefined || call.opaque.length === 0) return sharedDefault(call, mode);
+  }
+  return withRequired(call, decideByPolicy(call, mode, undefined));
+}
+
+/** A decision, turned into an ask when the call's tool requires approval (a denial stands). */
+const withRequired = (call: CallRequest, decision: Decision): Decision => {
   const required = call.requireApproval;
   if (required === undefined || decision.decision === 'deny') return decision;
   return {
     decision: 'ask',
     reason: `${required.reason} (without that: ${decision.reason})`,
   };
-}
+};
 
-const decideByPolicy = (
+/** The rule that decides a call, if any: no array is made when there are no rules. */
+const winnerFor = (
   call: CallRequest,
   mode: Mode,
   rules: readonly CompiledRule[],
+): CompiledRule | undefined =>
+  rules.length === 0 ? undefined : winningRule(rules.filter((rule) => rule.matches(call, mode)));
+
+/** The decision of an explicit rule: the user's word, which holds for ungated tools too. */
+const byRule = (call: CallRequest, winner: CompiledRule): Decision => ({
+  decision: winner.decision,
+  reason: `${describeRule(winner)}; ${classReason(call)}${winner.decision === 'allow' ? '' : opaqueNote(call, winner)}`,
+});
+
+/** The last mode default decided for a tool, with what it was decided from. */
+interface SharedDefault {
+  readonly mode: Mode;
+  readonly name: string;
+  readonly class: CallRequest['class'];
+  readonly trusted: boolean;
+  readonly claimed: CallRequest['claimed'];
+  readonly gated: boolean | undefined;
+  readonly requireApproval: CallRequest['requireApproval'];
+  readonly decision: Decision;
+}
+
+/**
+ * The mode's default decision for a call that no rule decides and that is fully understood,
+ * per tool: it depends only on the tool's settings and the mode, so the calls of one tool
+ * share one frozen decision (and its reason) instead of each building its own.
+ */
+const sharedDefaults = new WeakMap<CallRequest['tool'], SharedDefault>();
+
+const sharedDefault = (call: CallRequest, mode: Mode): Decision => {
+  const known = sharedDefaults.get(call.tool);
+  if (
+    known !== undefined &&
+    known.mode === mode &&
+    known.name === call.name &&
+    known.class === call.class &&
+    known.trusted === call.trusted &&
+    known.claimed === call.claimed &&
+    known.gated === call.tool.gated &&
+    known.requireApproval === call.requireApproval
+  ) {
+    return known.decision;
+  }
+  const decision = Object.freeze(withRequired(call, decideByPolicy(call, mode, undefined)));
+  sharedDefaults.set(call.tool, {
+    mode,
+    name: call.name,
+    class: call.class,
+    trusted: call.trusted,
+    claimed: call.claimed,
+    gated: call.tool.gated,
+    requireApproval: call.requireApproval,
+    decision,
+  });
+  return decision;
+};
+
+/** The decision without `requireApproval`; with `rules` undefined, no rule decides. */
+const decideByPolicy = (
+  call: CallRequest,
+  mode: Mode,
+  rules: readonly CompiledRule[] | undefined,
 ): Decision => {
   if (call.blocked !== undefined) {
     return { decision: 'deny', reason: call.blocked.reason };
@@ -103,13 +177,9 @@ const decideByPolicy = (
       message: `The call to "${call.name}" was denied: mode plan allows read-only tools only. Propose the change in your plan instead of making it.`,
     };
   }
-  const winner = winningRule(rules.filter((rule) => rule.matches(call, mode)));
+  const winner = rules === undefined ? undefined : winnerFor(call, mode, rules);
   if (winner !== undefined && !(winner.decision === 'ask' && mode === 'yolo')) {
-    // An explicit rule is the user's word: it holds for ungated tools too.
-    return {
-      decision: winner.decision,
-      reason: `${describeRule(winner)}; ${why}${winner.decision === 'allow' ? '' : opaqueNote(call, winner)}`,
-    };
+    return byRule(call, winner);
   }
   const fallback = modeDefault(call, mode, why);
   const decision =

@@ -103,6 +103,40 @@ const prepared = (
   return ready;
 };
 
+/** How many normalized resource keys {@link normalizedKey} remembers; then it starts over. */
+const KEY_MEMO_SIZE = 4096;
+/** Keys longer than this are normalized each time rather than remembered. */
+const KEY_MEMO_LENGTH = 256;
+/** Normalized resource keys by workspace, then by the key as the tool spelled it. */
+const keyMemo = new Map<string | undefined, Map<string, string>>();
+let keyMemoSize = 0;
+
+/**
+ * `normalizeResourceKey`, remembered: the calls of a batch mostly repeat a few keys, which
+ * then share one string each instead of normalizing and keeping their own copy.
+ */
+const normalizedKey = (key: string, workspace: string | undefined): string => {
+  if (typeof key !== 'string' || key.length > KEY_MEMO_LENGTH) {
+    return normalizeResourceKey(key, workspace);
+  }
+  let known = keyMemo.get(workspace);
+  const hit = known?.get(key);
+  if (hit !== undefined) return hit;
+  const normalized = normalizeResourceKey(key, workspace);
+  if (keyMemoSize >= KEY_MEMO_SIZE) {
+    keyMemo.clear();
+    keyMemoSize = 0;
+    known = undefined;
+  }
+  if (known === undefined) {
+    known = new Map();
+    keyMemo.set(workspace, known);
+  }
+  known.set(key, normalized);
+  keyMemoSize += 1;
+  return normalized;
+};
+
 /** The resource keys of a call without any: one shared, frozen list. */
 const NO_KEYS: readonly string[] = Object.freeze([]);
 
@@ -132,7 +166,7 @@ const finish = (
     resourceKeys =
       raw === undefined || raw.length === 0
         ? NO_KEYS
-        : raw.map((key) => normalizeResourceKey(key, context.workspace));
+        : raw.map((key) => normalizedKey(key, context.workspace));
     derived = deriveCallApprovalKeys(tool, args, resourceKeys);
   } catch (error) {
     return keysFailed(call, error);
