@@ -30,6 +30,9 @@ interface Pending {
   readonly onAbort: () => void;
 }
 
+/** The options of the abort listener, one object for every call. */
+const ONCE = { once: true } as const;
+
 /** Ids of requests sent here; the SDK numbers its own, so the two never meet. */
 const ID_PREFIX = 'hintgate-call-';
 
@@ -131,27 +134,26 @@ export class ToolCallTransport extends TransportLayer {
       };
       // One entry per call, no wrappers: whoever settles it takes it out first (#take).
       pending.set(id, { resolve, reject, signal, onAbort });
-      signal.addEventListener('abort', onAbort, { once: true });
+      signal.addEventListener('abort', onAbort, ONCE);
       let sent: Promise<void>;
       try {
         sent = transport.send({
           jsonrpc: '2.0',
           id,
           method: 'tools/call',
-          params: {
-            name: params.name,
-            arguments: params.arguments,
-            ...(params.progressToken === undefined && params.meta === undefined
-              ? {}
+          params:
+            params.progressToken === undefined && params.meta === undefined
+              ? { name: params.name, arguments: params.arguments }
               : {
+                  name: params.name,
+                  arguments: params.arguments,
                   _meta: {
                     ...params.meta,
                     ...(params.progressToken === undefined
                       ? {}
                       : { progressToken: params.progressToken }),
                   },
-                }),
-          },
+                },
         });
       } catch (error) {
         // A message that cannot be serialized (a cycle, a BigInt) throws before it is sent.
