@@ -35,7 +35,7 @@ export function createAuditEmitter(sinks: readonly AuditSink[]): AuditEmitter {
   const track = (write: Promise<void>, pending: Promise<void>[] | undefined): void => {
     // settle() reports a failed write; until a call ends and waits for it, it must not count
     // as an unhandled rejection (which would end the process).
-    write.catch(() => {});
+    write.catch(noop);
     if (pending !== undefined) {
       pending.push(write);
       return;

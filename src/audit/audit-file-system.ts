@@ -22,8 +22,12 @@ export interface AuditFileSystem {
   readonly exists: (path: string) => boolean;
   /** Opens `path` for appending, creating it with `mode`; returns the descriptor. */
   readonly open: (path: string, mode: number) => number;
-  /** Writes bytes of `data` from `offset` at the end of the file; returns how many it wrote. */
-  readonly write: (fd: number, data: Uint8Array, offset: number) => number;
+  /**
+   * Writes the bytes of `data` (a string as UTF-8) from byte `offset` at the end of the file;
+   * returns how many it wrote. The appender gives a line's text as it is first, so that the
+   * common whole write needs no Buffer, and the bytes of the rest after a short write.
+   */
+  readonly write: (fd: number, data: Uint8Array | string, offset: number) => number;
   /** Flushes the file's data to the disk (`fdatasync`). */
   readonly datasync: (fd: number) => Promise<void>;
   /** Flushes a directory's entries to the disk, so a file created in it survives a crash. */
@@ -50,7 +54,12 @@ export const nodeAuditFileSystem: AuditFileSystem = {
   },
   exists: existsSync,
   open: (path, mode) => openSync(path, 'a', mode),
-  write: (fd, data, offset) => writeSync(fd, data, offset),
+  write: (fd, data, offset) =>
+    typeof data !== 'string'
+      ? writeSync(fd, data, offset)
+      : offset === 0
+        ? writeSync(fd, data)
+        : writeSync(fd, Buffer.from(data, 'utf8'), offset),
   datasync: callback(fdatasync),
   async syncDirectory(directory) {
     let fd: number;

@@ -273,10 +273,15 @@ export class GroupCommitAppender {
 
   #writeText(text: string): void {
     const fd = this.#fd as number;
-    const data = Buffer.from(text, 'utf8');
     let offset = 0;
     try {
-      while (offset < data.length) offset += this.#fs.write(fd, data, offset);
+      // The text as it is, encoded by the write itself: a Buffer only after a short write.
+      offset = this.#fs.write(fd, text, 0);
+      const length = Buffer.byteLength(text, 'utf8');
+      if (offset < length) {
+        const data = Buffer.from(text, 'utf8');
+        while (offset < length) offset += this.#fs.write(fd, data, offset);
+      }
     } finally {
       this.#size += offset;
     }

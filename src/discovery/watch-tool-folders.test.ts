@@ -1,4 +1,4 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRegistry, type ToolRegistry } from '../registry/index.js';
@@ -6,6 +6,7 @@ import { type DiscoveryDirs, discoveryDirs, readToolModule } from './discovery.t
 import { findToolFiles } from './find-tool-files.js';
 import { createToolDiscovery, type ToolDiscovery } from './tool-discovery.js';
 import { createTrustStore } from './trust-store.js';
+import { MISSING_PATH_POLL_MS, watchToolFolders } from './watch-tool-folders.js';
 
 // With watch on, tool modules added, changed or removed in a real temp folder are picked up
 // by a reload between turns, and a changed project file is held back until trusted again.
@@ -113,5 +114,33 @@ describe('watching the tool folders', () => {
     await until(() => heldRegistryTools().includes('deploy'), 'the trusted project');
     expect(held.status().heldBack).toBeUndefined();
     await held.close();
+  }, 30_000);
+});
+
+describe('watchToolFolders on a folder not there yet', () => {
+  it('polls it rather than its parent: writes beside it (the audit log) change nothing, its creation does', async () => {
+    const parent = join(dirs.project, '.hintgate');
+    await mkdir(parent, { recursive: true });
+    let changes = 0;
+    const watcher = watchToolFolders([{ path: join(parent, 'tools'), kind: 'folder' }], {
+      onChange: () => {
+        changes += 1;
+      },
+      debounceMs: 50,
+    });
+    try {
+      for (let i = 0; i < 20; i += 1) await appendFile(join(parent, 'audit.jsonl'), `{"n":${i}}\n`);
+      await new Promise((resolve) => setTimeout(resolve, MISSING_PATH_POLL_MS + 300));
+      expect(changes).toBe(0);
+      await mkdir(join(parent, 'tools'));
+      await until(() => changes >= 1, 'the folder polled to appear');
+      // Armed again, the folder is watched itself: a module added in it counts.
+      watcher.rearm();
+      const seen = changes;
+      await writeFile(join(parent, 'tools', 'a.mjs'), 'export default [];\n');
+      await until(() => changes > seen, 'the module added in the folder');
+    } finally {
+      watcher.close();
+    }
   }, 30_000);
 });

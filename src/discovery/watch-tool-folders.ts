@@ -1,8 +1,16 @@
-import { type FSWatcher, watch } from 'node:fs';
+import { type FSWatcher, type StatsListener, unwatchFile, watch, watchFile } from 'node:fs';
 import { basename, dirname } from 'node:path';
 
 /** Default quiet time after the last change before a reload, in milliseconds. */
 export const DEFAULT_WATCH_DEBOUNCE_MS = 200;
+
+/**
+ * How often a path that does not exist yet is looked for, in milliseconds. It is polled
+ * (`fs.watchFile`), not watched through the folder above it: that folder may hold a file
+ * written all the time (`.hintgate/` holds the audit log), each write of which would wake
+ * the process for nothing.
+ */
+export const MISSING_PATH_POLL_MS = 1000;
 
 /** A folder (or a file in it) whose changes should trigger a reload. */
 export interface WatchedPath {
@@ -32,9 +40,11 @@ export interface ToolFolderWatch {
 
 /**
  * Watches tool folders with `fs.watch`: a folder that exists with everything under it
- * (`recursive`), one that does not exist yet through the nearest folder above it that does
- * (up to three levels, so that creating it counts), and single files through their folder. Changes are debounced into one
- * `onChange`. Events carry no trust: the reload they trigger looks at the files itself.
+ * (`recursive`), and single files through their folder. A folder, or a file's folder, that
+ * does not exist yet is polled every {@link MISSING_PATH_POLL_MS} (`fs.watchFile`), so that
+ * creating it counts; after the reload it triggers, `rearm` watches it itself. Changes are
+ * debounced into one `onChange`. Events carry no trust: the reload they trigger looks at
+ * the files itself.
  */
 export function watchToolFolders(
   paths: readonly WatchedPath[],
@@ -42,6 +52,7 @@ export function watchToolFolders(
 ): ToolFolderWatch {
   const debounceMs = options.debounceMs ?? DEFAULT_WATCH_DEBOUNCE_MS;
   let watchers: FSWatcher[] = [];
+  let polled: [string, StatsListener][] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
   const changed = (): void => {
@@ -72,18 +83,28 @@ export function watchToolFolders(
       return false;
     }
   };
+  /** Polls a path that does not exist yet: any change of its stat (it appeared) counts. */
+  const poll = (path: string): void => {
+    const listener: StatsListener = (current, previous) => {
+      if (current.mtimeMs !== previous.mtimeMs || current.ino !== previous.ino) changed();
+    };
+    watchFile(path, { interval: MISSING_PATH_POLL_MS, persistent: false }, listener);
+    polled.push([path, listener]);
+  };
   const arm = (): void => {
     for (const { path, kind } of paths) {
-      if (kind === 'folder' && tryWatch(path, true)) continue;
-      // Not there yet: watch the nearest folder above that is, for the next step down.
-      for (let missing = path, level = 0; level < 3; missing = dirname(missing), level += 1) {
-        if (tryWatch(dirname(missing), false, basename(missing))) break;
+      if (kind === 'folder') {
+        if (!tryWatch(path, true)) poll(path);
+      } else if (!tryWatch(dirname(path), false, basename(path))) {
+        poll(path);
       }
     }
   };
   const disarm = (): void => {
     for (const watcher of watchers) watcher.close();
     watchers = [];
+    for (const [path, listener] of polled) unwatchFile(path, listener);
+    polled = [];
   };
   arm();
   return {

@@ -63,29 +63,48 @@ export function retryAfterReconnect(
   options: RetryAfterReconnectOptions,
 ): Tool['execute'] {
   const { connection, clock = systemClock } = options;
-  return async (args: Record<string, unknown>, context: ToolContext) => {
+  /** What follows a failed first attempt: wait for the reconnect and send once more, or not. */
+  const retry = async (
+    error: unknown,
+    args: Record<string, unknown>,
+    context: ToolContext,
+  ): Promise<unknown> => {
+    const upstream = connection();
+    if (!(error instanceof UpstreamUnavailableError) || upstream === undefined) throw error;
+    if (context.signal.aborted) throw error;
+    const timeout = new AbortController();
+    const timer = clock.setTimeout(
+      () => timeout.abort(new DOMException('The reconnect wait ran out', 'TimeoutError')),
+      RECONNECT_WAIT_MS,
+    );
+    const waited = anySignal([context.signal, timeout.signal]);
     try {
-      return await execute(args, context);
-    } catch (error) {
-      const upstream = connection();
-      if (!(error instanceof UpstreamUnavailableError) || upstream === undefined) throw error;
-      if (context.signal.aborted) throw error;
-      const timeout = new AbortController();
-      const timer = clock.setTimeout(
-        () => timeout.abort(new DOMException('The reconnect wait ran out', 'TimeoutError')),
-        RECONNECT_WAIT_MS,
-      );
-      const waited = anySignal([context.signal, timeout.signal]);
-      try {
-        await whenReconnected(upstream, waited.signal, error);
-      } catch (reason) {
-        // The wait ran out: the call ends with the loss it came with.
-        throw context.signal.aborted ? reason : error;
-      } finally {
-        clock.clearTimeout(timer);
-        waited.dispose();
-      }
-      return execute(args, { ...context, attempt: context.attempt + 1 });
+      await whenReconnected(upstream, waited.signal, error);
+    } catch (reason) {
+      // The wait ran out: the call ends with the loss it came with.
+      throw context.signal.aborted ? reason : error;
+    } finally {
+      clock.clearTimeout(timer);
+      waited.dispose();
     }
+    return execute(args, { ...context, attempt: context.attempt + 1 });
+  };
+  // The first attempt is chained, not awaited in an async frame: a call that succeeds pays
+  // for one promise reaction, not a frame and its turns.
+  return (args: Record<string, unknown>, context: ToolContext) => {
+    let running: unknown;
+    try {
+      running = execute(args, context);
+    } catch (error) {
+      return retry(error, args, context);
+    }
+    if (running instanceof Promise) {
+      return running.catch((error: unknown) => retry(error, args, context));
+    }
+    // Another thenable is awaited as before; a plain value is the answer as it is.
+    if (typeof (running as { then?: unknown } | null)?.then === 'function') {
+      return Promise.resolve(running).catch((error: unknown) => retry(error, args, context));
+    }
+    return running;
   };
 }

@@ -85,12 +85,15 @@ export function callLive(
     sent =
       live.raw !== undefined && request.hasOutputSchema !== true
         ? live.raw.callTool(
-            {
-              name: request.name,
-              arguments: request.arguments,
-              ...(progressToken === undefined ? {} : { progressToken }),
-              ...(request.meta === undefined ? {} : { meta: request.meta }),
-            },
+            // Without progress the request itself has what is sent: no copy per call.
+            progressToken === undefined
+              ? request
+              : {
+                  name: request.name,
+                  arguments: request.arguments,
+                  progressToken,
+                  ...(request.meta === undefined ? {} : { meta: request.meta }),
+                },
             request.signal,
           )
         : callThroughClient(live, request, progressToken);

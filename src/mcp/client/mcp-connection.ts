@@ -17,7 +17,7 @@ import type {
   McpServerConnection,
   McpStatusEvent,
 } from './connection-events.js';
-import { callLive, downMessage, type LiveClient } from './live-client.js';
+import { callLive, downMessage, type LiveCallHooks, type LiveClient } from './live-client.js';
 import type { CheckedMcpServerOptions } from './mcp-server-options.js';
 import { openMcpClient } from './open-mcp-client.js';
 import { reconnectDelay } from './reconnect-delay.js';
@@ -66,8 +66,16 @@ export class McpConnection implements McpServerConnection {
    */
   readonly #probing = new WeakMap<LiveClient, Error[]>();
 
+  /** What a call needs of this connection (see `callLive`): made once, not per call. */
+  readonly #hooks: LiveCallHooks;
+
   constructor(options: CheckedMcpServerOptions) {
     this.origin = options.name;
+    this.#hooks = {
+      origin: this.origin,
+      lost: (gone, error) => this.#lost(gone, error),
+      closed: () => this.#status === 'closed',
+    };
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
     this.#rateWindow = new UpstreamRateWindow(this.origin, {
@@ -339,11 +347,7 @@ export class McpConnection implements McpServerConnection {
       });
       return Promise.reject(new UpstreamUnavailableError(this.origin, message));
     }
-    const hooks = {
-      origin: this.origin,
-      lost: (gone: LiveClient, error: Error) => this.#lost(gone, error),
-      closed: () => this.#status === 'closed',
-    };
+    const hooks = this.#hooks;
     const trace = this.#options.telemetry?.upstream(request.name, this.origin);
     if (trace === undefined) return callLive(live, request, hooks);
     return callLive(live, { ...request, meta: trace.meta }, hooks).then(

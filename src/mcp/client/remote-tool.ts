@@ -44,16 +44,16 @@ export interface RemoteCallRequest {
    */
   readonly signal: ToolCancellation;
   /** When the call times out, as a `Date.now()` time (see `ToolContext.deadline`). */
-  readonly deadline?: number;
+  readonly deadline?: number | undefined;
   /** A definition to use instead of the listed one (so the client skips a schema it cannot compile). */
-  readonly toolDefinition?: McpTool;
+  readonly toolDefinition?: McpTool | undefined;
   /**
    * True when the tool lists an output schema, which the SDK client checks
    * `structuredContent` against: such a call goes through the client's `callTool`.
    */
-  readonly hasOutputSchema?: boolean;
+  readonly hasOutputSchema?: boolean | undefined;
   /** Receives the server's `notifications/progress` for the call; asks for them when present. */
-  readonly onProgress?: (progress: ToolProgress) => void;
+  readonly onProgress?: ((progress: ToolProgress) => void) | undefined;
   /** More keys for the request's `_meta` (a `traceparent`); the progress token wins. */
   readonly meta?: Readonly<Record<string, string>>;
 }
@@ -220,6 +220,7 @@ const makeRemoteTool = (
   if (output !== undefined && output.compiles === false) toolDefinition = withoutOutputSchema();
   // Lazily: whether the client can compile the output schema is found on the first call.
   let outputUnchecked = output?.schema !== undefined && output.compiles === undefined;
+  const hasOutputSchema = listed.outputSchema === undefined ? undefined : true;
   const definitionForCall = (): McpTool | undefined => {
     if (outputUnchecked && isPlainObject(listed.outputSchema)) {
       outputUnchecked = false;
@@ -247,16 +248,15 @@ const makeRemoteTool = (
     ...(output?.schema === undefined ? {} : { outputSchema: output.schema }),
     ...(isPlainObject(listed._meta) ? { meta: listed._meta } : {}),
     execute: (args: Record<string, unknown>, context: ToolContext) => {
-      const { onProgress } = context;
-      const toolDefinition = definitionForCall();
+      // One shape for every call (absent fields undefined): no object spreads per call.
       return call({
         name,
         arguments: args,
         signal: context.cancellation ?? context.signal,
-        ...(context.deadline === undefined ? {} : { deadline: context.deadline }),
-        ...(toolDefinition === undefined ? {} : { toolDefinition }),
-        ...(listed.outputSchema === undefined ? {} : { hasOutputSchema: true }),
-        ...(onProgress === undefined ? {} : { onProgress }),
+        deadline: context.deadline,
+        toolDefinition: definitionForCall(),
+        hasOutputSchema,
+        onProgress: context.onProgress,
       });
     },
   };

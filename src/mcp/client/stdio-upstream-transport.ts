@@ -46,8 +46,10 @@ const isJsonRpcShaped = (value: unknown): value is JSONRPCMessage =>
  * does (its default environment plus `env`, stdin closed then SIGTERM then SIGKILL), and
  * differs where a gateway pays per message:
  *
- * - Messages sent in the same turn of the event loop leave in one write: the first at once,
- *   the others together when the turn ends. So a single call waits for nothing, and calls
+ * - Messages sent in the same turn leave in one write: the first at once, the others
+ *   together when the turn ends, with the promise continuations that run after the event
+ *   that started it (`process.nextTick`: no extra turn of the event loop, and no timer
+ *   handle, per call). So a single call waits for nothing, and calls
  *   made together wake the server once instead of once each.
  * - A line read is parsed as JSON and checked to be shaped as a JSON-RPC message, not
  *   validated against the SDK's schemas: the client validates what it uses (results against
@@ -69,10 +71,14 @@ export class StdioUpstreamTransport implements Transport {
   /** The start of a line not yet ended, chunk by chunk: joined once, when it ends. */
   #partial: Buffer[] = [];
   #partialBytes = 0;
-  /** Lines waiting for the end of this turn of the event loop, and their senders. */
+  /** Lines waiting for the end of this turn, and their senders. */
   #queued: string[] = [];
   #queuedSent: { resolve: () => void; reject: (error: Error) => void }[] = [];
-  #flushing: ReturnType<typeof setImmediate> | undefined;
+  /** A message went in this turn: the rest wait for its end (`process.nextTick`). */
+  #turnOpen = false;
+  readonly #endTurn = (): void => {
+    if (this.#turnOpen) this.#flush();
+  };
   /** Settles when the server's stdin drains, while it asks writers to wait. */
   #drained: Promise<void> | undefined;
   /** The close under way: every caller waits for the same end of the process. */
@@ -133,9 +139,10 @@ export class StdioUpstreamTransport implements Transport {
     } catch (error) {
       return Promise.reject(error);
     }
-    if (this.#flushing === undefined) {
+    if (!this.#turnOpen) {
       // The first message of this turn goes at once; later ones join at the turn's end.
-      this.#flushing = setImmediate(() => this.#flush());
+      this.#turnOpen = true;
+      process.nextTick(this.#endTurn);
       return this.#write(line);
     }
     return new Promise((resolve, reject) => {
@@ -214,10 +221,7 @@ export class StdioUpstreamTransport implements Transport {
   }
 
   #flush(): void {
-    if (this.#flushing !== undefined) {
-      clearImmediate(this.#flushing);
-      this.#flushing = undefined;
-    }
+    this.#turnOpen = false;
     if (this.#queued.length === 0) return;
     const text = this.#queued.join('');
     const sent = this.#queuedSent;
@@ -234,8 +238,7 @@ export class StdioUpstreamTransport implements Transport {
   }
 
   #dropQueue(): void {
-    if (this.#flushing !== undefined) clearImmediate(this.#flushing);
-    this.#flushing = undefined;
+    this.#turnOpen = false;
     const sent = this.#queuedSent;
     this.#queued = [];
     this.#queuedSent = [];

@@ -25,7 +25,13 @@ export interface RawCallParams {
 interface Pending {
   readonly resolve: (result: CallToolResult) => void;
   readonly reject: (error: unknown) => void;
+  /** The call's cancellation, and its listener, removed once the call is settled. */
+  readonly signal: ToolCancellation;
+  readonly onAbort: () => void;
 }
+
+/** The options of the abort listener, one object for every call. */
+const ONCE = { once: true } as const;
 
 /** Ids of requests sent here; the SDK numbers its own, so the two never meet. */
 const ID_PREFIX = 'hintgate-call-';
@@ -126,72 +132,71 @@ export class ToolCallTransport extends TransportLayer {
             // The connection is going; nothing is left to cancel.
           });
       };
-      const settle = (): void => signal.removeEventListener('abort', onAbort);
-      pending.set(id, {
-        resolve: (result) => {
-          settle();
-          resolve(result);
-        },
-        reject: (error) => {
-          settle();
-          reject(error);
-        },
-      });
-      signal.addEventListener('abort', onAbort, { once: true });
-      const failed = (error: unknown): void => {
-        const waiting = pending.get(id);
-        if (waiting === undefined) return;
-        pending.delete(id);
-        // The SDK's own errors (an HTTP status, a closed connection) say what happened;
-        // anything else means the message never left.
-        waiting.reject(
-          error instanceof SdkError || error instanceof UnauthorizedError
-            ? error
-            : new SdkError(
-                SdkErrorCode.SendFailed,
-                `sending tools/call failed: ${error instanceof Error ? error.message : String(error)}`,
-                undefined,
-                { cause: error },
-              ),
-        );
-      };
+      // One entry per call, no wrappers: whoever settles it takes it out first (#take).
+      pending.set(id, { resolve, reject, signal, onAbort });
+      signal.addEventListener('abort', onAbort, ONCE);
       let sent: Promise<void>;
       try {
         sent = transport.send({
           jsonrpc: '2.0',
           id,
           method: 'tools/call',
-          params: {
-            name: params.name,
-            arguments: params.arguments,
-            ...(params.progressToken === undefined && params.meta === undefined
-              ? {}
+          params:
+            params.progressToken === undefined && params.meta === undefined
+              ? { name: params.name, arguments: params.arguments }
               : {
+                  name: params.name,
+                  arguments: params.arguments,
                   _meta: {
                     ...params.meta,
                     ...(params.progressToken === undefined
                       ? {}
                       : { progressToken: params.progressToken }),
                   },
-                }),
-          },
+                },
         });
       } catch (error) {
         // A message that cannot be serialized (a cycle, a BigInt) throws before it is sent.
-        failed(error);
+        this.#sendFailed(id, error);
         return;
       }
-      sent.catch(failed);
+      sent.catch((error: unknown) => this.#sendFailed(id, error));
     });
+  }
+
+  /** Takes the call `id` out of the table and stops following its signal; undefined when settled. */
+  #take(id: string): Pending | undefined {
+    const waiting = this.#pending.get(id);
+    if (waiting === undefined) return undefined;
+    this.#pending.delete(id);
+    waiting.signal.removeEventListener('abort', waiting.onAbort);
+    return waiting;
+  }
+
+  /** The call `id` could not be sent: rejected, unless it was settled meanwhile. */
+  #sendFailed(id: string, error: unknown): void {
+    const waiting = this.#take(id);
+    if (waiting === undefined) return;
+    // The SDK's own errors (an HTTP status, a closed connection) say what happened;
+    // anything else means the message never left.
+    waiting.reject(
+      error instanceof SdkError || error instanceof UnauthorizedError
+        ? error
+        : new SdkError(
+            SdkErrorCode.SendFailed,
+            `sending tools/call failed: ${error instanceof Error ? error.message : String(error)}`,
+            undefined,
+            { cause: error },
+          ),
+    );
   }
 
   /** A message from the server: the answer of a call sent here, or the client's. */
   protected override receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
     const { id } = message as { id?: unknown };
     if (typeof id === 'string' && !('method' in message)) {
-      const waiting = this.#pending.get(id);
+      const waiting = this.#take(id);
       if (waiting !== undefined) {
-        this.#pending.delete(id);
         const outcome = resultOf(message as Readonly<Record<string, unknown>>);
         if (outcome instanceof Error) waiting.reject(outcome);
         else waiting.resolve(outcome);
@@ -206,6 +211,7 @@ export class ToolCallTransport extends TransportLayer {
     const gone = [...this.#pending.values()];
     this.#pending.clear();
     for (const waiting of gone) {
+      waiting.signal.removeEventListener('abort', waiting.onAbort);
       waiting.reject(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
     }
     super.closed();

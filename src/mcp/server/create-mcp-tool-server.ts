@@ -413,8 +413,8 @@ export function createMcpToolServer(options: McpToolServerOptions): McpToolServe
         caller,
         grantedScopes: connection.scopes,
         channels: call.channels ?? [elicitationThrough(server)],
-        ...(call.progress === undefined ? {} : { progress: call.progress }),
-        ...(call.meta === undefined ? {} : { meta: call.meta }),
+        progress: call.progress,
+        meta: call.meta,
       });
     },
     setMode(mode) {

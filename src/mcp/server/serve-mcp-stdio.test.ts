@@ -196,15 +196,28 @@ describe('serveMcpStdio, tools/call with and without _meta', () => {
     expect(statusOf(answer)).toBe('ok');
   });
 
-  it('leaves a plain call sent before notifications/initialized to the SDK, which answers it at the turn’s end', async () => {
+  it('leaves a plain call sent before notifications/initialized to the SDK, whose answer leaves in the turn its tool finished, no loop turn later', async () => {
     const { wait, started, open } = gatedWait();
     const server = serve([wait]);
     server.send(initialize);
     await server.response(0);
     server.send(call(1, 'wait'));
     await eventually(started);
-    const writtenBeforeTurnEnd = await answeredInTurn(open, () => server.find(1) !== undefined);
-    expect(writtenBeforeTurnEnd).toBe(false);
+    // The write waits for the turn's promise continuations (process.nextTick), not for the
+    // event loop's next check phase: the answer is out before a setImmediate queued with it.
+    const writtenInTurn = await answeredInTurn(open, () => server.find(1) !== undefined);
+    expect(writtenInTurn).toBe(true);
+    expect(statusOf(await server.response(1))).toBe('ok');
+  });
+
+  it('writes a plain call’s answer on the fast path in the turn its tool finished, no loop turn later', async () => {
+    const { wait, started, open } = gatedWait();
+    const server = serve([wait]);
+    await server.handshake();
+    server.send(call(1, 'wait'));
+    await eventually(started);
+    const writtenInTurn = await answeredInTurn(open, () => server.find(1) !== undefined);
+    expect(writtenInTurn).toBe(true);
     expect(statusOf(await server.response(1))).toBe('ok');
   });
 

@@ -144,23 +144,23 @@ export class StdioCallLayer extends TransportLayer {
     const { progressToken } = call;
     let response: JSONRPCMessage;
     try {
+      // One shape for every call (absent fields undefined): no object spreads per call.
       const result = await this.#toolServer.callTool(server, {
         id,
         name: call.name,
         arguments: call.arguments,
         signal: controller,
         channels: this.#channels,
-        ...(call.meta === undefined ? {} : { meta: call.meta }),
-        ...(progressToken === undefined
-          ? {}
-          : {
-              progress: (progress) =>
+        meta: call.meta,
+        progress:
+          progressToken === undefined
+            ? undefined
+            : (progress) =>
                 this.inner.send({
                   jsonrpc: '2.0',
                   method: 'notifications/progress',
                   params: { progressToken, ...progress },
                 }),
-            }),
       });
       response = callResultResponse(id, result);
     } catch (error) {

@@ -84,9 +84,11 @@ const requestId = (value: unknown): string | number | null => {
  *   a line that is not JSON or is longer than `maxLineBytes`, an invalid request (-32600,
  *   with the request's id when it has one) for the rest, each reported to `onLineError`.
  *   Blank lines are skipped.
- * - The messages sent during one turn of the event loop leave in one write at its end
- *   (`setImmediate`), in order: responses that become ready together (several calls whose
- *   upstream results arrived in one chunk) wake the client once. `send` resolves once its
+ * - The messages sent during one turn leave in one write at its end, in order: once the
+ *   event that started it (a chunk read) and the promise continuations it set off have run
+ *   (`process.nextTick`, so no extra turn of the event loop and no timer handle per call).
+ *   Responses that become ready together (several calls whose upstream results arrived in
+ *   one chunk) wake the client once. `send` resolves once its
  *   message is queued; while stdout asks writers to wait, messages queue here, with one
  *   `drain` listener at most (a client that reads slowly while a server sends thousands of
  *   notifications piles up no listeners). Closing writes what is queued and leaves stdout
@@ -107,9 +109,13 @@ export class StdioDownstreamTransport implements Transport {
   #rest: Buffer = Buffer.alloc(0);
   /** Dropping the rest of a line that was too long, up to its newline. */
   #skipping = false;
-  /** Lines waiting for the end of this turn of the event loop, or for `drain`. */
+  /** Lines waiting for the end of this turn, or for `drain`. */
   #queued: string[] = [];
-  #flushing: ReturnType<typeof setImmediate> | undefined;
+  /** A write is due at the end of this turn (`process.nextTick`). */
+  #flushing = false;
+  readonly #endTurn = (): void => {
+    if (this.#flushing) this.#flush();
+  };
   #waitingForDrain = false;
 
   constructor(options: StdioDownstreamOptions) {
@@ -158,15 +164,14 @@ export class StdioDownstreamTransport implements Transport {
 
   #queue(line: string): void {
     this.#queued.push(line);
-    if (!this.#waitingForDrain) this.#flushing ??= setImmediate(() => this.#flush());
+    if (this.#waitingForDrain || this.#flushing) return;
+    this.#flushing = true;
+    process.nextTick(this.#endTurn);
   }
 
   /** Writes what is queued in one write, unless stdout asked to wait for `drain`. */
   #flush(): void {
-    if (this.#flushing !== undefined) {
-      clearImmediate(this.#flushing);
-      this.#flushing = undefined;
-    }
+    this.#flushing = false;
     if (this.#queued.length === 0 || this.#waitingForDrain) return;
     const text = this.#queued.length === 1 ? (this.#queued[0] as string) : this.#queued.join('');
     this.#queued = [];

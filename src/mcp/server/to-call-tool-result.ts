@@ -28,10 +28,21 @@ const PROTOCOL_META_PREFIX = 'io.modelcontextprotocol/';
 function withoutProtocolKeys(
   meta: Readonly<Record<string, unknown>> | undefined,
 ): Record<string, unknown> {
-  // fromEntries: a `__proto__` key stays a key and never becomes the prototype.
-  return Object.fromEntries(
-    Object.entries(meta ?? {}).filter(([key]) => !key.startsWith(PROTOCOL_META_PREFIX)),
-  );
+  const kept: Record<string, unknown> = {};
+  if (meta === undefined) return kept;
+  for (const key of Object.keys(meta)) {
+    if (key.startsWith(PROTOCOL_META_PREFIX)) continue;
+    // Defined, not assigned: a `__proto__` key stays a key and never becomes the prototype.
+    if (key === '__proto__') {
+      Object.defineProperty(kept, key, {
+        value: meta[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else kept[key] = meta[key];
+  }
+  return kept;
 }
 
 /**
@@ -41,19 +52,22 @@ function withoutProtocolKeys(
  * `io.modelcontextprotocol/` keys).
  */
 export function toCallToolResult(result: CallResult): McpCallToolResult {
-  const meta: Record<string, unknown> = {
-    ...withoutProtocolKeys(result._meta),
-    [RESULT_META.status]: result.status,
-    ...(result.error === undefined ? {} : { [RESULT_META.code]: result.error.code }),
-    [RESULT_META.attempts]: result.attempts,
-    [RESULT_META.queuedMs]: Math.round(result.queuedMs),
-    [RESULT_META.runMs]: Math.round(result.runMs),
-    ...(result.truncated === true ? { [RESULT_META.truncated]: true } : {}),
-  };
+  // Built in place, in the order a spread would give (a key the tool's `_meta` already has
+  // keeps its place and takes the new value): no copies of the object per field.
+  const meta = withoutProtocolKeys(result._meta);
+  meta[RESULT_META.status] = result.status;
+  if (result.error !== undefined) meta[RESULT_META.code] = result.error.code;
+  meta[RESULT_META.attempts] = result.attempts;
+  meta[RESULT_META.queuedMs] = Math.round(result.queuedMs);
+  meta[RESULT_META.runMs] = Math.round(result.runMs);
+  if (result.truncated === true) meta[RESULT_META.truncated] = true;
+  // Blocks are MCP content blocks already (the tool returned them or the runtime made
+  // text blocks); the SDK validates them on the way out.
+  const content = result.content.map((block) => ({ ...block })) as McpCallToolResult['content'];
+  // The common result, text and no more, in one literal.
+  if (result.structuredContent === undefined && !result.isError) return { content, _meta: meta };
   return {
-    // Blocks are MCP content blocks already (the tool returned them or the runtime made
-    // text blocks); the SDK validates them on the way out.
-    content: result.content.map((block) => ({ ...block })) as McpCallToolResult['content'],
+    content,
     ...(result.structuredContent === undefined
       ? {}
       : { structuredContent: result.structuredContent }),

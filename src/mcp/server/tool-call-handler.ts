@@ -242,10 +242,12 @@ export function createToolCallHandler(options: ToolCallHandlerOptions): ToolCall
             );
     } finally {
       done();
-      await progress.end();
+      // Without progress there is nothing to wait for (no await: a turn of the queue less).
+      if (progress.onProgress !== undefined) await progress.end();
     }
     for (const channel of channels) {
-      const pending = await channel.settle?.();
+      if (channel.settle === undefined) continue;
+      const pending = await channel.settle();
       if (pending !== undefined) return pending;
     }
     if (result === undefined) throw new Error('the runtime returned no result for the call');
