@@ -60,6 +60,23 @@ describe('planWaits', () => {
     ]);
   });
 
+  it('gives frozen lists, one shared by the calls that wait for the same one call', () => {
+    const waits = planWaits([
+      { id: 'w1', locks: [lock('n', 'X')] },
+      { id: 'r1', locks: [lock('n', 'S')] },
+      { id: 'r2', locks: [lock('n', 'S'), lock('m', 'S')] },
+      { id: 'w2', locks: [lock('n', 'X')] },
+      { id: 'r3', locks: [lock('n', 'S')] },
+      { id: 'r4', locks: [lock('n', 'S')] },
+    ]);
+    expect(waits.every((ids) => Object.isFrozen(ids))).toBe(true);
+    expect(waits[1]).toEqual(['w1']);
+    expect(waits[2]).toBe(waits[1]);
+    expect(waits[4]).toEqual(['w2']);
+    expect(waits[5]).toBe(waits[4]);
+    expect(waits[4]).not.toBe(waits[1]);
+  });
+
   it('plans 100,000 writes of one key as a chain of single waits', () => {
     const calls = Array.from({ length: 100_000 }, (_, n) => ({
       id: `w${n}`,

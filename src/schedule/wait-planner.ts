@@ -17,7 +17,9 @@ const NO_WAITS: readonly string[] = Object.freeze([]);
  * call, the ids of the earlier calls it waits for directly. Nothing is released while
  * planning, so a node needs only its latest exclusive holder and the holders since (an `X`
  * empties the node's other lists): the planner keeps a few numbers per lock and each call's
- * id, not an entry per call. Calls that wait for nothing share one frozen empty list.
+ * id, not an entry per call. The lists are frozen: calls that wait for nothing share one
+ * empty list, and calls that wait for the same one call (the reads after one write) share
+ * one list of its id.
  */
 export class WaitPlanner {
   readonly #nodes = new Map<string, PlannedNode>();
@@ -26,11 +28,17 @@ export class WaitPlanner {
   #marks = new Int32Array(1024);
   /** The waits found for the call being added. */
   readonly #found: number[] = [];
+  /**
+   * `#alone[i]`: the frozen list of call i's id alone, made the first time a call waits for
+   * call i only and shared by every later call that does (the reads after one write).
+   */
+  readonly #alone: (readonly string[] | undefined)[] = [];
 
   /** Adds the next call; returns the ids of the earlier calls it waits for, in call order. */
   add(id: string, locks: readonly Lock[]): readonly string[] {
     const j = this.#ids.length;
     this.#ids.push(id);
+    this.#alone.push(undefined);
     if (j >= this.#marks.length) {
       const grown = new Int32Array(this.#marks.length * 2);
       grown.set(this.#marks);
@@ -64,9 +72,20 @@ export class WaitPlanner {
       }
     }
     if (found.length === 0) return NO_WAITS;
+    if (found.length === 1) return this.#aloneOf(found[0] as number);
     // In call order, whatever order the locks found them in.
-    if (found.length > 1) found.sort((a, b) => a - b);
-    return found.map((index) => this.#ids[index] as string);
+    found.sort((a, b) => a - b);
+    return Object.freeze(found.map((index) => this.#ids[index] as string));
+  }
+
+  /** The shared frozen list of call `index`'s id alone. */
+  #aloneOf(index: number): readonly string[] {
+    let list = this.#alone[index];
+    if (list === undefined) {
+      list = Object.freeze([this.#ids[index] as string]);
+      this.#alone[index] = list;
+    }
+    return list;
   }
 
   #mark(index: number, j: number): void {
