@@ -41,6 +41,10 @@ const ODD_TOOLS = [
     description: 'An annotation of the wrong type, left out.',
     annotations: { destructiveHint: 'yes', idempotentHint: true },
   },
+  // Own __proto__ keys (as JSON.parse makes them), which the client's parse leaves out.
+  JSON.parse(
+    '{"name":"proto","description":"Keys named __proto__.","inputSchema":{"type":"object","properties":{"__proto__":{"type":"string"},"a":{"type":"number"}}},"_meta":{"__proto__":{"x":1},"k":2}}',
+  ),
   { name: 'last', description: 'The last tool.' },
 ];
 

@@ -1,4 +1,5 @@
 import type { Client, Tool as McpTool, RequestOptions } from '@modelcontextprotocol/client';
+import { ToolSchema } from '@modelcontextprotocol/core';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { isPlainObject } from '../../tool/index.js';
 
@@ -15,7 +16,9 @@ interface ToolPage {
  * The outline of a `tools/list` page: a `tools` array and an optional string `nextCursor`.
  * Its tools are handed over as they arrived, not parsed into a copy: the transport layer
  * under the client (`RawToolListingsTransport`) has judged each of them by the client's
- * own `ToolSchema` as the page came in, leaving out or repairing what that schema refuses.
+ * own `ToolSchema` as the page came in, leaving out or repairing what that schema refuses
+ * (a tool with an own `__proto__` key, which the schema's copy would leave out, is taken
+ * as the schema reads it: see `listToolPages`).
  */
 const TOOL_PAGE: StandardSchemaV1<unknown, ToolPage> = {
   '~standard': {
@@ -34,6 +37,24 @@ const TOOL_PAGE: StandardSchemaV1<unknown, ToolPage> = {
   },
 };
 
+/** Whether `value` holds an own `__proto__` key at any depth (JSON.parse makes them own keys). */
+function hasProtoKey(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(hasProtoKey);
+  if (Object.hasOwn(value, '__proto__')) return true;
+  for (const key in value) {
+    if (hasProtoKey((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
+/**
+ * A listed tool as the client would read it: the tool itself, or for the rare tool with an
+ * own `__proto__` key somewhere (which the client's parse leaves out), the client's parse.
+ */
+const asClientReads = (tool: McpTool): McpTool =>
+  hasProtoKey(tool) ? (ToolSchema.parse(tool) as McpTool) : tool;
+
 const sameTools = (a: readonly McpTool[], b: readonly McpTool[]): boolean =>
   a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
 
@@ -50,7 +71,7 @@ const sameTools = (a: readonly McpTool[], b: readonly McpTool[]): boolean =>
  */
 export async function listToolPages(client: Client, options: RequestOptions): Promise<McpTool[]> {
   const first = await client.request({ method: 'tools/list' }, TOOL_PAGE, options);
-  const tools = [...first.tools];
+  const tools = first.tools.map(asClientReads);
   let previous = first.tools;
   let cursor = first.nextCursor;
   for (let pages = 1; cursor !== undefined; pages += 1) {
@@ -65,7 +86,7 @@ export async function listToolPages(client: Client, options: RequestOptions): Pr
       options,
     );
     if (page.nextCursor === cursor && sameTools(page.tools, previous)) break;
-    for (const tool of page.tools) tools.push(tool);
+    for (const tool of page.tools) tools.push(asClientReads(tool));
     previous = page.tools;
     cursor = page.nextCursor;
   }
