@@ -240,7 +240,10 @@ async function layers(work: string): Promise<string> {
     const f = await m.interleave(runs, { rounds: 8, runsPerRound: 500, warmupRuns: 1000 });
     const eras: Record<string, string> = { legacy: '2025 handshake', modern: '2026-07-28' };
     const rows = list.map(([label, { era }], i) => {
-      const [{ p50RunUs: us0, cpuUs: cpu0 }, { p50RunUs, cpuUs }] = [f[0], f[i]] as m.PerCall[];
+      const [{ p50RunUs: us0, cpuUs: cpu0 }, { p50RunUs, cpuUs }] = [f[0], f[i]] as [
+        m.PerCall,
+        m.PerCall,
+      ];
       const cells = [p50RunUs / 1000, cpuUs, (p50RunUs - us0) / 1000, cpuUs / cpu0];
       return [`${i + 1}. ${label}`, eras[era] ?? era, ...cells];
     });

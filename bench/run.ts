@@ -40,7 +40,7 @@ async function main(): Promise<void> {
       `--baseline ${baseline}: no cli/main.js there; give the dist/ folder of an older build (run \`npm run build\` in its checkout).`,
     );
   const log = (line: string) => process.stdout.write(`${line}\n`);
-  const context: Context = { log, baseline };
+  const context: Context = { log, ...(baseline === undefined ? {} : { baseline }) };
   const written: { name: string; markdown: string }[] = [];
   const goals: Goal[] = [];
   for (const name of names) {
