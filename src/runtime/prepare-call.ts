@@ -1,7 +1,7 @@
 import type { CallRequest } from '../policy/index.js';
 import { type DerivedApprovalKeys, deriveCallApprovalKeys } from '../policy/index.js';
 import type { RegisteredTool, ToolRegistry } from '../registry/index.js';
-import { normalizeResourceKey } from '../schedule/index.js';
+import { boundedMemo, normalizeResourceKey } from '../schedule/index.js';
 import type { CallResult, ToolArguments, ValidationOutcome } from '../tool/index.js';
 import { isPlainObject } from '../tool/index.js';
 import { failedResult } from './call-result.js';
@@ -108,8 +108,7 @@ const KEY_MEMO_SIZE = 4096;
 /** Keys longer than this are normalized each time rather than remembered. */
 const KEY_MEMO_LENGTH = 256;
 /** Normalized resource keys by workspace, then by the key as the tool spelled it. */
-const keyMemo = new Map<string | undefined, Map<string, string>>();
-let keyMemoSize = 0;
+const keyMemo = boundedMemo<string | undefined, string>(KEY_MEMO_SIZE);
 
 /**
  * `normalizeResourceKey`, remembered: the calls of a batch mostly repeat a few keys, which
@@ -119,21 +118,10 @@ const normalizedKey = (key: string, workspace: string | undefined): string => {
   if (typeof key !== 'string' || key.length > KEY_MEMO_LENGTH) {
     return normalizeResourceKey(key, workspace);
   }
-  let known = keyMemo.get(workspace);
-  const hit = known?.get(key);
-  if (hit !== undefined) return hit;
+  const known = keyMemo.get(workspace, key);
+  if (known !== undefined) return known;
   const normalized = normalizeResourceKey(key, workspace);
-  if (keyMemoSize >= KEY_MEMO_SIZE) {
-    keyMemo.clear();
-    keyMemoSize = 0;
-    known = undefined;
-  }
-  if (known === undefined) {
-    known = new Map();
-    keyMemo.set(workspace, known);
-  }
-  known.set(key, normalized);
-  keyMemoSize += 1;
+  keyMemo.set(workspace, key, normalized);
   return normalized;
 };
 

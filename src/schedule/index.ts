@@ -9,6 +9,7 @@ export {
   type Lease,
 } from './admission.js';
 export { type AnySignal, anySignal, anySignalByListeners } from './any-signal.js';
+export { type BoundedMemo, boundedMemo } from './bounded-memo.js';
 export { type CallLockInput, callLocks, WORLD_NODE } from './call-locks.js';
 export { type Clock, systemClock } from './clock.js';
 export { type LockEntry, LockManager, type LockManagerOptions } from './lock-manager.js';

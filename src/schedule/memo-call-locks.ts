@@ -1,3 +1,4 @@
+import { boundedMemo } from './bounded-memo.js';
 import { type CallLockInput, callLocks } from './call-locks.js';
 import type { Lock } from './lock-mode.js';
 
@@ -36,8 +37,7 @@ export function memoCallLocks(
       : { serializeOpenWorldWrites: options.serializeOpenWorldWrites }),
     ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
   };
-  const byOrigin = new Map<string, Map<string, readonly Lock[]>>();
-  let size = 0;
+  const memo = boundedMemo<string, readonly Lock[]>(limit);
   return (input) => {
     const keys = input.resourceKeys;
     // One key (the common case) is taken whole after its marker; several are spelled as JSON.
@@ -45,21 +45,10 @@ export function memoCallLocks(
       CLASS_FLAG[input.class] +
       (input.openWorld ? 'o' : '-') +
       (keys.length === 0 ? '0' : keys.length === 1 ? `1${keys[0]}` : JSON.stringify(keys));
-    let sets = byOrigin.get(input.origin);
-    const known = sets?.get(key);
+    const known = memo.get(input.origin, key);
     if (known !== undefined) return known;
     const locks = callLocks({ ...fixed, ...input });
-    if (size >= limit) {
-      byOrigin.clear();
-      size = 0;
-      sets = undefined;
-    }
-    if (sets === undefined) {
-      sets = new Map();
-      byOrigin.set(input.origin, sets);
-    }
-    sets.set(key, locks);
-    size += 1;
+    memo.set(input.origin, key, locks);
     return locks;
   };
 }

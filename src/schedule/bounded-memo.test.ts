@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { boundedMemo } from './bounded-memo.js';
+
+describe('boundedMemo', () => {
+  it('remembers by outer and inner key, and starts over once it holds its limit', () => {
+    const memo = boundedMemo<string | undefined, number>(2);
+    memo.set('a', 'x', 1);
+    memo.set(undefined, 'x', 2);
+    expect(memo.get('a', 'x')).toBe(1);
+    expect(memo.get(undefined, 'x')).toBe(2);
+    expect(memo.get('a', 'y')).toBeUndefined();
+    memo.set('b', 'z', 3);
+    expect(memo.get('a', 'x')).toBeUndefined();
+    expect(memo.get(undefined, 'x')).toBeUndefined();
+    expect(memo.get('b', 'z')).toBe(3);
+  });
+});
