@@ -138,6 +138,17 @@ describe('execute: calls that cannot run', () => {
       ]),
     ).rejects.toThrow(/calls\[0\] and calls\[1\] share the id "x"/);
     await expect(
+      runtime.plan([
+        { id: 'a', name: 'read' },
+        { id: 'x', name: 'read' },
+        { id: 'b', name: 'read' },
+        { id: 'x', name: 'read' },
+      ]),
+    ).rejects.toThrow(/calls\[1\] and calls\[3\] share the id "x"/);
+    await expect(runtime.plan([{ id: 'a', name: 'read' }, { id: 'b' }])).rejects.toThrow(
+      /calls\[1\]\.name must be the tool name/,
+    );
+    await expect(
       runtime.execute([{ id: 'x', name: 'read', timeoutMs: -1 }]),
     ).rejects.toBeInstanceOf(HintgateError);
   });

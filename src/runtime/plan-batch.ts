@@ -35,15 +35,17 @@ export function planBatch(
     }
     return view;
   };
-  const entries: PlanEntry[] = new Array(calls.length);
+  // Entries are placed in call order (see below), so they are pushed: an array made with
+  // its length up front holds a big batch's elements in slow dictionary mode.
+  const entries: PlanEntry[] = [];
   const planner = new WaitPlanner();
-  const place = (index: number, prepared: Prepared): void => {
+  const place = (prepared: Prepared): void => {
     if (!('registered' in prepared)) {
-      entries[index] = unrunnable(prepared);
+      entries.push(unrunnable(prepared));
       return;
     }
     const locks = locksOf(prepared);
-    entries[index] = {
+    entries.push({
       id: prepared.id,
       name: prepared.name,
       runnable: true,
@@ -52,7 +54,7 @@ export function planBatch(
       resourceKeys: prepared.resourceKeys,
       locks: show(locks),
       waitsFor: planner.add(prepared.id, locks),
-    };
+    });
   };
   // Calls are planned in call order as they are prepared; from the first that prepares
   // asynchronously on, they wait for every earlier one (one promise per call only then).
@@ -60,11 +62,11 @@ export function planBatch(
   for (let index = 0; index < calls.length; index += 1) {
     const prepared = prepare(calls[index] as ToolCall);
     if (later === undefined && !(prepared instanceof Promise)) {
-      place(index, prepared);
+      place(prepared);
       continue;
     }
     const before = later;
-    later = Promise.all([before, prepared]).then(([, ready]) => place(index, ready));
+    later = Promise.all([before, prepared]).then(([, ready]) => place(ready));
   }
   return later === undefined ? entries : later.then(() => entries);
 }

@@ -39,4 +39,12 @@ describe('prepareCall: remembered resource keys', () => {
     expect(keys[4999]).toEqual(['file:k4999']);
     expect(await keysIn('/a/ws', ['./dir/../k0'])).toEqual([['file:k0']]);
   });
+
+  it('gives calls on the same one key one shared, frozen list of it', async () => {
+    const [first, second, other] = await keysIn('/a/ws', ['./src/a.ts', './src/a.ts', 'b.ts']);
+    expect(first).toEqual(['file:src/a.ts']);
+    expect(second).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(other).toEqual(['file:b.ts']);
+  });
 });

@@ -103,26 +103,30 @@ const prepared = (
   return ready;
 };
 
-/** How many normalized resource keys {@link normalizedKey} remembers; then it starts over. */
+/** How many normalized resource keys {@link keyList} remembers; then it starts over. */
 const KEY_MEMO_SIZE = 4096;
 /** Keys longer than this are normalized each time rather than remembered. */
 const KEY_MEMO_LENGTH = 256;
-/** Normalized resource keys by workspace, then by the key as the tool spelled it. */
-const keyMemo = boundedMemo<string | undefined, string>(KEY_MEMO_SIZE);
+/**
+ * Normalized resource keys, each as a frozen list of itself: by workspace, then by the key
+ * as the tool spelled it.
+ */
+const keyMemo = boundedMemo<string | undefined, readonly [string]>(KEY_MEMO_SIZE);
 
 /**
- * `normalizeResourceKey`, remembered: the calls of a batch mostly repeat a few keys, which
- * then share one string each instead of normalizing and keeping their own copy.
+ * `normalizeResourceKey`, remembered, as a frozen list of the one normalized key: the calls
+ * of a batch mostly repeat a few keys, and a call on one key (the common case) then shares
+ * that list as its resource keys instead of keeping its own list and string.
  */
-const normalizedKey = (key: string, workspace: string | undefined): string => {
+const keyList = (key: string, workspace: string | undefined): readonly [string] => {
   if (typeof key !== 'string' || key.length > KEY_MEMO_LENGTH) {
-    return normalizeResourceKey(key, workspace);
+    return [normalizeResourceKey(key, workspace)];
   }
   const known = keyMemo.get(workspace, key);
   if (known !== undefined) return known;
-  const normalized = normalizeResourceKey(key, workspace);
-  keyMemo.set(workspace, key, normalized);
-  return normalized;
+  const list = Object.freeze([normalizeResourceKey(key, workspace)] as const);
+  keyMemo.set(workspace, key, list);
+  return list;
 };
 
 /** The resource keys of a call without any: one shared, frozen list. */
@@ -154,7 +158,9 @@ const finish = (
     resourceKeys =
       raw === undefined || raw.length === 0
         ? NO_KEYS
-        : raw.map((key) => normalizedKey(key, context.workspace));
+        : raw.length === 1
+          ? keyList(raw[0] as string, context.workspace)
+          : raw.map((key) => keyList(key, context.workspace)[0]);
     derived = deriveCallApprovalKeys(tool, args, resourceKeys);
   } catch (error) {
     return keysFailed(call, error);

@@ -4,10 +4,10 @@ import { CONFLICTING_MODES, type Lock } from './lock-mode.js';
 interface PlannedNode {
   /** Index of the latest call holding the node `X`, or -1. */
   lastExclusive: number;
-  /** Calls holding it in each other mode since then, in call order. */
-  readonly S: number[];
-  readonly IS: number[];
-  readonly IX: number[];
+  /** Calls holding it in each other mode since then, in call order (an `X` starts new lists). */
+  S: number[];
+  IS: number[];
+  IX: number[];
 }
 
 const NO_WAITS: readonly string[] = Object.freeze([]);
@@ -26,8 +26,9 @@ export class WaitPlanner {
   readonly #ids: string[] = [];
   /** `#marks[i] === j + 1`: call i is already among call j's waits. */
   #marks = new Int32Array(1024);
-  /** The waits found for the call being added. */
-  readonly #found: number[] = [];
+  /** The waits found for the call being added: the first `#count` elements. */
+  #found = new Int32Array(64);
+  #count = 0;
   /**
    * `#alone[i]`: the frozen list of call i's id alone, made the first time a call waits for
    * call i only and shared by every later call that does (the reads after one write).
@@ -44,8 +45,7 @@ export class WaitPlanner {
       grown.set(this.#marks);
       this.#marks = grown;
     }
-    const found = this.#found;
-    if (found.length > 0) found.length = 0;
+    this.#count = 0;
     for (const lock of locks) {
       const node = this.#nodes.get(lock.node);
       if (node === undefined) continue;
@@ -64,18 +64,21 @@ export class WaitPlanner {
       }
       if (lock.mode === 'X') {
         node.lastExclusive = j;
-        if (node.S.length > 0) node.S.length = 0;
-        if (node.IS.length > 0) node.IS.length = 0;
-        if (node.IX.length > 0) node.IX.length = 0;
+        if (node.S.length > 0) node.S = [];
+        if (node.IS.length > 0) node.IS = [];
+        if (node.IX.length > 0) node.IX = [];
       } else {
         node[lock.mode].push(j);
       }
     }
-    if (found.length === 0) return NO_WAITS;
-    if (found.length === 1) return this.#aloneOf(found[0] as number);
-    // In call order, whatever order the locks found them in.
-    found.sort((a, b) => a - b);
-    return Object.freeze(found.map((index) => this.#ids[index] as string));
+    const count = this.#count;
+    if (count === 0) return NO_WAITS;
+    if (count === 1) return this.#aloneOf(this.#found[0] as number);
+    // In call order, whatever order the locks found them in (a typed array sorts numbers).
+    const found = this.#found.subarray(0, count).sort();
+    const ids: string[] = [];
+    for (const index of found) ids.push(this.#ids[index] as string);
+    return Object.freeze(ids);
   }
 
   /** The shared frozen list of call `index`'s id alone. */
@@ -91,6 +94,12 @@ export class WaitPlanner {
   #mark(index: number, j: number): void {
     if (this.#marks[index] === j + 1) return;
     this.#marks[index] = j + 1;
-    this.#found.push(index);
+    if (this.#count === this.#found.length) {
+      const grown = new Int32Array(this.#found.length * 2);
+      grown.set(this.#found);
+      this.#found = grown;
+    }
+    this.#found[this.#count] = index;
+    this.#count += 1;
   }
 }

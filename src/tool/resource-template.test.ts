@@ -73,6 +73,19 @@ describe('compileResources with templates', () => {
     expect(resources({ from: 'a', to: 'b' })).toStrictEqual(['file:a', 'file:b']);
   });
 
+  it('dedupes the keys one template gives for an array argument with repeats', () => {
+    const resources = compileResources(['file:{paths}'], known('paths'), WHERE);
+    expect(resources({ paths: ['a', 'b', 'a', 'b'] })).toStrictEqual(['file:a', 'file:b']);
+    const nested = compileResources(['k:{a}/{b}'], known('a', 'b'), WHERE);
+    expect(nested({ a: 'x', b: ['1', '1'] })).toStrictEqual(['k:x/1']);
+  });
+
+  it('expands a scalar placeholder then an array one after it', () => {
+    const resources = compileResources(['db:{table}/{ids}!'], known('table', 'ids'), WHERE);
+    expect(resources({ table: 'u', ids: [1, 2] })).toStrictEqual(['db:u/1!', 'db:u/2!']);
+    expect(resources({ table: 'u', ids: [1, {}] })).toStrictEqual(['db:u/']);
+  });
+
   it('keeps a template without placeholders as a literal key', () => {
     const resources = compileResources(['db:settings'], known(), WHERE);
     expect(resources({})).toStrictEqual(['db:settings']);

@@ -56,19 +56,33 @@ const parseTemplate = (template: string, known: ReadonlySet<string>, where: stri
   return parts;
 };
 
+const isScalar = (v: unknown): v is string | number | boolean =>
+  typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
 const expand = (parts: readonly Part[], args: ToolArguments): string[] => {
-  let keys = [''];
-  for (const part of parts) {
+  // The common case, every placeholder a scalar argument, is one key built as one string;
+  // the first placeholder that is not starts the general case from there.
+  let key = '';
+  let at = 0;
+  for (; at < parts.length; at += 1) {
+    const part = parts[at] as Part;
+    if ('literal' in part) key += part.literal;
+    else {
+      const value = ownValue(args, part.argument);
+      if (!isScalar(value)) break;
+      key += String(value);
+    }
+  }
+  if (at === parts.length) return [key];
+  let keys = [key];
+  for (const part of parts.slice(at)) {
     if ('literal' in part) {
       keys = keys.map((key) => key + part.literal);
       continue;
     }
     const value = ownValue(args, part.argument);
     const values = Array.isArray(value) ? value : [value];
-    const scalars = values.filter(
-      (v): v is string | number | boolean =>
-        typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean',
-    );
+    const scalars = values.filter(isScalar);
     // An absent or non-scalar argument, or too many combinations: the key stops before the
     // placeholder, which locks the whole subtree and so stays on the safe side.
     if (
@@ -110,6 +124,14 @@ export function compileResources<Args>(
     );
   }
   const templates = option.map((template) => parseTemplate(template, properties, where));
+  // One template expanding to one key (the common case) needs no set to dedupe it.
+  const [only] = templates;
+  if (templates.length === 1 && only !== undefined) {
+    return (args) => {
+      const keys = expand(only, args as ToolArguments);
+      return keys.length < 2 ? keys : [...new Set(keys)];
+    };
+  }
   return (args) => {
     const keys = new Set<string>();
     for (const parts of templates)
