@@ -76,7 +76,7 @@ describe('deriveCallApprovalKeys', () => {
     const tool = {
       approvalKey: () => ({ keys: ['k'], opaque: [null, { reason: 3 }, 'x'] }) as never,
     };
-    const { opaque } = deriveCallApprovalKeys(tool, {}, []) as { opaque: unknown[] };
+    const { opaque } = deriveCallApprovalKeys(tool, {}, []) as { opaque: readonly unknown[] };
     expect(opaque).toHaveLength(3);
     expect(opaque).toContainEqual({ reason: 'a part of the call its tool could not understand' });
   });

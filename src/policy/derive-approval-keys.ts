@@ -4,13 +4,16 @@ import { isPlainObject } from '../tool/index.js';
 
 /** The approval keys of a call, with the parts its tool could not understand. */
 export interface DerivedApprovalKeys {
-  /** Deduplicated, sorted, never empty. */
-  readonly keys: string[];
+  /** Deduplicated, sorted, never empty; may be a list shared with other calls. */
+  readonly keys: readonly string[];
   /** In the order the tool gave them; empty when the call is fully understood. */
-  readonly opaque: OpaquePart[];
+  readonly opaque: readonly OpaquePart[];
 }
 
 const UNNAMED = 'a part of the call its tool could not understand';
+/** The keys of a call with neither an `approvalKey` nor resource keys: the whole tool. */
+const WHOLE_TOOL: readonly string[] = Object.freeze(['*']);
+const NONE_OPAQUE: readonly OpaquePart[] = Object.freeze([]);
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   (typeof value === 'object' || typeof value === 'function') &&
@@ -22,8 +25,14 @@ const normalize = (
   result: ApprovalKeyResult | undefined,
   resourceKeys: readonly string[],
 ): DerivedApprovalKeys => {
+  // No `approvalKey` (the common case): the resource keys as they are when there is one,
+  // a list shared by the calls on that key; nothing made per call.
+  if (result === undefined) {
+    if (resourceKeys.length === 1) return { keys: resourceKeys, opaque: NONE_OPAQUE };
+    if (resourceKeys.length === 0) return { keys: WHOLE_TOOL, opaque: NONE_OPAQUE };
+  }
   let list: readonly unknown[] = [];
-  let opaque: OpaquePart[] = [];
+  let opaque: readonly OpaquePart[] = NONE_OPAQUE;
   if (typeof result === 'string') list = [result];
   else if (Array.isArray(result)) list = result;
   else if (isPlainObject(result)) {
@@ -44,7 +53,7 @@ const normalize = (
   ];
   if (clean.length > 0) return { keys: clean.sort(), opaque };
   if (resourceKeys.length > 0) return { keys: [...new Set(resourceKeys)].sort(), opaque };
-  return { keys: ['*'], opaque };
+  return { keys: WHOLE_TOOL, opaque };
 };
 
 /**
@@ -86,5 +95,5 @@ export function deriveApprovalKeys(
       "deriveApprovalKeys: the tool's approvalKey returned a promise; use deriveCallApprovalKeys, which waits for it.",
     );
   }
-  return derived.keys;
+  return [...derived.keys];
 }

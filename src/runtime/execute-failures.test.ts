@@ -145,7 +145,7 @@ describe('execute: calls that cannot run', () => {
         { id: 'x', name: 'read' },
       ]),
     ).rejects.toThrow(/calls\[1\] and calls\[3\] share the id "x"/);
-    await expect(runtime.plan([{ id: 'a', name: 'read' }, { id: 'b' }])).rejects.toThrow(
+    await expect(runtime.plan([{ id: 'a', name: 'read' }, { id: 'b' } as never])).rejects.toThrow(
       /calls\[1\]\.name must be the tool name/,
     );
     await expect(
