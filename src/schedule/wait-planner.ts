@@ -1,4 +1,4 @@
-import { CONFLICTING_MODES, type Lock } from './lock-mode.js';
+import { CONFLICTING_MODES, type Lock, type LockMode } from './lock-mode.js';
 
 /** A node's holders as a plan sees them: the latest exclusive one and those after it. */
 interface PlannedNode {
@@ -11,6 +11,20 @@ interface PlannedNode {
 }
 
 const NO_WAITS: readonly string[] = Object.freeze([]);
+/** How many lock sets a planner remembers the nodes of. */
+const LOCK_SETS_REMEMBERED = 4096;
+
+type HolderList = 'S' | 'IS' | 'IX';
+
+/** The modes other than `X` that `mode` conflicts with: the holder lists to wait for. */
+const others = (mode: LockMode): readonly HolderList[] =>
+  CONFLICTING_MODES[mode].filter((m): m is HolderList => m !== 'X');
+const OTHER_CONFLICTS: Readonly<Record<LockMode, readonly HolderList[]>> = {
+  IS: others('IS'),
+  IX: others('IX'),
+  S: others('S'),
+  X: others('X'),
+};
 
 /**
  * Plans the waits of calls given one at a time, in call order (see `planWaits`): for each
@@ -23,6 +37,7 @@ const NO_WAITS: readonly string[] = Object.freeze([]);
  */
 export class WaitPlanner {
   readonly #nodes = new Map<string, PlannedNode>();
+  readonly #byLockSet = new Map<readonly Lock[], readonly PlannedNode[]>();
   readonly #ids: string[] = [];
   /** `#marks[i] === j + 1`: call i is already among call j's waits. */
   #marks = new Int32Array(1024);
@@ -46,29 +61,25 @@ export class WaitPlanner {
       this.#marks = grown;
     }
     this.#count = 0;
-    for (const lock of locks) {
-      const node = this.#nodes.get(lock.node);
-      if (node === undefined) continue;
+    const nodes = this.#nodesOf(locks);
+    for (let k = 0; k < locks.length; k += 1) {
+      const node = nodes[k] as PlannedNode;
       if (node.lastExclusive >= 0) this.#mark(node.lastExclusive, j);
-      for (const mode of CONFLICTING_MODES[lock.mode]) {
-        if (mode === 'X') continue;
+      for (const mode of OTHER_CONFLICTS[(locks[k] as Lock).mode]) {
         for (const index of node[mode]) this.#mark(index, j);
       }
     }
     // Registered once every lock is looked at: a call never waits for itself.
-    for (const lock of locks) {
-      let node = this.#nodes.get(lock.node);
-      if (node === undefined) {
-        node = { lastExclusive: -1, S: [], IS: [], IX: [] };
-        this.#nodes.set(lock.node, node);
-      }
-      if (lock.mode === 'X') {
+    for (let k = 0; k < locks.length; k += 1) {
+      const node = nodes[k] as PlannedNode;
+      const { mode } = locks[k] as Lock;
+      if (mode === 'X') {
         node.lastExclusive = j;
         if (node.S.length > 0) node.S = [];
         if (node.IS.length > 0) node.IS = [];
         if (node.IX.length > 0) node.IX = [];
       } else {
-        node[lock.mode].push(j);
+        node[mode].push(j);
       }
     }
     const count = this.#count;
@@ -79,6 +90,25 @@ export class WaitPlanner {
     const ids: string[] = [];
     for (const index of found) ids.push(this.#ids[index] as string);
     return Object.freeze(ids);
+  }
+
+  /**
+   * The nodes of `locks`, in their order, made on first sight. Remembered by lock set (the
+   * runtime shares one lock set among the calls that take the same locks), up to a limit.
+   */
+  #nodesOf(locks: readonly Lock[]): readonly PlannedNode[] {
+    let nodes = this.#byLockSet.get(locks);
+    if (nodes !== undefined) return nodes;
+    nodes = locks.map((lock) => {
+      let node = this.#nodes.get(lock.node);
+      if (node === undefined) {
+        node = { lastExclusive: -1, S: [], IS: [], IX: [] };
+        this.#nodes.set(lock.node, node);
+      }
+      return node;
+    });
+    if (this.#byLockSet.size < LOCK_SETS_REMEMBERED) this.#byLockSet.set(locks, nodes);
+    return nodes;
   }
 
   /** The shared frozen list of call `index`'s id alone. */
