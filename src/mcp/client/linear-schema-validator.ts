@@ -61,6 +61,7 @@ const URIS = {
  * Unlike the SDK's validator, a schema is never looked up by its `$id`: each is compiled
  * on its own and nothing of it is kept by the engine, so a server cannot answer for
  * another's schema of the same `$id`, and a schema that failed to compile fails again.
+ * What it compiled is remembered by the schema object (weakly), not by its content.
  */
 export function linearSchemaValidator(): jsonSchemaValidator {
   const engines = new Map<keyof typeof URIS, AjvEngine>();
@@ -88,21 +89,31 @@ export function linearSchemaValidator(): jsonSchemaValidator {
       `JSON Schema declares an unsupported dialect ("$schema": ${JSON.stringify(declared.slice(0, 200))}); supported are 2020-12, 2019-09, draft-07 and draft-06.`,
     );
   };
+  // Compiled once per schema object: a tool's listed output schema is handed over on every
+  // call of it (the client then needs no parsed copy of the whole list to find it).
+  const compiled = new WeakMap<object, JsonSchemaValidator<unknown>>();
   return {
     getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
-      const ajv = engineFor(dialectOf(schema));
-      let check: ReturnType<AjvEngine['compile']>;
-      try {
-        check = ajv.compile(schema);
-      } finally {
-        // The compiled function stands alone: keep nothing of the schema in the engine, so
-        // that compiling it again (or another of the same `$id`) starts from scratch.
-        ajv.removeSchema(schema);
-      }
-      return (input) =>
-        check(input)
-          ? { valid: true, data: input as T, errorMessage: undefined }
-          : { valid: false, data: undefined, errorMessage: ajv.errorsText(check.errors) };
+      const known = compiled.get(schema);
+      if (known !== undefined) return known as JsonSchemaValidator<T>;
+      const made = compile<T>(schema);
+      compiled.set(schema, made as JsonSchemaValidator<unknown>);
+      return made;
     },
   };
+  function compile<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    const ajv = engineFor(dialectOf(schema));
+    let check: ReturnType<AjvEngine['compile']>;
+    try {
+      check = ajv.compile(schema);
+    } finally {
+      // The compiled function stands alone: keep nothing of the schema in the engine, so
+      // that compiling it again (or another of the same `$id`) starts from scratch.
+      ajv.removeSchema(schema);
+    }
+    return (input) =>
+      check(input)
+        ? { valid: true, data: input as T, errorMessage: undefined }
+        : { valid: false, data: undefined, errorMessage: ajv.errorsText(check.errors) };
+  }
 }

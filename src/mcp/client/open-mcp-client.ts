@@ -64,9 +64,9 @@ export interface OpenMcpClientOptions {
   readonly serverRequests?: UpstreamRequests;
   /**
    * False for a connection that only lists the tools and makes no call (`hintgate pin`):
-   * the client keeps no copy of the list in its response cache, which it needs only to
-   * check and mirror later calls, and the list is read without the client's parsed copy of
-   * it (see `listToolPages`). Default true.
+   * the client keeps no response cache at all, not even of a list read again after the
+   * server says it changed. Either way the first list is read without the client's parsed
+   * copy of it (see `listToolPages`), except from a 2026-era server over HTTP. Default true.
    */
   readonly keepListings?: boolean;
 }
@@ -272,11 +272,11 @@ export async function openMcpClient(options: OpenMcpClientOptions): Promise<Open
   try {
     if (options.signal.aborted) throw options.signal.reason;
     await client.connect(transport, request);
-    // A connection that keeps no listing reads the pages without the client's copy of them,
-    // except where the client also drops tools the 2026 revision forbids over HTTP.
-    const lean =
-      options.keepListings === false &&
-      !(options.target.kind === 'http' && client.getProtocolEra() === 'modern');
+    // The pages are read without the client's parsed copy of them (its response cache):
+    // each tool was judged by the listing layer already, and a call of a tool with an output
+    // schema hands the client that tool's definition (see remote-tool.ts). Except where the
+    // client also drops tools the 2026 revision forbids over HTTP.
+    const lean = !(options.target.kind === 'http' && client.getProtocolEra() === 'modern');
     const tools = lean
       ? await listToolPages(client, request)
       : (await client.listTools(undefined, request)).tools;

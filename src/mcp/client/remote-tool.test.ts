@@ -68,18 +68,25 @@ describe('toRemoteTool', () => {
       _meta: { 'com.example/trace': 'x' },
     };
     const { calls, call } = recorder(result);
-    const { tool } = toRemoteTool(
-      listed({ outputSchema: { type: 'object', properties: { hits: { type: 'number' } } } }),
-      'srv',
-      call,
-    );
+    const definition = listed({
+      outputSchema: { type: 'object', properties: { hits: { type: 'number' } } },
+    });
+    const { tool } = toRemoteTool(definition, 'srv', call);
     const signal = new AbortController().signal;
     await expect(tool?.execute({ q: 'a' }, { signal, callId: 'c', attempt: 1 })).resolves.toBe(
       result,
     );
+    // A tool with an output schema hands the client its definition, to check the result by.
     expect(calls).toEqual([
-      { name: 'search', arguments: { q: 'a' }, signal, hasOutputSchema: true },
+      {
+        name: 'search',
+        arguments: { q: 'a' },
+        signal,
+        hasOutputSchema: true,
+        toolDefinition: definition,
+      },
     ]);
+    expect(calls[0]?.toolDefinition).toBe(definition);
   });
 
   it("sends the call with its context's signal, so that aborting it cancels the request", async () => {

@@ -221,6 +221,9 @@ const makeRemoteTool = (
   // Lazily: whether the client can compile the output schema is found on the first call.
   let outputUnchecked = output?.schema !== undefined && output.compiles === undefined;
   const hasOutputSchema = listed.outputSchema === undefined ? undefined : true;
+  // A tool with an output schema hands the MCP client its definition on every call: the
+  // client checks the result against it (compiled once), with no cached copy of the list.
+  if (toolDefinition === undefined && hasOutputSchema) toolDefinition = listed;
   const definitionForCall = (): McpTool | undefined => {
     if (outputUnchecked && isPlainObject(listed.outputSchema)) {
       outputUnchecked = false;
