@@ -1,24 +1,21 @@
 import { join } from 'node:path';
 import type { GatewayConsole } from '../console/index.js';
-import { createGateway, type Gateway } from '../gateway/index.js';
-import {
-  DEFAULT_HTTP_HOST,
-  type McpHttpServer,
-  type McpStdioServer,
-  serveMcpStdio,
-  startMcpHttpServer,
-} from '../mcp/index.js';
-import { MODES, type Mode } from '../policy/index.js';
+import type { LoadedGatewayConfig } from '../gateway/config/index.js';
+import type { Gateway } from '../gateway/index.js';
+import { spawnStdioServerEarly, stopEarlyStdioServers } from '../mcp/client/early-stdio-spawn.js';
+import { fastPathEnabled } from '../mcp/fast-paths.js';
+import type { McpHttpServer, McpStdioServer } from '../mcp/index.js';
+import { DEFAULT_HTTP_HOST } from '../mcp/server/http-security.js';
+import type { Mode } from '../policy/index.js';
+import { MODES } from '../policy/policy-types.js';
 import { type RunningTelemetry, startTelemetry } from '../telemetry/index.js';
 import { takeConsoleOption } from './console-option.js';
-import { discoverCliTools } from './discover-cli-tools.js';
 import type { FetchAllowArg } from './fetch-allow-arg.js';
 import { chooseGatewayConfig } from './gateway-config-file.js';
 import { httpTokenCheck, MIN_TOKEN_LENGTH } from './http-token-check.js';
 import { nextSignal, SHUTDOWN_GRACE_MS, shutdownNotice } from './next-signal.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import type { CliIo } from './run-cli.js';
-import { terminalChannel } from './terminal-channel.js';
 
 export const GATEWAY_USAGE = `Usage: hintgate gateway [--config FILE] [--mode MODE] [--fetch-allow LIST]
                         [--http [--host HOST] [--port PORT] [--token TOKEN | --insecure-no-token]]
@@ -101,6 +98,33 @@ const linePrefixer = (write: (text: string) => void, prefix: string) => {
     partial = lines.pop() ?? '';
     for (const line of lines) write(`${prefix}${line}\n`);
   };
+};
+
+/**
+ * Starts the processes of the configuration's stdio servers that their connections take
+ * over (2025-era servers on the upstream fast path), so that they start while the gateway
+ * loads the rest of itself. Anything that goes wrong here is met again, and reported, when
+ * the server is connected.
+ */
+const startUpstreamsEarly = (config: LoadedGatewayConfig): void => {
+  try {
+    if (!fastPathEnabled('upstream')) return;
+  } catch {
+    return;
+  }
+  for (const server of config.servers) {
+    if (server.transport !== 'stdio' || (server.era ?? 'legacy') !== 'legacy') continue;
+    try {
+      spawnStdioServerEarly({
+        command: server.command,
+        args: server.args,
+        ...(server.env === undefined ? {} : { env: server.env }),
+        cwd: server.cwd,
+      });
+    } catch {
+      // The connection starts it itself, and says what is wrong.
+    }
+  }
 };
 
 /**
@@ -212,56 +236,9 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
     say(tokenCheck.message);
     return 2;
   }
-  if (config === undefined) {
-    say(
-      `no ${choice.kind === 'none' ? choice.looked : 'configuration'}: serving the built-in workspace tools of ${cwd} ("hintgate init" writes a configuration to front other MCP servers).`,
-    );
-  }
-
-  const report = (error: Error): void => {
-    const [first = '', ...rest] = error.message.split('\n');
-    say(first);
-    for (const line of rest) if (line.trim() !== '') io.stderr(`  ${line}\n`);
-  };
-  const consoleSettings =
-    consoleOption.console === undefined
-      ? config?.console
-      : { ...config?.console, ...consoleOption.console };
-  let webConsole: GatewayConsole | undefined;
-  if (consoleSettings !== undefined) {
-    const state = join(cwd, '.hintgate');
-    try {
-      const { prepareGatewayConsole } = await import('../console/index.js');
-      webConsole = await prepareGatewayConsole({
-        auditPath: config?.audit.path ?? join(state, 'audit.jsonl'),
-        approvalsFile: config?.approvals.path ?? join(state, 'approvals.json'),
-        ...consoleSettings,
-        ...(config === undefined ? {} : { configFile: config.file }),
-      });
-    } catch (error) {
-      say(`cannot read the audit log for the console: ${messageOf(error)}`);
-      return 1;
-    }
-  }
-  let telemetry: RunningTelemetry | undefined;
-  try {
-    telemetry = await startTelemetry({
-      config: config?.telemetry,
-      serviceName: 'hintgate-gateway',
-      env,
-    });
-  } catch (error) {
-    await webConsole?.close();
-    report(new Error(messageOf(error)));
-    return 1;
-  }
-  // Last on every way out: what the calls left is exported before the process exits.
-  const stopTelemetry = async (): Promise<void> => {
-    await telemetry?.shutdown().catch(report);
-  };
-  const upstreamLines = new Map<string, (chunk: string) => void>();
-  // Listening from before the start: a signal while upstreams are still being reached
-  // stops the start, and what it began (upstream processes) is closed before exiting.
+  // Listening from before the start: a signal while the gateway loads or upstreams are
+  // still being reached stops the start, and what it began (upstream processes, started
+  // as early as here) is closed before exiting.
   const shutdown = nextSignal();
   const stopStart = new AbortController();
   let signalled: string | undefined;
@@ -269,143 +246,208 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
     signalled = name;
     stopStart.abort(new Error(`${name} while starting`));
   });
-  let gateway: Gateway;
+  if (config === undefined) {
+    say(
+      `no ${choice.kind === 'none' ? choice.looked : 'configuration'}: serving the built-in workspace tools of ${cwd} ("hintgate init" writes a configuration to front other MCP servers).`,
+    );
+  } else startUpstreamsEarly(config);
   try {
-    gateway = await createGateway({
-      signal: stopStart.signal,
-      ...(config === undefined
-        ? {
-            workspace: cwd,
-            ...(fetchAllow.entries.length === 0 ? {} : { fetchAllow: fetchAllow.entries }),
-          }
-        : { config }),
-      ...(mode === undefined ? {} : { mode: mode as Mode }),
-      // Over stdio, stdin carries MCP: the project's trust can only be asked with --http.
-      discoverTools: (registry) =>
-        discoverCliTools(io, {
-          registry,
-          project: config?.directory ?? cwd,
-          command: 'gateway',
-          watch: true,
-          mayAsk: http,
-        }),
-      ...(webConsole === undefined ? {} : { auditSinks: webConsole.auditSinks }),
-      ...(telemetry === undefined ? {} : { telemetry: telemetry.telemetry }),
-      ...(webConsole === undefined && values.terminal !== true
-        ? {}
-        : {
-            approvalChannels: [
-              ...(webConsole?.approvalChannels ?? []),
-              ...(values.terminal === true ? [terminalChannel()] : []),
-            ],
-          }),
-      onError: report,
-      onNotice: say,
-      onUpstreamStderr: (server, text) => {
-        let write = upstreamLines.get(server);
-        if (write === undefined) {
-          write = linePrefixer(io.stderr, `[${server}] `);
-          upstreamLines.set(server, write);
-        }
-        write(text);
-      },
-    });
-  } catch (error) {
-    shutdown.dispose();
-    await webConsole?.close();
-    await stopTelemetry();
-    if (signalled !== undefined) {
-      say(`${signalled}: stopped while starting.`);
-      return 0;
-    }
-    report(new Error(messageOf(error)));
-    return 1;
-  }
-  const { runtime, toolServer } = gateway;
-  const held = gateway.blockedTools().size;
-  const what = `${runtime.listTools().length} tools${
-    config === undefined
-      ? ` of ${cwd}`
-      : gateway.connections.size === config.servers.length
-        ? ` of ${config.servers.length} server${config.servers.length === 1 ? '' : 's'}`
-        : gateway.connections.size === 0
-          ? config.servers.length === 1
-            ? ' (its server is not reached yet; its tools appear once it is)'
-            : ` (none of the ${config.servers.length} servers is reached yet; their tools appear once they are)`
-          : ` of ${gateway.connections.size} of ${config.servers.length} servers (the others are not reached yet)`
-  }${held === 0 ? '' : ` (${held} held back by pins)`}, mode ${runtime.mode ?? 'custom'}`;
+    const [{ createGateway }, { serveMcpStdio, startMcpHttpServer }, { discoverCliTools }] =
+      await Promise.all([
+        import('../gateway/index.js'),
+        import('../mcp/index.js'),
+        import('./discover-cli-tools.js'),
+      ]);
 
-  let httpServer: McpHttpServer | undefined;
-  let stdio: McpStdioServer | undefined;
-  if (http) {
-    const listenPort = port ?? downstream?.port;
+    const report = (error: Error): void => {
+      const [first = '', ...rest] = error.message.split('\n');
+      say(first);
+      for (const line of rest) if (line.trim() !== '') io.stderr(`  ${line}\n`);
+    };
+    const consoleSettings =
+      consoleOption.console === undefined
+        ? config?.console
+        : { ...config?.console, ...consoleOption.console };
+    let webConsole: GatewayConsole | undefined;
+    if (consoleSettings !== undefined) {
+      const state = join(cwd, '.hintgate');
+      try {
+        const { prepareGatewayConsole } = await import('../console/index.js');
+        webConsole = await prepareGatewayConsole({
+          auditPath: config?.audit.path ?? join(state, 'audit.jsonl'),
+          approvalsFile: config?.approvals.path ?? join(state, 'approvals.json'),
+          ...consoleSettings,
+          ...(config === undefined ? {} : { configFile: config.file }),
+        });
+      } catch (error) {
+        say(`cannot read the audit log for the console: ${messageOf(error)}`);
+        return 1;
+      }
+    }
+    let telemetry: RunningTelemetry | undefined;
     try {
-      httpServer = await startMcpHttpServer({
-        toolServer,
-        host,
-        ...(listenPort === undefined ? {} : { port: listenPort }),
-        ...(token === undefined ? {} : { token }),
-        ...(downstream?.principals === undefined ? {} : { principals: downstream.principals }),
-        ...(downstream?.rateLimit === undefined ? {} : { rateLimit: downstream.rateLimit }),
-        readiness: gateway.readiness,
-        onError: report,
+      telemetry = await startTelemetry({
+        config: config?.telemetry,
+        serviceName: 'hintgate-gateway',
+        env,
       });
     } catch (error) {
+      await webConsole?.close();
+      report(new Error(messageOf(error)));
+      return 1;
+    }
+    // Last on every way out: what the calls left is exported before the process exits.
+    const stopTelemetry = async (): Promise<void> => {
+      await telemetry?.shutdown().catch(report);
+    };
+    const upstreamLines = new Map<string, (chunk: string) => void>();
+    let gateway: Gateway;
+    try {
+      gateway = await createGateway({
+        signal: stopStart.signal,
+        ...(config === undefined
+          ? {
+              workspace: cwd,
+              ...(fetchAllow.entries.length === 0 ? {} : { fetchAllow: fetchAllow.entries }),
+            }
+          : { config }),
+        ...(mode === undefined ? {} : { mode: mode as Mode }),
+        // Over stdio, stdin carries MCP: the project's trust can only be asked with --http.
+        discoverTools: (registry) =>
+          discoverCliTools(io, {
+            registry,
+            project: config?.directory ?? cwd,
+            command: 'gateway',
+            watch: true,
+            mayAsk: http,
+          }),
+        ...(webConsole === undefined ? {} : { auditSinks: webConsole.auditSinks }),
+        ...(telemetry === undefined ? {} : { telemetry: telemetry.telemetry }),
+        ...(webConsole === undefined && values.terminal !== true
+          ? {}
+          : {
+              approvalChannels: [
+                ...(webConsole?.approvalChannels ?? []),
+                ...(values.terminal === true
+                  ? [(await import('./terminal-channel.js')).terminalChannel()]
+                  : []),
+              ],
+            }),
+        onError: report,
+        onNotice: say,
+        onUpstreamStderr: (server, text) => {
+          let write = upstreamLines.get(server);
+          if (write === undefined) {
+            write = linePrefixer(io.stderr, `[${server}] `);
+            upstreamLines.set(server, write);
+          }
+          write(text);
+        },
+      });
+    } catch (error) {
+      stopEarlyStdioServers();
       shutdown.dispose();
       await webConsole?.close();
-      await gateway.close();
       await stopTelemetry();
-      say(`cannot listen on ${host}: ${messageOf(error)}`);
+      if (signalled !== undefined) {
+        say(`${signalled}: stopped while starting.`);
+        return 0;
+      }
+      report(new Error(messageOf(error)));
       return 1;
     }
-    const callers = downstream?.principals?.length ?? 0;
-    const auth =
-      callers > 0
-        ? `, bearer token of one of ${callers + (token === undefined ? 0 : 1)} callers required`
-        : token === undefined
-          ? ''
-          : ', bearer token required';
-    say(`serving ${what} at ${httpServer.url}${auth}`);
-    if (tokenCheck.warning !== undefined) say(tokenCheck.warning);
-  } else {
-    stdio = serveMcpStdio({ toolServer, onError: report });
-    say(`serving ${what} over stdio`);
-  }
+    // Every connection has started: what none took over is not the gateway's.
+    stopEarlyStdioServers();
+    const { runtime, toolServer } = gateway;
+    const held = gateway.blockedTools().size;
+    const what = `${runtime.listTools().length} tools${
+      config === undefined
+        ? ` of ${cwd}`
+        : gateway.connections.size === config.servers.length
+          ? ` of ${config.servers.length} server${config.servers.length === 1 ? '' : 's'}`
+          : gateway.connections.size === 0
+            ? config.servers.length === 1
+              ? ' (its server is not reached yet; its tools appear once it is)'
+              : ` (none of the ${config.servers.length} servers is reached yet; their tools appear once they are)`
+            : ` of ${gateway.connections.size} of ${config.servers.length} servers (the others are not reached yet)`
+    }${held === 0 ? '' : ` (${held} held back by pins)`}, mode ${runtime.mode ?? 'custom'}`;
 
-  if (webConsole !== undefined) {
-    try {
-      const started = await webConsole.start(gateway);
-      say(
-        consoleSettings?.token === undefined
-          ? `console at ${started.loginUrl} (this address signs you in; it holds a new token on every start)`
-          : `console at ${started.loginUrl} (sign in with the configured console.token)`,
-      );
-    } catch (error) {
-      shutdown.dispose();
-      await webConsole.close();
-      await gateway.close();
-      await httpServer?.close();
-      await stdio?.close();
-      await stopTelemetry();
-      say(`cannot start the console: ${messageOf(error)}`);
-      return 1;
+    let httpServer: McpHttpServer | undefined;
+    let stdio: McpStdioServer | undefined;
+    if (http) {
+      const listenPort = port ?? downstream?.port;
+      try {
+        httpServer = await startMcpHttpServer({
+          toolServer,
+          host,
+          ...(listenPort === undefined ? {} : { port: listenPort }),
+          ...(token === undefined ? {} : { token }),
+          ...(downstream?.principals === undefined ? {} : { principals: downstream.principals }),
+          ...(downstream?.rateLimit === undefined ? {} : { rateLimit: downstream.rateLimit }),
+          readiness: gateway.readiness,
+          onError: report,
+        });
+      } catch (error) {
+        shutdown.dispose();
+        await webConsole?.close();
+        await gateway.close();
+        await stopTelemetry();
+        say(`cannot listen on ${host}: ${messageOf(error)}`);
+        return 1;
+      }
+      const callers = downstream?.principals?.length ?? 0;
+      const auth =
+        callers > 0
+          ? `, bearer token of one of ${callers + (token === undefined ? 0 : 1)} callers required`
+          : token === undefined
+            ? ''
+            : ', bearer token required';
+      say(`serving ${what} at ${httpServer.url}${auth}`);
+      if (tokenCheck.warning !== undefined) say(tokenCheck.warning);
+    } else {
+      stdio = serveMcpStdio({ toolServer, onError: report });
+      say(`serving ${what} over stdio`);
     }
-  }
 
-  const ended = await Promise.race([
-    shutdown.signal,
-    ...(stdio === undefined ? [] : [stdio.closed.then(() => undefined)]),
-  ]);
-  shutdown.dispose();
-  // On a signal, calls under way get a grace period and their results still reach the
-  // clients; when the stdio client has gone, nobody waits for them.
-  if (ended !== undefined) {
-    say(shutdownNotice(ended));
+    if (webConsole !== undefined) {
+      try {
+        const started = await webConsole.start(gateway);
+        say(
+          consoleSettings?.token === undefined
+            ? `console at ${started.loginUrl} (this address signs you in; it holds a new token on every start)`
+            : `console at ${started.loginUrl} (sign in with the configured console.token)`,
+        );
+      } catch (error) {
+        shutdown.dispose();
+        await webConsole.close();
+        await gateway.close();
+        await httpServer?.close();
+        await stdio?.close();
+        await stopTelemetry();
+        say(`cannot start the console: ${messageOf(error)}`);
+        return 1;
+      }
+    }
+
+    const ended = await Promise.race([
+      shutdown.signal,
+      ...(stdio === undefined ? [] : [stdio.closed.then(() => undefined)]),
+    ]);
+    shutdown.dispose();
+    // On a signal, calls under way get a grace period and their results still reach the
+    // clients; when the stdio client has gone, nobody waits for them.
+    if (ended !== undefined) {
+      say(shutdownNotice(ended));
+    }
+    await gateway.close({ graceMs: ended === undefined ? 0 : SHUTDOWN_GRACE_MS });
+    await webConsole?.close();
+    await httpServer?.close();
+    await stdio?.close();
+    await stopTelemetry();
+    return 0;
+  } finally {
+    // Whatever the start did not take over is stopped (at the latest).
+    stopEarlyStdioServers();
+    shutdown.dispose();
   }
-  await gateway.close({ graceMs: ended === undefined ? 0 : SHUTDOWN_GRACE_MS });
-  await webConsole?.close();
-  await httpServer?.close();
-  await stdio?.close();
-  await stopTelemetry();
-  return 0;
 }

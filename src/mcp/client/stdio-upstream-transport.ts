@@ -6,18 +6,14 @@ import {
   SdkErrorCode,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import spawn from 'cross-spawn';
 import { isPlainObject } from '../../tool/index.js';
+import {
+  adoptEarlyStdioServer,
+  type StdioUpstreamParams,
+  spawnStdioServer,
+} from './early-stdio-spawn.js';
 
-/** What starts the server process. */
-export interface StdioUpstreamParams {
-  readonly command: string;
-  readonly args?: readonly string[];
-  /** Added to the SDK's default environment (PATH, HOME and the like), as the SDK does. */
-  readonly env?: Readonly<Record<string, string>>;
-  readonly cwd?: string;
-}
+export type { StdioUpstreamParams };
 
 /** Longest line accepted from the server, in bytes: the SDK's stdio limit. */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -43,7 +39,8 @@ const isJsonRpcShaped = (value: unknown): value is JSONRPCMessage =>
 /**
  * The client side of a stdio MCP connection, for servers spoken to with the 2025 handshake.
  * It starts the process, environment and stop sequence as the SDK's `StdioClientTransport`
- * does (its default environment plus `env`, stdin closed then SIGTERM then SIGKILL), and
+ * does (its default environment plus `env`, stdin closed then SIGTERM then SIGKILL), or
+ * takes over the process started for the same parameters by `spawnStdioServerEarly`, and
  * differs where a gateway pays per message:
  *
  * - Messages sent in the same turn leave in one write: the first at once, the others
@@ -103,13 +100,10 @@ export class StdioUpstreamTransport implements Transport {
       return Promise.reject(new Error('StdioUpstreamTransport already started.'));
     }
     return new Promise((resolve, reject) => {
-      const child = spawn(this.#params.command, [...(this.#params.args ?? [])], {
-        env: { ...getDefaultEnvironment(), ...this.#params.env },
-        stdio: ['pipe', 'pipe', 'pipe'],
-        shell: false,
-        windowsHide: process.platform === 'win32',
-        ...(this.#params.cwd === undefined ? {} : { cwd: this.#params.cwd }),
-      });
+      // A process the gateway started ahead of this connection is taken over as it is.
+      const adopted = adoptEarlyStdioServer(this.#params);
+      const child = adopted?.child ?? spawnStdioServer(this.#params);
+      if (adopted?.spawned === true) resolve();
       this.#process = child;
       child.on('error', (error) => {
         reject(error);

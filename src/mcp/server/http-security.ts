@@ -13,6 +13,9 @@ const WILDCARD = new Set(['0.0.0.0', '::', '[::]']);
 export const bracketHost = (host: string): string =>
   host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 
+/** Default address of `startMcpHttpServer`: loopback only. */
+export const DEFAULT_HTTP_HOST = '127.0.0.1';
+
 /** True for a host name or address that only this machine reaches. */
 export const isLoopbackHost = (host: string): boolean =>
   LOOPBACK.has(host.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(host);

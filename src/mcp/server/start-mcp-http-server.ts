@@ -14,14 +14,14 @@ import {
   allowedHostnames,
   bracketHost,
   checkRequestHosts,
+  DEFAULT_HTTP_HOST,
   isWildcardHost,
   normalizeAllowedHosts,
 } from './http-security.js';
 import { quoteHeader } from './parse-host-header.js';
 import { MAX_BODY_BYTES, readJsonBody } from './read-json-body.js';
 
-/** Default address of {@link startMcpHttpServer}: loopback only. */
-export const DEFAULT_HTTP_HOST = '127.0.0.1';
+export { DEFAULT_HTTP_HOST };
 /** Default port of {@link startMcpHttpServer}. */
 export const DEFAULT_HTTP_PORT = 3000;
 /** Path of the MCP endpoint. */
