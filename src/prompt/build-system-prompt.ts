@@ -159,8 +159,21 @@ const size = (lines: readonly string[]): number =>
  * rest to the others) and counts the rest.
  */
 function toolGroups(groups: readonly ListedGroup[], budget: number): string[] {
-  const full = groups.map((group) => group.tools.map(toolLine));
-  if (size(full.flat()) <= budget) {
+  // Lines with descriptions are made only until they no longer fit.
+  let used = 0;
+  const full: string[][] = [];
+  for (const group of groups) {
+    const lines: string[] = [];
+    for (const tool of group.tools) {
+      const line = toolLine(tool);
+      used += line.length + 1;
+      if (used > budget) break;
+      lines.push(line);
+    }
+    if (used > budget) break;
+    full.push(lines);
+  }
+  if (used <= budget) {
     return groups.map((group, index) => `${group.heading}\n${(full[index] ?? []).join('\n')}`);
   }
   const short = groups.map((group) => group.tools.map(nameLine));

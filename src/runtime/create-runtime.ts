@@ -252,9 +252,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     systemPrompt(promptOptions = {}) {
       checkCallerOptions(promptOptions, 'systemPrompt');
       return buildSystemPrompt({
-        tools: visible(promptOptions.scopes).map((entry) => ({
-          ...toToolListing(entry.tool),
-          effective: entry.effective,
+        // What a prompt says of a tool: no listing with its schemas made for each.
+        tools: visible(promptOptions.scopes).map(({ tool, effective }) => ({
+          name: tool.name,
+          ...(tool.title === undefined ? {} : { title: tool.title }),
+          description: tool.description,
+          annotations: tool.annotations,
+          effective,
         })),
         ...(policy === undefined ? {} : { mode: policy.mode }),
         ...(promptOptions.intro === undefined ? {} : { intro: promptOptions.intro }),
