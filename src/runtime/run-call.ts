@@ -41,13 +41,45 @@ interface SignalSource {
 }
 
 /**
+ * A call's cancellation as its tool sees it: the call's abort scope, which is made only
+ * when the tool first looks at it (most tools never do). A plain object with methods on
+ * its class, so that the context carries it as a plain property.
+ */
+class CallCancellation implements ToolCancellation {
+  readonly #source: SignalSource;
+
+  constructor(source: SignalSource) {
+    this.#source = source;
+  }
+
+  get aborted(): boolean {
+    return this.#source.scope.aborted;
+  }
+
+  get reason(): unknown {
+    return this.#source.scope.reason;
+  }
+
+  /** Calls `listener` once when the call aborts (the scope's listeners are once only). */
+  addEventListener(type: 'abort', listener: () => void): void {
+    this.#source.scope.addEventListener(type, listener);
+  }
+
+  removeEventListener(type: 'abort', listener: () => void): void {
+    this.#source.scope.removeEventListener(type, listener);
+  }
+}
+
+/**
  * The context a tool gets. Its `signal` is an own, enumerable getter (so that a copy of the
  * context, `{ ...context }`, carries the signal), one function shared by every context,
  * since most tools never look at their signal and making one is not free. Never a getter
  * written in an object literal: such a getter is a new function per context, which gives
  * each context a hidden class of its own; V8 keeps those in the old heap, where they hold
  * each call's objects past the young generation's collections (measured: a quarter to all
- * of a call's garbage promoted, and the run's time doubled by the collector).
+ * of a call's garbage promoted, and the run's time doubled by the collector). Defining a
+ * getter costs about as much as the rest of the context: `cancellation` is a plain
+ * property ({@link CallCancellation}).
  */
 class CallContext implements ToolContext {
   static readonly #signal: PropertyDescriptor = Object.freeze({
@@ -58,18 +90,9 @@ class CallContext implements ToolContext {
     configurable: true,
   });
 
-  /** `cancellation` the same way: the call's abort scope itself, no `AbortSignal` made. */
-  static readonly #cancellation: PropertyDescriptor = Object.freeze({
-    get(this: CallContext): ToolCancellation {
-      return this.#source.scope;
-    },
-    enumerable: true,
-    configurable: true,
-  });
-
   readonly #source: SignalSource;
   declare readonly signal: AbortSignal;
-  declare readonly cancellation: ToolCancellation;
+  readonly cancellation: ToolCancellation;
   readonly callId: string;
   readonly attempt: number;
   readonly deadline: number;
@@ -84,7 +107,7 @@ class CallContext implements ToolContext {
   ) {
     this.#source = source;
     Object.defineProperty(this, 'signal', CallContext.#signal);
-    Object.defineProperty(this, 'cancellation', CallContext.#cancellation);
+    this.cancellation = new CallCancellation(source);
     this.callId = callId;
     this.attempt = attempt;
     this.deadline = deadline;
