@@ -88,8 +88,18 @@ const rethrowLater = (error: unknown): void => {
   });
 };
 
-/** What {@link ToolRegistry.origins} tells of an origin. */
-const originInfo = (o: CheckedOrigin): OriginInfo => ({
+/** What {@link ToolRegistry.origins} tells of an origin: made once per (immutable) origin. */
+const infos = new WeakMap<CheckedOrigin, OriginInfo>();
+const originInfo = (o: CheckedOrigin): OriginInfo => {
+  let info = infos.get(o);
+  if (info === undefined) {
+    info = Object.freeze(describeOrigin(o));
+    infos.set(o, info);
+  }
+  return info;
+};
+
+const describeOrigin = (o: CheckedOrigin): OriginInfo => ({
   name: o.name,
   layer: o.layer,
   trusted: o.trusted,

@@ -6,6 +6,7 @@ import { createPolicy, isOffered, type PolicyAuthorizer } from '../policy/index.
 import { buildSystemPrompt } from '../prompt/index.js';
 import { createRegistry, type ToolRegistry } from '../registry/index.js';
 import { memoCallLocks, Scheduler, systemClock } from '../schedule/index.js';
+import type { Tool, ToolArguments, ToolListing } from '../tool/index.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, ownValue, toToolListing } from '../tool/index.js';
 import { ArrivalOrder } from './arrival-order.js';
 import { checkCallerOptions } from './check-caller-options.js';
@@ -140,6 +141,20 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   };
 
   /** Registered tools the caller may call, in the current mode. */
+  /**
+   * Each tool's listing, made once and frozen: a tool is frozen too (a changed tool is a
+   * new one), so a gateway of thousands of tools lists them again without a copy each.
+   */
+  const listings = new WeakMap<object, ToolListing>();
+  const listingOf = (tool: Tool<ToolArguments>): ToolListing => {
+    let listing = listings.get(tool);
+    if (listing === undefined) {
+      listing = Object.freeze(toToolListing(tool));
+      listings.set(tool, listing);
+    }
+    return listing;
+  };
+
   const visible = (scopes: readonly string[] | undefined) => {
     const mode = policy?.mode;
     return registry
@@ -247,7 +262,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     },
     listTools(listOptions = {}) {
       checkCallerOptions(listOptions, 'listTools');
-      return visible(listOptions.scopes).map((entry) => toToolListing(entry.tool));
+      return visible(listOptions.scopes).map((entry) => listingOf(entry.tool));
     },
     systemPrompt(promptOptions = {}) {
       checkCallerOptions(promptOptions, 'systemPrompt');
