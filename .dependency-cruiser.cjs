@@ -75,12 +75,16 @@ module.exports = {
     {
       name: 'through-index',
       comment:
-        'another layer is imported through its index.ts (or node.ts for its Node-only part); add the name there',
+        'another layer is imported through its index.ts (or node.ts for its Node-only part, or early.ts for what a process loads before the rest of the layer); add the name there',
       severity: 'error',
       from: { path: '^src/(adapters/[^/]+|[^/]+)/', pathNot: TESTS },
       to: {
         path: '^src/',
-        pathNot: ['^src/$1/', '^src/(adapters/[^/]+|[^/]+)/(index|node)\\.ts$', '^node_modules/'],
+        pathNot: [
+          '^src/$1/',
+          '^src/(adapters/[^/]+|[^/]+)/(index|node|early)\\.ts$',
+          '^node_modules/',
+        ],
       },
     },
     {

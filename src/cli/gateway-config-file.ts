@@ -1,6 +1,6 @@
 import { access } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { type LoadedGatewayConfig, loadGatewayConfig } from '../gateway/config/index.js';
+import { type LoadedGatewayConfig, loadGatewayConfig } from '../gateway/early.js';
 
 /** The configuration file `hintgate gateway`, `pin` and `init` use when not told otherwise. */
 export const DEFAULT_CONFIG_FILE = 'hintgate.yaml';

@@ -1,4 +1,4 @@
-import { isLoopbackHost } from '../mcp/server/http-security.js';
+import { isLoopbackHost } from '../mcp/early.js';
 
 /** Shortest bearer token accepted. */
 export const MIN_TOKEN_LENGTH = 8;

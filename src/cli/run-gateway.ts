@@ -1,13 +1,15 @@
 import { join } from 'node:path';
 import type { GatewayConsole } from '../console/index.js';
-import type { LoadedGatewayConfig } from '../gateway/config/index.js';
+import type { LoadedGatewayConfig } from '../gateway/early.js';
 import type { Gateway } from '../gateway/index.js';
-import { spawnStdioServerEarly, stopEarlyStdioServers } from '../mcp/client/early-stdio-spawn.js';
-import { fastPathEnabled } from '../mcp/fast-paths.js';
+import {
+  DEFAULT_HTTP_HOST,
+  fastPathEnabled,
+  spawnStdioServerEarly,
+  stopEarlyStdioServers,
+} from '../mcp/early.js';
 import type { McpHttpServer, McpStdioServer } from '../mcp/index.js';
-import { DEFAULT_HTTP_HOST } from '../mcp/server/http-security.js';
-import type { Mode } from '../policy/index.js';
-import { MODES } from '../policy/policy-types.js';
+import { MODES, type Mode } from '../policy/index.js';
 import { type RunningTelemetry, startTelemetry } from '../telemetry/index.js';
 import { takeConsoleOption } from './console-option.js';
 import type { FetchAllowArg } from './fetch-allow-arg.js';

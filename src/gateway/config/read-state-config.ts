@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are configuration values with ${VAR} references, not templates
-import { redactUrl } from '../../mcp/client/redact-url.js';
+import { redactUrl } from '../../mcp/early.js';
 import { isPlainObject } from '../../tool/index.js';
 import type { LoadedStateConfig } from './gateway-config.js';
 import { type ReadContext, readExpanded, report } from './read-config-value.js';
