@@ -1,12 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resultText, tempDir, toolsFileServer } from '../gateway/gateway.test-helpers.js';
 import { connectClient } from '../mcp/server/mcp-clients.test-helpers.js';
 import { processAlive, waitFor } from '../testing/index.js';
-import { cliArgv, REPO_ROOT } from './serve-process.test-helpers.js';
+import { gatewayStdio } from './serve-process.test-helpers.js';
 
 // `hintgate gateway` starts its stdio servers while it loads; each connection takes over the
 // process started for it. A real gateway process in front of a real fixture server whose
@@ -46,16 +45,7 @@ describe('hintgate gateway: stdio servers started early', () => {
     const config = { servers: { fixture: server }, pin: { newTools: 'allow' } };
     await writeFile(join(dir, 'hintgate.yaml'), JSON.stringify(config));
 
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: cliArgv('gateway', ['--config', join(dir, 'hintgate.yaml')]),
-      cwd: REPO_ROOT,
-      stderr: 'pipe',
-    });
-    let stderr = '';
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      stderr += String(chunk);
-    });
+    const { transport, stderr } = gatewayStdio(['--config', join(dir, 'hintgate.yaml')]);
     const client = await connectClient(transport, 'legacy');
     let closed = false;
     cleanups.push(async () => {
@@ -63,7 +53,7 @@ describe('hintgate gateway: stdio servers started early', () => {
     });
     const result = await client.client.callTool({ name: 'lookup', arguments: {} });
     expect(resultText(result as { content: unknown[] })).toContain('lookup');
-    expect(stderr).toContain('serving 1 tools of 1 server');
+    expect(stderr()).toContain('serving 1 tools of 1 server');
     const [pid, ...more] = await startsIn(starts);
     expect(more).toEqual([]);
     expect(processAlive(pid as number)).toBe(true);

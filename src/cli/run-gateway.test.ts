@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadGatewayConfig } from '../gateway/config/index.js';
 import {
@@ -14,7 +13,7 @@ import {
 } from '../gateway/gateway.test-helpers.js';
 import { connectClient } from '../mcp/server/mcp-clients.test-helpers.js';
 import { captureCli } from './run-cli.test-helpers.js';
-import { cliArgv, REPO_ROOT } from './serve-process.test-helpers.js';
+import { cliArgv, gatewayStdio, REPO_ROOT } from './serve-process.test-helpers.js';
 
 // `hintgate init`, `pin` and `gateway` in process (init, pin) and as real child processes
 // (gateway) in front of real upstream servers.
@@ -156,16 +155,7 @@ describe('hintgate gateway', () => {
   it('serves pinned upstream tools over stdio to an SDK client; a shared name is prefixed', async () => {
     const { dir } = await gatewayDir();
     expect((await cli(['pin'], dir)).code).toBe(0);
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: gatewayArgv(['--config', join(dir, 'hintgate.yaml')]),
-      cwd: REPO_ROOT,
-      stderr: 'pipe',
-    });
-    let stderr = '';
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      stderr += String(chunk);
-    });
+    const { transport, stderr } = gatewayStdio(['--config', join(dir, 'hintgate.yaml')]);
     const client = await connectClient(transport, 'legacy');
     cleanups.push(() => client.close());
     const { tools } = await client.client.listTools();
@@ -177,10 +167,10 @@ describe('hintgate gateway', () => {
       arguments: { text: 'hi' },
     });
     expect(resultText(result as { content: unknown[] })).toBe('fixture echo {"text":"hi"}');
-    expect(stderr).toContain(
+    expect(stderr()).toContain(
       'hintgate gateway: serving 19 tools of 2 servers, mode ask over stdio',
     );
-    expect(stderr).toContain('[everything] ');
+    expect(stderr()).toContain('[everything] ');
   });
 
   it('serves Streamable HTTP with a bearer token, and refuses requests without it', async () => {

@@ -45,6 +45,26 @@ export const stdioTransport = (args: readonly string[]): StdioClientTransport =>
     stderr: 'pipe',
   });
 
+/**
+ * A stdio transport that spawns `hintgate gateway ...args` when the client connects, and
+ * what the gateway has written on stderr so far.
+ */
+export const gatewayStdio = (
+  args: readonly string[],
+): { transport: StdioClientTransport; stderr: () => string } => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: cliArgv('gateway', args),
+    cwd: REPO_ROOT,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += String(chunk);
+  });
+  return { transport, stderr: () => stderr };
+};
+
 /** A `hintgate serve --http` or `hintgate gateway --http` child process. */
 export interface HttpServeProcess extends NodeProcess {
   /** The endpoint URL it printed. */

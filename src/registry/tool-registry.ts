@@ -3,6 +3,7 @@ import { isPlainObject, type Tool } from '../tool/index.js';
 
 import { compareNames, diffTools } from './diff-tools.js';
 import { type Env, readDisabledEnv } from './env-disabled.js';
+import { originInfo } from './origin-info.js';
 import {
   type CheckedOrigin,
   checkOriginOptions,
@@ -87,28 +88,6 @@ const rethrowLater = (error: unknown): void => {
     throw error;
   });
 };
-
-/** What {@link ToolRegistry.origins} tells of an origin: made once per (immutable) origin. */
-const infos = new WeakMap<CheckedOrigin, OriginInfo>();
-const originInfo = (o: CheckedOrigin): OriginInfo => {
-  let info = infos.get(o);
-  if (info === undefined) {
-    info = Object.freeze(describeOrigin(o));
-    infos.set(o, info);
-  }
-  return info;
-};
-
-const describeOrigin = (o: CheckedOrigin): OriginInfo => ({
-  name: o.name,
-  layer: o.layer,
-  trusted: o.trusted,
-  ...(o.concurrency === undefined ? {} : { concurrency: o.concurrency }),
-  ...(o.rateLimit === undefined ? {} : { rateLimit: o.rateLimit }),
-  toolCount: o.tools.length,
-  ...(o.file === undefined ? {} : { file: o.file }),
-  ...(o.configuredByName === false ? { configuredByName: false as const } : {}),
-});
 
 /**
  * The set of tools: origins in layers (bundled < global < project) with shadowing by name,

@@ -195,7 +195,8 @@ export interface Runtime {
   setMode(mode: Mode): void;
   /**
    * The tools the caller may call, as MCP / model tool-list entries, sorted by name. In
-   * mode `plan` only read-only tools are listed.
+   * mode `plan` only read-only tools are listed. Each entry is frozen and the same object
+   * every time for the same tool (copy it to change it); the array is new each time.
    */
   listTools(options?: { readonly scopes?: readonly string[] }): ToolListing[];
   /**
