@@ -6,6 +6,8 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { nodeScriptArgs, waitFor } from 'hintgate/testing';
 
 /** `--quick` or `HINTGATE_BENCH_QUICK=1`: tiny sizes for a smoke run; nothing is written. */
@@ -89,25 +91,44 @@ export function preemptions(pid: number | undefined): number {
 /** A variant's medians over the rounds: wall and CPU µs per call, best round, one run's wall µs. */
 export type PerCall = Readonly<Record<'wallUs' | 'cpuUs' | 'bestWallUs' | 'p50RunUs', number>>;
 
-/** Medians of runs (of `calls` calls, default 1; throwing on a call not ok) in rotating rounds. */
+/** A full garbage collection of this process, on demand (V8's `gc`, exposed once). */
+export const collectGarbage: () => void = (() => {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+})();
+
+/**
+ * Medians of runs (of `calls` calls, default 1; throwing on a call not ok) in rotating rounds.
+ * `fenced`: each round of a variant starts on a collected heap (not timed) and ends with a
+ * full collection that is timed, so each variant pays for all of its own garbage and for
+ * none of the variant before it.
+ */
 export async function interleave(
   variants: readonly (() => Promise<unknown>)[],
-  options: { calls?: number; rounds: number; runsPerRound: number; warmupRuns: number },
+  options: {
+    calls?: number;
+    rounds: number;
+    runsPerRound: number;
+    warmupRuns: number;
+    fenced?: boolean;
+  },
 ): Promise<PerCall[]> {
   const quick = { ...options, rounds: 2, runsPerRound: 1, warmupRuns: 1 };
-  const { calls = 1, rounds, runsPerRound, warmupRuns } = sized(options, quick);
+  const { calls = 1, rounds, runsPerRound, warmupRuns, fenced = false } = sized(options, quick);
   for (const run of variants) for (let i = 0; i < warmupRuns; i += 1) await run();
   const cpuUs = () => process.cpuUsage().user + process.cpuUsage().system;
   type Lists = Record<'wall' | 'cpu' | 'runs', number[]>;
   const figures = variants.map((): Lists => ({ wall: [], cpu: [], runs: [] }));
   await rotate(variants.length, rounds, async (index) => {
     const own = figures[index] as (typeof figures)[0];
+    if (fenced) collectGarbage();
     const [cpuStart, start] = [cpuUs(), performance.now()];
     for (let i = 0, last = start; i < runsPerRound; i += 1) {
       await variants[index]?.();
       own.runs.push((performance.now() - last) * 1000);
       last = performance.now();
     }
+    if (fenced) collectGarbage();
     own.wall.push(((performance.now() - start) * 1000) / (calls * runsPerRound));
     own.cpu.push((cpuUs() - cpuStart) / (calls * runsPerRound));
   });

@@ -128,6 +128,9 @@ async function againstInvoke(measured: readonly { label: string; api: Build }[],
   return table(`${head}|execute / invoke`, rows);
 }
 
+/** Calls in each timed round of the scaling rows. */
+const BLOCK = 100_000;
+
 /** Section `scaling`. */
 export async function scaling(context: Context): Promise<Result> {
   const measured = await builds(context.baseline);
@@ -135,8 +138,8 @@ export async function scaling(context: Context): Promise<Result> {
   // One call first, before the big batches have grown the heap.
   const tables = [await againstInvoke(measured, goals)];
   for (const [kind, sizes, per] of [
-    ['mixed', sized([1000, 10_000, 100_000], [100, 1000]), 300_000],
-    ['capped', sized([1000, 10_000], [100, 1000]), 100_000],
+    ['mixed', sized([1000, 10_000, 100_000], [100, 1000]), 500_000],
+    ['capped', sized([1000, 10_000], [100, 1000]), 300_000],
   ] as const) {
     const capped = kind === 'capped';
     const options = capped ? { concurrency: { local: 1 } } : {};
@@ -156,9 +159,14 @@ export async function scaling(context: Context): Promise<Result> {
         checked(rt, calls),
         ...(capped ? [] : [async () => rt.plan(calls)]),
       ]);
-      const rounds = sized(Math.max(3, Math.round(per / size)), 2);
+      // Every timed round holds about BLOCK calls whatever the batch size, with its garbage
+      // collected inside it (`fenced`): so the small batches' collections count as much as
+      // the big ones', and no variant pays for the garbage of the one before it.
+      const runsPerRound = sized(Math.max(1, Math.round(BLOCK / size)), 1);
+      const rounds = sized(Math.max(3, Math.round(per / BLOCK)), 2);
       const warmupRuns = sized(Math.ceil(30_000 / size), 1);
-      const f = await interleave(variants, { calls: size, rounds, runsPerRound: 1, warmupRuns });
+      const options = { calls: size, rounds, runsPerRound, warmupRuns, fenced: true };
+      const f = await interleave(variants, options);
       if (first.length === 0) first.push(...f.map((x) => x.cpuUs));
       for (const [b, build] of measured.entries()) {
         const exec = f[b * step] as PerCall;
@@ -181,7 +189,7 @@ export async function scaling(context: Context): Promise<Result> {
     tables.push(table(`${head}|${capped ? `total / ${s0}` : plans}`, rows));
   }
   return {
-    method: `no-op calls (zod, mode \`yolo\`), each build's tools made by its own \`defineTool\`; medians of rotating rounds, builds interleaved, CPU = this process's user + system. First table: one read through \`execute\` of N calls against N \`invoke\`s of the same function as an \`@openai/agents\` \`tool()\`, 11 rounds of about 20,000 calls. Second: mixed batches (a read S on \`item:k\`, one in four a write X, 100 keys; seeded), \`execute\` and \`plan()\`, about 300,000 calls per size. Third: N lock-free reads of one origin capped at 1 call at a time, all ready at once, about 100,000 calls per size.`,
+    method: `no-op calls (zod, mode \`yolo\`), each build's tools made by its own \`defineTool\`; medians of rotating rounds, builds interleaved, CPU = this process's user + system. First table: one read through \`execute\` of N calls against N \`invoke\`s of the same function as an \`@openai/agents\` \`tool()\`, 11 rounds of about 20,000 calls. Second: mixed batches (a read S on \`item:k\`, one in four a write X, 100 keys; seeded), \`execute\` and \`plan()\`, about 500,000 calls per size. Third: N lock-free reads of one origin capped at 1 call at a time, all ready at once, about 300,000 calls per size. In the second and third tables every timed round is about 100,000 calls (100 batches of 1000, 10 of 10,000, one of 100,000), starts on a collected heap and ends with a full collection that is timed: each variant pays for all of its own garbage, and for none of another's. (Timing one batch of 1000 per round, as before 2026-11-29, left most of the small batches' collections out of the median and charged one build the other's garbage.)`,
     tables,
     goals,
   };

@@ -35,4 +35,23 @@ describe('ArrivalOrder', () => {
     fourth(() => admitted.push('fourth'));
     expect(admitted).toEqual(['first', 'second', 'third', 'fourth']);
   });
+
+  it('puts places taken first ahead of the calls waiting, in the order they were taken', () => {
+    const order = new ArrivalOrder();
+    const admitted: string[] = [];
+    const batch = order.takeFirst();
+    const other = order.take();
+    other(() => admitted.push('other'));
+    expect(admitted).toEqual([]);
+    batch(() => {
+      admitted.push('batch part 1');
+      // While it holds its turn, the batch keeps the next places ahead of `other`.
+      const second = order.takeFirst(0);
+      const third = order.takeFirst(1);
+      third(() => admitted.push('batch part 3'));
+      second(() => admitted.push('batch part 2'));
+    });
+    expect(admitted).toEqual(['batch part 1', 'batch part 2', 'batch part 3', 'other']);
+    expect(order.idle).toBe(true);
+  });
 });

@@ -24,8 +24,23 @@ export class ArrivalOrder {
    * place has run. What admits a call must not throw.
    */
   take(): (admit: () => void) => void {
-    const place: Place = { run: undefined };
-    this.#places.push(place);
+    return this.#fill(this.#places.push({ run: undefined }) - 1);
+  }
+
+  /**
+   * Takes the place `after` places from the first, ahead of the other calls still waiting
+   * for their turns: for a batch that arrives in parts, to keep its calls ahead of calls
+   * that arrived after the batch (taken while the batch holds its turn, in the admit of its
+   * previous place: its first such place is 0, the next 1, and so on).
+   */
+  takeFirst(after = 0): (admit: () => void) => void {
+    this.#places.splice(this.#head + after, 0, { run: undefined });
+    return this.#fill(this.#head + after);
+  }
+
+  /** What fills the place at `index`, and drains. */
+  #fill(index: number): (admit: () => void) => void {
+    const place = this.#places[index] as Place;
     return (admit) => {
       place.run = admit;
       this.#drain();

@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { CANCELLED_BEFORE_START, type Grant, type GrantListener } from '../schedule/index.js';
 import type { CallResult } from '../tool/index.js';
 import { admitCall } from './admit-stage.js';
+import { type Outcome, SOON, WAIT } from './arrival-outcome.js';
 import { AuthorizeStage } from './authorize-stage.js';
 import { BatchAudit } from './batch-audit.js';
 import { BatchResults } from './batch-results.js';
 import { failedInside } from './call-result.js';
+import { ARRIVAL_WINDOW, PartedArrival } from './parted-arrival.js';
 import type { PipelineEntry } from './pipeline-entry.js';
 import {
   type PrepareContext,
@@ -18,18 +20,6 @@ import type { ToolCall } from './tool-call.js';
 import type { ArriveOptions, OriginLimits, TurnContext, TurnSetup } from './turn-context.js';
 
 const noop = (): void => {};
-
-/** What a call of an `arriveAll` pass granted as it arrived stands for, until it runs. */
-const SOON: unique symbol = Symbol('soon');
-
-/**
- * What a call of an `arriveAll` pass that waits for its grant stands for: its result goes
- * to the batch's {@link BatchResults} when it ends.
- */
-const WAIT: unique symbol = Symbol('wait');
-
-/** A call's outcome: its result, or {@link SOON} or {@link WAIT} in an `arriveAll` pass. */
-type Outcome = CallResult | Promise<CallResult> | typeof SOON | typeof WAIT;
 
 const RESOLVED = Promise.resolve();
 
@@ -73,6 +63,14 @@ export class CallPipeline implements GrantListener<PipelineEntry> {
   readonly #audit: BatchAudit;
   /** The results of the `arriveAll` batch, once one of its calls waits for its grant. */
   #batch: Pick<BatchResults<unknown>, 'put' | 'follow' | 'fail' | 'runInBatch'> | undefined;
+  /** The `arriveAll` batch, while it arrives in parts ({@link PartedArrival}). */
+  #parted: PartedArrival | undefined;
+  /**
+   * While a part of a batch arrives in the batch's place in the arrival order (see
+   * `#arriveInParts`): the places its calls took since (ahead of other turns' calls); -1
+   * otherwise.
+   */
+  #inPlace = -1;
 
   constructor(context: TurnContext, setup: TurnSetup) {
     this.#context = context;
@@ -109,13 +107,16 @@ export class CallPipeline implements GrantListener<PipelineEntry> {
    * after one turn of the microtask queue (no tool runs during the pass), runs the calls
    * granted as they arrived, and settles with `end` of the results in call order. One
    * promise for a batch whose calls were all granted at once and whose tools answer at once.
-   * `fail` takes what a bug of ours threw.
+   * `fail` takes what a bug of ours threw. A batch of more than {@link ARRIVAL_WINDOW}
+   * calls may arrive in parts, in the same order (see `#arriveInParts`).
    */
   arriveAll<R>(
     calls: readonly ToolCall[],
     end: (results: CallResult[]) => R | Promise<R>,
     fail: (error: unknown) => never,
   ): Promise<R> {
+    if (calls.length > ARRIVAL_WINDOW && this.#context.arrivals.idle)
+      return this.#arriveInParts(calls, end, fail);
     const soon: PipelineEntry[] = [];
     let waits = 0;
     const outcomes = calls.map((call, index) => {
@@ -169,11 +170,55 @@ export class CallPipeline implements GrantListener<PipelineEntry> {
   ): Promise<R> {
     const batch = new BatchResults<R>(outcomes.length, end, fail);
     this.#batch = batch;
+    this.#settle(outcomes, 0, soon);
+    return batch.promise;
+  }
+
+  /**
+   * A batch of more than {@link ARRIVAL_WINDOW} calls: it arrives in parts (see
+   * {@link PartedArrival}), each settled as `#waitAll` settles a pass.
+   */
+  #arriveInParts<R>(
+    calls: readonly ToolCall[],
+    end: (results: CallResult[]) => R | Promise<R>,
+    fail: (error: unknown) => never,
+  ): Promise<R> {
+    const batch = new BatchResults<R>(calls.length, end, fail);
+    this.#batch = batch;
+    const parted = new PartedArrival(calls, this.#context.arrivals, {
+      arrive: (call, index, soon) => this.#arrive(call, undefined, soon, index),
+      settle: (outcomes, first, soon) => {
+        if (parted.done) this.#parted = undefined;
+        this.#settle(outcomes, first, soon);
+      },
+      inPlace: (part) => {
+        this.#inPlace = 0;
+        try {
+          part();
+        } catch (error) {
+          batch.fail(error);
+        } finally {
+          this.#inPlace = -1;
+        }
+      },
+    });
+    this.#parted = parted;
+    parted.arrivePart();
+    return batch.promise;
+  }
+
+  /**
+   * After one turn of the microtask queue, runs the calls of a pass (or part, its first call
+   * being call `first`) that were granted as they arrived, and puts or follows the results
+   * of the others; the waiting ones put theirs through {@link CallPipeline.granted}.
+   */
+  #settle(outcomes: Outcome[], first: number, soon: readonly PipelineEntry[]): void {
+    const batch = this.#batch as Pick<BatchResults<unknown>, 'put' | 'follow' | 'fail'>;
     queueMicrotask(() => {
       try {
         let next = 0;
-        for (let index = 0; index < outcomes.length; index += 1) {
-          let outcome = outcomes[index] as Outcome;
+        for (let k = 0; k < outcomes.length; k += 1) {
+          let outcome = outcomes[k] as Outcome;
           if (outcome === WAIT) continue;
           if (outcome === SOON) {
             const entry = soon[next] as PipelineEntry;
@@ -181,8 +226,8 @@ export class CallPipeline implements GrantListener<PipelineEntry> {
             outcome = this.#runNow(entry, entry.admission?.grant as Grant);
             if (outcome instanceof Promise) outcome = released(entry, outcome);
           }
-          if (outcome instanceof Promise) batch.follow(index, outcome);
-          else batch.put(index, outcome);
+          if (outcome instanceof Promise) batch.follow(first + k, outcome);
+          else batch.put(first + k, outcome);
         }
         // Nothing but the batch's results holds them now.
         outcomes.length = 0;
@@ -190,7 +235,6 @@ export class CallPipeline implements GrantListener<PipelineEntry> {
         batch.fail(error);
       }
     });
-    return batch.promise;
   }
 
   /**
@@ -205,6 +249,7 @@ export class CallPipeline implements GrantListener<PipelineEntry> {
   /** Runs a waiting call of an `arriveAll` batch once told of its grant (see `granted`). */
   #runWaiting(this: CallPipeline, entry: PipelineEntry, grant: Grant): void {
     const batch = this.#batch as Pick<BatchResults<unknown>, 'put' | 'follow' | 'fail'>;
+    this.#parted?.granted();
     try {
       const outcome = runGranted(this.#context, this.#audit, entry, grant);
       if (outcome instanceof Promise) batch.follow(entry.index, released(entry, outcome));
@@ -243,7 +288,10 @@ export class CallPipeline implements GrantListener<PipelineEntry> {
     if (!(prepared instanceof Promise) && !('registered' in prepared)) {
       this.#authorize.skipped();
       outcome = prepared;
-    } else if (!(prepared instanceof Promise) && this.#context.arrivals.idle) {
+    } else if (
+      !(prepared instanceof Promise) &&
+      (this.#inPlace < 0 ? this.#context.arrivals.idle : this.#inPlace === 0)
+    ) {
       outcome = this.#admit(entry, prepared, this.#setup.eachCall ? undefined : soon);
     } else {
       outcome = this.#admitInOrder(entry, prepared);
@@ -264,7 +312,9 @@ export class CallPipeline implements GrantListener<PipelineEntry> {
 
   /** Waits for the call's place, then admits it (see `ArrivalOrder`). */
   #admitInOrder(entry: PipelineEntry, prepared: Prepared | Promise<Prepared>): Promise<CallResult> {
-    const admitHere = this.#context.arrivals.take();
+    const { arrivals } = this.#context;
+    // In a batch's place, its calls go ahead of those of other turns (see `#arriveInParts`).
+    const admitHere = this.#inPlace < 0 ? arrivals.take() : arrivals.takeFirst(this.#inPlace++);
     return new Promise<CallResult>((resolve) => {
       const admit = (ready: Prepared): void => {
         if (!('registered' in ready)) {

@@ -23,7 +23,7 @@ import type { Runtime } from './runtime.js';
 import { checkRuntimeOptions, type RuntimeOptions, type TrustOptions } from './runtime-options.js';
 import type { ToolCall } from './tool-call.js';
 import type { OriginLimits, TurnContext } from './turn-context.js';
-import { validateBatch } from './validate-batch.js';
+import { batchIds, validateBatchArray, validateBatchCall } from './validate-batch.js';
 
 /** Applies trust settings to the registry: origin flags, and trusted annotation overrides. */
 const applyTrust = (registry: ToolRegistry, trust: TrustOptions | undefined): void => {
@@ -237,7 +237,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       return previewDecision(previewRuntime, call, decideOptions);
     },
     async plan(calls, planOptions = {}) {
-      validateBatch(calls);
+      validateBatchArray(calls);
       checkCallerOptions(planOptions, 'plan');
       const scopes = planOptions.scopes ?? defaultScopes;
       const context = {
@@ -246,7 +246,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         workspace,
         visibleNames: () => visible(scopes).map((entry) => entry.name),
       };
-      return planBatch(calls, (call) => prepareCall(call, context), locksOf);
+      // Each call is checked as it is planned: one pass over a big batch, not two.
+      const seen = batchIds(calls);
+      const prepare = (index: number) => {
+        validateBatchCall(calls, index, seen);
+        return prepareCall(calls[index] as ToolCall, context);
+      };
+      return planBatch(calls.length, prepare, locksOf);
     },
     get mode() {
       return policy?.mode;

@@ -22,8 +22,9 @@ export interface BatchRuntime {
 
 /**
  * `runtime.execute`: checks the batch, then hands its calls to one {@link CallPipeline} in
- * call order, in one synchronous pass (`arriveAll`), so that the batch keeps its order in the lock
- * manager against batches that arrive meanwhile; resolves with one result per call, in
+ * call order (`arriveAll`: one synchronous pass, or for a big batch parts that keep its
+ * place), so that the batch keeps its order in the lock manager against batches that arrive
+ * meanwhile; resolves with one result per call, in
  * call order, once the batch's end events are written.
  */
 export function executeBatch(

@@ -3,14 +3,14 @@ import { WaitPlanner } from '../schedule/index.js';
 import type { CallResult } from '../tool/index.js';
 import type { Prepared, PreparedCall } from './prepare-call.js';
 import type { PlanEntry } from './runtime.js';
-import type { ToolCall } from './tool-call.js';
 
 type PlannedLocks = PlanEntry['locks'];
 
 const NO_LOCKS: PlannedLocks = Object.freeze([]);
 
 /**
- * The plan of a batch: prepares each call, and gives for each whether it can run, its
+ * The plan of a batch of `count` calls: prepares each (`prepare(index)`, which may throw
+ * for a call the caller got wrong), and gives for each whether it can run, its
  * class and locks, and the ids of the earlier calls it would wait for directly (see
  * `planWaits`). Runs nothing. A call's plan entry, waits included, is made as soon as it is
  * prepared (`WaitPlanner`), so the prepared call (validated arguments, approval keys) is not
@@ -19,8 +19,8 @@ const NO_LOCKS: PlannedLocks = Object.freeze([]);
  * call prepares asynchronously.
  */
 export function planBatch(
-  calls: readonly ToolCall[],
-  prepare: (call: ToolCall) => Prepared | Promise<Prepared>,
+  count: number,
+  prepare: (index: number) => Prepared | Promise<Prepared>,
   locksOf: (call: PreparedCall) => readonly Lock[],
 ): PlanEntry[] | Promise<PlanEntry[]> {
   const shown = new Map<readonly Lock[], PlannedLocks>();
@@ -59,8 +59,8 @@ export function planBatch(
   // Calls are planned in call order as they are prepared; from the first that prepares
   // asynchronously on, they wait for every earlier one (one promise per call only then).
   let later: Promise<void> | undefined;
-  for (let index = 0; index < calls.length; index += 1) {
-    const prepared = prepare(calls[index] as ToolCall);
+  for (let index = 0; index < count; index += 1) {
+    const prepared = prepare(index);
     if (later === undefined && !(prepared instanceof Promise)) {
       place(prepared);
       continue;

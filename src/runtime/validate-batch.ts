@@ -9,26 +9,48 @@ import { validateCall } from './validate-call.js';
  * @throws HintgateError `invalid_calls` naming the offending call and what to fix.
  */
 export function validateBatch(calls: unknown): asserts calls is readonly ToolCall[] {
+  validateBatchArray(calls);
+  const seen = batchIds(calls);
+  for (let index = 0; index < calls.length; index += 1) validateBatchCall(calls, index, seen);
+}
+
+/** Checks that a batch is an array; its calls are checked by {@link validateBatchCall}. */
+export function validateBatchArray(calls: unknown): asserts calls is readonly unknown[] {
   if (!Array.isArray(calls)) {
     throw new HintgateError(
       'invalid_calls',
       `execute(calls) expects an array of { id, name, arguments }, got ${calls === null ? 'null' : typeof calls}.`,
     );
   }
-  // One call (the common case) has no id to share: no set for it. The set holds ids only;
-  // a repeated id's first index is looked up when it is found, not kept for every call.
-  const seen = calls.length > 1 ? new Set<string>() : undefined;
-  for (let index = 0; index < calls.length; index += 1) {
-    const call: unknown = calls[index];
-    validateCall(call, index);
-    if (seen === undefined) continue;
-    if (seen.has(call.id)) {
-      const earlier = calls.findIndex((other: ToolCall) => other.id === call.id);
-      throw new HintgateError(
-        'invalid_calls',
-        `calls[${earlier}] and calls[${index}] share the id "${call.id}"; ids must be unique within a batch.`,
-      );
-    }
-    seen.add(call.id);
-  }
+}
+
+/**
+ * The ids seen so far in a batch, for {@link validateBatchCall}. One call (the common case)
+ * has no id to share: no set for it.
+ */
+export const batchIds = (calls: readonly unknown[]): Set<string> | undefined =>
+  calls.length > 1 ? new Set<string>() : undefined;
+
+/**
+ * Checks call `index` of a batch, and that no earlier call has its id (`seen`, from
+ * {@link batchIds}). The set holds ids only; a repeated id's first index is looked up when
+ * it is found, not kept for every call.
+ */
+export function validateBatchCall(
+  calls: readonly unknown[],
+  index: number,
+  seen: Set<string> | undefined,
+): void {
+  const call: unknown = calls[index];
+  validateCall(call, index);
+  if (seen === undefined) return;
+  const before = seen.size;
+  // One lookup: the set grows unless the id was in it.
+  seen.add(call.id);
+  if (seen.size > before) return;
+  const earlier = calls.findIndex((other) => (other as ToolCall).id === call.id);
+  throw new HintgateError(
+    'invalid_calls',
+    `calls[${earlier}] and calls[${index}] share the id "${call.id}"; ids must be unique within a batch.`,
+  );
 }
