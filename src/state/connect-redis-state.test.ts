@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeScriptArgs } from '../testing/index.js';
 import { connectRedisState } from './connect-redis-state.js';
 import { type RedisServer, startRedisServer } from './redis-server.test-helpers.js';
 import { type SharedState, SharedStateUnavailableError } from './shared-state.js';
@@ -139,7 +140,7 @@ describe('connectRedisState', () => {
     const fixture = fileURLToPath(new URL('./fixtures/hold-slot.ts', import.meta.url));
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', fixture, redis.url, 'crash', '1', '600'],
+      [...nodeScriptArgs(fixture), redis.url, 'crash', '1', '600'],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
       },

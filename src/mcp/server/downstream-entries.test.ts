@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConsoleInbox, type PendingApproval } from '../../console/index.js';
 import type { Approver } from '../../policy/index.js';
 import { createRuntime } from '../../runtime/create-runtime.js';
+import { nodeScriptArgs } from '../../testing/index.js';
 import { NO_APPROVAL_CHANNEL_WHY } from './approval-form.js';
 import { createMcpHttpHandler } from './create-mcp-http-handler.js';
 import { createMcpToolServer } from './create-mcp-tool-server.js';
@@ -72,7 +73,8 @@ const overStdio = (era: Era, script?: ElicitationScript): Promise<TestClient> =>
   connectClient(
     new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', SERVER],
+      // The fixture's build from this test run, when there is one (else through tsx).
+      args: nodeScriptArgs(SERVER),
       cwd: REPO_ROOT,
       stderr: 'pipe',
     }),
