@@ -4,18 +4,19 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLockFile } from '../check/pin/index.js';
 import { loadGatewayConfig } from '../gateway/config/index.js';
 import { createGateway } from '../gateway/create-gateway.js';
+import { nodeScriptArgs } from '../testing/index.js';
 import { runCli } from './run-cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+// The fixtures run from the test run's build when there is one (else through tsx).
 const fixture = (name: string) => ({
   command: process.execPath,
-  args: ['--import', TSX, join(ROOT, 'src', 'check', 'fixtures', `${name}.ts`)],
+  args: nodeScriptArgs(join(ROOT, 'src', 'check', 'fixtures', `${name}.ts`)),
   env: { TSX_DISABLE_CACHE: '1' },
 });
 
