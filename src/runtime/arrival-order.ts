@@ -1,3 +1,5 @@
+import { AsyncResource } from 'node:async_hooks';
+
 /** A place in the arrival order: what to do there, once it is known. */
 interface Place {
   run: (() => void) | undefined;
@@ -38,11 +40,15 @@ export class ArrivalOrder {
     return this.#fill(this.#head + after);
   }
 
-  /** What fills the place at `index`, and drains. */
+  /**
+   * What fills the place at `index`, and drains. The admit runs in the async context it was
+   * given in (the trace and `AsyncLocalStorage` stores of its call), not in that of whatever
+   * call's admission let the queue drain.
+   */
   #fill(index: number): (admit: () => void) => void {
     const place = this.#places[index] as Place;
     return (admit) => {
-      place.run = admit;
+      place.run = AsyncResource.bind(admit);
       this.#drain();
     };
   }

@@ -183,9 +183,14 @@ export class CallPipeline implements GrantListener<PipelineEntry> {
     end: (results: CallResult[]) => R | Promise<R>,
     fail: (error: unknown) => never,
   ): Promise<R> {
-    const batch = new BatchResults<R>(calls.length, end, fail);
+    // A batch that failed (a bug of ours) stops arriving and gives up its place.
+    const stopAndFail = (error: unknown): never => {
+      parted.stop();
+      return fail(error);
+    };
+    const batch = new BatchResults<R>(calls.length, end, stopAndFail);
     this.#batch = batch;
-    const parted = new PartedArrival(calls, this.#context.arrivals, {
+    const parted: PartedArrival = new PartedArrival(calls, this.#context.arrivals, {
       arrive: (call, index, soon) => this.#arrive(call, undefined, soon, index),
       settle: (outcomes, first, soon) => {
         if (parted.done) this.#parted = undefined;
@@ -203,7 +208,11 @@ export class CallPipeline implements GrantListener<PipelineEntry> {
       },
     });
     this.#parted = parted;
-    parted.arrivePart();
+    try {
+      parted.arrivePart();
+    } catch (error) {
+      batch.fail(error);
+    }
     return batch.promise;
   }
 

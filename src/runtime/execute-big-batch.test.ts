@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ApprovalRequest } from '../policy/policy-types.js';
@@ -70,6 +71,50 @@ describe('execute: a batch of thousands of conflicting calls', () => {
     expect(lateResult.status).toBe('ok');
     // A single pass puts `late` after all 3,000; arriving in parts must too.
     expect(log.indexOf('late')).toBe(3000);
+  });
+
+  it("keeps its calls ahead of another batch's that arrives while it waits to arrive", async () => {
+    const log: string[] = [];
+    const runtime = createRuntime({ tools: docTools(log), mode: 'yolo' });
+    const calls = writes(3000, 'k');
+    const batch = runtime.execute(calls);
+    const late = Promise.resolve().then(() =>
+      runtime.execute([call('write', 'late', 'k'), call('read', 'late read', 'other')]),
+    );
+    const [results, lateResults] = await Promise.all([batch, late]);
+    await runtime.close();
+    expect([...results, ...lateResults].every((result) => result.status === 'ok')).toBe(true);
+    // The write of `k` runs after all 3,000; the read of another key conflicts with none.
+    const writesOfK = log.filter((id) => id !== 'late read');
+    expect(writesOfK).toEqual([...calls.map(({ id }) => id), 'late']);
+  });
+
+  it('runs a call that waited behind it for its place in the async context the call arrived in', async () => {
+    const seen = new Map<string, string | undefined>();
+    const store = new AsyncLocalStorage<string>();
+    const record = defineTool({
+      name: 'record',
+      description: 'Records the async context it runs in.',
+      annotations: WRITE,
+      inputSchema: z.object({ key: z.string(), id: z.string() }),
+      resources: ['doc:{key}'],
+      execute: ({ id }) => {
+        seen.set(id, store.getStore());
+        return id;
+      },
+    });
+    const runtime = createRuntime({ tools: [record], mode: 'yolo' });
+    const calls = Array.from({ length: 3000 }, (_, n) => call('record', `w${n}`, 'k'));
+    const batch = store.run('batch', () => runtime.execute(calls));
+    const turn = runtime.turn();
+    const late = store.run('turn', () =>
+      Promise.resolve().then(() => turn.call(call('record', 'late', 'k'))),
+    );
+    await Promise.all([batch, late]);
+    await turn.end();
+    await runtime.close();
+    expect(seen.get('w2999')).toBe('batch');
+    expect(seen.get('late')).toBe('turn');
   });
 
   it('keeps call order through a call that prepares asynchronously after the batch paused', async () => {

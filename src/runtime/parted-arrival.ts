@@ -11,6 +11,8 @@ import type { ToolCall } from './tool-call.js';
 export const ARRIVAL_WINDOW = 256;
 const RESUME_AT = 64;
 
+const noop = (): void => {};
+
 /** What a {@link PartedArrival} needs of its pipeline. */
 export interface PartHost {
   /** Takes the call at `index` as a pass does (`soon` collects the calls granted at once). */
@@ -29,9 +31,10 @@ export interface PartHost {
  * that arrive meanwhile are admitted after the rest of it), so the order in the lock queue
  * is the one a single pass gives. Pausing only saves memory: the rest of the batch arrives in
  * one part as soon as a call asks for approval or prepares or decides asynchronously (its
- * asks go to the approver together), or when the waiting calls are not down by the next turn
- * of the event loop (slow tools, rate limits), so that later calls that conflict with none of
- * them are not held back.
+ * asks go to the approver together), and by the next turn of the event loop after its first
+ * pause in any case (slow tools, rate limits), so that later calls that conflict with none
+ * of the waiting ones, and calls of other turns behind the batch's place, are not held back
+ * longer than that. Only a batch whose calls end within that turn keeps pausing.
  */
 export class PartedArrival {
   readonly #calls: readonly ToolCall[];
@@ -45,10 +48,12 @@ export class PartedArrival {
   #whole = false;
   /** Its place in the runtime's arrival order while it pauses. */
   #place: ((admit: () => void) => void) | undefined;
-  /** Goes on with every call left if the waiting calls are not down by the next turn. */
+  /** Makes the batch whole by the next turn of the event loop after its first pause. */
   #stall: ReturnType<typeof setImmediate> | undefined;
   /** The next part is queued. */
   #resuming = false;
+  /** The batch failed: nothing more arrives. */
+  #stopped = false;
 
   constructor(calls: readonly ToolCall[], arrivals: ArrivalOrder, host: PartHost) {
     this.#calls = calls;
@@ -61,30 +66,52 @@ export class PartedArrival {
     return this.#next === this.#calls.length;
   }
 
-  /** The next part; then, unless it was the last, a pause. */
+  /**
+   * The next part; then, unless it was the last, a pause. When a call's arrival throws (a
+   * bug of ours), what did arrive is still settled (the calls granted meanwhile run and free
+   * their locks), nothing more arrives, and the error goes to the caller.
+   */
   arrivePart(): void {
+    if (this.#stopped) return;
     const calls = this.#calls;
     const first = this.#next;
     const outcomes: Outcome[] = [];
     const soon: PipelineEntry[] = [];
-    while (this.#next < calls.length && (this.#whole || this.#waiting < ARRIVAL_WINDOW)) {
-      const outcome = this.#host.arrive(calls[this.#next] as ToolCall, this.#next, soon);
-      if (outcome === WAIT) this.#waiting += 1;
-      else if (outcome instanceof Promise) this.#whole = true;
-      outcomes.push(outcome);
-      this.#next += 1;
+    let arrived = false;
+    try {
+      while (this.#next < calls.length && (this.#whole || this.#waiting < ARRIVAL_WINDOW)) {
+        const outcome = this.#host.arrive(calls[this.#next] as ToolCall, this.#next, soon);
+        if (outcome === WAIT) this.#waiting += 1;
+        else if (outcome instanceof Promise) this.#whole = true;
+        outcomes.push(outcome);
+        this.#next += 1;
+      }
+      arrived = true;
+    } finally {
+      if (!arrived) this.stop();
+      else if (this.#next < calls.length) this.#pause();
+      else this.#disarm();
+      this.#host.settle(outcomes, first, soon);
     }
-    if (this.#next < calls.length) {
-      // No call of this part took a place in the arrival order (it is whole once one did):
-      // the batch's place is the first.
-      this.#place = this.#arrivals.takeFirst();
-      this.#stall = setImmediate(() => {
-        this.#stall = undefined;
-        this.#whole = true;
-        this.#resume();
-      });
-    }
-    this.#host.settle(outcomes, first, soon);
+  }
+
+  /**
+   * Pauses in the first place of the arrival order: no call of this part took a place there
+   * (the batch is whole once one did). The first pause arms the stall: by the next turn of
+   * the event loop, whatever is left arrives in one part, so calls of other turns that wait
+   * behind the batch's place wait at most that long, however quickly its parts drain.
+   */
+  #pause(): void {
+    this.#place = this.#arrivals.takeFirst();
+    this.#stall ??= setImmediate(() => {
+      this.#whole = true;
+      this.#resume();
+    });
+  }
+
+  /** The stall is no longer needed: every call arrived, or the batch stopped. */
+  #disarm(): void {
+    if (this.#stall !== undefined) clearImmediate(this.#stall);
   }
 
   /** A call that waited was told of its grant: the batch goes on once few wait. */
@@ -95,14 +122,24 @@ export class PartedArrival {
     queueMicrotask(() => this.#resume());
   }
 
+  /**
+   * Nothing more of the batch arrives (it failed): its place in the arrival order, if it
+   * holds one, goes to the calls of other turns behind it.
+   */
+  stop(): void {
+    this.#stopped = true;
+    this.#disarm();
+    const place = this.#place;
+    this.#place = undefined;
+    place?.(noop);
+  }
+
   /** Goes on with the batch, in its place in the arrival order. */
   #resume(): void {
-    const place = this.#place;
-    if (place === undefined) return;
-    this.#place = undefined;
     this.#resuming = false;
-    if (this.#stall !== undefined) clearImmediate(this.#stall);
-    this.#stall = undefined;
+    const place = this.#place;
+    if (place === undefined || this.#stopped) return;
+    this.#place = undefined;
     place(() => this.#host.inPlace(() => this.arrivePart()));
   }
 }
