@@ -214,18 +214,25 @@ export function checkOutline(data: unknown, fail: Fail): asserts data is LockFil
 export const toolWhere = (server: string, tool: string): string =>
   `servers[${JSON.stringify(server)}].tools[${JSON.stringify(tool)}]`;
 
+/** Tools checked between two turns of the event loop when a lock is read asynchronously. */
+const TOOLS_PER_SLICE = 500;
+
 /**
  * Checks the shape of parsed lock file data and returns a clean copy (unknown keys of tool
- * entries are dropped).
+ * entries are dropped); yields after every {@link TOOLS_PER_SLICE} tools, so that a reader
+ * may let other work run between slices of a lock of thousands of pins.
  */
-function checkLock(data: unknown, fail: Fail): LockFile {
+function* checkLock(data: unknown, fail: Fail): Generator<void, LockFile> {
   checkOutline(data, fail);
   // Server and tool names come from outside: `__proto__` or `constructor` are names too.
   const servers = nullRecord<PinnedServer>();
+  let checked = 0;
   for (const [server, entry] of Object.entries(data.servers)) {
     const tools = nullRecord<PinnedTool>();
     for (const [tool, pinned] of Object.entries(entry.tools)) {
       tools[tool] = checkTool(pinned, toolWhere(server, tool), fail);
+      checked += 1;
+      if (checked % TOOLS_PER_SLICE === 0) yield;
     }
     servers[server] = { tools };
   }
@@ -235,18 +242,47 @@ function checkLock(data: unknown, fail: Fail): LockFile {
 export const describeProblem = (where: string, what: string): string =>
   where === '' ? what : `has ${where} that ${what}`;
 
-/**
- * Parses the text of a lock file. Rejects anything but the version 1 shape with
- * `invalid_lock_file`, naming `path` and what is wrong.
- */
-export function parseLockFile(text: string, path: string): LockFile {
+/** `JSON.parse` of a lock file's text, and how its problems are reported. */
+function parsed(text: string, path: string): { data: unknown; fail: Fail } {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
     throw invalidFile(path, `is not valid JSON (${messageOf(error)})`, error);
   }
-  return checkLock(data, (where, what) => {
+  const fail: Fail = (where, what) => {
     throw invalidFile(path, describeProblem(where, what));
-  });
+  };
+  return { data, fail };
+}
+
+/**
+ * Parses the text of a lock file. Rejects anything but the version 1 shape with
+ * `invalid_lock_file`, naming `path` and what is wrong.
+ */
+export function parseLockFile(text: string, path: string): LockFile {
+  const { data, fail } = parsed(text, path);
+  const steps = checkLock(data, fail);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * {@link parseLockFile}, checking the pins in slices with a turn of the event loop between
+ * them: a lock of thousands of pins (tens of megabytes) does not hold the event loop for
+ * the whole check, so a gateway that reads it while its servers start, or again while it
+ * serves, answers its servers and clients meanwhile.
+ */
+export async function parseLockFileInTurns(text: string, path: string): Promise<LockFile> {
+  const { data, fail } = parsed(text, path);
+  const steps = checkLock(data, fail);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+    await nextTurn();
+  }
 }

@@ -1,4 +1,5 @@
-import { emptyLockFile, type LockFile, parseLockFile, readLockFileText } from './lock-file.js';
+import { emptyLockFile, type LockFile, readLockFileText } from './lock-file.js';
+import { parseLockFileInTurns } from './lock-file-data.js';
 import { lockFileStamp } from './lock-file-stamp.js';
 
 /**
@@ -35,5 +36,7 @@ export async function readLockFileIfChanged(
   if (previous !== undefined && previous.text === text) {
     return previous.stamp === stamp ? previous : { ...previous, stamp };
   }
-  return { lock: text === undefined ? emptyLockFile() : parseLockFile(text, path), text, stamp };
+  // Checked in slices: a big lock does not hold the event loop (see parseLockFileInTurns).
+  const lock = text === undefined ? emptyLockFile() : await parseLockFileInTurns(text, path);
+  return { lock, text, stamp };
 }
