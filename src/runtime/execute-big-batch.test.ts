@@ -8,7 +8,7 @@ import { DESTRUCTIVE, READ_ONLY, WRITE } from '../tool/presets.js';
 import { createRuntime } from './create-runtime.js';
 import type { ToolCall } from './tool-call.js';
 
-// A batch of more than 256 calls arrives in parts while many of its calls wait (see
+// A batch of more than 1,024 calls arrives in parts while many of its calls wait (see
 // `CallPipeline#arriveInParts`): these are the guarantees a single pass gives, kept.
 
 /** Tools on `doc:{key}` that log `<id>` as they run; `hold` makes a run wait for `gate`. */

@@ -8,8 +8,8 @@ import type { ToolCall } from './tool-call.js';
  * big batch does not keep every call's queue state alive at once; it goes on once they are
  * down to {@link RESUME_AT}.
  */
-export const ARRIVAL_WINDOW = 256;
-const RESUME_AT = 64;
+export const ARRIVAL_WINDOW = 1024;
+const RESUME_AT = 256;
 
 const noop = (): void => {};
 
