@@ -6,6 +6,7 @@ import { defineTool } from '../tool/define-tool.js';
 import type { ToolAnnotations } from '../tool/index.js';
 import { DESTRUCTIVE, READ_ONLY, WRITE } from '../tool/presets.js';
 import { createRuntime } from './create-runtime.js';
+import type { Runtime } from './runtime.js';
 import type { ToolCall } from './tool-call.js';
 
 // A batch of more than 1,024 calls arrives in parts while many of its calls wait (see
@@ -44,6 +45,21 @@ const call = (name: string, id: string, key: string, hold?: boolean): ToolCall =
 const writes = (count: number, key: string, from = 0): ToolCall[] =>
   Array.from({ length: count }, (_, n) => call('write', `w${from + n}`, key));
 
+/**
+ * Executes `calls` and, once the batch's first calls ran (most of it has not arrived yet),
+ * a turn's write `late` of key `k`; expects every call ok, then closes the runtime.
+ */
+const executeWithLateWrite = async (runtime: Runtime, calls: ToolCall[]): Promise<void> => {
+  const batch = runtime.execute(calls);
+  const turn = runtime.turn();
+  const late = Promise.resolve().then(() => turn.call(call('write', 'late', 'k')));
+  const [results, lateResult] = await Promise.all([batch, late]);
+  await turn.end();
+  await runtime.close();
+  expect(results.every((result) => result.status === 'ok')).toBe(true);
+  expect(lateResult.status).toBe('ok');
+};
+
 describe('execute: a batch of thousands of conflicting calls', () => {
   it('runs every call of one key in call order and answers in call order', async () => {
     const log: string[] = [];
@@ -60,15 +76,7 @@ describe('execute: a batch of thousands of conflicting calls', () => {
     const log: string[] = [];
     const runtime = createRuntime({ tools: docTools(log), mode: 'yolo' });
     const calls = writes(3000, 'k');
-    const batch = runtime.execute(calls);
-    // Arrives once the batch's first calls ran: most of the batch has not arrived yet.
-    const turn = runtime.turn();
-    const late = Promise.resolve().then(() => turn.call(call('write', 'late', 'k')));
-    const [results, lateResult] = await Promise.all([batch, late]);
-    await turn.end();
-    await runtime.close();
-    expect(results.every((result) => result.status === 'ok')).toBe(true);
-    expect(lateResult.status).toBe('ok');
+    await executeWithLateWrite(runtime, calls);
     // A single pass puts `late` after all 3,000; arriving in parts must too.
     expect(log.indexOf('late')).toBe(3000);
   });
@@ -139,14 +147,7 @@ describe('execute: a batch of thousands of conflicting calls', () => {
       call('checked_write', 'checked', 'k'),
       ...writes(1000, 'k', 2000),
     ];
-    const batch = runtime.execute(calls);
-    const turn = runtime.turn();
-    const late = Promise.resolve().then(() => turn.call(call('write', 'late', 'k')));
-    const [results, lateResult] = await Promise.all([batch, late]);
-    await turn.end();
-    await runtime.close();
-    expect(results.every((result) => result.status === 'ok')).toBe(true);
-    expect(lateResult.status).toBe('ok');
+    await executeWithLateWrite(runtime, calls);
     expect(log).toEqual([...calls.map(({ id }) => id), 'late']);
   });
 

@@ -106,14 +106,7 @@ const checkDigest = (value: unknown, where: string, fail: Fail): string => {
   return value;
 };
 
-const DEFINITION_KEYS: ReadonlySet<string> = new Set([
-  'title',
-  'description',
-  'inputSchema',
-  'outputSchema',
-  'annotations',
-  'meta',
-]);
+const DEFINITION_KEYS: ReadonlySet<string> = new Set(DEFINITION_FIELDS);
 
 /** Checks a recorded definition's shape, and that it is the definition `bodyHash` covers. */
 function checkDefinition(
