@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { importGraph } from './import-graph.test-helpers.js';
 
 // What each entry point of package.json exports (values and types), and what the root
 // entry point imports when it runs.
@@ -47,41 +48,6 @@ function exportedNames(): Record<string, string[]> {
       .sort();
   }
   return names;
-}
-
-/**
- * Modules the root entry point loads when it runs: its import graph as emitted (type-only
- * imports erased, as `verbatimModuleSyntax` emits them), packages and Node built-ins.
- */
-function rootImports(): { builtins: string[]; packages: string[] } {
-  const seen = new Set<string>();
-  const builtins = new Set<string>();
-  const packages = new Set<string>();
-  const visit = (file: string): void => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    const { outputText } = ts.transpileModule(readFileSync(file, 'utf8'), {
-      compilerOptions: {
-        module: ts.ModuleKind.ESNext,
-        target: ts.ScriptTarget.ES2022,
-        verbatimModuleSyntax: true,
-      },
-      fileName: file,
-    });
-    for (const { fileName } of ts.preProcessFile(outputText, true, true).importedFiles) {
-      if (fileName.startsWith('.')) visit(join(dirname(file), fileName.replace(/\.js$/, '.ts')));
-      else if (fileName.startsWith('node:')) builtins.add(`${fileName} (${relative(root, file)})`);
-      else
-        packages.add(
-          fileName
-            .split('/')
-            .slice(0, fileName.startsWith('@') ? 2 : 1)
-            .join('/'),
-        );
-    }
-  };
-  visit(join(root, 'src', 'index.ts'));
-  return { builtins: [...builtins].sort(), packages: [...packages].sort() };
 }
 
 describe('the entry points', () => {
@@ -422,7 +388,7 @@ describe('the entry points', () => {
   });
 
   it('root hintgate loads no Node module that touches files, processes or the network', () => {
-    const { builtins, packages } = rootImports();
+    const { builtins, packages } = importGraph('src/index.ts');
     // async_hooks: a call that waited runs in its batch's async context, and a call that
     // waited for its place in the one it arrived in (AsyncResource).
     expect(builtins).toEqual([

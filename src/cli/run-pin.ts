@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { createInterface } from 'node:readline';
-import { formatPinReview } from '../check/index.js';
-import { type PinPlan, pinGateway } from '../gateway/index.js';
+import { formatPinReview } from '../check/pin.js';
+import { type PinPlan, pinGateway } from '../gateway/pin.js';
 import { chooseGatewayConfig } from './gateway-config-file.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import type { CliIo } from './run-cli.js';

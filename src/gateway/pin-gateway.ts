@@ -10,10 +10,10 @@ import {
   readLockFileIfChanged,
   sameLockFile,
   updateLockFile,
-} from '../check/index.js';
+} from '../check/pin.js';
 import { HintgateError } from '../errors/index.js';
 import type { LoadedGatewayConfig } from '../gateway/config/index.js';
-import { listMcpServerTools, remoteToolListings } from '../mcp/index.js';
+import { listMcpServerTools, remoteToolListings } from '../mcp/pin.js';
 import { createRegistry } from '../registry/index.js';
 import { nullRecord, type ToolListing } from '../tool/index.js';
 import {

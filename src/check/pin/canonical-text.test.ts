@@ -57,11 +57,21 @@ describe('canonicalText', () => {
 
   it('with an indent, is the pretty form of canonicalJson, each later line indented', () => {
     fc.assert(
-      fc.property(value, fc.constantFrom('', '  ', '        '), (v, indent) => {
+      fc.property(value, fc.constantFrom('', '  ', '   ', '\t', '        '), (v, indent) => {
         const pretty = JSON.stringify(JSON.parse(canonicalJson(v)), null, 2);
         expect(canonicalText(v, { indent })).toBe(pretty.replaceAll('\n', `\n${indent}`));
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('with an indent, writes keys named "" and empty objects and lists as they are', () => {
+    const values = [{}, [], { '': { '': 1 }, a: [] }, [{ '': null }, {}], { b: { a: 1, '': {} } }];
+    for (const v of values) {
+      for (const indent of ['  ', '        ']) {
+        const pretty = JSON.stringify(JSON.parse(canonicalJson(v)), null, 2);
+        expect(canonicalText(v, { indent })).toBe(pretty.replaceAll('\n', `\n${indent}`));
+      }
+    }
   });
 });

@@ -58,8 +58,7 @@ export function canonicalText(value: unknown, options: CanonicalTextOptions = {}
     // Every object's keys are already in canonical order (a definition read back from a lock
     // file, which is written sorted): JSON.stringify's own order is the canonical one.
     if (indent === undefined) return JSON.stringify(value) ?? 'null';
-    const pretty = JSON.stringify(value, null, 2) ?? 'null';
-    return indent === '' ? pretty : pretty.replaceAll('\n', `\n${indent}`);
+    return pretty(value, undefined, indent);
   }
   const keys = new Set<string>();
   collectKeys(value, keys);
@@ -71,8 +70,35 @@ export function canonicalText(value: unknown, options: CanonicalTextOptions = {}
     order.splice(0, order.length, ...indexes, ...order.filter((key) => !isArrayIndex(key)));
   }
   if (indent === undefined) return JSON.stringify(value, order) ?? 'null';
-  const pretty = JSON.stringify(value, order, 2) ?? 'null';
-  return indent === '' ? pretty : pretty.replaceAll('\n', `\n${indent}`);
+  return pretty(value, order, indent);
+}
+
+/** An indentation JSON.stringify's own nesting gives: two spaces per level. */
+const NESTED_INDENT = /^(?: {2})+$/;
+
+/**
+ * `JSON.stringify(value, order, 2)` with each line after the first indented by `indent`.
+ * An indentation of two spaces per level is had by nesting the value that deep under the
+ * key `""` and taking its text out of the result (a slice, not a copy), so that a lock file
+ * of thousands of pins is not written into a second, indented copy of each pin's text.
+ */
+function pretty(value: unknown, order: string[] | undefined, indent: string): string {
+  if (typeof value !== 'object' || value === null || !NESTED_INDENT.test(indent)) {
+    const text = JSON.stringify(value, order, 2) ?? 'null';
+    return indent === '' ? text : text.replaceAll('\n', `\n${indent}`);
+  }
+  const depth = indent.length / 2;
+  let nested: unknown = value;
+  for (let level = 0; level < depth; level += 1) nested = { '': nested };
+  // With a list of keys, only the keys listed are written: the wrapper's "" among them.
+  const keys = order === undefined || order.includes('') ? order : ['', ...order];
+  const text = JSON.stringify(nested, keys, 2);
+  // Each level opens with `{\n<its indentation>"": ` and closes with `\n<one level less>}`.
+  let start = 0;
+  for (let level = 1; level <= depth; level += 1) start += 2 + 2 * level + 4;
+  let end = 0;
+  for (let level = 0; level < depth; level += 1) end += 1 + 2 * level + 1;
+  return text.slice(start, text.length - end);
 }
 
 /** {@link walkShape}: plain JSON data whose every object has its keys in canonical order. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TOOL_META } from '../../mcp/server/to-mcp-tool.js';
+import { TOOL_META } from '../../mcp/tool-meta.js';
 import { HINT_NAMES, type HintName, type ToolAnnotations } from '../../tool/annotations.js';
 import type { JsonSchemaObject } from '../../tool/json-schema.js';
 import type { ToolListing } from '../../tool/tool.js';

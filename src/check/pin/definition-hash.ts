@@ -1,5 +1,5 @@
 import { argumentDigest } from '../../audit/index.js';
-import { TOOL_META } from '../../mcp/index.js';
+import { META_PREFIX, TOOL_META } from '../../mcp/pin.js';
 import type { ToolListing } from '../../tool/index.js';
 
 /**
@@ -17,9 +17,6 @@ export const DEFINITION_FIELDS = [
 
 /** One of {@link DEFINITION_FIELDS}. */
 export type DefinitionField = (typeof DEFINITION_FIELDS)[number];
-
-/** Prefix of hintgate's own `_meta` keys. */
-const HINTGATE_META_PREFIX = 'dev.hintgate/';
 
 /**
  * `dev.hintgate/` keys that a hintgate server adds to the tools it lists to describe its
@@ -39,7 +36,7 @@ const VIEW_META_KEYS: ReadonlySet<string> = new Set(Object.values(TOOL_META));
  * or unrelated to what the tool does, and would break pins on every restart.
  */
 export function isPinnedMetaKey(key: string): boolean {
-  if (key.startsWith(HINTGATE_META_PREFIX)) return !VIEW_META_KEYS.has(key);
+  if (key.startsWith(META_PREFIX)) return !VIEW_META_KEYS.has(key);
   return (key.split('/').pop() ?? '').endsWith('Hint');
 }
 

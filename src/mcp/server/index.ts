@@ -1,3 +1,4 @@
+export { META_PREFIX, TOOL_META } from '../tool-meta.js';
 export {
   HEALTHZ_PATH,
   READINESS_TIMEOUT_MS,
@@ -49,4 +50,4 @@ export {
   startMcpHttpServer,
 } from './start-mcp-http-server.js';
 export { RESULT_META, toCallToolResult } from './to-call-tool-result.js';
-export { META_PREFIX, TOOL_META, toMcpTool } from './to-mcp-tool.js';
+export { toMcpTool } from './to-mcp-tool.js';

@@ -1,6 +1,6 @@
 import type { CallToolResult as McpCallToolResult } from '@modelcontextprotocol/server';
 import type { CallResult } from '../../tool/index.js';
-import { META_PREFIX } from './to-mcp-tool.js';
+import { META_PREFIX } from '../tool-meta.js';
 
 /** `_meta` keys of a `tools/call` result. */
 export const RESULT_META = {
