@@ -18,12 +18,12 @@ import {
   stdioTransport,
 } from './serve-process.test-helpers.js';
 
-// A real `hintgate serve` child process (from the sources, through tsx) and a real SDK
-// client, over stdio and Streamable HTTP, on both protocol eras.
+// A real `hintgate serve` child process (from the test run's build, see `nodeScriptArgs`)
+// and a real SDK client, over stdio and Streamable HTTP, on both protocol eras.
 
 // The tests run concurrently: each spawns its own server process(es) and workspace, and
-// cleans up after itself. Up to five `hintgate serve` processes start at once through tsx,
-// which on 2 busy cores takes longer than the default 20 s per test.
+// cleans up after itself. Up to five `hintgate serve` processes start at once, which on 2
+// busy cores can take longer than the default 20 s per test.
 vi.setConfig({ testTimeout: 60_000 });
 
 let root: string;

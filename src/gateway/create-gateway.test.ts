@@ -18,7 +18,7 @@ import {
 import { pinGateway } from './pin-gateway.js';
 
 // Real upstream processes: @modelcontextprotocol/server-everything and server-filesystem
-// from node_modules, and the tools-file fixture (through tsx).
+// from node_modules, and the tools-file fixture (from the test run's build).
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -19,7 +19,7 @@ import {
 } from './gateway.test-helpers.js';
 
 // Real upstream processes (server-everything from node_modules, the catalog-file fixture
-// through tsx) behind a gateway, and SDK clients connected to it in memory.
+// from the test run's build) behind a gateway, and SDK clients connected to it in memory.
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
