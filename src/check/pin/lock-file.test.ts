@@ -2,8 +2,9 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { nodeScriptArgs } from '../../testing/index.js';
 import type { ToolListing } from '../../tool/tool.js';
 import {
   emptyLockFile,
@@ -35,6 +36,10 @@ const listing = (name: string, extra: Partial<ToolListing> = {}): ToolListing =>
 });
 
 const now = new Date('2025-03-04T05:06:07.000Z');
+
+/** Writers in their own processes, run from the test run's build (see `nodeScriptArgs`). */
+const STALLED_WRITER = fileURLToPath(new URL('./fixtures/stalled-lock-writer.ts', import.meta.url));
+const WRITER = fileURLToPath(new URL('./fixtures/lock-writer.ts', import.meta.url));
 
 const sample = (): LockFile => {
   const one = pinTools(emptyLockFile(), {
@@ -374,34 +379,7 @@ describe('updateLockFile', () => {
     // A real process freezes its whole event loop inside its update (under the lock, after
     // reading): its lock goes stale, this writer breaks it and pins its server; the stalled
     // one must then not replace the file with what it read before.
-    const root = fileURLToPath(new URL('../../..', import.meta.url));
-    const source = (name: string) =>
-      JSON.stringify(pathToFileURL(fileURLToPath(new URL(name, import.meta.url))).href);
-    const script = join(dir, 'stalled.mjs');
-    await writeFile(
-      script,
-      `import { updateLockFile } from ${source('./lock-file.ts')};
-import { pinTools } from ${source('./pin-tools.ts')};
-let stalls = 1;
-await updateLockFile(
-  process.argv[2],
-  (lock) => {
-    if (stalls-- > 0) {
-      process.stdout.write('stalled\\n');
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500);
-    }
-    return pinTools(lock, {
-      server: 'stalled',
-      listings: [{ name: 'echo', description: 'Echo.', inputSchema: { type: 'object' } }],
-    });
-  },
-  { staleLockMs: 200, lockTimeoutMs: 15000 },
-);
-process.stdout.write('done\\n');
-`,
-    );
-    const child = spawn(process.execPath, ['--import', 'tsx', script, file], {
-      cwd: root,
+    const child = spawn(process.execPath, [...nodeScriptArgs(STALLED_WRITER), file], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -429,39 +407,9 @@ process.stdout.write('done\\n');
   });
 
   it('loses no update when four processes pin five servers each at once', async () => {
-    const root = fileURLToPath(new URL('../../..', import.meta.url));
-    const source = (name: string) =>
-      JSON.stringify(pathToFileURL(fileURLToPath(new URL(name, import.meta.url))).href);
-    const script = join(dir, 'writer.mjs');
-    await writeFile(
-      script,
-      `import { updateLockFile } from ${source('./lock-file.ts')};
-import { pinTools } from ${source('./pin-tools.ts')};
-const [path, worker] = process.argv.slice(2);
-process.stdout.write('ready\\n');
-process.stdin.once('data', async () => {
-  await Promise.all(
-    Array.from({ length: 5 }, (_, i) =>
-      updateLockFile(
-        path,
-        (lock) =>
-          pinTools(lock, {
-            server: 'w' + worker + '_' + i,
-            listings: [{ name: 'echo', description: 'Echo.', inputSchema: { type: 'object' } }],
-          }),
-        { lockTimeoutMs: 15000 },
-      ),
-    ),
-  );
-  process.stdin.pause();
-  process.stdout.write('done\\n');
-});
-`,
-    );
     const workers = [0, 1, 2, 3];
     const children: ChildProcess[] = workers.map((worker) =>
-      spawn(process.execPath, ['--import', 'tsx', script, file, String(worker)], {
-        cwd: root,
+      spawn(process.execPath, [...nodeScriptArgs(WRITER), file, String(worker)], {
         stdio: ['pipe', 'pipe', 'pipe'],
       }),
     );
@@ -494,7 +442,7 @@ process.stdin.once('data', async () => {
       for (let i = 0; i < 5; i += 1)
         expect(lock.servers[`w${worker}_${i}`]?.tools.echo).toBeDefined();
     }
-    expect(await readdir(dir)).toEqual(['hintgate.lock', 'writer.mjs']);
+    expect(await readdir(dir)).toEqual(['hintgate.lock']);
   });
 
   it('releases the lock when the update throws, and writes nothing', async () => {
