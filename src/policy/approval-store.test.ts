@@ -2,8 +2,9 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { nodeScriptArgs } from '../testing/index.js';
 import { createApprovalStore } from './approval-store.js';
 
 let dir: string;
@@ -19,6 +20,12 @@ afterEach(async () => {
 });
 
 const fixedClock = (iso: string) => () => new Date(iso);
+
+/** Writers in their own processes, run from the test run's build (see `nodeScriptArgs`). */
+const WRITER = fileURLToPath(new URL('./fixtures/approval-writer.ts', import.meta.url));
+const STALLED_WRITER = fileURLToPath(
+  new URL('./fixtures/stalled-approval-writer.ts', import.meta.url),
+);
 
 describe('createApprovalStore', () => {
   it('round-trips approvals through a sorted, versioned JSON file', async () => {
@@ -162,28 +169,9 @@ describe('createApprovalStore', () => {
   });
 
   it('loses no update when four processes add 25 approvals each at once', async () => {
-    const root = fileURLToPath(new URL('../..', import.meta.url));
-    const source = pathToFileURL(fileURLToPath(new URL('./approval-store.ts', import.meta.url)));
-    const script = join(dir, 'writer.mjs');
-    await writeFile(
-      script,
-      `import { createApprovalStore } from ${JSON.stringify(source.href)};
-const [path, worker] = process.argv.slice(2);
-const store = createApprovalStore({ path, lockTimeoutMs: 15000 });
-process.stdout.write('ready\\n');
-process.stdin.once('data', async () => {
-  await Promise.all(
-    Array.from({ length: 25 }, (_, i) => store.add('tool_' + worker, ['key-' + i], 'worker ' + worker)),
-  );
-  process.stdin.pause();
-  process.stdout.write('done\\n');
-});
-`,
-    );
     const workers = [0, 1, 2, 3];
     const children: ChildProcess[] = workers.map((worker) =>
-      spawn(process.execPath, ['--import', 'tsx', script, file, String(worker)], {
-        cwd: root,
+      spawn(process.execPath, [...nodeScriptArgs(WRITER), file, String(worker)], {
         stdio: ['pipe', 'pipe', 'pipe'],
       }),
     );
@@ -218,7 +206,7 @@ process.stdin.once('data', async () => {
       const keys = Array.from({ length: 25 }, (_, i) => `key-${i}`);
       expect(await store.hasAll(`tool_${worker}`, keys)).toBe(true);
     }
-    expect(await readdir(dir)).toEqual(['approvals.json', 'writer.mjs']);
+    expect(await readdir(dir)).toEqual(['approvals.json']);
   });
 
   it('keeps both entries when a writer stalls under the lock past its stale time', async () => {
@@ -226,27 +214,7 @@ process.stdin.once('data', async () => {
     // read the file under the lock (its clock is asked then): no heartbeat keeps the lock
     // fresh, so the other writer breaks it as abandoned, adds its entry and leaves. When
     // the stalled writer wakes, it must not replace the file with what it read before.
-    const root = fileURLToPath(new URL('../..', import.meta.url));
-    const source = pathToFileURL(fileURLToPath(new URL('./approval-store.ts', import.meta.url)));
-    const script = join(dir, 'stalled.mjs');
-    await writeFile(
-      script,
-      `import { createApprovalStore } from ${JSON.stringify(source.href)};
-let stalls = 1;
-const clock = () => {
-  if (stalls-- > 0) {
-    process.stdout.write('stalled\\n');
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500);
-  }
-  return new Date();
-};
-const store = createApprovalStore({ path: process.argv[2], clock, staleLockMs: 200, lockTimeoutMs: 15000 });
-await store.add('stalled_tool', ['key-a'], 'stalled writer');
-process.stdout.write('done\\n');
-`,
-    );
-    const child = spawn(process.execPath, ['--import', 'tsx', script, file], {
-      cwd: root,
+    const child = spawn(process.execPath, [...nodeScriptArgs(STALLED_WRITER), file], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -272,7 +240,7 @@ process.stdout.write('done\\n');
     const fresh = createApprovalStore({ path: file });
     expect(await fresh.has('stalled_tool', 'key-a')).toBe(true);
     expect(await fresh.has('other_tool', 'key-b')).toBe(true);
-    expect((await readdir(dir)).sort()).toEqual(['approvals.json', 'stalled.mjs']);
+    expect(await readdir(dir)).toEqual(['approvals.json']);
   });
 
   it.runIf(process.platform !== 'win32')(
