@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { type AuditEventType, argumentDigest, createMemoryAuditSink } from '../audit/index.js';
@@ -11,9 +11,16 @@ import { heldSyncs, settled } from '../audit/jsonl-audit-sink.test-helpers.js';
 import { jsonlSyncPolicy } from '../audit/jsonl-sync-policy.js';
 import { type AuditFileSystem, createJsonlAuditSink, nodeAuditFileSystem } from '../audit/node.js';
 import { createRegistry } from '../registry/index.js';
+import { nodeScriptArgs } from '../testing/index.js';
 import { defineTool } from '../tool/define-tool.js';
 import { READ_ONLY, WRITE } from '../tool/presets.js';
 import { createRuntime } from './create-runtime.js';
+
+/** Runtimes in their own processes, run from the test run's build (see `nodeScriptArgs`). */
+const HANG_AFTER_AUDIT = fileURLToPath(new URL('./fixtures/hang-after-audit.ts', import.meta.url));
+const ROTATING_WRITER = fileURLToPath(
+  new URL('./fixtures/rotating-audit-writer.ts', import.meta.url),
+);
 
 const lookup = defineTool({
   name: 'lookup',
@@ -319,41 +326,7 @@ describe('execute: audit records of calls', () => {
 
   it('keeps every event reported written, and the start of the running call, when the process is killed', async () => {
     const path = join(dir, 'audit.jsonl');
-    const root = fileURLToPath(new URL('../..', import.meta.url));
-    const source = (file: string): string =>
-      JSON.stringify(pathToFileURL(fileURLToPath(new URL(file, import.meta.url))).href);
-    const script = join(dir, 'child.mjs');
-    await writeFile(
-      script,
-      `import { createRuntime } from ${source('./create-runtime.ts')};
-import { createJsonlAuditSink } from ${source('../audit/jsonl-audit-sink.ts')};
-import { defineTool } from ${source('../tool/define-tool.ts')};
-const runtime = createRuntime({
-  mode: 'yolo',
-  auditSinks: [createJsonlAuditSink({ path: process.argv[2], maxSyncDelayMs: 60000 })],
-  tools: [
-    defineTool({
-      name: 'quick', description: 'Returns', annotations: { readOnlyHint: true },
-      inputSchema: { type: 'object' }, execute: () => 'done',
-    }),
-    defineTool({
-      name: 'hang', description: 'Never returns', annotations: { readOnlyHint: true },
-      inputSchema: { type: 'object' },
-      execute: () => {
-        process.stdout.write('running\\n');
-        return new Promise(() => {});
-      },
-    }),
-  ],
-});
-const batch = Array.from({ length: 20 }, (_, i) => ({ id: 'q' + i, name: 'quick', arguments: {} }));
-await runtime.execute(batch);
-process.stdout.write('written\\n');
-await runtime.execute([{ id: 'h', name: 'hang', arguments: {} }]);
-`,
-    );
-    const child = spawn(process.execPath, ['--import', 'tsx', script, path], {
-      cwd: root,
+    const child = spawn(process.execPath, [...nodeScriptArgs(HANG_AFTER_AUDIT), path], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -381,48 +354,7 @@ await runtime.execute([{ id: 'h', name: 'hang', arguments: {} }]);
 
   it('keeps whole lines in every file and every event reported written when killed while rotating under heavy writing', async () => {
     const path = join(dir, 'audit.jsonl');
-    const root = fileURLToPath(new URL('../..', import.meta.url));
-    const source = (file: string): string =>
-      JSON.stringify(pathToFileURL(fileURLToPath(new URL(file, import.meta.url))).href);
-    const script = join(dir, 'child.mjs');
-    // Two loops of batches, read and write calls mixed (sync 'auto': both paths), into a log
-    // rotated every 4 KB; each batch's call ids are printed once execute resolved.
-    await writeFile(
-      script,
-      `import { createRuntime } from ${source('./create-runtime.ts')};
-import { createJsonlAuditSink } from ${source('../audit/jsonl-audit-sink.ts')};
-import { defineTool } from ${source('../tool/define-tool.ts')};
-const runtime = createRuntime({
-  mode: 'yolo',
-  auditSinks: [createJsonlAuditSink({
-    path: process.argv[2], sync: 'auto', rotate: { maxBytes: 4096, keep: 1000 },
-  })],
-  tools: [
-    defineTool({
-      name: 'look', description: 'Reads', annotations: { readOnlyHint: true },
-      inputSchema: { type: 'object' }, execute: () => 'seen',
-    }),
-    defineTool({
-      name: 'put', description: 'Writes',
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
-      inputSchema: { type: 'object' }, execute: () => 'stored',
-    }),
-  ],
-});
-const loop = async (name) => {
-  for (let batch = 0; ; batch += 1) {
-    const calls = Array.from({ length: 8 }, (_, i) => ({
-      id: name + batch + '-' + i, name: i % 2 === 0 ? 'look' : 'put', arguments: { i },
-    }));
-    await runtime.execute(calls);
-    process.stdout.write('acked ' + calls.map((call) => call.id).join(' ') + '\\n');
-  }
-};
-await Promise.all([loop('a'), loop('b')]);
-`,
-    );
-    const child = spawn(process.execPath, ['--import', 'tsx', script, path], {
-      cwd: root,
+    const child = spawn(process.execPath, [...nodeScriptArgs(ROTATING_WRITER), path], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
