@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NotJsonRpcMessageError, StdioUpstreamTransport } from './stdio-upstream-transport.js';
 
 // A real child process: it answers each line it reads with a JSON-RPC result that tells the
@@ -144,6 +144,69 @@ describe('StdioUpstreamTransport', () => {
       message: 'Not connected',
     });
   });
+
+  it.each([
+    { what: 'ends on SIGTERM', exits: true },
+    { what: 'ignores SIGTERM', exits: false },
+  ])(
+    'closes a server that outlives the end of its stdin and $what: SIGTERM 2 s after stdin ends, SIGKILL 2 s after that',
+    async ({ exits }) => {
+      const transport = new StdioUpstreamTransport({
+        command: process.execPath,
+        args: [
+          '-e',
+          `process.stdin.resume();
+process.on('SIGTERM', () => { process.stderr.write('SIGTERM\\n');${exits ? ' process.exit(0);' : ''} });
+setInterval(() => {}, 1000);
+process.stderr.write('ready\\n');`,
+        ],
+      });
+      let stderr = '';
+      transport.stderr.on('data', (chunk: Buffer) => {
+        stderr += String(chunk);
+      });
+      /** Resolves once the server wrote `text` on stderr. */
+      const heard = (text: string): Promise<void> =>
+        new Promise((resolve) => {
+          const check = (): void => {
+            if (!stderr.includes(text)) return;
+            transport.stderr.off('data', check);
+            resolve();
+          };
+          transport.stderr.on('data', check);
+          check();
+        });
+      const ended = new Promise<void>((resolve) => {
+        transport.onclose = resolve;
+      });
+      await transport.start();
+      open.push(transport);
+      await heard('ready');
+      vi.useFakeTimers({ toFake: ['setTimeout'] });
+      try {
+        let closed = false;
+        const closing = transport.close().then(() => {
+          closed = true;
+        });
+        await vi.advanceTimersByTimeAsync(1999);
+        expect(stderr).not.toContain('SIGTERM');
+        expect(closed).toBe(false);
+        await vi.advanceTimersByTimeAsync(1);
+        await heard('SIGTERM');
+        if (!exits) {
+          await vi.advanceTimersByTimeAsync(1999);
+          expect(closed).toBe(false);
+          await vi.advanceTimersByTimeAsync(1);
+        }
+        await closing;
+        // The server ends only by the last signal: it ignores the end of stdin, and one that
+        // ignores SIGTERM ends only by SIGKILL.
+        await ended;
+      } finally {
+        vi.useRealTimers();
+      }
+    },
+  );
 
   it('fails a send still waiting for the pipe when the server goes away without reading it', async () => {
     const transport = new StdioUpstreamTransport({
