@@ -6,6 +6,7 @@ import {
   createTempWorkspace,
   type FixtureServer,
   type FixtureTool,
+  nodeScriptArgs,
 } from '../testing/index.js';
 import type { LoadedGatewayConfig } from './config/index.js';
 import { loadGatewayConfig } from './config/index.js';
@@ -30,10 +31,15 @@ export const toolsFileServer = (
   extra: Record<string, unknown> = {},
 ): Promise<FixtureServer> => createFixtureServer({ dir, name, tools, extra });
 
-/** The configuration entry of `@modelcontextprotocol/server-everything` over stdio. */
+const EVERYTHING_STDIO = fileURLToPath(new URL('./fixtures/everything-stdio.ts', import.meta.url));
+
+/**
+ * The configuration entry of `@modelcontextprotocol/server-everything` over stdio, started
+ * so that it exits once its stdin ends (see `fixtures/everything-stdio.ts`).
+ */
 export const everythingServer = (extra: Record<string, unknown> = {}) => ({
   command: process.execPath,
-  args: [join(modules, 'server-everything', 'dist', 'index.js'), 'stdio'],
+  args: nodeScriptArgs(EVERYTHING_STDIO),
   ...extra,
 });
 
