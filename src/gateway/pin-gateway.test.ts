@@ -1,5 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { processAlive } from '../testing/index.js';
 import { tempDir, toolsFileServer, writeConfig } from './gateway.test-helpers.js';
 import { type PinPlan, pinGateway } from './pin-gateway.js';
 
@@ -79,5 +82,41 @@ describe('pinGateway with a review', () => {
     expect(JSON.parse(await text()).servers.notes.tools.search.definition.description).toBe(
       'Searches notes.',
     );
+  });
+});
+
+describe('pinGateway and the servers it lists', () => {
+  it('reviews while a server that outlives its stdin is given its grace, and settles once it ended', async () => {
+    const { dir, remove } = await tempDir();
+    cleanups.push(remove);
+    // The server records its process id, and a timer keeps it running once its stdin ends,
+    // so that it ends only when stopped after its grace period.
+    const starts = join(dir, 'starts.txt');
+    const linger = join(dir, 'linger.mjs');
+    await writeFile(
+      linger,
+      `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(starts)}, process.pid + '\\n');\nsetInterval(() => {}, 1000);\n`,
+    );
+    const notes = await toolsFileServer(dir, 'notes', [
+      { name: 'search', description: 'Searches notes.', annotations: { readOnlyHint: true } },
+    ]);
+    const entry = notes.entry as { args: string[] };
+    const server = { ...entry, args: ['--import', pathToFileURL(linger).href, ...entry.args] };
+    const config = await writeConfig(dir, { servers: { notes: server } });
+    let aliveAtReview: boolean | undefined;
+    const result = await pinGateway({
+      config,
+      review: async () => {
+        const pid = Number((await readFile(starts, 'utf8')).trim());
+        aliveAtReview = processAlive(pid);
+        return true;
+      },
+    });
+    expect(result.written).toBe(true);
+    // Reviewed before the server ended: its close did not hold the review back.
+    expect(aliveAtReview).toBe(true);
+    // Settled only once it ended: no server outlives the pinning.
+    const pid = Number((await readFile(starts, 'utf8')).trim());
+    expect(processAlive(pid)).toBe(false);
   });
 });

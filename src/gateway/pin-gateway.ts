@@ -90,12 +90,16 @@ const canonicalListing = (listing: ToolListing): ToolListing => ({
   ...(listing._meta === undefined ? {} : { _meta: canonicalCopy(listing._meta) }),
 });
 
-/** Lists one server's tools as the gateway sees them, then closes the connection. */
+/**
+ * Lists one server's tools as the gateway sees them, and closes the connection: `closings`
+ * gets the promise of its end.
+ */
 async function listServer(
   server: LoadedGatewayConfig['servers'][number],
   settings: UpstreamConnectSettings,
+  closings: Promise<void>[],
 ): Promise<ListedServer> {
-  const listed = await listMcpServerTools(
+  const { tools: listed, closed } = await listMcpServerTools(
     upstreamOptions(server, createRegistry({ env: {} }), {
       ...settings,
       reconnect: false,
@@ -112,6 +116,7 @@ async function listServer(
       },
     }),
   );
+  closings.push(closed);
   // Sorted once: each definition is then hashed, reviewed and written (as the lock file
   // sorts it) with JSON.stringify, without a sorted pass and its garbage per use, and the
   // listed objects, not kept, are freed.
@@ -129,6 +134,8 @@ async function listServer(
  * atomically under a lock, and only when it changes.
  *
  * Nothing is written unless every server could be listed, nor when `review` declines.
+ * Each server is closed once its tools are listed, and ends while they are reviewed and
+ * pinned; `pinGateway` settles once every one has ended.
  *
  * @throws HintgateError `mcp_connect_failed` naming the server that could not be listed
  * (the first in configuration order), `invalid_lock_file` for a pin file that is not one,
@@ -136,6 +143,20 @@ async function listServer(
  * changed while `review` was deciding.
  */
 export async function pinGateway(options: PinGatewayOptions): Promise<PinGatewayResult> {
+  const closings: Promise<void>[] = [];
+  try {
+    return await pinListed(options, closings);
+  } finally {
+    // The servers end while their tools are reviewed and pinned (one that does not exit
+    // when its stdin ends is given its grace period meanwhile); none outlives the pinning.
+    await Promise.all(closings);
+  }
+}
+
+async function pinListed(
+  options: PinGatewayOptions,
+  closings: Promise<void>[],
+): Promise<PinGatewayResult> {
   const { config } = options;
   const settings: UpstreamConnectSettings = {
     ...(options.connectTimeoutMs === undefined
@@ -144,7 +165,7 @@ export async function pinGateway(options: PinGatewayOptions): Promise<PinGateway
     ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
   };
   const listed = await Promise.allSettled(
-    config.servers.map((server) => listServer(server, settings)),
+    config.servers.map((server) => listServer(server, settings, closings)),
   );
   const failed = listed.find((outcome) => outcome.status === 'rejected');
   if (failed !== undefined) {

@@ -7,7 +7,7 @@ export type {
   McpStatusEvent,
   McpToolsEvent,
 } from './connection-events.js';
-export { listMcpServerTools } from './list-mcp-server-tools.js';
+export { type ListedMcpServerTools, listMcpServerTools } from './list-mcp-server-tools.js';
 export type {
   ConnectMcpServerCommonOptions,
   ConnectMcpServerOptions,

@@ -74,7 +74,9 @@ describe('listToolPages (a connection that keeps no listing)', () => {
 
   it('reads every page, and lists what the client parse would for everything pinned', async () => {
     const options = await serve(2, ODD_TOOLS);
-    const lean = await listMcpServerTools(options);
+    const listed = await listMcpServerTools(options);
+    await listed.closed;
+    const lean = listed.tools;
     expect(lean.map((tool) => tool.name)).toEqual(ODD_TOOLS.map((tool) => tool.name));
 
     // The same server read through the client's own listTools (and its parse of each tool).
