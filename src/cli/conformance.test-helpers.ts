@@ -8,18 +8,31 @@ const run = promisify(execFile);
 /** The official MCP conformance suite's command (@modelcontextprotocol/conformance). */
 export const CONFORMANCE = join(REPO_ROOT, 'node_modules', '.bin', 'conformance');
 
-/** `npx` arguments that run what follows under Node 22, which the suite needs. */
-export const NODE_22 = ['-y', 'node@22'];
+/** Node 22 or later, which the suite needs: its binary, or why it cannot be had. */
+export type Node22 = { readonly path: string } | { readonly problem: string };
 
-/** Why Node 22 cannot be had through npx, or undefined when it can. */
-export const node22Problem = async (): Promise<string | undefined> => {
-  try {
-    const { stdout } = await run('npx', [...NODE_22, '--version'], {
-      cwd: REPO_ROOT,
-      timeout: 180_000,
-    });
-    return /^v2[2-9]\./.test(stdout.trim()) ? undefined : `npx node@22 printed ${stdout.trim()}`;
-  } catch (error) {
-    return (error as Error).message.split('\n')[0];
-  }
+let found: Promise<Node22> | undefined;
+
+/**
+ * Node 22's binary, asked of `npx -y node@22` (fetched from the npm registry once and cached
+ * by npm) once per test process: the suite's runs then start it directly, without npm's
+ * own start of about 2 s of CPU each.
+ */
+export const node22 = (): Promise<Node22> => {
+  found ??= (async (): Promise<Node22> => {
+    try {
+      const { stdout } = await run(
+        'npx',
+        ['-y', 'node@22', '-p', 'process.version + " " + process.execPath'],
+        { cwd: REPO_ROOT, timeout: 180_000 },
+      );
+      const [version = '', ...path] = stdout.trim().split(' ');
+      return /^v2[2-9]\./.test(version) && path.length > 0
+        ? { path: path.join(' ') }
+        : { problem: `npx node@22 printed ${stdout.trim()}` };
+    } catch (error) {
+      return { problem: (error as Error).message.split('\n')[0] ?? String(error) };
+    }
+  })();
+  return found;
 };

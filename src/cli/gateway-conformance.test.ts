@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { everythingServer, tempDir } from '../gateway/gateway.test-helpers.js';
-import { CONFORMANCE, NODE_22, node22Problem } from './conformance.test-helpers.js';
+import { CONFORMANCE, node22 } from './conformance.test-helpers.js';
 import { runCli } from './run-cli.js';
 import { cliArgv, REPO_ROOT } from './serve-process.test-helpers.js';
 
@@ -14,8 +14,8 @@ import { cliArgv, REPO_ROOT } from './serve-process.test-helpers.js';
 // own Streamable HTTP transport, and through `hintgate gateway --http` with the same server
 // as a stdio upstream. Every scenario that passes directly has to pass through the gateway:
 // tools, resources, prompts, logging and ping are all relayed. The suite needs Node 22
-// or later; it runs under `npx -y node@22`, fetched from the npm registry once and cached
-// by npm.
+// or later; it runs under the binary of `npx -y node@22` (fetched from the npm registry
+// once and cached by npm), asked for once.
 //
 // The suite is written for its own reference server: most scenarios call tools, prompts and
 // resources (`test_image_content`, `test_prompt_with_arguments`, ...) that server-everything
@@ -53,7 +53,10 @@ const RELAYED = [
   'tools-list',
 ] as const;
 
-const problem = await node22Problem();
+const node = await node22();
+const problem = 'problem' in node ? node.problem : undefined;
+/** Node 22's binary (the tests that run it are skipped without it). */
+const NODE_22 = 'path' in node ? node.path : 'node';
 if (problem !== undefined) {
   console.warn(
     `Skipping the MCP conformance suite through the gateway: node@22 could not be obtained (${problem}).`,
@@ -131,7 +134,7 @@ const childEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => {
 
 /** The names of the suite's server scenarios, pending ones included. */
 const listScenarios = async (): Promise<string[]> => {
-  const { stdout } = await run('npx', [...NODE_22, CONFORMANCE, 'list', '--server'], {
+  const { stdout } = await run(NODE_22, [CONFORMANCE, 'list', '--server'], {
     cwd: REPO_ROOT,
     timeout: 120_000,
   });
@@ -140,11 +143,11 @@ const listScenarios = async (): Promise<string[]> => {
 
 /** Runs every server scenario against `url`; maps each scenario to whether it passed. */
 const runSuite = async (url: string): Promise<Map<string, boolean>> => {
-  const { stdout } = await run(
-    'npx',
-    [...NODE_22, CONFORMANCE, 'server', '--url', url, '--suite', 'all'],
-    { cwd: REPO_ROOT, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 },
-  ).catch((error: { stdout?: string; message: string }) => {
+  const { stdout } = await run(NODE_22, [CONFORMANCE, 'server', '--url', url, '--suite', 'all'], {
+    cwd: REPO_ROOT,
+    timeout: 120_000,
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((error: { stdout?: string; message: string }) => {
     // The suite exits 1 when any scenario fails; its summary is still on stdout.
     if (error.stdout === undefined) throw error;
     return { stdout: error.stdout };

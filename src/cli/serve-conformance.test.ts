@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CONFORMANCE, NODE_22, node22Problem } from './conformance.test-helpers.js';
+import { CONFORMANCE, node22 } from './conformance.test-helpers.js';
 import { REPO_ROOT, startHttpServe } from './serve-process.test-helpers.js';
 
 // The official MCP conformance suite (@modelcontextprotocol/conformance) against
 // `hintgate serve --http`, for the scenarios that apply to a tools-only server. The suite
-// needs Node 22 or later; it runs under `npx -y node@22`, fetched from the npm registry
-// once and cached by npm.
+// needs Node 22 or later; it runs under the binary of `npx -y node@22` (fetched from the npm
+// registry once and cached by npm), asked for once.
 
 const run = promisify(execFile);
 const SCENARIOS = [
@@ -21,7 +21,10 @@ const SCENARIOS = [
   'dns-rebinding-protection',
 ] as const;
 
-const problem = await node22Problem();
+const node = await node22();
+const problem = 'problem' in node ? node.problem : undefined;
+/** Node 22's binary (the tests that run it are skipped without it). */
+const NODE_22 = 'path' in node ? node.path : 'node';
 if (problem !== undefined) {
   console.warn(`Skipping the MCP conformance suite: node@22 could not be obtained (${problem}).`);
 }
@@ -41,8 +44,8 @@ describe('MCP conformance suite against hintgate serve --http', () => {
         const outcomes = await Promise.all(
           SCENARIOS.map(async (scenario) => {
             const { stdout } = await run(
-              'npx',
-              [...NODE_22, CONFORMANCE, 'server', '--url', server.url, '--scenario', scenario],
+              NODE_22,
+              [CONFORMANCE, 'server', '--url', server.url, '--scenario', scenario],
               { cwd: REPO_ROOT, timeout: 120_000 },
             ).catch((error: { stdout?: string; message: string }) => ({
               stdout: `${error.stdout ?? ''}\n${error.message}`,
