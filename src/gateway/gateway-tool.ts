@@ -17,7 +17,7 @@ export interface GatewayToolOutcome {
 }
 
 const asListed = (schema: ToolSchema<unknown>): SchemaInput =>
-  listedSchema(schema.jsonSchema, (value) => schema.validate(value));
+  listedSchema(schema.jsonSchema, schema);
 
 /**
  * The tool the gateway offers for an upstream tool: the upstream tool itself when it keeps

@@ -155,23 +155,27 @@ const fromStandardSchema = <T>(
       { cause: error },
     );
   }
-  const toOutcome = (result: StandardSchemaV1.Result<unknown>): ValidationOutcome<T> =>
-    result.issues === undefined
-      ? { ok: true, value: result.value as T }
-      : {
-          ok: false,
-          message: result.issues
-            .map((issue) => `${formatPath(issue.path ?? [])}: ${issue.message}`)
-            .join('; '),
-        };
   return {
     jsonSchema,
     validate(value) {
       const result = props.validate(value);
-      return result instanceof Promise ? result.then(toOutcome) : toOutcome(result);
+      return (result instanceof Promise ? result.then(standardOutcome) : standardOutcome(result)) as
+        | ValidationOutcome<T>
+        | Promise<ValidationOutcome<T>>;
     },
   };
 };
+
+/** A Standard Schema result as a validation outcome; one function for every schema. */
+const standardOutcome = (result: StandardSchemaV1.Result<unknown>): ValidationOutcome<unknown> =>
+  result.issues === undefined
+    ? { ok: true, value: result.value }
+    : {
+        ok: false,
+        message: result.issues
+          .map((issue) => `${formatPath(issue.path ?? [])}: ${issue.message}`)
+          .join('; '),
+      };
 
 /**
  * Normalizes a schema of a tool definition. `where` names it in error messages, for

@@ -4,7 +4,6 @@ import {
   isPlainObject,
   type JsonSchemaObject,
   PLAIN_JSON_SCHEMA_VENDOR,
-  type ToolSchema,
   toolSchema,
   type ValidationOutcome,
 } from '../../tool/index.js';
@@ -41,26 +40,70 @@ const toResult = (
     ? { value: outcome.value as Record<string, unknown> }
     : { issues: toIssues(outcome.message) };
 
+/** Checks a value against a schema: a function, or an object with the method. */
+type Validate = (
+  value: unknown,
+) => ValidationOutcome<unknown> | Promise<ValidationOutcome<unknown>>;
+
+/** An object that checks values (a `ToolSchema` is one). */
+interface Validator {
+  validate(value: unknown): ValidationOutcome<unknown> | Promise<ValidationOutcome<unknown>>;
+}
+
+/** How a listed schema renders: the listed object, copied, for input and output alike. */
+class ListedRendering {
+  readonly #listed: JsonSchemaObject;
+
+  constructor(listed: JsonSchemaObject) {
+    this.#listed = listed;
+  }
+
+  input(): Record<string, unknown> {
+    return { ...this.#listed };
+  }
+
+  output(): Record<string, unknown> {
+    return { ...this.#listed };
+  }
+}
+
+/**
+ * The Standard Schema part of a listed schema. Methods of a class rather than closures made
+ * per schema: a gateway in front of a server of thousands of tools makes one per tool.
+ */
+class ListedSchemaProps {
+  readonly version = 1;
+  readonly vendor = PLAIN_JSON_SCHEMA_VENDOR;
+  readonly jsonSchema: ListedRendering;
+  readonly #validator: Validator;
+
+  constructor(listed: JsonSchemaObject, validator: Validator) {
+    this.jsonSchema = new ListedRendering(listed);
+    this.#validator = validator;
+  }
+
+  validate(
+    value: unknown,
+  ):
+    | StandardSchemaV1.Result<Record<string, unknown>>
+    | Promise<StandardSchemaV1.Result<Record<string, unknown>>> {
+    const outcome = this.#validator.validate(value);
+    return outcome instanceof Promise ? outcome.then(toResult) : toResult(outcome);
+  }
+}
+
 /**
  * A schema that renders `listed` exactly as the server gave it and validates with
- * `validate`. Used where hintgate's own compilation of `listed` is not what should be
- * listed, or would alter results.
+ * `validate` (a function, or an object whose `validate` method checks: a `ToolSchema`).
+ * Used where hintgate's own compilation of `listed` is not what should be listed, or would
+ * alter results.
  */
 export function listedSchema(
   listed: JsonSchemaObject,
-  validate: (value: unknown) => ValidationOutcome<unknown> | Promise<ValidationOutcome<unknown>>,
+  validate: Validate | Validator,
 ): ListedSchema {
-  return {
-    '~standard': {
-      version: 1,
-      vendor: PLAIN_JSON_SCHEMA_VENDOR,
-      validate: (value) => {
-        const outcome = validate(value);
-        return outcome instanceof Promise ? outcome.then(toResult) : toResult(outcome);
-      },
-      jsonSchema: { input: () => ({ ...listed }), output: () => ({ ...listed }) },
-    },
-  };
+  const validator = typeof validate === 'function' ? { validate } : validate;
+  return { '~standard': new ListedSchemaProps(listed, validator) };
 }
 
 const compiles = (schema: JsonSchemaObject, role: SchemaRole) => {
@@ -128,6 +171,40 @@ export function fallbackInputSchema(listed: JsonSchemaObject, reason: string): F
   return { schema: listedSchema(listed, fallback.validate), problem: fallback.problem };
 }
 
+/** The validator of {@link lazyInputSchema}: compiled on its first use. */
+class LazyInputValidator implements Validator {
+  readonly #listed: JsonSchemaObject;
+  readonly #where: string;
+  readonly #onProblem: (problem: string) => void;
+  #validate: Validate | undefined;
+
+  constructor(listed: JsonSchemaObject, where: string, onProblem: (problem: string) => void) {
+    this.#listed = listed;
+    this.#where = where;
+    this.#onProblem = onProblem;
+  }
+
+  validate(value: unknown): ValidationOutcome<unknown> | Promise<ValidationOutcome<unknown>> {
+    this.#validate ??= this.#compile();
+    return this.#validate(value);
+  }
+
+  #compile(): Validate {
+    try {
+      const compiled = toolSchema(this.#listed, 'input', this.#where);
+      return (value) => compiled.validate(value);
+    } catch (error) {
+      const reason =
+        error instanceof HintgateError && error.cause instanceof Error
+          ? error.cause.message
+          : (error as Error).message;
+      const fallback = fallbackInputValidator(this.#listed, reason);
+      this.#onProblem(fallback.problem);
+      return fallback.validate;
+    }
+  }
+}
+
 /**
  * The input schema of a remote tool, listed as the server gave it and compiled on its first
  * validation rather than when listed, so that a server of thousands of tools costs only the
@@ -139,25 +216,7 @@ export function lazyInputSchema(
   where: string,
   onProblem: (problem: string) => void,
 ): ListedSchema {
-  let validate: ((value: unknown) => ReturnType<ToolSchema['validate']>) | undefined;
-  const compile = (): NonNullable<typeof validate> => {
-    try {
-      const compiled = toolSchema(listed, 'input', where);
-      return (value) => compiled.validate(value);
-    } catch (error) {
-      const reason =
-        error instanceof HintgateError && error.cause instanceof Error
-          ? error.cause.message
-          : (error as Error).message;
-      const fallback = fallbackInputValidator(listed, reason);
-      onProblem(fallback.problem);
-      return fallback.validate;
-    }
-  };
-  return listedSchema(listed, (value) => {
-    validate ??= compile();
-    return validate(value);
-  });
+  return listedSchema(listed, new LazyInputValidator(listed, where, onProblem));
 }
 
 /** How a server's output schema is carried. */
