@@ -124,6 +124,10 @@ export async function catalog(context: Context): Promise<Result> {
           build.api.selectTools(query, { tools: list as never, maxTools: 10 });
         return (performance.now() - started) / queries.length;
       };
+      // A first index of a copy of the list (its own cache entry), untimed: the timed one is
+      // the index of the list, not the first compile of the code that builds it, which would
+      // fall on whichever build is measured first.
+      build.api.selectTools('', { tools: [...list] as never, maxTools: 10 });
       const indexMs = time(['']);
       time(WARMUPS);
       const newMs = median(QUERIES.map((query) => time([query])));
@@ -136,7 +140,7 @@ export async function catalog(context: Context): Promise<Result> {
   }
   const startHead = 'tools|build|upstream alone ms|gateway ms|gateway / upstream|gateway CPU ms';
   return {
-    method: `start: spawn to the first \`tools/list\` answer, median of 2 rounds, upstream and builds taking turns; gateway CPU = user + system of the gateway process from start to exit after the answer (its upstream not counted), the figure that holds under load. Pin: \`hintgate pin\` of the ${big}-tool catalog, peak RSS of its process. selectTools (\`maxTools: 10\`, ${QUERIES.length} queries): index = first call; new words = median of the first query of each, after ${WARMUPS.length} queries with none of their words (the search's code compiled, none of their words searched before); seen words = mean over 50 rounds of all.`,
+    method: `start: spawn to the first \`tools/list\` answer, median of 2 rounds, upstream and builds taking turns; gateway CPU = user + system of the gateway process from start to exit after the answer (its upstream not counted), the figure that holds under load. Pin: \`hintgate pin\` of the ${big}-tool catalog, peak RSS of its process. selectTools (\`maxTools: 10\`, ${QUERIES.length} queries): index = first call on the list, after one untimed index of a copy of it (so that neither build pays the first compile of the index code); new words = median of the first query of each, after ${WARMUPS.length} queries with none of their words (the search's code compiled, none of their words searched before); seen words = mean over 50 rounds of all.`,
     tables: [
       table(startHead, starts),
       table('tools|build|pin ms|pin / upstream start|peak RSS MB', pins),
