@@ -40,15 +40,18 @@ const toResult = (
     ? { value: outcome.value as Record<string, unknown> }
     : { issues: toIssues(outcome.message) };
 
-/** Checks a value against a schema: a function, or an object with the method. */
+/** Checks a value against a schema. */
 type Validate = (
   value: unknown,
 ) => ValidationOutcome<unknown> | Promise<ValidationOutcome<unknown>>;
 
-/** An object that checks values (a `ToolSchema` is one). */
+/** An object that checks values: a `ToolSchema`, a {@link FallbackValidator}. */
 interface Validator {
   validate(value: unknown): ValidationOutcome<unknown> | Promise<ValidationOutcome<unknown>>;
 }
+
+/** Takes any value as it is: for output schemas, which the MCP client checks itself. */
+const PASS_THROUGH: Validator = { validate: (value) => ({ ok: true, value }) };
 
 /** How a listed schema renders: the listed object, copied, for input and output alike. */
 class ListedRendering {
@@ -94,15 +97,10 @@ class ListedSchemaProps {
 
 /**
  * A schema that renders `listed` exactly as the server gave it and validates with
- * `validate` (a function, or an object whose `validate` method checks: a `ToolSchema`).
- * Used where hintgate's own compilation of `listed` is not what should be listed, or would
- * alter results.
+ * `validator` (a `ToolSchema`, say). Used where hintgate's own compilation of `listed` is
+ * not what should be listed, or would alter results.
  */
-export function listedSchema(
-  listed: JsonSchemaObject,
-  validate: Validate | Validator,
-): ListedSchema {
-  const validator = typeof validate === 'function' ? { validate } : validate;
+export function listedSchema(listed: JsonSchemaObject, validator: Validator): ListedSchema {
   return { '~standard': new ListedSchemaProps(listed, validator) };
 }
 
@@ -168,7 +166,7 @@ export function fallbackInputValidator(
  */
 export function fallbackInputSchema(listed: JsonSchemaObject, reason: string): FallbackSchema {
   const fallback = fallbackInputValidator(listed, reason);
-  return { schema: listedSchema(listed, fallback.validate), problem: fallback.problem };
+  return { schema: listedSchema(listed, fallback), problem: fallback.problem };
 }
 
 /** The validator of {@link lazyInputSchema}: compiled on its first use. */
@@ -264,9 +262,7 @@ export function remoteOutputSchema(
     ...(notCompiled === undefined ? [] : [notCompiled]),
   ];
   return {
-    ...(listed.type === 'object'
-      ? { schema: listedSchema(listed, (value) => ({ ok: true, value })) }
-      : {}),
+    ...(listed.type === 'object' ? { schema: listedSchema(listed, PASS_THROUGH) } : {}),
     ...(compile ? { compiles: notCompiled === undefined } : {}),
     ...(problems.length === 0 ? {} : { problem: problems.join('; ') }),
   };
