@@ -1,5 +1,4 @@
 import { createRequire } from 'node:module';
-import { closest } from '../config-problems/index.js';
 
 /** Where the CLI writes, and what it reads from its environment; injectable for tests. */
 export interface CliIo {
@@ -83,7 +82,7 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
     io.stdout(`${version()}\n`);
     return 0;
   }
-  // Loaded on demand: --help and --version stay free of the MCP SDK.
+  // Loaded on demand: --help and --version stay free of the MCP SDK and of each other command.
   if (first === 'serve') {
     const { runServe } = await import('./run-serve.js');
     return runServe(rest, io);
@@ -113,6 +112,8 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
     return runTrust(rest, io);
   }
   const what = first.startsWith('-') ? `unknown option "${first}"` : `unknown command "${first}"`;
+  // Loaded only here: --help and --version load nothing but this file.
+  const { closest } = await import('../config-problems/index.js');
   const near = first.startsWith('-') ? undefined : closest(first, COMMANDS);
   const hint = near === undefined ? '' : ` Did you mean "hintgate ${near}"?`;
   io.stderr(`hintgate: ${what}.${hint} Run "hintgate --help" for usage.\n`);

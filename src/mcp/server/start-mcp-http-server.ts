@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type NodeIncomingMessageLike, toNodeHandler } from '@modelcontextprotocol/node';
+import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { HintgateError } from '../../errors/index.js';
 import { fastPathEnabled } from '../fast-paths.js';
@@ -185,6 +185,9 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
   const host = options.host ?? DEFAULT_HTTP_HOST;
   const allowed = normalizeAllowedHosts(options.allowedHosts ?? allowedHostnames(host));
   const { token } = options;
+  // Loaded here, not with the module: a process that serves only stdio never loads the
+  // SDK's Node HTTP adapter (and the web framework under it), about 50 ms of its start.
+  const { toNodeHandler } = await import('@modelcontextprotocol/node');
   const principals = [
     ...(options.principals === undefined ? [] : checkHttpPrincipals(options.principals)),
     ...(token === undefined ? [] : [{ name: 'bearer', token, scopes: [] }]),

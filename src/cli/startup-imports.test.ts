@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { importGraph } from '../import-graph.test-helpers.js';
+
+// What a hintgate process loads before its code runs (dynamic imports not followed). An MCP
+// client starts `hintgate serve` and `hintgate gateway` for every session, so what they load
+// and never use is paid on every start.
+
+const HTTP_PACKAGES = ['@modelcontextprotocol/node', 'hono', '@hono/node-server'];
+
+describe('hintgate startup', () => {
+  it('--help and --version load the command dispatcher alone', () => {
+    const { files, packages } = importGraph('src/cli/main.ts', { dynamic: false });
+    expect(files).toEqual(['src/cli/main.ts', 'src/cli/run-cli.ts']);
+    expect(packages).toEqual([]);
+  });
+
+  it.each([
+    'src/cli/run-serve.ts',
+    'src/cli/run-gateway.ts',
+    'src/mcp.ts',
+    'src/testing/fixture-server-process.ts',
+  ])('%s loads the HTTP adapter only when it serves HTTP', (entry) => {
+    const { packages } = importGraph(entry, { dynamic: false });
+    expect(packages.filter((name) => HTTP_PACKAGES.includes(name))).toEqual([]);
+    // Followed into what it loads on demand, it is there: the test looks at the right place.
+    expect(importGraph(entry).packages).toContain('@modelcontextprotocol/node');
+  });
+});
