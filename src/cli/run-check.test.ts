@@ -28,6 +28,15 @@ const EVERYTHING = [
   join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js'),
   'stdio',
 ];
+/**
+ * server-everything started so that it exits once its stdin ends (see
+ * `gateway/fixtures/everything-stdio.ts`), for a check process that is timed to its exit:
+ * alone, the server outlives its client by the 2 s grace before SIGTERM.
+ */
+const EVERYTHING_EXITING = [
+  process.execPath,
+  ...nodeScriptArgs(join(ROOT, 'src', 'gateway', 'fixtures', 'everything-stdio.ts')),
+];
 
 const capture = (args: string[], cwd?: string) =>
   captureCli(['check', ...args], cwd === undefined ? {} : { cwd });
@@ -482,7 +491,7 @@ describe.runIf(existsSync(join(ROOT, 'dist', 'cli', 'run-check.js')))(
         '--fail-on',
         'none',
         '--',
-        ...EVERYTHING,
+        ...EVERYTHING_EXITING,
       ]);
       expect(JSON.parse(stdout)).toMatchObject({ version: 1, exitCode: 0 });
       const failure = await run(process.execPath, [
@@ -491,7 +500,7 @@ describe.runIf(existsSync(join(ROOT, 'dist', 'cli', 'run-check.js')))(
         '--fail-on',
         'low',
         '--',
-        ...EVERYTHING,
+        ...EVERYTHING_EXITING,
       ]).catch((error: { code: number; stdout: string }) => error);
       expect(failure).toMatchObject({ code: 1 });
       const usage = await run(process.execPath, [bin, 'check', '--allow-writes']).catch(
