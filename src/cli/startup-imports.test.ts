@@ -25,4 +25,13 @@ describe('hintgate startup', () => {
     // Followed into what it loads on demand, it is there: the test looks at the right place.
     expect(importGraph(entry).packages).toContain('@modelcontextprotocol/node');
   });
+
+  it('the gateway starts its stdio servers before it loads the MCP SDK', () => {
+    // What loads before `startUpstreamsEarly` runs: the rest comes by import() after it.
+    const { packages } = importGraph('src/cli/run-gateway.ts', { dynamic: false });
+    expect(
+      packages.filter((name) => name.startsWith('@modelcontextprotocol/') || name === 'zod'),
+    ).toEqual([]);
+    expect(packages).toContain('cross-spawn');
+  });
 });

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import spawn from 'cross-spawn';
+import { defaultEnvironment } from './default-environment.js';
 
 /** What starts a stdio server's process. */
 export interface StdioUpstreamParams {
@@ -17,7 +17,7 @@ export interface StdioUpstreamParams {
  */
 export function spawnStdioServer(params: StdioUpstreamParams): ChildProcess {
   return spawn(params.command, [...(params.args ?? [])], {
-    env: { ...getDefaultEnvironment(), ...params.env },
+    env: { ...defaultEnvironment(), ...params.env },
     stdio: ['pipe', 'pipe', 'pipe'],
     shell: false,
     windowsHide: process.platform === 'win32',
