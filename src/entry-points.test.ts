@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -24,16 +24,33 @@ function entryPoints(): Map<string, string> {
   return entries;
 }
 
+/** Every source file of the package (tests, test helpers and fixtures are not shipped). */
+function sourceFiles(): string[] {
+  return readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' })
+    .filter(
+      (file) =>
+        file.endsWith('.ts') &&
+        !file.endsWith('.test.ts') &&
+        !file.endsWith('.test-helpers.ts') &&
+        !/(^|[\\/])fixtures[\\/]/.test(file),
+    )
+    .map((file) => join(root, 'src', file));
+}
+
 function exportedNames(): Record<string, string[]> {
   const entries = entryPoints();
+  // Exports are bound, never type-checked: the program is the package's own sources alone,
+  // with no default library and no package resolved (a name re-exported from a package is
+  // listed all the same), so that it is made in a fraction of the time.
   const program = ts.createProgram({
-    rootNames: [...entries.values()].map((file) => join(root, file)),
+    rootNames: sourceFiles(),
     options: {
       module: ts.ModuleKind.NodeNext,
       moduleResolution: ts.ModuleResolutionKind.NodeNext,
       noEmit: true,
-      skipLibCheck: true,
-      strict: true,
+      noLib: true,
+      noResolve: true,
+      types: [],
     },
   });
   const checker = program.getTypeChecker();
