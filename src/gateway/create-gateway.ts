@@ -107,7 +107,8 @@ export interface CreateGatewayOptions
   readonly telemetry?: CallTelemetry;
   /**
    * With `state` in the configuration: how long a concurrency slot held by this gateway
-   * stays taken in Redis when the gateway dies without freeing it, in ms. Default 10000.
+   * stays taken in Redis when the gateway dies without freeing it, in ms. Default the
+   * configuration's `state.leaseMs`, else 10000.
    */
   readonly stateLeaseMs?: number;
 }
@@ -261,7 +262,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     env: options.env ?? process.env,
     audit: findings.write,
     notice,
-    leaseMs: options.stateLeaseMs,
+    leaseMs: options.stateLeaseMs ?? config.state?.leaseMs,
   });
   const runtime = createRuntime({
     registry,

@@ -102,7 +102,8 @@ beforeAll(async () => {
     '    trusted: true',
     'mode: ask',
     'pin: { newTools: allow }',
-    `state: { url: "${redis.url}", keyPrefix: "replicas:", keyEnv: TEST_SEAL_KEY }`,
+    // Leases of 3 s (renewed every second): a killed replica's slots free up within 3 s.
+    `state: { url: "${redis.url}", keyPrefix: "replicas:", keyEnv: TEST_SEAL_KEY, leaseMs: 3000 }`,
     '',
   ].join('\n');
   const started = await Promise.all(
@@ -267,12 +268,16 @@ describe('three gateway replicas on one Redis', () => {
     const held = [call(c(), 'up__query', { ms: 0 }), call(c(), 'up__query', { ms: 0 })];
     for (const pending of held) pending.catch(() => {});
     while (waiting.length < 2) await delay(20);
+    // C renewed its leases at most a second before it dies: they run out 2-3 s from here.
+    const killedAt = Date.now();
     await c()?.stop('SIGKILL');
     holdQueries = false;
     for (const release of waiting.splice(0)) release();
-    // Both slots were C's: A gets one once the lease (10 s) runs out.
+    // Both slots were C's: A gets one once the lease (state.leaseMs, 3 s) runs out, not
+    // before (the slot it waits for is not freed by anything but the lease).
     const freed = await call(a(), 'up__query', { ms: 1 });
     expect(status(freed)).toBe('ok');
+    expect(Date.now() - killedAt).toBeGreaterThan(1500);
   }, 40_000);
 
   it('fail closed while Redis is down, leave calls that need no shared state alone, and recover', async () => {

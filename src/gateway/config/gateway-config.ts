@@ -263,6 +263,11 @@ export interface LoadedStateConfig {
   readonly keyEnv: string;
   /** The sealing secret, when the file gave it as `secret` (a `${VAR}` reference). */
   readonly secret?: string;
+  /**
+   * How long a concurrency slot stays taken after its holder stops renewing it, in ms, when
+   * the file sets it. Default (absent): 10000.
+   */
+  readonly leaseMs?: number;
 }
 
 /** A tool override after loading: only the fields stated. */

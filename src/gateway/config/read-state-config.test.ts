@@ -52,6 +52,14 @@ describe('state in hintgate.yaml', () => {
     });
   });
 
+  it('takes the lease of concurrency slots in ms, from 1 s to 10 min', async () => {
+    expect((await load('state: { url: redis://r, leaseMs: 2000 }\n')).state?.leaseMs).toBe(2000);
+    expect((await load('state: { url: redis://r }\n')).state).not.toHaveProperty('leaseMs');
+    for (const bad of ['500', '600001', '2500.5', '"10s"']) {
+      expect(await problem(`state: { url: redis://r, leaseMs: ${bad} }\n`)).toMatch(/leaseMs/);
+    }
+  });
+
   it('takes the secret as a ${VAR} reference of at least 32 bytes', async () => {
     const long = 'x'.repeat(32);
     const config = await load('state: { url: redis://r, secret: "${SEAL}" }\n', { SEAL: long });

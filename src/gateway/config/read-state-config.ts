@@ -36,7 +36,7 @@ const checkUrl = (url: string, context: ReadContext): string | undefined => {
 };
 
 /**
- * Reads `state`: a Redis URL, or `{ url, secret, keyEnv, keyPrefix }`. Absent or `null`:
+ * Reads `state`: a Redis URL, or `{ url, secret, keyEnv, keyPrefix, leaseMs }`. Absent or `null`:
  * state stays in the gateway's process. The sealing secret itself is never in the file:
  * `secret` is a `${VAR}` reference, or `keyEnv` names the environment variable it is read
  * from when the gateway starts (default `HINTGATE_STATE_SECRET`). The schema has checked
@@ -59,6 +59,8 @@ export function readStateConfig(
   const url = raw === undefined ? undefined : checkUrl(raw, context);
   const keyPrefix = typeof value.keyPrefix === 'string' ? value.keyPrefix : undefined;
   const keyEnv = typeof value.keyEnv === 'string' ? value.keyEnv : undefined;
+  // The schema has checked it: an integer of ms within the bounds it states.
+  const leaseMs = typeof value.leaseMs === 'number' ? value.leaseMs : undefined;
   let secret: string | undefined;
   if (value.secret !== undefined) {
     secret = readExpanded(value.secret, ['state', 'secret'], context);
@@ -80,5 +82,6 @@ export function readStateConfig(
     keyPrefix: keyPrefix ?? DEFAULT_STATE_KEY_PREFIX,
     keyEnv: keyEnv ?? DEFAULT_STATE_KEY_ENV,
     ...(secret === undefined ? {} : { secret }),
+    ...(leaseMs === undefined ? {} : { leaseMs }),
   };
 }
