@@ -30,7 +30,40 @@ export interface ServeArgs {
   readonly rateLimit?: { readonly max: number; readonly windowMs: number };
   /** `--no-instructions`: the system prompt does not reach clients as `instructions`. */
   readonly noInstructions?: boolean;
+  /** `--max-sessions` and the other session flags: limits of the HTTP session table. */
+  readonly sessions?: SessionLimitArgs;
 }
+
+/** The session flags given, under `startMcpHttpServer`'s names. */
+export interface SessionLimitArgs {
+  readonly maxSessions?: number;
+  readonly maxSessionsPerClient?: number;
+  readonly sessionIdleMs?: number;
+  readonly uninitializedSessionMs?: number;
+}
+
+/** Each session flag: the option it sets, its bounds, and what it counts. */
+const SESSION_FLAGS = {
+  'max-sessions': { option: 'maxSessions', min: 1, max: 100_000, what: 'sessions' },
+  'max-sessions-per-client': {
+    option: 'maxSessionsPerClient',
+    min: 1,
+    max: 100_000,
+    what: 'sessions',
+  },
+  'session-idle-ms': {
+    option: 'sessionIdleMs',
+    min: 1000,
+    max: 2_147_483_647,
+    what: 'milliseconds',
+  },
+  'uninitialized-session-ms': {
+    option: 'uninitializedSessionMs',
+    min: 100,
+    max: 600_000,
+    what: 'milliseconds',
+  },
+} as const;
 
 /** The parsed options, or the one-line reason they are wrong. */
 export type ParsedServeArgs =
@@ -44,7 +77,9 @@ export const SERVE_USAGE = `Usage: hintgate serve [--workspace DIR] [--mode MODE
                       [--fetch-allow LIST] [--embedder URL --embedder-model MODEL
                       [--embedder-key-env VAR]] [--delegate COMMAND]
                       [--http [--host HOST] [--port PORT] [--token TOKEN | --insecure-no-token]
-                              [--principal NAME=VAR[:SCOPE,...]]... [--rate-limit MAX/MS]]
+                              [--principal NAME=VAR[:SCOPE,...]]... [--rate-limit MAX/MS]
+                              [--max-sessions N] [--max-sessions-per-client N]
+                              [--session-idle-ms MS] [--uninitialized-session-ms MS]]
                       [--no-instructions]
 
 Serves the built-in workspace tools (read_file, write_file, edit_file, list_directory,
@@ -113,6 +148,19 @@ Options:
                     Most requests one caller (its principal, else its address) may send
                     per window of MS milliseconds, e.g. 120/60000; over it, 429 with
                     Retry-After. Default none.
+  --max-sessions N  Most 2025-11-25 sessions open at once (1-100000). Default 64. A new
+                    client is never refused for lack of room: it closes an idle or
+                    the least recently used session of the client holding the most.
+  --max-sessions-per-client N
+                    Most sessions one client address holds (1-100000); one more closes
+                    its least recently used. Default 16. Clients behind one proxy, or
+                    all local ones (127.0.0.1), count as one client.
+  --session-idle-ms MS
+                    Idle time after which a session goes first when the table is full
+                    (1000-2147483647). Default 600000 (10 minutes).
+  --uninitialized-session-ms MS
+                    Time a session may go without a request after its initialize
+                    before it is closed (100-600000). Default 10000.
   -h, --help        Show this help and exit.
 
 Over stdio, stdout carries the protocol and messages go to stderr. SIGINT or SIGTERM shuts
@@ -139,6 +187,10 @@ const OPTIONS = {
   delegate: { type: 'string' },
   'rate-limit': { type: 'string' },
   'no-instructions': { type: 'boolean' },
+  'max-sessions': { type: 'string' },
+  'max-sessions-per-client': { type: 'string' },
+  'session-idle-ms': { type: 'string' },
+  'uninitialized-session-ms': { type: 'string' },
 } as const;
 
 const fail = (message: string): ParsedServeArgs => ({ ok: false, message });
@@ -190,6 +242,10 @@ export function parseServeArgs(
     delegate?: string;
     'rate-limit'?: string;
     'no-instructions'?: boolean;
+    'max-sessions'?: string;
+    'max-sessions-per-client'?: string;
+    'session-idle-ms'?: string;
+    'uninitialized-session-ms'?: string;
   };
   try {
     ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true }));
@@ -231,6 +287,7 @@ export function parseServeArgs(
     'insecure-no-token',
     'principal',
     'rate-limit',
+    ...(Object.keys(SESSION_FLAGS) as (keyof typeof SESSION_FLAGS)[]),
   ] as const) {
     if (values[name] !== undefined && !http) {
       return fail(`--${name} only applies with --http. ${seeHelp}`);
@@ -255,6 +312,16 @@ export function parseServeArgs(
       );
     }
     rateLimit = { max, windowMs };
+  }
+  const sessions: Record<string, number> = {};
+  for (const [flag, { option, min, max, what }] of Object.entries(SESSION_FLAGS)) {
+    const given = values[flag as keyof typeof SESSION_FLAGS];
+    if (given === undefined) continue;
+    const value = /^\d{1,10}$/.test(given) ? Number(given) : Number.NaN;
+    if (!(value >= min && value <= max)) {
+      return fail(`--${flag} "${given}" is not a number of ${what} from ${min} to ${max}.`);
+    }
+    sessions[option] = value;
   }
   const envToken = env.HINTGATE_TOKEN === '' ? undefined : env.HINTGATE_TOKEN;
   const token = values.token ?? (http ? envToken : undefined);
@@ -289,6 +356,7 @@ export function parseServeArgs(
       ...(delegate.command === undefined ? {} : { delegate: delegate.command }),
       ...(rateLimit === undefined ? {} : { rateLimit }),
       ...(values['no-instructions'] === true ? { noInstructions: true } : {}),
+      ...(Object.keys(sessions).length === 0 ? {} : { sessions }),
     },
   };
 }

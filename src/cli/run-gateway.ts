@@ -386,6 +386,7 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
           ...(token === undefined ? {} : { token }),
           ...(downstream?.principals === undefined ? {} : { principals: downstream.principals }),
           ...(downstream?.rateLimit === undefined ? {} : { rateLimit: downstream.rateLimit }),
+          ...downstream?.sessions,
           readiness: gateway.readiness,
           onError: report,
         });

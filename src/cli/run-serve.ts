@@ -152,6 +152,7 @@ export async function runServe(argv: readonly string[], io: CliIo): Promise<numb
         ...(args.token === undefined ? {} : { token: args.token }),
         ...(args.principals === undefined ? {} : { principals: args.principals }),
         ...(args.rateLimit === undefined ? {} : { rateLimit: args.rateLimit }),
+        ...args.sessions,
         onError: report,
       });
     } catch (error) {

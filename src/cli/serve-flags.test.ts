@@ -83,6 +83,54 @@ describe('parseServeArgs: --principal, --embedder, --delegate', () => {
   });
 });
 
+describe('hintgate serve session flags', () => {
+  it('sets the limits of the session table, within their bounds, with --http only', () => {
+    expect(
+      parseServeArgs([
+        '--http',
+        '--max-sessions',
+        '500',
+        '--max-sessions-per-client',
+        '200',
+        '--session-idle-ms',
+        '60000',
+        '--uninitialized-session-ms',
+        '2000',
+      ]),
+    ).toMatchObject({
+      ok: true,
+      args: {
+        sessions: {
+          maxSessions: 500,
+          maxSessionsPerClient: 200,
+          sessionIdleMs: 60_000,
+          uninitializedSessionMs: 2000,
+        },
+      },
+    });
+    const plain = parseServeArgs(['--http']);
+    expect(plain.ok).toBe(true);
+    if (plain.ok) expect(plain.args).not.toHaveProperty('sessions');
+    for (const [flag, value] of [
+      ['--max-sessions', '0'],
+      ['--max-sessions', '100001'],
+      ['--max-sessions-per-client', 'many'],
+      ['--session-idle-ms', '999'],
+      ['--uninitialized-session-ms', '1.5'],
+      ['--uninitialized-session-ms', '600001'],
+    ] as const) {
+      const bad = parseServeArgs(['--http', flag, value]);
+      expect(bad.ok ? '' : bad.message).toMatch(
+        new RegExp(
+          `^${flag} "${value.replace('.', '\\.')}" is not a number of \\w+ from \\d+ to \\d+\\.$`,
+        ),
+      );
+    }
+    const noHttp = parseServeArgs(['--max-sessions', '100']);
+    expect(noHttp.ok ? '' : noHttp.message).toMatch(/--max-sessions only applies with --http/);
+  });
+});
+
 describe('hintgate serve --rate-limit and --no-instructions', () => {
   it('parses MAX/MS and refuses anything else', () => {
     expect(parseServeArgs(['--http', '--rate-limit', '120/60000'])).toMatchObject({

@@ -20,15 +20,16 @@ afterAll(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
-/** One POST from `from`; resolves to the status and the session id it was given. */
-const post = (
+/** One POST from `from` to `url`; resolves to the status and the session id it was given. */
+const postTo = (
+  url: string,
   from: string,
   body: unknown,
   sessionId?: string,
 ): Promise<{ status: number; sessionId: string | undefined }> =>
   new Promise((resolve, reject) => {
     const req = httpRequest(
-      server.url,
+      url,
       {
         method: 'POST',
         localAddress: from,
@@ -53,8 +54,8 @@ const post = (
     req.end(JSON.stringify(body));
   });
 
-const initialize = async (from: string): Promise<string> => {
-  const { status, sessionId } = await post(from, {
+const initializeAt = async (url: string, from: string): Promise<string> => {
+  const { status, sessionId } = await postTo(url, from, {
     jsonrpc: '2.0',
     id: 1,
     method: 'initialize',
@@ -70,8 +71,14 @@ const initialize = async (from: string): Promise<string> => {
 };
 
 /** `notifications/initialized` on a session: 202 while it is open, 404 once it is not. */
-const initialized = async (from: string, sessionId: string): Promise<number> =>
-  (await post(from, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId)).status;
+const initializedAt = async (url: string, from: string, sessionId: string): Promise<number> =>
+  (await postTo(url, from, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId))
+    .status;
+
+/** The same on the server with the default limits. */
+const initialize = (from: string): Promise<string> => initializeAt(server.url, from);
+const initialized = (from: string, sessionId: string): Promise<number> =>
+  initializedAt(server.url, from, sessionId);
 
 describe.concurrent('hintgate serve --http session table', () => {
   it('still lets a new client in after others filled it with idle sessions', async () => {
@@ -96,13 +103,43 @@ describe.concurrent('hintgate serve --http session table', () => {
     expect(open).toBeLessThanOrEqual(64 - 2);
   }, 120_000);
 
-  it('closes a session that never completes initialize within seconds', async () => {
-    const abandoned = await initialize('127.0.0.7');
-    const completed = await initialize('127.0.0.7');
-    expect(await initialized('127.0.0.7', completed)).toBe(202);
-    // The default is 10 s; one look after 15 s (a look counts as use, so only one).
-    await new Promise((resolve) => setTimeout(resolve, 15_000));
-    expect(await initialized('127.0.0.7', abandoned)).toBe(404);
-    expect(await initialized('127.0.0.7', completed)).toBe(202);
+  it('takes its limits from the session flags: a smaller table, and sessions closed sooner', async () => {
+    // The defaults (64, 16, 10 min, 10 s) are the library's, checked where they are set.
+    const limited = await startHttpServe([
+      '--workspace',
+      workspace,
+      '--max-sessions',
+      '3',
+      '--max-sessions-per-client',
+      '2',
+      '--uninitialized-session-ms',
+      '1000',
+    ]);
+    try {
+      const { url } = limited;
+      const abandoned = await initializeAt(url, '127.0.0.7');
+      const completed = await initializeAt(url, '127.0.0.7');
+      expect(await initializedAt(url, '127.0.0.7', completed)).toBe(202);
+      // One look after 2.5 s (a look counts as use, so only one).
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(await initializedAt(url, '127.0.0.7', abandoned)).toBe(404);
+      expect(await initializedAt(url, '127.0.0.7', completed)).toBe(202);
+      // Two per client: a third from the same address closes its least recently used.
+      const second = await initializeAt(url, '127.0.0.7');
+      expect(await initializedAt(url, '127.0.0.7', second)).toBe(202);
+      const third = await initializeAt(url, '127.0.0.7');
+      expect(await initializedAt(url, '127.0.0.7', third)).toBe(202);
+      expect(await initializedAt(url, '127.0.0.7', completed)).toBe(404);
+      // Three in all: another client's session fills it, a fourth closes one of the client
+      // holding the most (127.0.0.7, least recently used first).
+      const other = await initializeAt(url, '127.0.0.8');
+      expect(await initializedAt(url, '127.0.0.8', other)).toBe(202);
+      const fourth = await initializeAt(url, '127.0.0.9');
+      expect(await initializedAt(url, '127.0.0.9', fourth)).toBe(202);
+      expect(await initializedAt(url, '127.0.0.7', second)).toBe(404);
+      expect(await initializedAt(url, '127.0.0.8', other)).toBe(202);
+    } finally {
+      await limited.stop('SIGKILL');
+    }
   }, 60_000);
 });

@@ -16,6 +16,7 @@ import {
   type LoadedConsole,
   type LoadedDownstreamHttp,
   type LoadedGatewayConfig,
+  type LoadedSessionLimits,
   NEW_TOOLS_POLICIES,
 } from './gateway-config.js';
 import {
@@ -195,13 +196,35 @@ function readDownstream(value: unknown, context: ReadContext): LoadedDownstreamH
   }
   const principals = readPrincipals(http.principals, [...path, 'principals'], context);
   const limit = readRateLimit(http.rateLimit);
+  const sessions = readSessionLimits(http.sessions);
   return {
     ...(host === undefined ? {} : { host }),
     ...(port === undefined ? {} : { port }),
     ...(token === undefined ? {} : { token }),
     ...(principals === undefined || principals.length === 0 ? {} : { principals }),
     ...(limit === undefined ? {} : { rateLimit: { max: limit.max, windowMs: limit.windowMs } }),
+    ...(sessions === undefined ? {} : { sessions }),
   };
+}
+
+/** Keys of `downstream.http.sessions`, by the name `startMcpHttpServer` takes each under. */
+const SESSION_LIMITS = {
+  max: 'maxSessions',
+  perClient: 'maxSessionsPerClient',
+  idleMs: 'sessionIdleMs',
+  uninitializedMs: 'uninitializedSessionMs',
+} as const;
+
+/** `downstream.http.sessions` (the schema has checked the values): the limits it states. */
+function readSessionLimits(value: unknown): LoadedSessionLimits | undefined {
+  const map = asMapping(value);
+  if (map === undefined) return undefined;
+  const limits: Record<string, number> = {};
+  for (const [key, option] of Object.entries(SESSION_LIMITS)) {
+    const limit = asInteger(map[key]);
+    if (limit !== undefined) limits[option] = limit;
+  }
+  return Object.keys(limits).length === 0 ? undefined : limits;
 }
 
 function deepFreeze<T>(value: T): T {

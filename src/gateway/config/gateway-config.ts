@@ -333,6 +333,16 @@ export interface LoadedDownstreamHttp {
   readonly principals?: readonly LoadedPrincipal[];
   /** Most requests per caller and window; over it, 429 with `Retry-After`. */
   readonly rateLimit?: { readonly max: number; readonly windowMs: number };
+  /** Limits of the session table, as `startMcpHttpServer` takes them: only those stated. */
+  readonly sessions?: LoadedSessionLimits;
+}
+
+/** `downstream.http.sessions` after loading, under `startMcpHttpServer`'s names. */
+export interface LoadedSessionLimits {
+  readonly maxSessions?: number;
+  readonly maxSessionsPerClient?: number;
+  readonly sessionIdleMs?: number;
+  readonly uninitializedSessionMs?: number;
 }
 
 /** One caller of the HTTP endpoint: a name, a bearer token, and the scopes it grants. */

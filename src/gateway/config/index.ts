@@ -24,6 +24,7 @@ export {
   type LoadedHttpServer,
   type LoadedPrincipal,
   type LoadedServerCommon,
+  type LoadedSessionLimits,
   type LoadedStateConfig,
   type LoadedStdioServer,
   type LoadedTelemetry,

@@ -315,6 +315,31 @@ describe('loadGatewayConfig', () => {
     expect(message).toContain('a VS Code variable, which hintgate does not fill in');
   });
 
+  it('reads the session limits of downstream.http under the names the HTTP server takes', async () => {
+    const file = await write(
+      'hintgate.yaml',
+      'servers: { a: { url: "https://x.test/mcp" } }\ndownstream: { http: { sessions: { max: 500, perClient: 100, idleMs: 60000, uninitializedMs: 2000 } } }\n',
+    );
+    expect((await load(file)).downstream.http?.sessions).toEqual({
+      maxSessions: 500,
+      maxSessionsPerClient: 100,
+      sessionIdleMs: 60_000,
+      uninitializedSessionMs: 2000,
+    });
+    const partial = await write(
+      'partial.yaml',
+      'servers: { a: { url: "https://x.test/mcp" } }\ndownstream: { http: { sessions: { max: 200 } } }\n',
+    );
+    expect((await load(partial)).downstream.http?.sessions).toEqual({ maxSessions: 200 });
+    for (const bad of ['max: 0', 'perClient: 1.5', 'uninitializedMs: 600001', 'idle: 5']) {
+      const wrong = await write(
+        'wrong.yaml',
+        `servers: { a: { url: "https://x.test/mcp" } }\ndownstream: { http: { sessions: { ${bad} } } }\n`,
+      );
+      expect(await failure(load(wrong))).toContain('downstream.http.sessions');
+    }
+  });
+
   it('never repeats a token in its messages', async () => {
     const file = await write(
       'hintgate.yaml',

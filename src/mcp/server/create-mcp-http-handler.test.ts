@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createRuntime } from '../../runtime/create-runtime.js';
 import { defineTool } from '../../tool/define-tool.js';
@@ -145,6 +145,21 @@ describe('createMcpHttpHandler sessions (2025-11-25)', () => {
     expect(await status(lenient, heavy[0] ?? '')).toBe(202);
   });
 
+  it('closes a session that no request follows within 10 s of its initialize by default', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const handler = handlerWith();
+      const abandoned = await open(handler, 'x');
+      await vi.advanceTimersByTimeAsync(9_900);
+      expect(handler.sessionCount).toBe(1);
+      await vi.advanceTimersByTimeAsync(200);
+      expect(handler.sessionCount).toBe(0);
+      expect(await status(handler, abandoned)).toBe(404);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('closes a session that no request follows after initialize', async () => {
     const handler = handlerWith({ uninitializedSessionMs: 50 });
     const abandoned = await open(handler, 'x');
@@ -159,6 +174,11 @@ describe('createMcpHttpHandler sessions (2025-11-25)', () => {
     for (const key of ['maxSessions', 'maxSessionsPerClient', 'uninitializedSessionMs'] as const) {
       expect(() => handlerWith({ [key]: 0 })).toThrow(`${key} must be a positive integer.`);
     }
+    // A timer waits at most 2^31 - 1 ms: a longer one would fire at once.
+    expect(() => handlerWith({ uninitializedSessionMs: 2 ** 31 })).toThrow(
+      /uninitializedSessionMs must be at most 2147483647 ms/,
+    );
+    expect(() => handlerWith({ sessionIdleMs: 2 ** 31 })).not.toThrow();
   });
 });
 

@@ -8,6 +8,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { HintgateError } from '../../errors/index.js';
+import { MAX_TIMER_MS } from '../../tool/index.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
 import type { LegacyHttpSession } from './http-fast-calls.js';
 import { type SessionLimits, SessionTable, type TableSession } from './session-table.js';
@@ -89,6 +90,28 @@ export interface McpHttpEndpoint {
 }
 
 /**
+ * Checks the session limits of `options` (see {@link McpHttpHandlerOptions}): positive
+ * integers, and `uninitializedSessionMs` one a timer can wait (at most `MAX_TIMER_MS`).
+ *
+ * @throws HintgateError `invalid_option` naming the limit.
+ */
+export function checkSessionLimits(options: Partial<SessionLimits>): void {
+  for (const key of Object.keys(SESSION_DEFAULTS) as Array<keyof SessionLimits>) {
+    const value = options[key];
+    if (value === undefined) continue;
+    if (!(Number.isInteger(value) && value > 0)) {
+      throw new HintgateError('invalid_option', `${key} must be a positive integer.`);
+    }
+    if (key === 'uninitializedSessionMs' && value > MAX_TIMER_MS) {
+      throw new HintgateError(
+        'invalid_option',
+        `uninitializedSessionMs must be at most ${MAX_TIMER_MS} ms (about 24.8 days), the longest a timer waits; it is ${value}.`,
+      );
+    }
+  }
+}
+
+/**
  * The Streamable HTTP endpoint of a tool server, for both protocol eras at one URL.
  *
  * 2026-07-28 requests go to the SDK's per-request entry (`createMcpHandler`), which builds
@@ -121,12 +144,10 @@ export function createMcpHttpEndpoint(options: McpHttpHandlerOptions): McpHttpEn
       'createMcpHttpHandler expects { toolServer } from createMcpToolServer({ runtime }).',
     );
   }
+  checkSessionLimits(options);
   const limits: SessionLimits = { ...SESSION_DEFAULTS };
   for (const key of Object.keys(SESSION_DEFAULTS) as Array<keyof SessionLimits>) {
     const value = options[key];
-    if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
-      throw new HintgateError('invalid_option', `${key} must be a positive integer.`);
-    }
     if (value !== undefined) Object.assign(limits, { [key]: value });
   }
   const { toolServer } = options;

@@ -5,7 +5,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import { HintgateError } from '../../errors/index.js';
 import { fastPathEnabled } from '../fast-paths.js';
 import { answerHealth, checkReadinessChecks, type ReadinessCheck } from './answer-health.js';
-import { createMcpHttpEndpoint } from './create-mcp-http-handler.js';
+import { checkSessionLimits, createMcpHttpEndpoint } from './create-mcp-http-handler.js';
 import type { McpToolServer } from './create-mcp-tool-server.js';
 import { createHttpFastCalls } from './http-fast-calls.js';
 import { authenticate, checkHttpPrincipals, type HttpPrincipal } from './http-principals.js';
@@ -149,12 +149,7 @@ const checkOptions = (options: McpHttpServerOptions): void => {
       'allowedHosts must be a list of host names, e.g. ["localhost"].',
     );
   }
-  for (const key of SESSION_OPTIONS) {
-    const value = options[key];
-    if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
-      throw new HintgateError('invalid_option', `${key} must be a positive integer.`);
-    }
-  }
+  checkSessionLimits(options);
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535)) {
     throw new HintgateError('invalid_option', `port must be an integer 0-65535, not ${port}.`);
   }
