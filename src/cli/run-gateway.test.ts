@@ -174,7 +174,11 @@ describe('hintgate gateway', () => {
   });
 
   it('serves Streamable HTTP with a bearer token, and refuses requests without it', async () => {
-    const { dir } = await gatewayDir({ pin: { newTools: 'allow' } });
+    const { dir } = await gatewayDir({
+      pin: { newTools: 'allow' },
+      // One session per client address: a second initialize closes the first.
+      downstream: { http: { sessions: { perClient: 1 } } },
+    });
     const child = spawn(
       process.execPath,
       gatewayArgv(['--config', join(dir, 'hintgate.yaml'), '--http', '--port', '0']),
@@ -206,6 +210,34 @@ describe('hintgate gateway', () => {
 
     const refused = await fetch(url, { method: 'POST', body: '{}' });
     expect(refused.status).toBe(401);
+    const post = (body: unknown, session?: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer secret-token-123',
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(session === undefined
+            ? {}
+            : { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' }),
+        },
+        body: JSON.stringify(body),
+      });
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'raw', version: '1' },
+      },
+    };
+    const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
+    const first = (await post(initialize)).headers.get('mcp-session-id') ?? '';
+    const second = (await post(initialize)).headers.get('mcp-session-id') ?? '';
+    expect((await post(initialized, first)).status).toBe(404);
+    expect((await post(initialized, second)).status).toBe(202);
     const client = await connectClient(
       new StreamableHTTPClientTransport(new URL(url), {
         requestInit: { headers: { Authorization: 'Bearer secret-token-123' } },
