@@ -1,4 +1,4 @@
-import { createFetchAllowList } from '../tools/index.js';
+import { createFetchAllowList } from '../tools/early.js';
 
 /** The entries of `--fetch-allow`, or the one-line reason they are wrong. */
 export type FetchAllowArg =

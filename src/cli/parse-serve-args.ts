@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_HTTP_HOST, type HttpPrincipal } from '../mcp/index.js';
+import { DEFAULT_HTTP_HOST } from '../mcp/early.js';
+import type { HttpPrincipal } from '../mcp/index.js';
 import { MODES, type Mode } from '../policy/index.js';
 import { fetchAllowArg } from './fetch-allow-arg.js';
 import { httpTokenCheck, MIN_TOKEN_LENGTH } from './http-token-check.js';

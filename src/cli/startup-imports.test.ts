@@ -34,4 +34,17 @@ describe('hintgate startup', () => {
     ).toEqual([]);
     expect(packages).toContain('cross-spawn');
   });
+
+  it('serve checks its options, workspace and policy file before it loads the tools, runtime and MCP SDK', () => {
+    const { files, packages } = importGraph('src/cli/run-serve.ts', { dynamic: false });
+    expect(
+      packages.filter((name) => name.startsWith('@modelcontextprotocol/') || name === 'zod'),
+    ).toEqual([]);
+    expect(
+      files.filter((file) =>
+        ['src/tools/index.ts', 'src/runtime/index.ts', 'src/mcp/index.ts'].includes(file),
+      ),
+    ).toEqual([]);
+    expect(files).toContain('src/policy/node.ts');
+  });
 });
