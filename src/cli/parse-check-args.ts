@@ -7,8 +7,8 @@ import {
   type FailOn,
   ISOLATION_OPTIONS,
   type IsolationOption,
-} from '../check/index.js';
-import { SERVER_NAME_PATTERN } from '../gateway/index.js';
+} from '../check/early.js';
+import { SERVER_NAME_PATTERN } from '../gateway/early.js';
 import { nullRecord } from '../tool/index.js';
 import { parseCommandArgs } from './parse-command-args.js';
 

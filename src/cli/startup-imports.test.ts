@@ -47,4 +47,20 @@ describe('hintgate startup', () => {
     ).toEqual([]);
     expect(files).toContain('src/policy/node.ts');
   });
+
+  it('check reads its options and files before it loads the lint, the probe and the MCP SDK', () => {
+    const { files, packages } = importGraph('src/cli/run-check.ts', { dynamic: false });
+    expect(
+      packages.filter((name) => name.startsWith('@modelcontextprotocol/') || name === 'zod'),
+    ).toEqual([]);
+    expect(
+      files.filter(
+        (file) =>
+          file === 'src/check/index.ts' ||
+          file.startsWith('src/check/lint/') ||
+          file === 'src/check/probe/index.ts',
+      ),
+    ).toEqual([]);
+    expect(files).toContain('src/check/probe/load-probe-fixtures.ts');
+  });
 });

@@ -6,4 +6,5 @@ export {
   type LoadedGatewayConfig,
   type LoadedGatewayServer,
   loadGatewayConfig,
+  SERVER_NAME_PATTERN,
 } from './config/index.js';
