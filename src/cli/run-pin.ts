@@ -1,7 +1,6 @@
 import { relative } from 'node:path';
 import { createInterface } from 'node:readline';
-import { formatPinReview } from '../check/pin.js';
-import { type PinPlan, pinGateway } from '../gateway/pin.js';
+import type { PinPlan } from '../gateway/pin.js';
 import { chooseGatewayConfig } from './gateway-config-file.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import type { CliIo } from './run-cli.js';
@@ -92,6 +91,12 @@ export async function runPin(argv: readonly string[], io: CliIo): Promise<number
     return 2;
   }
   const { config } = choice;
+  // Loaded once the options and the configuration are read: a refusal answers without
+  // loading the MCP client and the pins.
+  const [{ formatPinReview }, { pinGateway }] = await Promise.all([
+    import('../check/pin.js'),
+    import('../gateway/pin.js'),
+  ]);
   const interactive = io.stdoutIsTTY === true && io.stdin?.isTTY === true;
   const where = relative(cwd, config.pin.path) || config.pin.path;
   let declined = '';

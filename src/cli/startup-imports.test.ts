@@ -63,4 +63,11 @@ describe('hintgate startup', () => {
     ).toEqual([]);
     expect(files).toContain('src/check/probe/load-probe-fixtures.ts');
   });
+
+  it('pin reads its options and configuration before it loads the MCP client', () => {
+    const { packages } = importGraph('src/cli/run-pin.ts', { dynamic: false });
+    expect(
+      packages.filter((name) => name.startsWith('@modelcontextprotocol/') || name === 'zod'),
+    ).toEqual([]);
+  });
 });
