@@ -4,6 +4,7 @@ import type { HttpPrincipal } from '../mcp/index.js';
 import { MODES, type Mode } from '../policy/index.js';
 import { fetchAllowArg } from './fetch-allow-arg.js';
 import { httpTokenCheck, MIN_TOKEN_LENGTH } from './http-token-check.js';
+import { SHUTDOWN_GRACE_MS, SHUTDOWN_GRACE_USAGE, shutdownGraceArg } from './next-signal.js';
 
 /** `hintgate serve` options, checked. */
 export interface ServeArgs {
@@ -33,6 +34,8 @@ export interface ServeArgs {
   readonly noInstructions?: boolean;
   /** `--max-sessions` and the other session flags: limits of the HTTP session table. */
   readonly sessions?: SessionLimitArgs;
+  /** `--shutdown-grace-ms`: how long calls under way may finish after a signal. */
+  readonly shutdownGraceMs: number;
 }
 
 /** The session flags given, under `startMcpHttpServer`'s names. */
@@ -81,7 +84,7 @@ export const SERVE_USAGE = `Usage: hintgate serve [--workspace DIR] [--mode MODE
                               [--principal NAME=VAR[:SCOPE,...]]... [--rate-limit MAX/MS]
                               [--max-sessions N] [--max-sessions-per-client N]
                               [--session-idle-ms MS] [--uninitialized-session-ms MS]]
-                      [--no-instructions]
+                      [--no-instructions] [--shutdown-grace-ms MS]
 
 Serves the built-in workspace tools (read_file, write_file, edit_file, list_directory,
 glob, grep_search, run_command, web_fetch) over MCP, through hintgate: conflicting calls
@@ -162,12 +165,12 @@ Options:
   --uninitialized-session-ms MS
                     Time a session may go without a request after its initialize
                     before it is closed (100-600000). Default 10000.
-  -h, --help        Show this help and exit.
+${SHUTDOWN_GRACE_USAGE}  -h, --help        Show this help and exit.
 
 Over stdio, stdout carries the protocol and messages go to stderr. SIGINT or SIGTERM shuts
-the server down: it takes no more calls, lets the calls under way finish for up to 5 s (a
-second signal stops at once) and cancels the rest. On stdio, the client closing stdin does
-the same without the wait.
+the server down: it takes no more calls, lets the calls under way finish for up to 5 s
+(--shutdown-grace-ms; a second signal stops at once) and cancels the rest. On stdio, the
+client closing stdin does the same without the wait.
 `;
 
 const OPTIONS = {
@@ -192,6 +195,7 @@ const OPTIONS = {
   'max-sessions-per-client': { type: 'string' },
   'session-idle-ms': { type: 'string' },
   'uninitialized-session-ms': { type: 'string' },
+  'shutdown-grace-ms': { type: 'string' },
 } as const;
 
 const fail = (message: string): ParsedServeArgs => ({ ok: false, message });
@@ -247,13 +251,19 @@ export function parseServeArgs(
     'max-sessions-per-client'?: string;
     'session-idle-ms'?: string;
     'uninitialized-session-ms'?: string;
+    'shutdown-grace-ms'?: string;
   };
   try {
     ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true }));
   } catch (error) {
     return fail(parseError(error));
   }
-  if (values.help === true) return { ok: true, args: { help: true, workspace: '.', http: false } };
+  if (values.help === true) {
+    return {
+      ok: true,
+      args: { help: true, workspace: '.', http: false, shutdownGraceMs: SHUTDOWN_GRACE_MS },
+    };
+  }
 
   for (const name of [
     'workspace',
@@ -324,6 +334,8 @@ export function parseServeArgs(
     }
     sessions[option] = value;
   }
+  const grace = shutdownGraceArg(values['shutdown-grace-ms']);
+  if (!grace.ok) return fail(grace.message);
   const envToken = env.HINTGATE_TOKEN === '' ? undefined : env.HINTGATE_TOKEN;
   const token = values.token ?? (http ? envToken : undefined);
   if (token !== undefined && token.length < MIN_TOKEN_LENGTH) {
@@ -358,6 +370,7 @@ export function parseServeArgs(
       ...(rateLimit === undefined ? {} : { rateLimit }),
       ...(values['no-instructions'] === true ? { noInstructions: true } : {}),
       ...(Object.keys(sessions).length === 0 ? {} : { sessions }),
+      shutdownGraceMs: grace.ms,
     },
   };
 }

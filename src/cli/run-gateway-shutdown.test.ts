@@ -20,8 +20,8 @@ import { startHttpGateway } from './serve-process.test-helpers.js';
 type OnFinished = (handler: OnTestFinishedHandler) => void;
 
 /** Starts the gateway on a free port with an SDK client connected to it. */
-async function startGateway(configFile: string, onFinished: OnFinished) {
-  const gateway = await startHttpGateway(['--config', configFile]);
+async function startGateway(configFile: string, onFinished: OnFinished, args: string[] = []) {
+  const gateway = await startHttpGateway(['--config', configFile, ...args]);
   onFinished(async () => {
     await gateway.stop('SIGKILL');
   });
@@ -67,7 +67,7 @@ describe.concurrent('hintgate gateway: shutting down with a call under way', () 
     const result = (await call) as { isError?: boolean; content: unknown[] };
     expect(result.isError).toBeFalsy();
     expect(await gateway.exited).toBe(0);
-    expect(gateway.stderr()).toContain('SIGTERM: finishing the calls under way');
+    expect(gateway.stderr()).toContain('SIGTERM: finishing the calls under way (up to 5 s');
     const events = await slowEvents(config.audit.path);
     expect(events.map((event) => [event.type, event.status])).toEqual([
       ['call.started', undefined],
@@ -80,12 +80,14 @@ describe.concurrent('hintgate gateway: shutting down with a call under way', () 
     onTestFinished,
   }) => {
     const { config, file } = await setup(onTestFinished);
-    const gateway = await startGateway(file, onTestFinished);
+    // A grace of 1 s instead of the default 5 s (the first test keeps the default).
+    const gateway = await startGateway(file, onTestFinished, ['--shutdown-grace-ms', '1000']);
     const call = gateway.client.client.callTool({ name: 'slow', arguments: { ms: 120_000 } });
     await until(async () => (await slowEvents(config.audit.path)).length > 0);
 
     gateway.child.kill('SIGTERM');
     const result = (await call) as { isError?: boolean; content: unknown[] };
+    expect(gateway.stderr()).toContain('SIGTERM: finishing the calls under way (up to 1 s');
     expect(result.isError).toBe(true);
     expect(resultText(result)).toContain('closed while the call was under way');
     expect(await gateway.exited).toBe(0);
@@ -101,7 +103,7 @@ describe.concurrent('hintgate gateway: shutting down with a call under way', () 
     onTestFinished,
   }) => {
     const { config, file } = await setup(onTestFinished);
-    const gateway = await startGateway(file, onTestFinished);
+    const gateway = await startGateway(file, onTestFinished, ['--shutdown-grace-ms', '1000']);
     const first = gateway.client.client.callTool({ name: 'slow', arguments: { ms: 120_000 } });
     await until(async () => (await slowEvents(config.audit.path)).length > 0);
 

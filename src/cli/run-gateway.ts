@@ -15,13 +15,18 @@ import { takeConsoleOption } from './console-option.js';
 import type { FetchAllowArg } from './fetch-allow-arg.js';
 import { chooseGatewayConfig } from './gateway-config-file.js';
 import { httpTokenCheck, MIN_TOKEN_LENGTH } from './http-token-check.js';
-import { nextSignal, SHUTDOWN_GRACE_MS, shutdownNotice } from './next-signal.js';
+import {
+  nextSignal,
+  SHUTDOWN_GRACE_USAGE,
+  shutdownGraceArg,
+  shutdownNotice,
+} from './next-signal.js';
 import { parseCommandArgs } from './parse-command-args.js';
 import type { CliIo } from './run-cli.js';
 
 export const GATEWAY_USAGE = `Usage: hintgate gateway [--config FILE] [--mode MODE] [--fetch-allow LIST]
                         [--http [--host HOST] [--port PORT] [--token TOKEN | --insecure-no-token]]
-                        [--console [PORT]] [--terminal]
+                        [--console [PORT]] [--terminal] [--shutdown-grace-ms MS]
 
 Fronts the MCP servers of a configuration file: every tool call any MCP client makes goes
 through hintgate, which applies the tools' annotations, the mode and rules, and asks the
@@ -61,12 +66,12 @@ Options:
                     being denied. Also on with "console:" in the configuration.
   --terminal        With --http: also ask for approvals in this terminal (stdin must be
                     one), offered together with the client and the console.
-  -h, --help        Show this help and exit.
+${SHUTDOWN_GRACE_USAGE}  -h, --help        Show this help and exit.
 
 Over stdio, stdout carries the protocol; messages (and the upstream servers' stderr,
 prefixed with their names) go to stderr. SIGINT or SIGTERM shuts the gateway down: it
-takes no more calls, lets the calls under way finish for up to 5 s (a second signal stops
-at once), cancels the rest, stops the upstream servers and flushes the audit log. On
+takes no more calls, lets the calls under way finish for up to 5 s (--shutdown-grace-ms; a
+second signal stops at once), cancels the rest, stops the upstream servers and flushes the audit log. On
 stdio, the client closing stdin does the same without the wait.
 Tool modules in ~/.hintgate/tools/ (HINTGATE_HOME moves it) and in .hintgate/tools/ of the
 configuration's directory (or of the current directory) are served beside the servers'
@@ -87,6 +92,7 @@ const OPTIONS = {
   'insecure-no-token': { type: 'boolean' },
   terminal: { type: 'boolean' },
   'fetch-allow': { type: 'string', multiple: true },
+  'shutdown-grace-ms': { type: 'string' },
 } as const;
 
 const messageOf = (error: unknown): string =>
@@ -157,6 +163,7 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
     token?: string;
     'insecure-no-token'?: boolean;
     terminal?: boolean;
+    'shutdown-grace-ms'?: string;
   };
   if (values.help === true) {
     io.stdout(GATEWAY_USAGE);
@@ -165,6 +172,11 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
   const { mode } = values;
   if (mode !== undefined && !(MODES as readonly string[]).includes(mode)) {
     say(`--mode "${mode}" is not a mode; use one of ${MODES.join(', ')}.`);
+    return 2;
+  }
+  const grace = shutdownGraceArg(values['shutdown-grace-ms']);
+  if (!grace.ok) {
+    say(grace.message);
     return 2;
   }
   let port: number | undefined;
@@ -440,9 +452,9 @@ export async function runGateway(argv: readonly string[], io: CliIo): Promise<nu
     // On a signal, calls under way get a grace period and their results still reach the
     // clients; when the stdio client has gone, nobody waits for them.
     if (ended !== undefined) {
-      say(shutdownNotice(ended));
+      say(shutdownNotice(ended, grace.ms));
     }
-    await gateway.close({ graceMs: ended === undefined ? 0 : SHUTDOWN_GRACE_MS });
+    await gateway.close({ graceMs: ended === undefined ? 0 : grace.ms });
     await webConsole?.close();
     await httpServer?.close();
     await stdio?.close();

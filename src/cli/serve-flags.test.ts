@@ -7,6 +7,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conceptEmbedder } from '../tools/concept-embedder.test-helpers.js';
 import { parseServeArgs } from './parse-serve-args.js';
+import { runCli } from './run-cli.js';
 import { type HttpServeProcess, startHttpServe } from './serve-process.test-helpers.js';
 
 // `hintgate serve` flags for what only code could set before: callers with their own tokens
@@ -128,6 +129,38 @@ describe('hintgate serve session flags', () => {
     }
     const noHttp = parseServeArgs(['--max-sessions', '100']);
     expect(noHttp.ok ? '' : noHttp.message).toMatch(/--max-sessions only applies with --http/);
+  });
+});
+
+describe('--shutdown-grace-ms', () => {
+  it('sets the grace of calls under way after a signal: 0 to an hour, 5 s by default', () => {
+    expect(parseServeArgs([])).toMatchObject({ ok: true, args: { shutdownGraceMs: 5000 } });
+    expect(parseServeArgs(['--shutdown-grace-ms', '0'])).toMatchObject({
+      ok: true,
+      args: { shutdownGraceMs: 0 },
+    });
+    expect(parseServeArgs(['--shutdown-grace-ms', '25000'])).toMatchObject({
+      ok: true,
+      args: { shutdownGraceMs: 25_000 },
+    });
+    for (const bad of ['-1', '3600001', '5s', '']) {
+      const parsed = parseServeArgs(['--shutdown-grace-ms', bad]);
+      expect(parsed.ok ? '' : parsed.message).toMatch(
+        /--shutdown-grace-ms"? .*(is not a number of milliseconds from 0 to 3600000|needs a value)/,
+      );
+    }
+  });
+
+  it('is refused by the gateway when it is not milliseconds, before anything starts', async () => {
+    const errors: string[] = [];
+    const code = await runCli(['gateway', '--shutdown-grace-ms', 'soon'], {
+      stdout: () => {},
+      stderr: (text) => errors.push(text),
+    });
+    expect(code).toBe(2);
+    expect(errors.join('')).toBe(
+      'hintgate gateway: --shutdown-grace-ms "soon" is not a number of milliseconds from 0 to 3600000.\n',
+    );
   });
 });
 

@@ -14,7 +14,7 @@ import { createRuntime } from '../runtime/index.js';
 import { type RunningTelemetry, startTelemetry } from '../telemetry/index.js';
 import { createWorkspaceTools, httpEmbedder } from '../tools/index.js';
 import { discoverCliTools } from './discover-cli-tools.js';
-import { nextSignal, SHUTDOWN_GRACE_MS, shutdownNotice } from './next-signal.js';
+import { nextSignal, shutdownNotice } from './next-signal.js';
 import type { ServeArgs } from './parse-serve-args.js';
 import type { CliIo } from './run-cli.js';
 import { messageOf, oneLine } from './serve-messages.js';
@@ -143,8 +143,10 @@ export async function serveWorkspace({
   shutdown.dispose();
   // As the gateway: calls under way get a grace period after a signal, none when the stdio
   // client has gone.
-  if (ended !== undefined) io.stderr(`hintgate serve: ${shutdownNotice(ended)}\n`);
-  await runtime.close({ graceMs: ended === undefined ? 0 : SHUTDOWN_GRACE_MS });
+  if (ended !== undefined) {
+    io.stderr(`hintgate serve: ${shutdownNotice(ended, args.shutdownGraceMs)}\n`);
+  }
+  await runtime.close({ graceMs: ended === undefined ? 0 : args.shutdownGraceMs });
   await http?.close();
   await stdio?.close();
   await toolServer.close();
