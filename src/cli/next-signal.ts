@@ -10,8 +10,8 @@ const MAX_SHUTDOWN_GRACE_MS = 3_600_000;
 /** Usage text of `--shutdown-grace-ms`, shared by `serve` and `gateway`. */
 export const SHUTDOWN_GRACE_USAGE = `  --shutdown-grace-ms MS
                     How long calls under way may finish after SIGINT or SIGTERM before
-                    they are cancelled (0-${MAX_SHUTDOWN_GRACE_MS}). Default ${SHUTDOWN_GRACE_MS}. Keep it under
-                    the grace your process manager gives (Kubernetes:
+                    they are cancelled (0-${MAX_SHUTDOWN_GRACE_MS}). Default ${SHUTDOWN_GRACE_MS}. Keep it
+                    under the grace your process manager gives (Kubernetes:
                     terminationGracePeriodSeconds, 30 s by default).
 `;
 

@@ -71,8 +71,8 @@ ${SHUTDOWN_GRACE_USAGE}  -h, --help        Show this help and exit.
 Over stdio, stdout carries the protocol; messages (and the upstream servers' stderr,
 prefixed with their names) go to stderr. SIGINT or SIGTERM shuts the gateway down: it
 takes no more calls, lets the calls under way finish for up to 5 s (--shutdown-grace-ms; a
-second signal stops at once), cancels the rest, stops the upstream servers and flushes the audit log. On
-stdio, the client closing stdin does the same without the wait.
+second signal stops at once), cancels the rest, stops the upstream servers and flushes the
+audit log. On stdio, the client closing stdin does the same without the wait.
 Tool modules in ~/.hintgate/tools/ (HINTGATE_HOME moves it) and in .hintgate/tools/ of the
 configuration's directory (or of the current directory) are served beside the servers'
 tools; the project's only once the folder is trusted (asked on a terminal with --http,
