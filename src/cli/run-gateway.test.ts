@@ -11,7 +11,11 @@ import {
   tempDir,
   toolsFileServer,
 } from '../gateway/gateway.test-helpers.js';
-import { connectClient } from '../mcp/server/mcp-clients.test-helpers.js';
+import {
+  connectClient,
+  INITIALIZED_NOTIFICATION,
+  initializeRequest,
+} from '../mcp/server/mcp-clients.test-helpers.js';
 import { captureCli } from './run-cli.test-helpers.js';
 import { cliArgv, gatewayStdio, REPO_ROOT } from './serve-process.test-helpers.js';
 
@@ -223,21 +227,10 @@ describe('hintgate gateway', () => {
         },
         body: JSON.stringify(body),
       });
-    const initialize = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'raw', version: '1' },
-      },
-    };
-    const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
-    const first = (await post(initialize)).headers.get('mcp-session-id') ?? '';
-    const second = (await post(initialize)).headers.get('mcp-session-id') ?? '';
-    expect((await post(initialized, first)).status).toBe(404);
-    expect((await post(initialized, second)).status).toBe(202);
+    const first = (await post(initializeRequest())).headers.get('mcp-session-id') ?? '';
+    const second = (await post(initializeRequest())).headers.get('mcp-session-id') ?? '';
+    expect((await post(INITIALIZED_NOTIFICATION, first)).status).toBe(404);
+    expect((await post(INITIALIZED_NOTIFICATION, second)).status).toBe(202);
     const client = await connectClient(
       new StreamableHTTPClientTransport(new URL(url), {
         requestInit: { headers: { Authorization: 'Bearer secret-token-123' } },

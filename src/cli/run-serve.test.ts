@@ -9,6 +9,7 @@ import {
   type ElicitationScript,
   ERAS,
   type Era,
+  initializeRequest,
   type TestClient,
 } from '../mcp/server/mcp-clients.test-helpers.js';
 import { createWorkspaceTools } from '../tools/index.js';
@@ -197,18 +198,7 @@ const rawInitialize = (url: string, headers: Record<string, string>): Promise<nu
       },
     );
     req.on('error', reject);
-    req.end(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'raw', version: '1.0.0' },
-        },
-      }),
-    );
+    req.end(JSON.stringify(initializeRequest()));
   });
 
 describe.concurrent('hintgate serve --http', () => {

@@ -3,6 +3,10 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  INITIALIZED_NOTIFICATION,
+  initializeRequest,
+} from '../mcp/server/mcp-clients.test-helpers.js';
 import { type HttpServeProcess, startHttpServe } from './serve-process.test-helpers.js';
 
 // A real `hintgate serve --http` process with its default session limits (64 in all, 16 per
@@ -55,16 +59,7 @@ const postTo = (
   });
 
 const initializeAt = async (url: string, from: string): Promise<string> => {
-  const { status, sessionId } = await postTo(url, from, {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-11-25',
-      capabilities: {},
-      clientInfo: { name: `client-${from}`, version: '1.0.0' },
-    },
-  });
+  const { status, sessionId } = await postTo(url, from, initializeRequest(`client-${from}`));
   expect(status, `initialize from ${from}`).toBe(200);
   if (sessionId === undefined) throw new Error('no session id');
   return sessionId;
@@ -72,8 +67,7 @@ const initializeAt = async (url: string, from: string): Promise<string> => {
 
 /** `notifications/initialized` on a session: 202 while it is open, 404 once it is not. */
 const initializedAt = async (url: string, from: string, sessionId: string): Promise<number> =>
-  (await postTo(url, from, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId))
-    .status;
+  (await postTo(url, from, INITIALIZED_NOTIFICATION, sessionId)).status;
 
 /** The same on the server with the default limits. */
 const initialize = (from: string): Promise<string> => initializeAt(server.url, from);

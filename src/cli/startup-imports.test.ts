@@ -3,13 +3,21 @@ import { importGraph } from '../import-graph.test-helpers.js';
 
 // What a hintgate process loads before its code runs (dynamic imports not followed). An MCP
 // client starts `hintgate serve` and `hintgate gateway` for every session, so what they load
-// and never use is paid on every start.
+// and never use is paid on every start; and a command that refuses its options or files
+// should answer before it loads what it would have worked with.
 
 const HTTP_PACKAGES = ['@modelcontextprotocol/node', 'hono', '@hono/node-server'];
 
+/** What `entry` loads before its code runs: its static import graph. */
+const loadedFirst = (entry: string) => importGraph(entry, { dynamic: false });
+
+/** The MCP SDK's packages and its schema library among `packages`. */
+const sdk = (packages: readonly string[]): string[] =>
+  packages.filter((name) => name.startsWith('@modelcontextprotocol/') || name === 'zod');
+
 describe('hintgate startup', () => {
   it('--help and --version load the command dispatcher alone', () => {
-    const { files, packages } = importGraph('src/cli/main.ts', { dynamic: false });
+    const { files, packages } = loadedFirst('src/cli/main.ts');
     expect(files).toEqual(['src/cli/main.ts', 'src/cli/run-cli.ts']);
     expect(packages).toEqual([]);
   });
@@ -20,7 +28,7 @@ describe('hintgate startup', () => {
     'src/mcp.ts',
     'src/testing/fixture-server-process.ts',
   ])('%s loads the HTTP adapter only when it serves HTTP', (entry) => {
-    const { packages } = importGraph(entry, { dynamic: false });
+    const { packages } = loadedFirst(entry);
     expect(packages.filter((name) => HTTP_PACKAGES.includes(name))).toEqual([]);
     // Followed into what it loads on demand, it is there: the test looks at the right place.
     expect(importGraph(entry).packages).toContain('@modelcontextprotocol/node');
@@ -28,46 +36,39 @@ describe('hintgate startup', () => {
 
   it('the gateway starts its stdio servers before it loads the MCP SDK', () => {
     // What loads before `startUpstreamsEarly` runs: the rest comes by import() after it.
-    const { packages } = importGraph('src/cli/run-gateway.ts', { dynamic: false });
-    expect(
-      packages.filter((name) => name.startsWith('@modelcontextprotocol/') || name === 'zod'),
-    ).toEqual([]);
+    const { packages } = loadedFirst('src/cli/run-gateway.ts');
+    expect(sdk(packages)).toEqual([]);
     expect(packages).toContain('cross-spawn');
   });
 
-  it('serve checks its options, workspace and policy file before it loads the tools, runtime and MCP SDK', () => {
-    const { files, packages } = importGraph('src/cli/run-serve.ts', { dynamic: false });
-    expect(
-      packages.filter((name) => name.startsWith('@modelcontextprotocol/') || name === 'zod'),
-    ).toEqual([]);
-    expect(
-      files.filter((file) =>
-        ['src/tools/index.ts', 'src/runtime/index.ts', 'src/mcp/index.ts'].includes(file),
-      ),
-    ).toEqual([]);
-    expect(files).toContain('src/policy/node.ts');
-  });
-
-  it('check reads its options and files before it loads the lint, the probe and the MCP SDK', () => {
-    const { files, packages } = importGraph('src/cli/run-check.ts', { dynamic: false });
-    expect(
-      packages.filter((name) => name.startsWith('@modelcontextprotocol/') || name === 'zod'),
-    ).toEqual([]);
-    expect(
-      files.filter(
-        (file) =>
-          file === 'src/check/index.ts' ||
-          file.startsWith('src/check/lint/') ||
-          file === 'src/check/probe/index.ts',
-      ),
-    ).toEqual([]);
-    expect(files).toContain('src/check/probe/load-probe-fixtures.ts');
-  });
-
-  it('pin reads its options and configuration before it loads the MCP client', () => {
-    const { packages } = importGraph('src/cli/run-pin.ts', { dynamic: false });
-    expect(
-      packages.filter((name) => name.startsWith('@modelcontextprotocol/') || name === 'zod'),
-    ).toEqual([]);
-  });
+  it.each([
+    {
+      command: 'serve',
+      entry: 'src/cli/run-serve.ts',
+      reads: 'src/policy/node.ts',
+      notYet: ['src/tools/index.ts', 'src/runtime/index.ts', 'src/mcp/index.ts'],
+    },
+    {
+      command: 'check',
+      entry: 'src/cli/run-check.ts',
+      reads: 'src/check/probe/load-probe-fixtures.ts',
+      notYet: ['src/check/index.ts', 'src/check/lint/index.ts', 'src/check/probe/index.ts'],
+    },
+    {
+      command: 'pin',
+      entry: 'src/cli/run-pin.ts',
+      reads: 'src/cli/gateway-config-file.ts',
+      notYet: ['src/gateway/pin.ts', 'src/check/pin.ts', 'src/mcp/pin.ts'],
+    },
+  ])(
+    '$command reads its options and files before it loads the rest and the MCP SDK',
+    ({ entry, reads, notYet }) => {
+      const { files, packages } = loadedFirst(entry);
+      expect(sdk(packages)).toEqual([]);
+      expect(files.filter((file) => notYet.includes(file))).toEqual([]);
+      expect(files).toContain(reads);
+      // Loaded on demand, once the checks pass: the test looks at the right place.
+      expect(importGraph(entry).files).toEqual(expect.arrayContaining(notYet.slice(0, 1)));
+    },
+  );
 });

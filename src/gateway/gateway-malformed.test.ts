@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cliArgv } from '../cli/serve-process.test-helpers.js';
+import { initializeRequest } from '../mcp/server/mcp-clients.test-helpers.js';
 import { fixtureServerEntry } from '../testing/index.js';
 import { createGateway, type Gateway } from './create-gateway.js';
 import {
@@ -151,18 +152,7 @@ describe('hintgate gateway over stdio, given garbage by its client', () => {
     const gateway = rawGateway(configFile);
     const byId = (id: unknown) => gateway.messages().find((message) => message.id === id);
 
-    gateway.send(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'raw', version: '1.0.0' },
-        },
-      }),
-    );
+    gateway.send(JSON.stringify(initializeRequest()));
     await until(() => byId(1) !== undefined, 30_000);
     gateway.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
 

@@ -5,7 +5,7 @@ import { createRuntime } from '../../runtime/create-runtime.js';
 import { defineTool } from '../../tool/define-tool.js';
 import { DESTRUCTIVE, READ_ONLY } from '../../tool/presets.js';
 import { createMcpToolServer } from './create-mcp-tool-server.js';
-import { ERAS } from './mcp-clients.test-helpers.js';
+import { ERAS, initializeRequest } from './mcp-clients.test-helpers.js';
 import { type McpHttpServer, startMcpHttpServer } from './start-mcp-http-server.js';
 
 // Two callers with their own tokens see and may call only the tools of their scopes.
@@ -133,16 +133,7 @@ describe('principals over HTTP', () => {
         accept: 'application/json, text/event-stream',
         authorization: `Bearer ${READER}`,
       },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'raw', version: '1.0.0' },
-        },
-      }),
+      body: JSON.stringify(initializeRequest()),
     });
     const session = init.headers.get('mcp-session-id') ?? '';
     await init.body?.cancel();

@@ -41,3 +41,24 @@ export const connectOverFetch = (
 
 /** Waits until `condition` holds, polling (see `waitFor` of `hintgate/testing`). */
 export { waitFor as eventually } from '../../testing/index.js';
+
+/**
+ * A 2025-11-25 `initialize` request as a raw JSON-RPC message from a client named `name`,
+ * for tests that speak HTTP without an SDK client (sessions, headers, status codes).
+ */
+export const initializeRequest = (name = 'raw') => ({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name, version: '1.0.0' },
+  },
+});
+
+/** The `notifications/initialized` a client sends once its session is open. */
+export const INITIALIZED_NOTIFICATION = {
+  jsonrpc: '2.0',
+  method: 'notifications/initialized',
+} as const;

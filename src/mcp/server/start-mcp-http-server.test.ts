@@ -11,7 +11,7 @@ import { createMcpHttpHandler } from './create-mcp-http-handler.js';
 import { createMcpToolServer } from './create-mcp-tool-server.js';
 import { hostHeaderValues, isLocalhostHeader } from './host-header.test-helpers.js';
 import { allowedHostnames } from './http-security.js';
-import { ERAS } from './mcp-clients.test-helpers.js';
+import { ERAS, initializeRequest } from './mcp-clients.test-helpers.js';
 import { type McpHttpServer, startMcpHttpServer } from './start-mcp-http-server.js';
 
 const echo = defineTool({
@@ -43,16 +43,7 @@ const start = async (token?: string): Promise<McpHttpServer> => {
   return server;
 };
 
-const INITIALIZE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-11-25',
-    capabilities: {},
-    clientInfo: { name: 'raw', version: '1.0.0' },
-  },
-});
+const INITIALIZE = JSON.stringify(initializeRequest());
 
 /** A raw POST with exactly these headers (fetch would not let a test set Host). */
 const post = (
