@@ -500,6 +500,16 @@ describe('createGateway over real upstream servers', () => {
     expect(gateway.connections.get('fixture')?.status).toBe('closed');
   });
 
+  it('refuses a stateLeaseMs no timer can keep, before it starts anything', async () => {
+    const dir = await setup();
+    for (const stateLeaseMs of [0, 1.5, -10, 2 ** 31]) {
+      await expect(createGateway({ workspace: dir, stateLeaseMs })).rejects.toMatchObject({
+        code: 'invalid_option',
+        message: expect.stringMatching(/^createGateway: stateLeaseMs must be a whole number/),
+      });
+    }
+  });
+
   it('serves the built-in workspace tools of a directory without a configuration', async () => {
     const dir = await setup();
     const { gateway } = await start({ workspace: dir });

@@ -212,6 +212,11 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
       // As above.
     }
   };
+  if (options.stateLeaseMs !== undefined) {
+    // The state layer is loaded only for a gateway that uses it (or is given this option).
+    const { checkLeaseMs } = await import('../state/index.js');
+    checkLeaseMs(options.stateLeaseMs, 'createGateway: stateLeaseMs');
+  }
   const { config } = options;
   if (config === undefined) {
     // Loaded only here: a gateway of configured servers does not load the workspace tools.

@@ -222,4 +222,21 @@ describe('connectRedisState', () => {
     await expect(connectRedisState('http://localhost:6379')).rejects.toThrow(/redis:\/\/host:6379/);
     await expect(connectRedisState('not a url')).rejects.toThrow(/is not a URL/);
   });
+
+  it('refuses a lease or command timeout no timer can keep, before it connects', async () => {
+    for (const leaseMs of [0, -1, 10, 2.5e3 + 0.5, Number.NaN, 2 ** 31]) {
+      await expect(connectRedisState(redis.url, { leaseMs })).rejects.toMatchObject({
+        code: 'invalid_option',
+        message: expect.stringMatching(
+          /^leaseMs must be a whole number of milliseconds from 30 to 2147483647/,
+        ),
+      });
+    }
+    for (const commandTimeoutMs of [0, Number.POSITIVE_INFINITY]) {
+      await expect(connectRedisState(redis.url, { commandTimeoutMs })).rejects.toMatchObject({
+        code: 'invalid_option',
+        message: expect.stringMatching(/^commandTimeoutMs must be a number of milliseconds/),
+      });
+    }
+  });
 });

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Redis as RedisClient } from 'ioredis';
 import { HintgateError } from '../errors/index.js';
 import { redactUrl } from '../mcp/index.js';
+import { isTimerMs, MAX_TIMER_MS } from '../tool/index.js';
 import { RELEASE_SCRIPT, RENEW_SCRIPT, TAKE_SCRIPT } from './redis-scripts.js';
 import {
   type ApprovalMemo,
@@ -43,6 +44,23 @@ interface Scripts {
 }
 
 const RELEASED_CHANNEL = 'released';
+
+/** The shortest lease: it is renewed every third of it. */
+export const MIN_LEASE_MS = 30;
+
+/**
+ * Throws `invalid_option` unless `value` is a lease a slot can keep: a whole number of
+ * milliseconds from {@link MIN_LEASE_MS} to the longest a timer waits (its renewal runs on
+ * one). `name` is the option as the caller wrote it.
+ */
+export function checkLeaseMs(value: unknown, name: string): void {
+  if (!(Number.isInteger(value) && (value as number) >= MIN_LEASE_MS && isTimerMs(value))) {
+    throw new HintgateError(
+      'invalid_option',
+      `${name} must be a whole number of milliseconds from ${MIN_LEASE_MS} to ${MAX_TIMER_MS}, such as 10000; it is ${String(value)}.`,
+    );
+  }
+}
 /** ioredis's errors for a command sent on a connection that is gone. */
 const CONNECTION_LOST = /Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|EPIPE/;
 /** Longest pause between reconnection attempts, in ms. */
@@ -53,7 +71,7 @@ const MAX_RECONNECT_DELAY_MS = 5000;
  * returned state works at once and fails closed with {@link SharedStateUnavailableError}
  * until Redis answers; after a loss it reconnects with capped exponential backoff and
  * jitter. Nothing is queued while Redis is away. Throws `invalid_config` for a URL that is
- * not a Redis URL.
+ * not a Redis URL, `invalid_option` for a lease or command timeout no timer can keep.
  */
 export async function connectRedisState(
   url: string,
@@ -72,6 +90,13 @@ export async function connectRedisState(
     throw new HintgateError(
       'invalid_config',
       `state: "${redactUrl(url)}" is not a Redis URL; write it as redis://host:6379 (or rediss:// for TLS).`,
+    );
+  }
+  if (options.leaseMs !== undefined) checkLeaseMs(options.leaseMs, 'leaseMs');
+  if (options.commandTimeoutMs !== undefined && !isTimerMs(options.commandTimeoutMs)) {
+    throw new HintgateError(
+      'invalid_option',
+      `commandTimeoutMs must be a number of milliseconds in (0, ${MAX_TIMER_MS}], such as 2000; it is ${String(options.commandTimeoutMs)}.`,
     );
   }
   const prefix = options.prefix ?? 'hintgate:';

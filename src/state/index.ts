@@ -1,5 +1,9 @@
 /** Shared state for several gateway replicas (Redis): what other layers use. */
-export { connectRedisState, type RedisStateOptions } from './connect-redis-state.js';
+export {
+  checkLeaseMs,
+  connectRedisState,
+  type RedisStateOptions,
+} from './connect-redis-state.js';
 export {
   type OpenedState,
   openRequestState,
