@@ -5,6 +5,13 @@ import { MODES, type Mode } from '../policy/index.js';
 import { fetchAllowArg } from './fetch-allow-arg.js';
 import { httpTokenCheck, MIN_TOKEN_LENGTH } from './http-token-check.js';
 import { SHUTDOWN_GRACE_MS, SHUTDOWN_GRACE_USAGE, shutdownGraceArg } from './next-signal.js';
+import {
+  SESSION_FLAG_NAMES,
+  SESSION_FLAG_OPTIONS,
+  SESSION_FLAGS_USAGE,
+  type SessionLimitArgs,
+  sessionLimitArgs,
+} from './session-limit-args.js';
 
 /** `hintgate serve` options, checked. */
 export interface ServeArgs {
@@ -37,37 +44,6 @@ export interface ServeArgs {
   /** `--shutdown-grace-ms`: how long calls under way may finish after a signal. */
   readonly shutdownGraceMs: number;
 }
-
-/** The session flags given, under `startMcpHttpServer`'s names. */
-export interface SessionLimitArgs {
-  readonly maxSessions?: number;
-  readonly maxSessionsPerClient?: number;
-  readonly sessionIdleMs?: number;
-  readonly uninitializedSessionMs?: number;
-}
-
-/** Each session flag: the option it sets, its bounds, and what it counts. */
-const SESSION_FLAGS = {
-  'max-sessions': { option: 'maxSessions', min: 1, max: 100_000, what: 'sessions' },
-  'max-sessions-per-client': {
-    option: 'maxSessionsPerClient',
-    min: 1,
-    max: 100_000,
-    what: 'sessions',
-  },
-  'session-idle-ms': {
-    option: 'sessionIdleMs',
-    min: 1000,
-    max: 2_147_483_647,
-    what: 'milliseconds',
-  },
-  'uninitialized-session-ms': {
-    option: 'uninitializedSessionMs',
-    min: 100,
-    max: 600_000,
-    what: 'milliseconds',
-  },
-} as const;
 
 /** The parsed options, or the one-line reason they are wrong. */
 export type ParsedServeArgs =
@@ -152,20 +128,7 @@ Options:
                     Most requests one caller (its principal, else its address) may send
                     per window of MS milliseconds, e.g. 120/60000; over it, 429 with
                     Retry-After. Default none.
-  --max-sessions N  Most 2025-11-25 sessions open at once (1-100000). Default 64. A new
-                    client is never refused for lack of room: it closes an idle or
-                    the least recently used session of the client holding the most.
-  --max-sessions-per-client N
-                    Most sessions one client address holds (1-100000); one more closes
-                    its least recently used. Default 16. Clients behind one proxy, or
-                    all local ones (127.0.0.1), count as one client.
-  --session-idle-ms MS
-                    Idle time after which a session goes first when the table is full
-                    (1000-2147483647). Default 600000 (10 minutes).
-  --uninitialized-session-ms MS
-                    Time a session may go without a request after its initialize
-                    before it is closed (100-600000). Default 10000.
-${SHUTDOWN_GRACE_USAGE}  -h, --help        Show this help and exit.
+${SESSION_FLAGS_USAGE}${SHUTDOWN_GRACE_USAGE}  -h, --help        Show this help and exit.
 
 Over stdio, stdout carries the protocol and messages go to stderr. SIGINT or SIGTERM shuts
 the server down: it takes no more calls, lets the calls under way finish for up to 5 s
@@ -191,10 +154,7 @@ const OPTIONS = {
   delegate: { type: 'string' },
   'rate-limit': { type: 'string' },
   'no-instructions': { type: 'boolean' },
-  'max-sessions': { type: 'string' },
-  'max-sessions-per-client': { type: 'string' },
-  'session-idle-ms': { type: 'string' },
-  'uninitialized-session-ms': { type: 'string' },
+  ...SESSION_FLAG_OPTIONS,
   'shutdown-grace-ms': { type: 'string' },
 } as const;
 
@@ -298,7 +258,7 @@ export function parseServeArgs(
     'insecure-no-token',
     'principal',
     'rate-limit',
-    ...(Object.keys(SESSION_FLAGS) as (keyof typeof SESSION_FLAGS)[]),
+    ...SESSION_FLAG_NAMES,
   ] as const) {
     if (values[name] !== undefined && !http) {
       return fail(`--${name} only applies with --http. ${seeHelp}`);
@@ -324,16 +284,8 @@ export function parseServeArgs(
     }
     rateLimit = { max, windowMs };
   }
-  const sessions: Record<string, number> = {};
-  for (const [flag, { option, min, max, what }] of Object.entries(SESSION_FLAGS)) {
-    const given = values[flag as keyof typeof SESSION_FLAGS];
-    if (given === undefined) continue;
-    const value = /^\d{1,10}$/.test(given) ? Number(given) : Number.NaN;
-    if (!(value >= min && value <= max)) {
-      return fail(`--${flag} "${given}" is not a number of ${what} from ${min} to ${max}.`);
-    }
-    sessions[option] = value;
-  }
+  const sessions = sessionLimitArgs(values);
+  if (!sessions.ok) return fail(sessions.message);
   const grace = shutdownGraceArg(values['shutdown-grace-ms']);
   if (!grace.ok) return fail(grace.message);
   const envToken = env.HINTGATE_TOKEN === '' ? undefined : env.HINTGATE_TOKEN;
@@ -369,7 +321,7 @@ export function parseServeArgs(
       ...(delegate.command === undefined ? {} : { delegate: delegate.command }),
       ...(rateLimit === undefined ? {} : { rateLimit }),
       ...(values['no-instructions'] === true ? { noInstructions: true } : {}),
-      ...(Object.keys(sessions).length === 0 ? {} : { sessions }),
+      ...(sessions.limits === undefined ? {} : { sessions: sessions.limits }),
       shutdownGraceMs: grace.ms,
     },
   };
