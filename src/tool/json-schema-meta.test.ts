@@ -1,30 +1,15 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import * as formatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HintgateError } from '../errors/index.js';
 import { validate as validateMetaSchema } from './json-schema-meta.generated.js';
-import { linearRegExp } from './linear-reg-exp.js';
-import { toolSchema } from './tool-schema.js';
+import { makeAjv, toolSchema } from './tool-schema.js';
 
 // A tool's JSON Schema is checked against the 2020-12 meta-schema with a validator generated
 // ahead of time, not with the one Ajv compiles at run time. The two must agree on every
 // schema: the same verdict and, for a schema that fails, the same message.
 
-type FormatsPlugin = (ajv: Ajv2020) => unknown;
-const addFormats: FormatsPlugin =
-  (formatsModule as unknown as { default: FormatsPlugin }).default ??
-  (formatsModule as unknown as FormatsPlugin);
-
-/** Ajv checking schemas itself, with the options of tool-schema.ts's validators. */
-const reference = new Ajv2020({
-  code: { regExp: linearRegExp },
-  strict: false,
-  allErrors: false,
-  logger: false,
-  addUsedSchema: false,
-});
-addFormats(reference);
+/** Ajv checking schemas itself, as tool-schema.ts's input validators are made. */
+const reference = makeAjv('input');
 
 const generated = validateMetaSchema as ((schema: unknown) => boolean) & {
   errors?: Parameters<typeof reference.errorsText>[0];

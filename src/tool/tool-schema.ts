@@ -33,7 +33,12 @@ const addFormats: FormatsPlugin =
   (formatsModule as unknown as { default: FormatsPlugin }).default ??
   (formatsModule as unknown as FormatsPlugin);
 
-const makeAjv = (role: SchemaRole): Ajv2020 => {
+/**
+ * A new validator instance with the options tool schemas of `role` are compiled with. It
+ * does not check schemas against the meta-schema when it compiles them (`checkSchema`
+ * does); `validateSchema` called on it still does.
+ */
+export const makeAjv = (role: SchemaRole): Ajv2020 => {
   const ajv = new Ajv2020({
     code: { regExp: linearRegExp },
     strict: false,
