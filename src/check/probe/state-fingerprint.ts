@@ -90,8 +90,9 @@ export interface FingerprintCulprit {
  * Makes sure the fingerprint does not move by itself: a zero-argument "read-only" tool that
  * answers the same twice may still change what another one shows (a status check that bumps
  * a counter). While two fingerprints in a row differ, finds a tool whose single call moves
- * the others (which on their own stay put), and drops it. Returns the tools kept and the
- * culprits found; when no single culprit explains the drift, no tool is kept.
+ * the others (which on their own stay put), and drops it. When no single culprit explains
+ * the drift, the tools whose answers changed on their own (a clock) are dropped instead, and
+ * the rest settled again. Returns the tools kept and the culprits found.
  */
 export async function settleFingerprint(
   client: ProbeClient,
@@ -100,9 +101,9 @@ export async function settleFingerprint(
   let kept = [...tools];
   const culprits: FingerprintCulprit[] = [];
   while (kept.length > 0) {
-    if (same(await takeFingerprint(client, kept), await takeFingerprint(client, kept))) {
-      return { tools: kept, culprits };
-    }
+    const first = await takeFingerprint(client, kept);
+    const second = await takeFingerprint(client, kept);
+    if (same(first, second)) return { tools: kept, culprits };
     let found: FingerprintCulprit | undefined;
     for (const tool of kept) {
       const others = kept.filter((name) => name !== tool);
@@ -117,7 +118,14 @@ export async function settleFingerprint(
         break;
       }
     }
-    if (found === undefined) return { tools: [], culprits };
+    if (found === undefined) {
+      // No call of one of them moves the others: those that changed between the two
+      // readings change on their own (a clock, a load figure). They leave the fingerprint;
+      // the rest is settled again.
+      const drifting = new Set(changedTools(first, second));
+      kept = kept.filter((name) => !drifting.has(name));
+      continue;
+    }
     culprits.push(found);
     kept = kept.filter((name) => name !== found.tool);
   }
