@@ -23,7 +23,11 @@ describe('settleFingerprint', () => {
   it('drops a tool whose answer changes on its own (a clock) and keeps the others', async () => {
     let tick = 0;
     const settled = await settleFingerprint(
-      clientOf((name) => (name === 'clock' ? `now ${(tick += 1)}` : `${name}: same`)),
+      clientOf((name) => {
+        if (name !== 'clock') return `${name}: same`;
+        tick += 1;
+        return `now ${tick}`;
+      }),
       ['env', 'clock', 'image'],
     );
     expect(settled).toEqual({ tools: ['env', 'image'], culprits: [] });
