@@ -62,7 +62,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'isolated', include: isolatedFiles, isolate: true, maxWorkers: 1 },
+        test: { name: 'isolated', include: isolatedFiles, isolate: true },
       },
       {
         extends: true,
