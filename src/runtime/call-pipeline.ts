@@ -7,7 +7,7 @@ import { AuthorizeStage } from './authorize-stage.js';
 import { BatchAudit } from './batch-audit.js';
 import { BatchResults } from './batch-results.js';
 import { failedInside } from './call-result.js';
-import { ARRIVAL_WINDOW, PartedArrival } from './parted-arrival.js';
+import { PARTED_FROM, PartedArrival } from './parted-arrival.js';
 import type { PipelineEntry } from './pipeline-entry.js';
 import {
   type PrepareContext,
@@ -107,7 +107,7 @@ export class CallPipeline implements GrantListener<PipelineEntry> {
    * after one turn of the microtask queue (no tool runs during the pass), runs the calls
    * granted as they arrived, and settles with `end` of the results in call order. One
    * promise for a batch whose calls were all granted at once and whose tools answer at once.
-   * `fail` takes what a bug of ours threw. A batch of more than {@link ARRIVAL_WINDOW}
+   * `fail` takes what a bug of ours threw. A batch of more than {@link PARTED_FROM}
    * calls may arrive in parts, in the same order (see `#arriveInParts`).
    */
   arriveAll<R>(
@@ -115,7 +115,7 @@ export class CallPipeline implements GrantListener<PipelineEntry> {
     end: (results: CallResult[]) => R | Promise<R>,
     fail: (error: unknown) => never,
   ): Promise<R> {
-    if (calls.length > ARRIVAL_WINDOW && this.#context.arrivals.idle)
+    if (calls.length > PARTED_FROM && this.#context.arrivals.idle)
       return this.#arriveInParts(calls, end, fail);
     const soon: PipelineEntry[] = [];
     let waits = 0;
@@ -175,7 +175,7 @@ export class CallPipeline implements GrantListener<PipelineEntry> {
   }
 
   /**
-   * A batch of more than {@link ARRIVAL_WINDOW} calls: it arrives in parts (see
+   * A batch of more than {@link PARTED_FROM} calls: it arrives in parts (see
    * {@link PartedArrival}), each settled as `#waitAll` settles a pass.
    */
   #arriveInParts<R>(

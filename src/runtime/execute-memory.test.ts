@@ -37,7 +37,7 @@ describe('execute: what a waiting call keeps alive', () => {
     const before = heapUsed();
     const batch = runtime.execute(calls);
     // None has run yet (the first runs after a turn of the microtask queue). The first
-    // 1,024 calls arrived and wait; the others wait to arrive (`PartedArrival`), so
+    // 256 calls arrived and wait; the others wait to arrive (`PartedArrival`), so
     // they cost only their place in the batch's results.
     const perCall = (heapUsed() - before) / size;
     const results = await batch;

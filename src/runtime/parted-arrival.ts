@@ -3,13 +3,19 @@ import { type Outcome, WAIT } from './arrival-outcome.js';
 import type { PipelineEntry } from './pipeline-entry.js';
 import type { ToolCall } from './tool-call.js';
 
+/** Calls of an `execute` batch past which it arrives in parts ({@link PartedArrival}). */
+export const PARTED_FROM = 1024;
+
 /**
- * Waiting calls of an `execute` batch past which its later calls wait to arrive, so that a
- * big batch does not keep every call's queue state alive at once; it goes on once they are
- * down to {@link RESUME_AT}.
+ * Waiting calls of a batch arriving in parts past which its later calls wait to arrive, so
+ * that a big batch does not keep every call's queue state alive at once; it goes on once
+ * they are down to {@link RESUME_AT}. The smaller the window, the fewer waiting calls the
+ * garbage collector copies and promotes while the batch runs: at 100,000 calls, a window of
+ * 1,024 cost about 11 µs per call against 6 µs for 256 (no gain below that). A batch of at
+ * most {@link PARTED_FROM} calls arrives in one pass, which costs it less than parts would.
  */
-export const ARRIVAL_WINDOW = 1024;
-const RESUME_AT = 256;
+const ARRIVAL_WINDOW = 256;
+const RESUME_AT = 64;
 
 const noop = (): void => {};
 
@@ -24,7 +30,7 @@ export interface PartHost {
 }
 
 /**
- * The arrival of a batch of more than {@link ARRIVAL_WINDOW} calls (`arriveAll`): its calls
+ * The arrival of a batch of more than {@link PARTED_FROM} calls (`arriveAll`): its calls
  * arrive in call order as in one pass, but the pass pauses while {@link ARRIVAL_WINDOW} of
  * them wait for their grants, and goes on once they are down to {@link RESUME_AT}. While it
  * pauses, the batch keeps its place in the runtime's arrival order (calls of other turns
