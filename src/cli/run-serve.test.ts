@@ -22,16 +22,26 @@ import {
 // A real `hintgate serve` child process (from the test run's build, see `nodeScriptArgs`)
 // and a real SDK client, over stdio and Streamable HTTP, on both protocol eras.
 
-// The tests run concurrently: each spawns its own server process(es) and workspace, and
-// cleans up after itself. Up to five `hintgate serve` processes start at once, which on 2
-// busy cores can take longer than the default 20 s per test.
+// The tests run concurrently. Over stdio each test spawns its own server (one client per
+// process); over HTTP the tests of both eras share one server per mode (see `sharedHttp`),
+// as the clients of one deployment do, each on its own session. Up to five `hintgate
+// serve` processes start at once, which on 2 busy cores can take longer than the default
+// 20 s per test.
 vi.setConfig({ testTimeout: 60_000 });
 
 let root: string;
+/** The HTTP servers shared by the tests, by mode, each with its own workspace. */
+const shared = new Map<string, Promise<{ server: HttpServeProcess; dir: string }>>();
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'hintgate-serve-'));
 });
-afterAll(() => rm(root, { recursive: true, force: true }));
+afterAll(async () => {
+  const started = await Promise.allSettled(shared.values());
+  for (const entry of started) {
+    if (entry.status === 'fulfilled') await entry.value.server.stop('SIGKILL');
+  }
+  await rm(root, { recursive: true, force: true });
+});
 
 let workspaces = 0;
 /** A fresh workspace with `a.txt` and `b.txt`. */
@@ -48,6 +58,22 @@ const text = (result: { content: unknown }): string =>
   (result.content as Array<{ type: string; text?: string }>)
     .map((block) => block.text ?? '')
     .join('\n');
+
+/**
+ * The HTTP server of `mode` the tests share (started by the first test that asks), and its
+ * workspace. A test that writes uses a file of its own.
+ */
+const sharedHttp = (mode: 'auto' | 'yolo'): Promise<{ server: HttpServeProcess; dir: string }> => {
+  let started = shared.get(mode);
+  if (started === undefined) {
+    started = workspace().then(async (dir) => ({
+      server: await startHttpServe(['--workspace', dir, '--mode', mode]),
+      dir,
+    }));
+    shared.set(mode, started);
+  }
+  return started;
+};
 
 const TRANSPORTS = ['stdio', 'http'] as const;
 const CASES = TRANSPORTS.flatMap((transport) => ERAS.map((era) => [transport, era] as const));
@@ -83,16 +109,25 @@ const harness = (onFinished: (cleanup: () => Promise<void>) => void) => {
         script,
       ),
     );
-  /** One client of `era` over `transport` to `hintgate serve ...args`. */
+  /**
+   * One client of `era` over `transport` to `hintgate serve --workspace <dir> --mode
+   * <mode>`: over stdio a server of its own with a fresh workspace, over HTTP the shared
+   * server of `mode`. With the workspace it serves.
+   */
   const connect = async (
     transport: (typeof TRANSPORTS)[number],
     era: Era,
-    args: string[],
+    mode: 'auto' | 'yolo',
     script?: ElicitationScript,
-  ): Promise<TestClient> =>
-    transport === 'stdio'
-      ? track(await connectClient(stdioTransport(args), era, script))
-      : overHttp(await serveHttp(args), era, script);
+  ): Promise<TestClient & { dir: string }> => {
+    if (transport === 'http') {
+      const { server, dir } = await sharedHttp(mode);
+      return { ...(await overHttp(server, era, script)), dir };
+    }
+    const dir = await workspace();
+    const args = ['--workspace', dir, '--mode', mode];
+    return { ...track(await connectClient(stdioTransport(args), era, script)), dir };
+  };
   return { serveHttp, overHttp, connect };
 };
 
@@ -101,8 +136,7 @@ describe.concurrent.each(CASES)('hintgate serve over %s, %s era', (transport, er
     onTestFinished,
   }) => {
     const { connect } = harness(onTestFinished);
-    const dir = await workspace();
-    const { client } = await connect(transport, era, ['--workspace', dir]);
+    const { client, dir } = await connect(transport, era, 'auto');
     const { tools } = await client.listTools();
     const declared = createWorkspaceTools({ workspace: dir });
     expect(tools.map((tool) => tool.name).sort()).toEqual(declared.map((tool) => tool.name).sort());
@@ -118,11 +152,13 @@ describe.concurrent.each(CASES)('hintgate serve over %s, %s era', (transport, er
     onTestFinished,
   }) => {
     const { connect } = harness(onTestFinished);
-    const dir = await workspace();
-    const { client } = await connect(transport, era, ['--workspace', dir, '--mode', 'yolo']);
+    const { client, dir } = await connect(transport, era, 'yolo');
+    // A file of this test's own: over HTTP the workspace is shared with the other era's test.
+    const a = `a-${era}.txt`;
+    await writeFile(join(dir, a), 'old a\n');
     const [written, readA, readB] = await Promise.all([
-      client.callTool({ name: 'write_file', arguments: { path: 'a.txt', content: 'new a\n' } }),
-      client.callTool({ name: 'read_file', arguments: { path: 'a.txt' } }),
+      client.callTool({ name: 'write_file', arguments: { path: a, content: 'new a\n' } }),
+      client.callTool({ name: 'read_file', arguments: { path: a } }),
       client.callTool({ name: 'read_file', arguments: { path: 'b.txt' } }),
     ]);
     expect(written.isError ?? false).toBe(false);
@@ -130,51 +166,51 @@ describe.concurrent.each(CASES)('hintgate serve over %s, %s era', (transport, er
     // order; over stdio they arrive in the order sent.
     if (transport === 'stdio') expect(text(readA)).toContain('new a');
     expect(text(readB)).toContain('old b');
-    expect(await readFile(join(dir, 'a.txt'), 'utf8')).toBe('new a\n');
+    expect(await readFile(join(dir, a), 'utf8')).toBe('new a\n');
   });
 
   it('asks the client before a destructive write; runs it on approval, not on decline', async ({
     onTestFinished,
   }) => {
     const { connect } = harness(onTestFinished);
-    const dir = await workspace();
     let answer: 'allow_once' | 'decline' = 'allow_once';
-    const client = await connect(transport, era, ['--workspace', dir, '--mode', 'auto'], {
+    const client = await connect(transport, era, 'auto', {
       answer: () =>
         answer === 'decline'
           ? { action: 'decline' }
           : { action: 'accept', content: { decision: 'allow_once' } },
     });
+    const [c, d] = [`c-${era}.txt`, `d-${era}.txt`];
     const approved = await client.client.callTool({
       name: 'write_file',
-      arguments: { path: 'c.txt', content: 'approved\n' },
+      arguments: { path: c, content: 'approved\n' },
     });
     expect(approved.isError ?? false).toBe(false);
-    expect(await readFile(join(dir, 'c.txt'), 'utf8')).toBe('approved\n');
+    expect(await readFile(join(client.dir, c), 'utf8')).toBe('approved\n');
     expect(client.forms[0]?.message).toContain('write_file');
-    expect(client.forms[0]?.message).toContain('file:c.txt');
+    expect(client.forms[0]?.message).toContain(`file:${c}`);
 
     answer = 'decline';
     const declined = await client.client.callTool({
       name: 'write_file',
-      arguments: { path: 'd.txt', content: 'declined\n' },
+      arguments: { path: d, content: 'declined\n' },
     });
     expect(declined).toMatchObject({ isError: true, _meta: { 'dev.hintgate/status': 'denied' } });
-    await expect(readFile(join(dir, 'd.txt'), 'utf8')).rejects.toThrow();
+    await expect(readFile(join(client.dir, d), 'utf8')).rejects.toThrow();
     expect(client.forms).toHaveLength(2);
   });
 
   it('denies a call that needs approval when the client cannot ask', async ({ onTestFinished }) => {
     const { connect } = harness(onTestFinished);
-    const dir = await workspace();
-    const { client } = await connect(transport, era, ['--workspace', dir, '--mode', 'auto']);
+    const { client, dir } = await connect(transport, era, 'auto');
+    const e = `e-${era}.txt`;
     const result = await client.callTool({
       name: 'write_file',
-      arguments: { path: 'e.txt', content: 'never\n' },
+      arguments: { path: e, content: 'never\n' },
     });
     expect(result).toMatchObject({ isError: true, _meta: { 'dev.hintgate/status': 'denied' } });
     expect(text(result)).toContain('cannot ask its user');
-    await expect(readFile(join(dir, 'e.txt'), 'utf8')).rejects.toThrow();
+    await expect(readFile(join(dir, e), 'utf8')).rejects.toThrow();
   });
 });
 
@@ -202,9 +238,8 @@ const rawInitialize = (url: string, headers: Record<string, string>): Promise<nu
   });
 
 describe.concurrent('hintgate serve --http', () => {
-  it('refuses DNS rebinding: a foreign Host or Origin gets 403', async ({ onTestFinished }) => {
-    const { serveHttp } = harness(onTestFinished);
-    const server = await serveHttp(['--workspace', await workspace()]);
+  it('refuses DNS rebinding: a foreign Host or Origin gets 403', async () => {
+    const { server } = await sharedHttp('auto');
     const { port } = new URL(server.url);
     expect(await rawInitialize(server.url, { host: 'evil.example' })).toBe(403);
     expect(
