@@ -11,7 +11,10 @@ import { type Context, goal, type Result, table } from './report.js';
 
 /** What to show of a failed run's output: failing test files, first error lines, the tail. */
 export function failureReport(output: string): string[] {
-  const lines = stripVTControlCharacters(output).split('\n');
+  // `npm test` runs its commands side by side, each line prefixed with the command's name.
+  const lines = stripVTControlCharacters(output)
+    .split('\n')
+    .map((line) => line.replace(/^\[(?:typecheck|lint|vitest)\] /, ''));
   const failed = lines.filter((line) => /^\s*(FAIL|❯)\s/.test(line));
   const files = failed.flatMap((line) => /(\S+\.test\.ts)(?=\s|$)/.exec(line)?.[1] ?? []);
   const errors = lines.filter((line) => /\berror TS|Error:|✖|×/.test(line) && !/^\s*✓/.test(line));
