@@ -39,6 +39,12 @@ export async function serveWorkspace({
   policy,
   io,
 }: ServeWorkspaceInput): Promise<number> {
+  /** A problem before serving: what was made so far is closed, the problem said, exit 2. */
+  const refuse = async (error: unknown, close: () => Promise<void>): Promise<number> => {
+    await close();
+    io.stderr(`hintgate serve: ${oneLine(messageOf(error))}\n`);
+    return 2;
+  };
   const mode = args.mode ?? policy.mode ?? DEFAULT_MODE;
   const registry = createRegistry({ env: io.env ?? process.env });
   registry.addOrigin({
@@ -68,9 +74,7 @@ export async function serveWorkspace({
       onLaterProblem: (message) => io.stderr(`hintgate serve: ${message}\n`),
     });
   } catch (error) {
-    await registry.close();
-    io.stderr(`hintgate serve: ${oneLine(messageOf(error))}\n`);
-    return 2;
+    return refuse(error, () => registry.close());
   }
   const runtime = createRuntime({
     registry,
@@ -87,9 +91,7 @@ export async function serveWorkspace({
       env: io.env ?? process.env,
     });
   } catch (error) {
-    await runtime.close();
-    io.stderr(`hintgate serve: ${oneLine(messageOf(error))}\n`);
-    return 2;
+    return refuse(error, () => runtime.close());
   }
   const toolServer = createMcpToolServer({
     runtime,
