@@ -5,7 +5,8 @@
  * before it and never one listed after it. Layers in one inner array are peers and do not
  * import each other. Another layer is reached only through its `index.ts`, or its `node.ts`
  * for its Node-only part (files, processes, sockets), its `early.ts` for what a process
- * loads before the rest of the layer, or its `pin.ts` for what `hintgate pin` loads of it. Tests and their fixtures are exempt:
+ * loads before the rest of the layer, its `pin.ts` for what `hintgate pin` loads of it, or
+ * its `serve.ts` for what `hintgate serve` loads of it. Tests and their fixtures are exempt:
  * a test may drive a layer with real parts of the layers above it.
  * docs/architecture.md describes each layer.
  */
@@ -76,14 +77,14 @@ module.exports = {
     {
       name: 'through-index',
       comment:
-        'another layer is imported through its index.ts (or node.ts for its Node-only part, early.ts for what a process loads before the rest of the layer, or pin.ts for what `hintgate pin` loads of it); add the name there',
+        'another layer is imported through its index.ts (or node.ts for its Node-only part, early.ts for what a process loads before the rest of the layer, pin.ts for what `hintgate pin` loads of it, or serve.ts for what `hintgate serve` loads of it); add the name there',
       severity: 'error',
       from: { path: '^src/(adapters/[^/]+|[^/]+)/', pathNot: TESTS },
       to: {
         path: '^src/',
         pathNot: [
           '^src/$1/',
-          '^src/(adapters/[^/]+|[^/]+)/(index|node|early|pin)\\.ts$',
+          '^src/(adapters/[^/]+|[^/]+)/(index|node|early|pin|serve)\\.ts$',
           '^node_modules/',
         ],
       },

@@ -6,7 +6,7 @@ import {
   type McpStdioServer,
   serveMcpStdio,
   startMcpHttpServer,
-} from '../mcp/index.js';
+} from '../mcp/serve.js';
 import { applyToolSettings, DEFAULT_MODE, type Policy } from '../policy/index.js';
 import { createApprovalStore } from '../policy/node.js';
 import { createRegistry } from '../registry/index.js';

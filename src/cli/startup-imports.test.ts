@@ -41,6 +41,13 @@ describe('hintgate startup', () => {
     expect(packages).toContain('cross-spawn');
   });
 
+  it('hintgate serve loads the MCP server without the MCP client', () => {
+    // What `serve` loads once its options and files passed: its tools and the tool server.
+    const { packages } = loadedFirst('src/cli/serve-workspace.ts');
+    expect(packages).toContain('@modelcontextprotocol/server');
+    expect(packages).not.toContain('@modelcontextprotocol/client');
+  });
+
   it.each([
     {
       command: 'serve',
