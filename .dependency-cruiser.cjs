@@ -5,9 +5,10 @@
  * before it and never one listed after it. Layers in one inner array are peers and do not
  * import each other. Another layer is reached only through its `index.ts`, or its `node.ts`
  * for its Node-only part (files, processes, sockets), its `early.ts` for what a process
- * loads before the rest of the layer, its `pin.ts` for what `hintgate pin` loads of it, or
- * its `serve.ts` for what `hintgate serve` loads of it. Tests and their fixtures are exempt:
- * a test may drive a layer with real parts of the layers above it.
+ * loads before the rest of the layer, its `pin.ts` for pins and lock files alone (what
+ * `hintgate pin` loads of it), or its `serve.ts` for what `hintgate serve` loads of it.
+ * Tests and their fixtures are exempt: a test may drive a layer with real parts of the
+ * layers above it.
  * docs/architecture.md describes each layer.
  */
 const LAYERS = [

@@ -1,6 +1,7 @@
 /**
- * The parts of the check layer `hintgate pin` loads: pins and the lock file, without the
- * lint, the probe and the reports (and the MCP server code they bring).
+ * Pins and the lock file, without the lint, the probe and the reports (and the MCP server
+ * code they bring): what `hintgate pin` loads of the check layer, and what the gateway
+ * checks its upstreams' pins with.
  */
 export {
   canonicalCopy,
@@ -9,8 +10,12 @@ export {
   definitionDigests,
   formatPinReview,
   type LockFile,
+  type PinFinding,
   type PinReport,
+  type PinStatus,
+  type PinVerdict,
   pinTools,
+  type ReadLockFile,
   readLockFileIfChanged,
   sameLockFile,
   updateLockFile,

@@ -48,6 +48,12 @@ describe('hintgate startup', () => {
     expect(packages).not.toContain('@modelcontextprotocol/client');
   });
 
+  it('the gateway checks pins without loading the lint and the probe', () => {
+    const { files } = importGraph('src/gateway/index.ts');
+    expect(files).toContain('src/check/pin/compare-pins.ts');
+    expect(files.filter((file) => /^src\/check\/(lint|probe|report)\//.test(file))).toEqual([]);
+  });
+
   it.each([
     {
       command: 'serve',

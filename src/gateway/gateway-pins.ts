@@ -6,7 +6,7 @@ import {
   type PinReport,
   type ReadLockFile,
   readLockFileIfChanged,
-} from '../check/index.js';
+} from '../check/pin.js';
 import type { NewToolsPolicy } from '../gateway/config/index.js';
 import type { ToolListing } from '../tool/index.js';
 

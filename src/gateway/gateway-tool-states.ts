@@ -4,7 +4,7 @@ import {
   type PinReport,
   type PinStatus,
   type PinVerdict,
-} from '../check/index.js';
+} from '../check/pin.js';
 import type { ShadowedTool, ToolLayer, ToolRegistry } from '../registry/index.js';
 import type {
   EffectiveHints,

@@ -1,5 +1,5 @@
 import type { AuditEvent } from '../audit/index.js';
-import type { PinFinding } from '../check/index.js';
+import type { PinFinding } from '../check/pin.js';
 import {
   type LoadedGatewayConfig,
   type LoadedServerCommon,
