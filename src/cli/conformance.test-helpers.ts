@@ -36,3 +36,26 @@ export const node22 = (): Promise<Node22> => {
   })();
   return found;
 };
+
+/**
+ * Runs every server scenario of the suite (`--suite all`, one process) under `node` against
+ * `url`; maps each scenario to whether it passed.
+ */
+export const runSuite = async (node: string, url: string): Promise<Map<string, boolean>> => {
+  const { stdout } = await run(node, [CONFORMANCE, 'server', '--url', url, '--suite', 'all'], {
+    cwd: REPO_ROOT,
+    timeout: 120_000,
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((error: { stdout?: string; message: string }) => {
+    // The suite exits 1 when any scenario fails; its summary is still on stdout.
+    if (error.stdout === undefined) throw error;
+    return { stdout: error.stdout };
+  });
+  const outcomes = new Map<string, boolean>();
+  for (const [, scenario, passed, failed] of stdout.matchAll(
+    /^[✓✗] ([\w-]+): (\d+) passed, (\d+) failed$/gm,
+  )) {
+    outcomes.set(scenario as string, Number(failed) === 0 && Number(passed) > 0);
+  }
+  return outcomes;
+};

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { everythingServer, tempDir } from '../gateway/gateway.test-helpers.js';
-import { CONFORMANCE, node22 } from './conformance.test-helpers.js';
+import { CONFORMANCE, node22, runSuite } from './conformance.test-helpers.js';
 import { runCli } from './run-cli.js';
 import { cliArgv, REPO_ROOT } from './serve-process.test-helpers.js';
 
@@ -141,26 +141,6 @@ const listScenarios = async (): Promise<string[]> => {
   return [...stdout.matchAll(/^ {2}- ([\w-]+)/gm)].map((match) => match[1] as string);
 };
 
-/** Runs every server scenario against `url`; maps each scenario to whether it passed. */
-const runSuite = async (url: string): Promise<Map<string, boolean>> => {
-  const { stdout } = await run(NODE_22, [CONFORMANCE, 'server', '--url', url, '--suite', 'all'], {
-    cwd: REPO_ROOT,
-    timeout: 120_000,
-    maxBuffer: 64 * 1024 * 1024,
-  }).catch((error: { stdout?: string; message: string }) => {
-    // The suite exits 1 when any scenario fails; its summary is still on stdout.
-    if (error.stdout === undefined) throw error;
-    return { stdout: error.stdout };
-  });
-  const outcomes = new Map<string, boolean>();
-  for (const [, scenario, passed, failed] of stdout.matchAll(
-    /^[✓✗] ([\w-]+): (\d+) passed, (\d+) failed$/gm,
-  )) {
-    outcomes.set(scenario as string, Number(failed) === 0 && Number(passed) > 0);
-  }
-  return outcomes;
-};
-
 const passing = (outcomes: Map<string, boolean>): string[] =>
   [...outcomes].filter(([, passed]) => passed).map(([scenario]) => scenario);
 
@@ -202,8 +182,8 @@ describe('MCP conformance suite: server-everything directly and through hintgate
       ]);
       const gatewayUrl = gateway.match[1] as string;
       const [directOutcomes, gatewayOutcomes] = await Promise.all([
-        runSuite(`http://127.0.0.1:${port}/mcp`),
-        runSuite(gatewayUrl),
+        runSuite(NODE_22, `http://127.0.0.1:${port}/mcp`),
+        runSuite(NODE_22, gatewayUrl),
       ]);
 
       expect(scenarios.length).toBeGreaterThan(0);
