@@ -41,9 +41,9 @@ describe('hintgate startup', () => {
     expect(packages).toContain('cross-spawn');
   });
 
-  it('hintgate serve loads the MCP server without the MCP client', () => {
-    // What `serve` loads once its options and files passed: its tools and the tool server.
-    const { packages } = loadedFirst('src/cli/serve-workspace.ts');
+  it('hintgate serve loads the MCP server and never the MCP client', () => {
+    // Everything `serve` may load, on demand included: its tools and the tool server.
+    const { packages } = importGraph('src/cli/run-serve.ts');
     expect(packages).toContain('@modelcontextprotocol/server');
     expect(packages).not.toContain('@modelcontextprotocol/client');
   });
