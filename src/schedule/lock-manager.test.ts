@@ -38,6 +38,31 @@ describe('LockManager', () => {
     expect(manager.size).toBe(0);
   });
 
+  it('keeps the order on held and idle nodes when it forgets the idle ones', () => {
+    const manager = new LockManager();
+    const held = manager.admit('held', [lock('a', 'X')], () => {});
+    manager.release(manager.admit('was', [lock('b', 'X')], () => {}));
+    // Far more nodes none holds than a manager keeps: the idle ones are forgotten.
+    for (let n = 0; n < 3000; n += 1) {
+      manager.release(manager.admit(`k${n}`, [lock(`k${n}`, 'S')], () => {}));
+    }
+    const onReady = vi.fn();
+    const reader = manager.admit('reader', [lock('a', 'S')], onReady);
+    expect(reader.waitsFor).toEqual(['held']);
+    expect(onReady).not.toHaveBeenCalled();
+    const writer = manager.admit('writer', [lock('b', 'X')], () => {});
+    const onReadyAfter = vi.fn();
+    const after = manager.admit('after', [lock('b', 'S')], onReadyAfter);
+    expect(writer.waitsFor).toEqual([]);
+    expect(after.waitsFor).toEqual(['writer']);
+    manager.release(held);
+    expect(onReady).toHaveBeenCalledTimes(1);
+    manager.release(writer);
+    expect(onReadyAfter).toHaveBeenCalledTimes(1);
+    for (const entry of [reader, after]) manager.release(entry);
+    expect(manager.size).toBe(0);
+  });
+
   it('lists in waitsFor the earlier active entries whose locks conflict', () => {
     const manager = new LockManager();
     manager.admit('a', [lock('n1', 'X')], () => {});

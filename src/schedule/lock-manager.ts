@@ -90,6 +90,9 @@ class Entry implements LockEntry {
   }
 }
 
+/** How many nodes none holds a lock manager keeps for the next calls on them (see `#free`). */
+const IDLE_NODES_KEPT = 1024;
+
 /**
  * Holders of one node by mode, in admission order. Released holders stay in the lists as
  * tombstones (skipped by scans) until they outnumber the live ones; then the lists are
@@ -139,8 +142,10 @@ export class LockManager {
   readonly #nodes = new Map<string, NodeHolders>();
   /** The blockers found by the admission under way, copied out at its end. */
   readonly #found: Entry[] = [];
-  /** The lists of the last node freed, for the next new one (see `#free`). */
+  /** Lists of a node forgotten, for the next new one (see `#free`). */
   #spare: NodeHolders | undefined = undefined;
+  /** Nodes in `#nodes` that none holds (see `#free`). */
+  #idle = 0;
   #active = 0;
   #seq = 0;
 
@@ -214,7 +219,7 @@ export class LockManager {
       if (holders === undefined) continue;
       holders.live -= 1;
       holders.dead += 1;
-      if (holders.live === 0) this.#free(lock.node, holders);
+      if (holders.live === 0) this.#free(holders);
       else if (holders.dead > holders.live) compact(holders);
     }
     if (entry.pending > 0) this.#handOver(entry);
@@ -264,23 +269,33 @@ export class LockManager {
       holders = this.#spare ?? { X: [], IS: [], IX: [], S: [], live: 0, dead: 0 };
       this.#spare = undefined;
       this.#nodes.set(node, holders);
+    } else if (holders.live === 0) {
+      this.#idle -= 1;
     }
     return holders;
   }
 
   /**
-   * Forgets a node none holds any more, keeping its emptied lists for the next new node: a
-   * call that locks a node of its own (or one batch after another on the same node) makes no
-   * lists per call.
+   * Empties a node none holds any more and keeps it: the next call on the node (the same
+   * origin or key, call after call) finds it as it is, with no map insert and delete per
+   * call. Once more than {@link IDLE_NODES_KEPT} nodes are idle, they are all forgotten (the
+   * lists of one kept for the next new node): the nodes kept are those held plus at most
+   * that many.
    */
-  #free(node: string, holders: NodeHolders): void {
-    this.#nodes.delete(node);
+  #free(holders: NodeHolders): void {
     const { X, IS, IX, S } = holders;
     if (X.length > 0) X.length = 0;
     if (IS.length > 0) IS.length = 0;
     if (IX.length > 0) IX.length = 0;
     if (S.length > 0) S.length = 0;
     holders.dead = 0;
-    this.#spare = holders;
+    this.#idle += 1;
+    if (this.#idle <= IDLE_NODES_KEPT) return;
+    for (const [node, kept] of this.#nodes) {
+      if (kept.live > 0) continue;
+      this.#nodes.delete(node);
+      this.#spare = kept;
+    }
+    this.#idle = 0;
   }
 }
