@@ -63,6 +63,23 @@ describe('LockManager', () => {
     expect(manager.size).toBe(0);
   });
 
+  it('keeps the order on held nodes when more are held than idle ones are kept', () => {
+    const manager = new LockManager();
+    const held = Array.from({ length: 2000 }, (_, n) =>
+      manager.admit(`h${n}`, [lock(`h${n}`, 'X')], () => {}),
+    );
+    for (let n = 0; n < 5000; n += 1) {
+      manager.release(manager.admit(`k${n}`, [lock(`k${n}`, 'S')], () => {}));
+    }
+    const onReady = vi.fn();
+    const reader = manager.admit('reader', [lock('h1500', 'S')], onReady);
+    expect(reader.waitsFor).toEqual(['h1500']);
+    for (const entry of held) manager.release(entry);
+    expect(onReady).toHaveBeenCalledTimes(1);
+    manager.release(reader);
+    expect(manager.size).toBe(0);
+  });
+
   it('lists in waitsFor the earlier active entries whose locks conflict', () => {
     const manager = new LockManager();
     manager.admit('a', [lock('n1', 'X')], () => {});

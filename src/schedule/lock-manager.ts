@@ -278,9 +278,10 @@ export class LockManager {
   /**
    * Empties a node none holds any more and keeps it: the next call on the node (the same
    * origin or key, call after call) finds it as it is, with no map insert and delete per
-   * call. Once more than {@link IDLE_NODES_KEPT} nodes are idle, they are all forgotten (the
-   * lists of one kept for the next new node): the nodes kept are those held plus at most
-   * that many.
+   * call. Once more than {@link IDLE_NODES_KEPT} nodes are idle, and at least as many as
+   * are held, they are all forgotten (the lists of one kept for the next new node): the
+   * nodes kept are those held plus at most that many or as many again, and the pass that
+   * forgets them looks at no more than twice as many nodes as it forgets.
    */
   #free(holders: NodeHolders): void {
     const { X, IS, IX, S } = holders;
@@ -290,7 +291,7 @@ export class LockManager {
     if (S.length > 0) S.length = 0;
     holders.dead = 0;
     this.#idle += 1;
-    if (this.#idle <= IDLE_NODES_KEPT) return;
+    if (this.#idle <= IDLE_NODES_KEPT || this.#idle * 2 < this.#nodes.size) return;
     for (const [node, kept] of this.#nodes) {
       if (kept.live > 0) continue;
       this.#nodes.delete(node);
