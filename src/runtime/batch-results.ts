@@ -17,6 +17,7 @@ export class BatchResults<R> {
   #done = false;
   readonly #end: (results: CallResult[]) => R | Promise<R>;
   readonly #fail: (error: unknown) => never;
+  readonly #onPut: (() => void) | undefined;
   #resolve: ((value: R | Promise<R>) => void) | undefined;
   #reject: ((error: unknown) => void) | undefined;
   /** The async context the batch arrived in (its trace, its `AsyncLocalStorage` stores). */
@@ -26,16 +27,20 @@ export class BatchResults<R> {
    * @param size - calls of the batch, each to put one result.
    * @param end - makes the batch's outcome of the results, in call order.
    * @param fail - takes what a bug of ours threw, and throws.
+   * @param onPut - told after each result put but the last (a batch arriving in parts goes
+   *   on as its calls end).
    */
   constructor(
     size: number,
     end: (results: CallResult[]) => R | Promise<R>,
     fail: (error: unknown) => never,
+    onPut?: () => void,
   ) {
     this.#results = new Array<CallResult>(size);
     this.#left = size;
     this.#end = end;
     this.#fail = fail;
+    this.#onPut = onPut;
     this.promise = new Promise<R>((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;
@@ -56,7 +61,11 @@ export class BatchResults<R> {
   put(index: number, result: CallResult): void {
     this.#results[index] = result;
     this.#left -= 1;
-    if (this.#left > 0 || this.#done) return;
+    if (this.#left > 0) {
+      this.#onPut?.();
+      return;
+    }
+    if (this.#done) return;
     this.#done = true;
     try {
       this.#resolve?.(this.#end(this.#results));

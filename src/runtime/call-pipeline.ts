@@ -63,8 +63,6 @@ export class CallPipeline implements GrantListener<PipelineEntry> {
   readonly #audit: BatchAudit;
   /** The results of the `arriveAll` batch, once one of its calls waits for its grant. */
   #batch: Pick<BatchResults<unknown>, 'put' | 'follow' | 'fail' | 'runInBatch'> | undefined;
-  /** The `arriveAll` batch, while it arrives in parts ({@link PartedArrival}). */
-  #parted: PartedArrival | undefined;
   /**
    * While a part of a batch arrives in the batch's place in the arrival order (see
    * `#arriveInParts`): the places its calls took since (ahead of other turns' calls); -1
@@ -188,14 +186,11 @@ export class CallPipeline implements GrantListener<PipelineEntry> {
       parted.stop();
       return fail(error);
     };
-    const batch = new BatchResults<R>(calls.length, end, stopAndFail);
+    const batch = new BatchResults<R>(calls.length, end, stopAndFail, () => parted.ended());
     this.#batch = batch;
     const parted: PartedArrival = new PartedArrival(calls, this.#context.arrivals, {
       arrive: (call, index, soon) => this.#arrive(call, undefined, soon, index),
-      settle: (outcomes, first, soon) => {
-        if (parted.done) this.#parted = undefined;
-        this.#settle(outcomes, first, soon);
-      },
+      settle: (outcomes, first, soon) => this.#settle(outcomes, first, soon),
       inPlace: (part) => {
         this.#inPlace = 0;
         try {
@@ -207,7 +202,6 @@ export class CallPipeline implements GrantListener<PipelineEntry> {
         }
       },
     });
-    this.#parted = parted;
     try {
       parted.arrivePart();
     } catch (error) {
@@ -258,7 +252,6 @@ export class CallPipeline implements GrantListener<PipelineEntry> {
   /** Runs a waiting call of an `arriveAll` batch once told of its grant (see `granted`). */
   #runWaiting(this: CallPipeline, entry: PipelineEntry, grant: Grant): void {
     const batch = this.#batch as Pick<BatchResults<unknown>, 'put' | 'follow' | 'fail'>;
-    this.#parted?.granted();
     try {
       const outcome = runGranted(this.#context, this.#audit, entry, grant);
       if (outcome instanceof Promise) batch.follow(entry.index, released(entry, outcome));

@@ -211,3 +211,50 @@ describe('execute: a batch of thousands of conflicting calls', () => {
     expect(log).toEqual(['slow']);
   });
 });
+
+describe('execute: a batch of thousands of reads that conflict with nothing', () => {
+  /** A read of `doc:{key}` that counts the runs under way; each ends after `pause`. */
+  const countingRead = (pause: () => Promise<void>) => {
+    const runs = { now: 0, most: 0 };
+    const tool = defineTool({
+      name: 'read',
+      description: 'Reads a document.',
+      annotations: READ_ONLY,
+      inputSchema: z.object({ key: z.string(), id: z.string() }),
+      resources: ['doc:{key}'],
+      execute: async ({ id }) => {
+        runs.now += 1;
+        runs.most = Math.max(runs.most, runs.now);
+        await pause();
+        runs.now -= 1;
+        return id;
+      },
+    });
+    return { tool, runs };
+  };
+  const reads = (count: number): ToolCall[] =>
+    Array.from({ length: count }, (_, n) => call('read', `r${n}`, `k${n % 50}`));
+
+  it('keeps a few hundred of its quick reads under way at a time, not all of them', async () => {
+    // Each read ends within the microtasks of its start: nothing waits on timers or I/O.
+    const { tool, runs } = countingRead(() => Promise.resolve());
+    const runtime = createRuntime({ tools: [tool], mode: 'yolo' });
+    const calls = reads(5000);
+    const results = await runtime.execute(calls);
+    await runtime.close();
+    expect(results.map((result) => result.content)).toEqual(
+      calls.map(({ id }) => [{ type: 'text', text: id }]),
+    );
+    expect(runs.most).toBeGreaterThan(1);
+    expect(runs.most).toBeLessThanOrEqual(256);
+  });
+
+  it('still runs slow reads all at once, from the next turn of the event loop on', async () => {
+    const { tool, runs } = countingRead(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    const runtime = createRuntime({ tools: [tool], mode: 'yolo' });
+    const results = await runtime.execute(reads(3000));
+    await runtime.close();
+    expect(results.every((result) => result.status === 'ok')).toBe(true);
+    expect(runs.most).toBe(3000);
+  });
+});
