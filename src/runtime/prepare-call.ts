@@ -116,7 +116,8 @@ const keyMemo = boundedMemo<string | undefined, readonly [string]>(KEY_MEMO_SIZE
 /**
  * `normalizeResourceKey`, remembered, as a frozen list of the one normalized key: the calls
  * of a batch mostly repeat a few keys, and a call on one key (the common case) then shares
- * that list as its resource keys instead of keeping its own list and string.
+ * that list as its resource keys instead of keeping its own list and string. A key is
+ * remembered from its second call on (see `boundedMemo`).
  */
 const keyList = (key: string, workspace: string | undefined): readonly [string] => {
   if (typeof key !== 'string' || key.length > KEY_MEMO_LENGTH) {

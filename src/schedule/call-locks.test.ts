@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type CallLockInput, callLocks, WORLD_NODE } from './call-locks.js';
-import { type Lock, locksConflict } from './lock-mode.js';
+import { type Lock, type LockMode, locksConflict } from './lock-mode.js';
+import { keyHierarchy, normalizeResourceKey } from './resource-key.js';
 
 const base: CallLockInput = {
   origin: 'local',
@@ -127,5 +129,80 @@ describe('callLocks', () => {
     const sibling = locksOf({ class: 'read', resourceKeys: ['file:lib/b.ts'] });
     expect(locksConflict(dir, inside)).toBe(true);
     expect(locksConflict(dir, sibling)).toBe(false);
+  });
+});
+
+/**
+ * The rule of DESIGN as it reads, node by node: every lock of every key's chain, then each
+ * node's modes merged (X absorbs everything, S absorbs IS, IX absorbs IS), in the order the
+ * nodes are first met. `callLocks` must give exactly this, order included.
+ */
+function reference(input: CallLockInput): Lock[] {
+  const write = input.class !== 'read';
+  const leaf: LockMode = write ? 'X' : 'S';
+  const intent: LockMode = write ? 'IX' : 'IS';
+  const byNode = new Map<string, { label: string; modes: Set<LockMode> }>();
+  const add = (node: string, label: string, mode: LockMode): void => {
+    const known = byNode.get(node);
+    if (known === undefined) byNode.set(node, { label, modes: new Set([mode]) });
+    else known.modes.add(mode);
+  };
+  const chains = input.resourceKeys.map((key) =>
+    keyHierarchy(normalizeResourceKey(key, input.workspace)),
+  );
+  const whole = chains.length === 0 || chains.some((chain) => chain.length === 0);
+  add(`o\u0000${input.origin}`, `origin:${input.origin}`, whole ? leaf : intent);
+  if (!whole) {
+    for (const chain of chains) {
+      chain.forEach((key, index) => {
+        add(`o\u0000${input.origin}\u0000${key}`, key, index === chain.length - 1 ? leaf : intent);
+      });
+    }
+  }
+  if (write && input.openWorld && input.serializeOpenWorldWrites !== false)
+    add(WORLD_NODE, 'world', 'X');
+  const locks: Lock[] = [];
+  for (const [node, { label, modes }] of byNode) {
+    if (modes.has('X')) {
+      locks.push({ node, label, mode: 'X' });
+      continue;
+    }
+    if (modes.has('S')) modes.delete('IS');
+    if (modes.has('IX')) modes.delete('IS');
+    for (const mode of modes) locks.push({ node, label, mode });
+  }
+  return locks;
+}
+
+describe('callLocks against the rule as it reads', () => {
+  it('gives the same locks in the same order for any keys, class and flags', () => {
+    const segment = fc.constantFrom('a', 'b', 'src', '.', '..', '', 'x.ts');
+    const key = fc
+      .tuple(
+        fc.constantFrom('file:', 'doc:', 'item:', ''),
+        fc.boolean(),
+        fc.array(segment, { maxLength: 4 }),
+      )
+      .map(
+        ([namespace, absolute, segments]) =>
+          `${namespace}${absolute ? '/' : ''}${segments.join('/')}`,
+      );
+    const input = fc.record({
+      origin: fc.constantFrom('local', 'fs', 'a b'),
+      class: fc.constantFrom('read', 'write', 'destructive'),
+      openWorld: fc.boolean(),
+      resourceKeys: fc.array(key, { maxLength: 5 }),
+      serializeOpenWorldWrites: fc.option(fc.boolean(), { nil: undefined }),
+      workspace: fc.option(fc.constantFrom('/ws', '/ws/proj'), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(input, (drawn) => {
+        const made: CallLockInput = Object.fromEntries(
+          Object.entries(drawn).filter(([, value]) => value !== undefined),
+        ) as unknown as CallLockInput;
+        expect(callLocks(made)).toEqual(reference(made));
+      }),
+      { numRuns: 2000, seed: 0x10c5 },
+    );
   });
 });

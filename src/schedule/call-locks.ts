@@ -28,44 +28,52 @@ const keyNode = (origin: string, key: string): string => `o\u0000${origin}\u0000
  * The locks a call takes (DESIGN, scheduling): S on its origin root for a read without
  * keys, X for a write without keys; with keys, IS/IX on the root and every ancestor of a
  * key and S/X on the key itself; X on `world` for an open-world write. Several locks on one
- * node are merged (X absorbs everything, S absorbs IS, IX absorbs IS).
+ * node are merged (X absorbs everything, S absorbs IS, IX absorbs IS). Locks come in the
+ * order their nodes are first met: the root, each key's chain from its top, `world`.
+ *
+ * A call's locks are all of its class's two modes (S and IS for a read, X and IX for the
+ * others), so a node merges into the strong one when any of its locks is, else stays the
+ * intention mode: one mode per node. A call of one key (the common case) meets no node
+ * twice, and is made without any merging structure: this runs for every call whose keys
+ * were not seen lately (a call on a new file, say).
  */
 export function callLocks(input: CallLockInput): Lock[] {
   const write = input.class !== 'read';
   const leaf: LockMode = write ? 'X' : 'S';
   const intent: LockMode = write ? 'IX' : 'IS';
-  const modes = new Map<string, { label: string; modes: Set<LockMode> }>();
-  const add = (node: string, label: string, mode: LockMode): void => {
-    const entry = modes.get(node);
-    if (entry === undefined) modes.set(node, { label, modes: new Set([mode]) });
-    else entry.modes.add(mode);
-  };
-
-  const chains = input.resourceKeys.map((key) =>
-    keyHierarchy(normalizeResourceKey(key, input.workspace)),
-  );
-  const wholeOrigin = chains.length === 0 || chains.some((chain) => chain.length === 0);
-  add(rootNode(input.origin), `origin:${input.origin}`, wholeOrigin ? leaf : intent);
+  const { origin, resourceKeys } = input;
+  const chains: string[][] = [];
+  let wholeOrigin = resourceKeys.length === 0;
+  for (const key of resourceKeys) {
+    const chain = keyHierarchy(normalizeResourceKey(key, input.workspace));
+    if (chain.length === 0) wholeOrigin = true;
+    chains.push(chain);
+  }
+  const locks: Lock[] = [
+    { node: rootNode(origin), label: `origin:${origin}`, mode: wholeOrigin ? leaf : intent },
+  ];
   if (!wholeOrigin) {
+    // Nodes met twice (keys that share ancestors, or a key that is another's ancestor) are
+    // merged through their index in `locks`; a single chain has no node twice.
+    const seen = chains.length > 1 ? new Map<string, number>() : undefined;
     for (const chain of chains) {
-      chain.forEach((key, index) => {
-        add(keyNode(input.origin, key), key, index === chain.length - 1 ? leaf : intent);
-      });
+      const last = chain.length - 1;
+      for (let index = 0; index <= last; index += 1) {
+        const key = chain[index] as string;
+        const node = keyNode(origin, key);
+        const mode: LockMode = index === last ? leaf : intent;
+        const at = seen?.get(node);
+        if (at === undefined) {
+          seen?.set(node, locks.length);
+          locks.push({ node, label: key, mode });
+        } else if (mode === leaf) {
+          locks[at] = { node, label: (locks[at] as Lock).label, mode };
+        }
+      }
     }
   }
   if (write && input.openWorld && input.serializeOpenWorldWrites !== false) {
-    add(WORLD_NODE, 'world', 'X');
-  }
-
-  const locks: Lock[] = [];
-  for (const [node, { label, modes: held }] of modes) {
-    if (held.has('X')) {
-      locks.push({ node, label, mode: 'X' });
-      continue;
-    }
-    if (held.has('S')) held.delete('IS');
-    if (held.has('IX')) held.delete('IS');
-    for (const mode of held) locks.push({ node, label, mode });
+    locks.push({ node: WORLD_NODE, label: 'world', mode: 'X' });
   }
   return locks;
 }

@@ -105,6 +105,8 @@ interface NodeHolders {
   S: Entry[];
   live: number;
   dead: number;
+  /** Held again since it was made: only such a node is kept once none holds it. */
+  reused: boolean;
 }
 
 /** The latest holder of a list that is not released. */
@@ -219,7 +221,7 @@ export class LockManager {
       if (holders === undefined) continue;
       holders.live -= 1;
       holders.dead += 1;
-      if (holders.live === 0) this.#free(holders);
+      if (holders.live === 0) this.#free(lock.node, holders);
       else if (holders.dead > holders.live) compact(holders);
     }
     if (entry.pending > 0) this.#handOver(entry);
@@ -266,35 +268,47 @@ export class LockManager {
   #holders(node: string): NodeHolders {
     let holders = this.#nodes.get(node);
     if (holders === undefined) {
-      holders = this.#spare ?? { X: [], IS: [], IX: [], S: [], live: 0, dead: 0 };
+      holders = this.#spare ?? { X: [], IS: [], IX: [], S: [], live: 0, dead: 0, reused: false };
       this.#spare = undefined;
       this.#nodes.set(node, holders);
     } else if (holders.live === 0) {
       this.#idle -= 1;
+      holders.reused = true;
+    } else {
+      holders.reused = true;
     }
     return holders;
   }
 
   /**
-   * Empties a node none holds any more and keeps it: the next call on the node (the same
-   * origin or key, call after call) finds it as it is, with no map insert and delete per
-   * call. Once more than {@link IDLE_NODES_KEPT} nodes are idle, and at least as many as
-   * are held, they are all forgotten (the lists of one kept for the next new node): the
-   * nodes kept are those held plus at most that many or as many again, and the pass that
-   * forgets them looks at no more than twice as many nodes as it forgets.
+   * Empties a node none holds any more. A node held again since it was made (the origin's,
+   * or a key called after call) is kept: the next call on it finds it as it is, with no map
+   * insert and delete per call. A node held by one call and no other since (a call on a new
+   * file, say) is forgotten at once, its lists kept for the next new node: a stream of keys
+   * that never repeat makes no garbage here, and keeps nothing that outlives its call. Once
+   * more than {@link IDLE_NODES_KEPT} kept nodes are idle, and at least as many as are held,
+   * they are all forgotten: the nodes kept are those held plus at most that many or as many
+   * again, and the pass that forgets them looks at no more than twice as many nodes as it
+   * forgets.
    */
-  #free(holders: NodeHolders): void {
+  #free(node: string, holders: NodeHolders): void {
     const { X, IS, IX, S } = holders;
     if (X.length > 0) X.length = 0;
     if (IS.length > 0) IS.length = 0;
     if (IX.length > 0) IX.length = 0;
     if (S.length > 0) S.length = 0;
     holders.dead = 0;
+    if (!holders.reused) {
+      this.#nodes.delete(node);
+      this.#spare = holders;
+      return;
+    }
     this.#idle += 1;
     if (this.#idle <= IDLE_NODES_KEPT || this.#idle * 2 < this.#nodes.size) return;
-    for (const [node, kept] of this.#nodes) {
+    for (const [name, kept] of this.#nodes) {
       if (kept.live > 0) continue;
-      this.#nodes.delete(node);
+      this.#nodes.delete(name);
+      kept.reused = false;
       this.#spare = kept;
     }
     this.#idle = 0;

@@ -46,13 +46,14 @@ describe('memoCallLocks', () => {
     );
   });
 
-  it('answers a repeated call with the same locks, and starts over past its limit', () => {
+  it('answers a repeated call with the same locks from its second time, and starts over past its limit', () => {
     const memo = memoCallLocks({ limit: 2 });
     const first = { origin: 'o', class: 'read', openWorld: false, resourceKeys: ['k:1'] } as const;
+    const once = memo(first);
     const locks = memo(first);
+    expect(locks).toStrictEqual(once);
     expect(memo(first)).toBe(locks);
-    memo({ ...first, resourceKeys: ['k:2'] });
-    memo({ ...first, resourceKeys: ['k:3'] });
+    for (const key of ['k:2', 'k:2', 'k:3', 'k:3']) memo({ ...first, resourceKeys: [key] });
     expect(memo(first)).not.toBe(locks);
     expect(memo(first)).toStrictEqual(locks);
   });

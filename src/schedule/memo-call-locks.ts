@@ -25,7 +25,9 @@ const CLASS_FLAG = { read: 'r', write: 'w', destructive: 'd' } as const;
  * resource keys (or none), so their locks are looked up instead of normalizing and walking
  * the keys again. Entries are kept per origin, then per class, open-world flag and key
  * list (one key whole after a marker, several as JSON; never a joined string: a key is
- * model-chosen text and may contain any separator). The returned arrays are shared, hence readonly.
+ * model-chosen text and may contain any separator). Locks are remembered from their second
+ * call on (see `boundedMemo`): the calls of a stream of new keys each get their own. The
+ * returned arrays are shared, hence readonly.
  */
 export function memoCallLocks(
   options: MemoCallLocksOptions = {},
