@@ -131,6 +131,77 @@ async function againstInvoke(measured: readonly { label: string; api: Build }[],
 /** Calls in each timed round of the scaling rows. */
 const BLOCK = 100_000;
 
+/**
+ * Batches of reads that conflict with nothing, all ready at once: on 50 keys, and on a new
+ * key per call (no key seen before, as an agent reading thousands of files). Each build's
+ * calls on new keys come from a pool of batches it goes through in turn, over 20,000 keys
+ * or more: more than its memory of keys holds, so none is remembered when it comes back.
+ */
+async function readBatches(measured: readonly { label: string; api: Build }[], goals: Goal[]) {
+  const sizes = sized([1000, 10_000, 100_000], [100, 1000]);
+  const kinds = [
+    ['50 keys', (size: number) => [callsOf(size, 'noop_item_read', (n) => `k${n % 50}`)]],
+    [
+      'new keys',
+      (size: number) =>
+        Array.from({ length: Math.max(1, Math.ceil(20_000 / size)) }, (_, b) =>
+          callsOf(size, 'noop_item_read', (n) => `b${b}/f${n}`),
+        ),
+    ],
+  ] as const;
+  const runtimes = measured.map(({ api }) => runtimeOf(api));
+  const rows: Cell[][] = [];
+  const perCall = new Map<string, number>();
+  for (const [kind, poolOf] of kinds) {
+    for (const size of sizes) {
+      const pool = poolOf(size);
+      const variants = runtimes.map((rt) => {
+        let next = 0;
+        return async () => {
+          const calls = pool[next % pool.length] as ToolCall[];
+          next += 1;
+          await checked(rt, calls)();
+        };
+      });
+      const runsPerRound = sized(Math.max(1, Math.round(BLOCK / size)), 1);
+      const rounds = sized(3, 2);
+      const warmupRuns = sized(Math.ceil(30_000 / size), 1);
+      const f = await interleave(variants, {
+        calls: size,
+        rounds,
+        runsPerRound,
+        warmupRuns,
+        fenced: true,
+      });
+      for (const [b, build] of measured.entries()) {
+        const cpu = (f[b] as PerCall).cpuUs;
+        perCall.set(`${kind} ${size} ${b}`, cpu);
+        const ratio = cpu / (perCall.get(`${kind} ${sizes[0]} ${b}`) ?? Number.NaN);
+        rows.push([`reads on ${kind}`, size, build.label, cpu, (f[b] as PerCall).wallUs, ratio]);
+      }
+    }
+  }
+  for (const rt of runtimes) await rt.close();
+  const [s0, s1] = sizes;
+  const at0 = (kind: string, size = s0) => perCall.get(`${kind} ${size} 0`) ?? Number.NaN;
+  goals.push(
+    goal(
+      `reads on 50 keys: execute per call, ${s1} / ${s0} calls (CPU)`,
+      at0('50 keys', s1) / at0('50 keys'),
+      2,
+    ),
+    goal(
+      `reads on new keys / on 50 keys: execute per call, ${s0} calls (CPU)`,
+      at0('new keys') / at0('50 keys'),
+      5,
+    ),
+  );
+  return table(
+    `batch|calls|build|execute CPU µs/call|execute wall µs/call|execute / ${s0} (CPU)`,
+    rows,
+  );
+}
+
 /** Section `scaling`. */
 export async function scaling(context: Context): Promise<Result> {
   const measured = await builds(context.baseline);
@@ -188,8 +259,9 @@ export async function scaling(context: Context): Promise<Result> {
     const plans = `plan() CPU µs/call|plan() wall µs/call|plan() / ${s0} (CPU)`;
     tables.push(table(`${head}|${capped ? `total / ${s0}` : plans}`, rows));
   }
+  tables.push(await readBatches(measured, goals));
   return {
-    method: `no-op calls (zod, mode \`yolo\`), each build's tools made by its own \`defineTool\`; medians of rotating rounds, builds interleaved, CPU = this process's user + system. First table: one read through \`execute\` of N calls against N \`invoke\`s of the same function as an \`@openai/agents\` \`tool()\`, 11 rounds of about 20,000 calls. Second: mixed batches (a read S on \`item:k\`, one in four a write X, 100 keys; seeded), \`execute\` and \`plan()\`, about 900,000 calls per size. Third: N lock-free reads of one origin capped at 1 call at a time, all ready at once, about 500,000 calls per size. In the second and third tables every timed round is about 100,000 calls (100 batches of 1000, 10 of 10,000, one of 100,000), starts on a collected heap and ends with a full collection that is timed: each variant pays for all of its own garbage, and for none of another's. (Timing one batch of 1000 per round, as before 2026-11-29, left most of the small batches' collections out of the median and charged one build the other's garbage.)`,
+    method: `no-op calls (zod, mode \`yolo\`), each build's tools made by its own \`defineTool\`; medians of rotating rounds, builds interleaved, CPU = this process's user + system. First table: one read through \`execute\` of N calls against N \`invoke\`s of the same function as an \`@openai/agents\` \`tool()\`, 11 rounds of about 20,000 calls. Second: mixed batches (a read S on \`item:k\`, one in four a write X, 100 keys; seeded), \`execute\` and \`plan()\`, about 900,000 calls per size. Third: N lock-free reads of one origin capped at 1 call at a time, all ready at once, about 500,000 calls per size. Fourth: N reads that conflict with nothing, all ready at once, on 50 keys and on a new key per call (each build goes through a pool of batches of 20,000 keys or more in all, more than it remembers), about 300,000 calls per size. In the second and third tables every timed round is about 100,000 calls (100 batches of 1000, 10 of 10,000, one of 100,000), starts on a collected heap and ends with a full collection that is timed: each variant pays for all of its own garbage, and for none of another's. (Timing one batch of 1000 per round, as before 2026-11-29, left most of the small batches' collections out of the median and charged one build the other's garbage.)`,
     tables,
     goals,
   };
