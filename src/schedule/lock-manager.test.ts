@@ -14,6 +14,17 @@ describe('LockManager', () => {
     expect(entry.waitsFor).toEqual([]);
   });
 
+  it("keeps no released entry's owner (its call's state) while the entry stays listed on its node", () => {
+    const manager = new LockManager();
+    const holder = manager.admit('a', [lock('n', 'S')], () => {}, { call: 'a' });
+    // Released while `a` still holds the node: `b` stays in the node's list a while.
+    const b = manager.admit('b', [lock('n', 'S')], () => {}, { call: 'b' });
+    manager.release(b);
+    expect((b as unknown as { owner: unknown }).owner).toBeUndefined();
+    expect(manager.size).toBe(1);
+    manager.release(holder);
+  });
+
   it('keeps no other entry alive from a released one (its wait lists are emptied)', () => {
     const manager = new LockManager();
     // The entries' internal lists, which would chain a long queue's entries together.

@@ -56,7 +56,11 @@ class Entry implements LockEntry {
   dependents: Entry[] = NO_ENTRIES;
   /** Called with {@link owner} once the entry is ready. */
   readonly onReady: (owner: unknown) => void;
-  readonly owner: unknown;
+  /**
+   * Dropped on release: a released entry can stay listed on its nodes for a while (see
+   * `NodeHolders`), and should not keep its call's state alive meanwhile.
+   */
+  owner: unknown;
   /** `waitsFor` as at admission; `undefined` when not kept (see {@link LockManagerOptions}). */
   readonly #waits: readonly string[] | undefined;
 
@@ -231,6 +235,7 @@ export class LockManager {
     // long batch together until the batch ends.
     entry.blockers = NO_ENTRIES;
     entry.dependents = NO_ENTRIES;
+    entry.owner = undefined;
     for (const dependent of dependents) {
       if (dependent.released) continue;
       dependent.pending -= 1;
