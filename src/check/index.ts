@@ -11,7 +11,6 @@ export {
 } from './check-types.js';
 export { LINT_RULES, type LintToolsOptions, lintTools } from './lint/index.js';
 export {
-  canonicalCopy,
   comparePins,
   type DefinitionDigests,
   definitionDigests,

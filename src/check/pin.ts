@@ -4,7 +4,6 @@
  * checks its upstreams' pins with.
  */
 export {
-  canonicalCopy,
   comparePins,
   type DefinitionDigests,
   definitionDigests,

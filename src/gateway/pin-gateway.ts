@@ -1,6 +1,5 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import {
-  canonicalCopy,
   comparePins,
   type DefinitionDigests,
   definitionDigests,
@@ -79,17 +78,6 @@ interface ListedServer {
   readonly digests: ReadonlyMap<string, DefinitionDigests>;
 }
 
-/** `listing` with its JSON values in canonical key order (see `canonicalCopy`). */
-const canonicalListing = (listing: ToolListing): ToolListing => ({
-  ...listing,
-  inputSchema: canonicalCopy(listing.inputSchema),
-  ...(listing.outputSchema === undefined
-    ? {}
-    : { outputSchema: canonicalCopy(listing.outputSchema) }),
-  ...(listing.annotations === undefined ? {} : { annotations: canonicalCopy(listing.annotations) }),
-  ...(listing._meta === undefined ? {} : { _meta: canonicalCopy(listing._meta) }),
-});
-
 /**
  * Lists one server's tools as the gateway sees them, and closes the connection: `closings`
  * gets the promise of its end.
@@ -117,10 +105,11 @@ async function listServer(
     }),
   );
   closings.push(closed);
-  // Sorted once: each definition is then hashed, reviewed and written (as the lock file
-  // sorts it) with JSON.stringify, without a sorted pass and its garbage per use, and the
-  // listed objects, not kept, are freed.
-  const listings = remoteToolListings(listed, server.name).map(canonicalListing);
+  // The listed objects themselves, not sorted copies: hashing and writing sort each
+  // definition's keys as they go (canonicalText). A sorted copy of every listing saved
+  // about 5% of the CPU of pinning 10,000 tools, but kept both copies until the process
+  // ended (the listed ones had been promoted): about 10 MB more at its peak.
+  const listings = remoteToolListings(listed, server.name);
   const digests = new Map<string, DefinitionDigests>();
   for (const listing of listings) digests.set(listing.name, definitionDigests(listing));
   return { listings, digests };

@@ -1,4 +1,3 @@
-export { canonicalCopy } from './canonical-copy.js';
 export {
   type ComparePinsOptions,
   comparePins,
