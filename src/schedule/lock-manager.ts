@@ -96,6 +96,8 @@ class Entry implements LockEntry {
 
 /** How many nodes none holds a lock manager keeps for the next calls on them (see `#free`). */
 const IDLE_NODES_KEPT = 1024;
+/** How many nodes held by one call so far a lock manager keeps, none holding them (see `#free`). */
+const NEW_NODES_KEPT = 256;
 
 /**
  * Holders of one node by mode, in admission order. Released holders stay in the lists as
@@ -109,7 +111,7 @@ interface NodeHolders {
   S: Entry[];
   live: number;
   dead: number;
-  /** Held again since it was made: only such a node is kept once none holds it. */
+  /** Held by a second call since it was made (see `LockManager#free`). */
   reused: boolean;
 }
 
@@ -150,8 +152,10 @@ export class LockManager {
   readonly #found: Entry[] = [];
   /** Lists of a node forgotten, for the next new one (see `#free`). */
   #spare: NodeHolders | undefined = undefined;
-  /** Nodes in `#nodes` that none holds (see `#free`). */
+  /** Nodes in `#nodes` that none holds, of those held by more than one call (see `#free`). */
   #idle = 0;
+  /** Names of nodes none holds that one call held so far, in the order freed (see `#free`). */
+  #fresh: string[] = [];
   #active = 0;
   #seq = 0;
 
@@ -276,25 +280,24 @@ export class LockManager {
       holders = this.#spare ?? { X: [], IS: [], IX: [], S: [], live: 0, dead: 0, reused: false };
       this.#spare = undefined;
       this.#nodes.set(node, holders);
-    } else if (holders.live === 0) {
-      this.#idle -= 1;
-      holders.reused = true;
-    } else {
-      holders.reused = true;
+      return holders;
     }
+    if (holders.live === 0 && holders.reused) this.#idle -= 1;
+    holders.reused = true;
     return holders;
   }
 
   /**
-   * Empties a node none holds any more. A node held again since it was made (the origin's,
-   * or a key called after call) is kept: the next call on it finds it as it is, with no map
-   * insert and delete per call. A node held by one call and no other since (a call on a new
-   * file, say) is forgotten at once, its lists kept for the next new node: a stream of keys
-   * that never repeat makes no garbage here, and keeps nothing that outlives its call. Once
-   * more than {@link IDLE_NODES_KEPT} kept nodes are idle, and at least as many as are held,
-   * they are all forgotten: the nodes kept are those held plus at most that many or as many
-   * again, and the pass that forgets them looks at no more than twice as many nodes as it
-   * forgets.
+   * Empties a node none holds any more, and keeps it: the next call on the node (the same
+   * origin or key, call after call) finds it as it is, with no map insert and delete per
+   * call. Nodes held by one call so far (a call on a new file, say) are kept apart: once
+   * {@link NEW_NODES_KEPT} of them are idle, those still idle and held by no second call are
+   * forgotten, so that a stream of keys that never repeat keeps no node long (the garbage
+   * collector would copy and keep it) and makes little garbage (a forgotten node's lists
+   * serve the next new one). Once more than {@link IDLE_NODES_KEPT} of the other nodes are
+   * idle, and at least as many as are held, they are all forgotten: the nodes kept are
+   * those held plus at most that many or as many again, and each pass that forgets nodes
+   * looks at no more than twice as many as it forgets.
    */
   #free(node: string, holders: NodeHolders): void {
     const { X, IS, IX, S } = holders;
@@ -304,8 +307,8 @@ export class LockManager {
     if (S.length > 0) S.length = 0;
     holders.dead = 0;
     if (!holders.reused) {
-      this.#nodes.delete(node);
-      this.#spare = holders;
+      this.#fresh.push(node);
+      if (this.#fresh.length >= NEW_NODES_KEPT) this.#forgetFresh();
       return;
     }
     this.#idle += 1;
@@ -317,5 +320,17 @@ export class LockManager {
       this.#spare = kept;
     }
     this.#idle = 0;
+    this.#fresh = [];
+  }
+
+  /** Forgets the nodes freed while held by one call only that are still so. */
+  #forgetFresh(): void {
+    for (const name of this.#fresh) {
+      const holders = this.#nodes.get(name);
+      if (holders === undefined || holders.live > 0 || holders.reused) continue;
+      this.#nodes.delete(name);
+      this.#spare = holders;
+    }
+    this.#fresh = [];
   }
 }
