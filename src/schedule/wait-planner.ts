@@ -11,6 +11,11 @@ interface PlannedNode {
 }
 
 const NO_WAITS: readonly string[] = Object.freeze([]);
+/**
+ * A node's holder list while it has none: shared, and replaced by a list of its own on the
+ * first holder, so that a node held in one mode (most are) makes one list, not three.
+ */
+const NO_HOLDERS: number[] = Object.freeze([]) as unknown as number[];
 /** How many lock sets a planner remembers the nodes of. */
 const LOCK_SETS_REMEMBERED = 4096;
 
@@ -75,9 +80,11 @@ export class WaitPlanner {
       const { mode } = locks[k] as Lock;
       if (mode === 'X') {
         node.lastExclusive = j;
-        if (node.S.length > 0) node.S = [];
-        if (node.IS.length > 0) node.IS = [];
-        if (node.IX.length > 0) node.IX = [];
+        node.S = NO_HOLDERS;
+        node.IS = NO_HOLDERS;
+        node.IX = NO_HOLDERS;
+      } else if (node[mode] === NO_HOLDERS) {
+        node[mode] = [j];
       } else {
         node[mode].push(j);
       }
@@ -102,7 +109,7 @@ export class WaitPlanner {
     nodes = locks.map((lock) => {
       let node = this.#nodes.get(lock.node);
       if (node === undefined) {
-        node = { lastExclusive: -1, S: [], IS: [], IX: [] };
+        node = { lastExclusive: -1, S: NO_HOLDERS, IS: NO_HOLDERS, IX: NO_HOLDERS };
         this.#nodes.set(lock.node, node);
       }
       return node;
