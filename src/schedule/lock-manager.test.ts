@@ -14,6 +14,32 @@ describe('LockManager', () => {
     expect(entry.waitsFor).toEqual([]);
   });
 
+  it('keeps the order on nodes held, and on nodes used again, across thousands of keys used once', () => {
+    const manager = new LockManager();
+    // `held` is new and still held; `again` is new, freed, and taken by a second call later.
+    const writer = manager.admit('w', [lock('held', 'X')], () => {});
+    manager.release(manager.admit('a1', [lock('again', 'X')], () => {}));
+    // Keys used by one call each, far more than the nodes of that kind kept idle.
+    for (let n = 0; n < 3000; n += 1) {
+      manager.release(manager.admit(`k${n}`, [lock(`key ${n}`, 'X')], () => {}));
+    }
+    const onReader = vi.fn();
+    const reader = manager.admit('r', [lock('held', 'S')], onReader);
+    expect(onReader).not.toHaveBeenCalled();
+    expect(reader.waitsFor).toEqual(['w']);
+    const again = manager.admit('a2', [lock('again', 'X')], () => {});
+    const onAfter = vi.fn();
+    const after = manager.admit('a3', [lock('again', 'S')], onAfter);
+    expect(after.waitsFor).toEqual(['a2']);
+    manager.release(again);
+    expect(onAfter).toHaveBeenCalledTimes(1);
+    manager.release(writer);
+    expect(onReader).toHaveBeenCalledTimes(1);
+    manager.release(reader);
+    manager.release(after);
+    expect(manager.size).toBe(0);
+  });
+
   it("keeps no released entry's owner (its call's state) while the entry stays listed on its node", () => {
     const manager = new LockManager();
     const holder = manager.admit('a', [lock('n', 'S')], () => {}, { call: 'a' });

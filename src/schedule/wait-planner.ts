@@ -4,18 +4,17 @@ import { CONFLICTING_MODES, type Lock, type LockMode } from './lock-mode.js';
 interface PlannedNode {
   /** Index of the latest call holding the node `X`, or -1. */
   lastExclusive: number;
-  /** Calls holding it in each other mode since then, in call order (an `X` starts new lists). */
-  S: number[];
-  IS: number[];
-  IX: number[];
+  /**
+   * Calls holding it in each other mode since then, in call order (an `X` starts new
+   * lists); `undefined` while there are none, so that a node held in one mode (most are)
+   * makes one list, not three.
+   */
+  S: number[] | undefined;
+  IS: number[] | undefined;
+  IX: number[] | undefined;
 }
 
 const NO_WAITS: readonly string[] = Object.freeze([]);
-/**
- * A node's holder list while it has none: shared, and replaced by a list of its own on the
- * first holder, so that a node held in one mode (most are) makes one list, not three.
- */
-const NO_HOLDERS: number[] = Object.freeze([]) as unknown as number[];
 /** How many lock sets a planner remembers the nodes of. */
 const LOCK_SETS_REMEMBERED = 4096;
 
@@ -71,7 +70,8 @@ export class WaitPlanner {
       const node = nodes[k] as PlannedNode;
       if (node.lastExclusive >= 0) this.#mark(node.lastExclusive, j);
       for (const mode of OTHER_CONFLICTS[(locks[k] as Lock).mode]) {
-        for (const index of node[mode]) this.#mark(index, j);
+        const holders = node[mode];
+        if (holders !== undefined) for (const index of holders) this.#mark(index, j);
       }
     }
     // Registered once every lock is looked at: a call never waits for itself.
@@ -80,13 +80,13 @@ export class WaitPlanner {
       const { mode } = locks[k] as Lock;
       if (mode === 'X') {
         node.lastExclusive = j;
-        node.S = NO_HOLDERS;
-        node.IS = NO_HOLDERS;
-        node.IX = NO_HOLDERS;
-      } else if (node[mode] === NO_HOLDERS) {
-        node[mode] = [j];
+        node.S = undefined;
+        node.IS = undefined;
+        node.IX = undefined;
       } else {
-        node[mode].push(j);
+        const holders = node[mode];
+        if (holders === undefined) node[mode] = [j];
+        else holders.push(j);
       }
     }
     const count = this.#count;
@@ -109,7 +109,7 @@ export class WaitPlanner {
     nodes = locks.map((lock) => {
       let node = this.#nodes.get(lock.node);
       if (node === undefined) {
-        node = { lastExclusive: -1, S: NO_HOLDERS, IS: NO_HOLDERS, IX: NO_HOLDERS };
+        node = { lastExclusive: -1, S: undefined, IS: undefined, IX: undefined };
         this.#nodes.set(lock.node, node);
       }
       return node;
