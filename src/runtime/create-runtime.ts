@@ -252,7 +252,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         validateBatchCall(calls, index, seen);
         return prepareCall(calls[index] as ToolCall, context);
       };
-      return planBatch(calls.length, prepare, locksOf);
+      // Every call is prepared before `planBatch` returns, whatever it returns.
+      try {
+        return planBatch(calls.length, prepare, locksOf);
+      } finally {
+        seen?.release();
+      }
     },
     get mode() {
       return policy?.mode;

@@ -153,6 +153,25 @@ describe('execute: calls that cannot run', () => {
     ).rejects.toBeInstanceOf(HintgateError);
   });
 
+  it('finds a repeated id in a batch of 10,000 calls, and takes the next batch with the same ids', async () => {
+    const runtime = createRuntime({ mode: 'yolo', tools: scenarioTools([], clock) });
+    const calls = Array.from({ length: 10_000 }, (_, n) => ({ id: `call_${n}`, name: 'read' }));
+    const repeated = [...calls.slice(0, 9_999), { id: 'call_4321', name: 'read' }];
+    await expect(runtime.plan(repeated)).rejects.toThrow(
+      /calls\[4321\] and calls\[9999\] share the id "call_4321"/,
+    );
+    await expect(runtime.execute(repeated)).rejects.toThrow(
+      /calls\[4321\] and calls\[9999\] share the id "call_4321"/,
+    );
+    // A batch that stopped at a call the caller got wrong leaves nothing of its ids behind.
+    await expect(
+      runtime.plan([...calls.slice(0, 5_000), { id: '', name: 'read' }]),
+    ).rejects.toThrow(/calls\[5000\]\.id/);
+    const plan = await runtime.plan(calls);
+    expect(plan).toHaveLength(10_000);
+    expect(plan.every((entry) => entry.runnable)).toBe(true);
+  });
+
   it('rejects bad runtime options with what to fix', () => {
     expect(() => createRuntime({} as never)).toThrow(/give tools .* or a registry/);
     expect(() => createRuntime({ mode: 'yolo', tools: [], defaultTimeoutMs: 0 })).toThrow(

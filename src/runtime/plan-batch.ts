@@ -1,5 +1,5 @@
 import type { Lock } from '../schedule/index.js';
-import { WaitPlanner } from '../schedule/index.js';
+import { ChunkedList, WaitPlanner } from '../schedule/index.js';
 import type { CallResult } from '../tool/index.js';
 import type { Prepared, PreparedCall } from './prepare-call.js';
 import type { PlanEntry } from './runtime.js';
@@ -7,6 +7,8 @@ import type { PlanEntry } from './runtime.js';
 type PlannedLocks = PlanEntry['locks'];
 
 const NO_LOCKS: PlannedLocks = Object.freeze([]);
+/** The locks of a call that cannot run. */
+const NONE: readonly Lock[] = Object.freeze([]);
 
 /**
  * The plan of a batch of `count` calls: prepares each (`prepare(index)`, which may throw
@@ -36,11 +38,13 @@ export function planBatch(
     return view;
   };
   // Entries are placed in call order (see below), so they are pushed: an array made with
-  // its length up front holds a big batch's elements in slow dictionary mode.
-  const entries: PlanEntry[] = [];
-  const planner = new WaitPlanner();
+  // its length up front holds a big batch's elements in slow dictionary mode, and one that
+  // grows is copied each time it fills (see `ChunkedList`).
+  const entries = new ChunkedList<PlanEntry>();
+  const planner = new WaitPlanner((index) => entries.at(index).id, count);
   const place = (prepared: Prepared): void => {
     if (!('registered' in prepared)) {
+      planner.add(NONE);
       entries.push(unrunnable(prepared));
       return;
     }
@@ -53,7 +57,7 @@ export function planBatch(
       class: prepared.class,
       resourceKeys: prepared.resourceKeys,
       locks: show(locks),
-      waitsFor: planner.add(prepared.id, locks),
+      waitsFor: planner.add(locks),
     });
   };
   // Calls are planned in call order as they are prepared; from the first that prepares
@@ -68,7 +72,7 @@ export function planBatch(
     const before = later;
     later = Promise.all([before, prepared]).then(([, ready]) => place(ready));
   }
-  return later === undefined ? entries : later.then(() => entries);
+  return later === undefined ? entries.finish() : later.then(() => entries.finish());
 }
 
 const unrunnable = (result: CallResult): PlanEntry => ({

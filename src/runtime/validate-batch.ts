@@ -1,4 +1,5 @@
 import { HintgateError } from '../errors/index.js';
+import { type BatchIds, batchIdSet } from './batch-ids.js';
 import type { ToolCall } from './tool-call.js';
 import { validateCall } from './validate-call.js';
 
@@ -11,7 +12,11 @@ import { validateCall } from './validate-call.js';
 export function validateBatch(calls: unknown): asserts calls is readonly ToolCall[] {
   validateBatchArray(calls);
   const seen = batchIds(calls);
-  for (let index = 0; index < calls.length; index += 1) validateBatchCall(calls, index, seen);
+  try {
+    for (let index = 0; index < calls.length; index += 1) validateBatchCall(calls, index, seen);
+  } finally {
+    seen?.release();
+  }
 }
 
 /** Checks that a batch is an array; its calls are checked by {@link validateBatchCall}. */
@@ -25,30 +30,27 @@ export function validateBatchArray(calls: unknown): asserts calls is readonly un
 }
 
 /**
- * The ids seen so far in a batch, for {@link validateBatchCall}. One call (the common case)
- * has no id to share: no set for it.
+ * The ids seen so far in a batch, for {@link validateBatchCall}; to be released once the
+ * batch's calls are checked. One call (the common case) has no id to share: nothing kept
+ * for it.
  */
-export const batchIds = (calls: readonly unknown[]): Set<string> | undefined =>
-  calls.length > 1 ? new Set<string>() : undefined;
+export const batchIds = (calls: readonly unknown[]): BatchIds | undefined =>
+  calls.length > 1 ? batchIdSet(calls.length, (index) => (calls[index] as ToolCall).id) : undefined;
 
 /**
  * Checks call `index` of a batch, and that no earlier call has its id (`seen`, from
- * {@link batchIds}). The set holds ids only; a repeated id's first index is looked up when
- * it is found, not kept for every call.
+ * {@link batchIds}).
  */
 export function validateBatchCall(
   calls: readonly unknown[],
   index: number,
-  seen: Set<string> | undefined,
+  seen: BatchIds | undefined,
 ): void {
   const call: unknown = calls[index];
   validateCall(call, index);
   if (seen === undefined) return;
-  const before = seen.size;
-  // One lookup: the set grows unless the id was in it.
-  seen.add(call.id);
-  if (seen.size > before) return;
-  const earlier = calls.findIndex((other) => (other as ToolCall).id === call.id);
+  const earlier = seen.add(call.id, index);
+  if (earlier < 0) return;
   throw new HintgateError(
     'invalid_calls',
     `calls[${earlier}] and calls[${index}] share the id "${call.id}"; ids must be unique within a batch.`,

@@ -4,6 +4,7 @@ import { callLocks } from './call-locks.js';
 import { LockManager } from './lock-manager.js';
 import { type Lock, type LockMode, locksConflict } from './lock-mode.js';
 import { planWaits } from './plan-waits.js';
+import { WaitPlanner } from './wait-planner.js';
 
 const lock = (node: string, mode: LockMode): Lock => ({ node, label: node, mode });
 
@@ -85,6 +86,67 @@ describe('planWaits', () => {
     const waits = planWaits(calls);
     expect(waits[99_999]).toEqual(['w99998']);
     expect(waits.reduce((total, ids) => total + ids.length, 0)).toBe(99_999);
+  });
+
+  it('keeps every holder of a node past 4,096 of them: a write waits for 9,000 reads', () => {
+    const reads = Array.from({ length: 9_000 }, (_, n) => ({
+      id: `r${n}`,
+      locks: [lock('origin', 'IS'), lock('n', 'S')],
+    }));
+    const waits = planWaits([
+      { id: 'w0', locks: [lock('origin', 'IX'), lock('n', 'X')] },
+      ...reads,
+      { id: 'w1', locks: [lock('origin', 'IX'), lock('n', 'X')] },
+      { id: 'all', locks: [lock('origin', 'X')] },
+      { id: 'r', locks: [lock('origin', 'IS'), lock('n', 'S')] },
+    ]);
+    // On `n`: the latest write and the reads since.
+    expect(waits[9_001]).toEqual(['w0', ...reads.map((read) => read.id)]);
+    // The origin's intent holders: the 9,000 reads' IS and both writes' IX, in call order.
+    expect(waits[9_002]).toEqual(['w0', ...reads.map((read) => read.id), 'w1']);
+    expect(waits[9_003]).toEqual(['w1', 'all']);
+  });
+
+  it('lists what the lock manager lists for 12,000 calls on three nodes', () => {
+    let seed = 7;
+    const next = () => {
+      seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const modes: LockMode[] = ['IS', 'IS', 'IS', 'IX', 'IX', 'S', 'S', 'X'];
+    const calls = Array.from({ length: 12_000 }, (_, n) => ({
+      id: `c${n}`,
+      locks: ['n1', 'n2', 'n3']
+        .filter(() => next() < 0.6)
+        .map((node) => lock(node, modes[Math.floor(next() * modes.length)] as LockMode)),
+    }));
+    const manager = new LockManager();
+    const order = new Map(calls.map((call, index) => [call.id, index]));
+    const admitted = calls.map((call) =>
+      [...manager.admit(call.id, call.locks, () => {}).waitsFor].sort(
+        (a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0),
+      ),
+    );
+    expect(planWaits(calls)).toEqual(admitted);
+  });
+
+  it('gives the same waits to two plans made at once, a call of each in turn', () => {
+    const batch = (prefix: string) =>
+      Array.from({ length: 3_000 }, (_, n) => ({
+        id: `${prefix}${n}`,
+        locks: [lock(`k${n % 7}`, n % 5 === 0 ? 'X' : 'S')],
+      }));
+    const first = batch('a');
+    const second = batch('b');
+    const one = new WaitPlanner((index) => (first[index] as { id: string }).id, first.length);
+    const other = new WaitPlanner((index) => (second[index] as { id: string }).id, second.length);
+    const together: [(readonly string[])[], (readonly string[])[]] = [[], []];
+    first.forEach((call, index) => {
+      together[0].push(one.add(call.locks));
+      together[1].push(other.add((second[index] as { locks: Lock[] }).locks));
+    });
+    expect(together[0]).toEqual(planWaits(first));
+    expect(together[1]).toEqual(planWaits(second));
   });
 
   it('is empty for no calls', () => {

@@ -15,6 +15,6 @@ import { WaitPlanner } from './wait-planner.js';
 export function planWaits(
   calls: ReadonlyArray<{ readonly id: string; readonly locks: readonly Lock[] }>,
 ): (readonly string[])[] {
-  const planner = new WaitPlanner();
-  return calls.map((call) => planner.add(call.id, call.locks));
+  const planner = new WaitPlanner((index) => (calls[index] as { id: string }).id, calls.length);
+  return calls.map((call) => planner.add(call.locks));
 }
