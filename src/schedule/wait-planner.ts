@@ -169,8 +169,10 @@ export class WaitPlanner {
     if (count === 1) return this.#aloneOf(waits.found[0] as number);
     // In call order, whatever order the locks found them in (a typed array sorts numbers).
     const sorted = waits.found.subarray(0, count).sort();
-    const ids: string[] = [];
-    for (const index of sorted) ids.push(this.#idOf(index));
+    // Made at its length: a list grown by pushes holds room for about twice its ids, and a
+    // plan keeps every list to its end.
+    const ids = new Array<string>(count);
+    for (let k = 0; k < count; k += 1) ids[k] = this.#idOf(sorted[k] as number);
     return Object.freeze(ids);
   }
 
