@@ -412,6 +412,7 @@ describe('the entry points', () => {
       'node:async_hooks (src/runtime/arrival-order.ts)',
       'node:async_hooks (src/runtime/batch-results.ts)',
       'node:crypto (src/audit/argument-digest.ts)',
+      'node:crypto (src/runtime/batch-ids.ts)',
       'node:crypto (src/runtime/call-pipeline.ts)',
       'node:path (src/config-problems/parse-yaml-or-json.ts)',
       'node:path (src/runtime/create-runtime.ts)',
