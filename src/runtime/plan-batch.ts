@@ -1,5 +1,5 @@
 import type { Lock } from '../schedule/index.js';
-import { ChunkedList, WaitPlanner } from '../schedule/index.js';
+import { WaitPlanner } from '../schedule/index.js';
 import type { CallResult } from '../tool/index.js';
 import type { Prepared, PreparedCall } from './prepare-call.js';
 import type { PlanEntry } from './runtime.js';
@@ -37,19 +37,19 @@ export function planBatch(
     }
     return view;
   };
-  // Entries are placed in call order (see below), so they are pushed: an array made with
-  // its length up front holds a big batch's elements in slow dictionary mode, and one that
-  // grows is copied each time it fills (see `ChunkedList`).
-  const entries = new ChunkedList<PlanEntry>();
-  const planner = new WaitPlanner((index) => entries.at(index).id, count);
+  // Entries are placed in call order (see below), into an array made at the batch's size:
+  // one that grows is copied into fresh memory each time it fills.
+  const entries = new Array<PlanEntry>(count);
+  let placed = 0;
+  const planner = new WaitPlanner((index) => (entries[index] as PlanEntry).id, count);
   const place = (prepared: Prepared): void => {
     if (!('registered' in prepared)) {
       planner.add(NONE);
-      entries.push(unrunnable(prepared));
+      entries[placed++] = unrunnable(prepared);
       return;
     }
     const locks = locksOf(prepared);
-    entries.push({
+    entries[placed++] = {
       id: prepared.id,
       name: prepared.name,
       runnable: true,
@@ -58,7 +58,7 @@ export function planBatch(
       resourceKeys: prepared.resourceKeys,
       locks: show(locks),
       waitsFor: planner.add(locks),
-    });
+    };
   };
   // Calls are planned in call order as they are prepared; from the first that prepares
   // asynchronously on, they wait for every earlier one (one promise per call only then).
@@ -72,7 +72,7 @@ export function planBatch(
     const before = later;
     later = Promise.all([before, prepared]).then(([, ready]) => place(ready));
   }
-  return later === undefined ? entries.finish() : later.then(() => entries.finish());
+  return later === undefined ? entries : later.then(() => entries);
 }
 
 const unrunnable = (result: CallResult): PlanEntry => ({

@@ -11,7 +11,6 @@ export {
 export { type AnySignal, anySignal, anySignalByListeners } from './any-signal.js';
 export { type BoundedMemo, boundedMemo } from './bounded-memo.js';
 export { type CallLockInput, callLocks, WORLD_NODE } from './call-locks.js';
-export { ChunkedList } from './chunked-list.js';
 export { type Clock, systemClock } from './clock.js';
 export { type LockEntry, LockManager, type LockManagerOptions } from './lock-manager.js';
 export {

@@ -1,4 +1,3 @@
-import { CHUNK } from './chunked-list.js';
 import { CONFLICTING_MODES, type Lock, type LockMode } from './lock-mode.js';
 
 type HolderList = 'S' | 'IS' | 'IX';
@@ -24,6 +23,12 @@ interface PlannedNode {
 }
 
 const NO_WAITS: readonly string[] = Object.freeze([]);
+/**
+ * Most holders a list of a node keeps before it is put aside as full: 4,096 indexes are
+ * 32 KiB, well under the size from which V8 allocates an array's elements apart from its
+ * heap pages (and copies them into fresh memory half again as big each time they fill).
+ */
+const CHUNK = 4096;
 /** How many lock sets a planner remembers the nodes of. */
 const LOCK_SETS_REMEMBERED = 4096;
 /** Most calls whose list of their id alone a planner keeps to share (a power of 2). */
