@@ -97,14 +97,25 @@ export const collectGarbage: () => void = (() => {
   return runInNewContext('gc') as () => void;
 })();
 
+/** How one variant of {@link interleave} runs, where it differs from the options. */
+export interface Variant {
+  readonly run: () => Promise<unknown>;
+  readonly calls?: number;
+  readonly runsPerRound?: number;
+  readonly warmupRuns?: number;
+}
+
 /**
  * Medians of runs (of `calls` calls, default 1; throwing on a call not ok) in rotating rounds.
+ * A variant given as a {@link Variant} may have calls, runs per round and warm-up runs of its
+ * own: batches of different sizes measured in the same rounds, so that a ratio between
+ * sizes compares figures taken under the same load, not minutes apart.
  * `fenced`: each round of a variant starts on a collected heap (not timed) and ends with a
  * full collection that is timed, so each variant pays for all of its own garbage and for
  * none of the variant before it.
  */
 export async function interleave(
-  variants: readonly (() => Promise<unknown>)[],
+  variants: readonly (Variant | (() => Promise<unknown>))[],
   options: {
     calls?: number;
     rounds: number;
@@ -115,22 +126,30 @@ export async function interleave(
 ): Promise<PerCall[]> {
   const quick = { ...options, rounds: 2, runsPerRound: 1, warmupRuns: 1 };
   const { calls = 1, rounds, runsPerRound, warmupRuns, fenced = false } = sized(options, quick);
-  for (const run of variants) for (let i = 0; i < warmupRuns; i += 1) await run();
+  const each = variants.map((v) => (typeof v === 'function' ? { run: v } : v));
+  const own = (v: Variant) => ({
+    calls: v.calls ?? calls,
+    runs: sized(v.runsPerRound ?? runsPerRound, runsPerRound),
+    warmups: sized(v.warmupRuns ?? warmupRuns, warmupRuns),
+  });
+  for (const v of each) for (let i = 0; i < own(v).warmups; i += 1) await v.run();
   const cpuUs = () => process.cpuUsage().user + process.cpuUsage().system;
   type Lists = Record<'wall' | 'cpu' | 'runs', number[]>;
-  const figures = variants.map((): Lists => ({ wall: [], cpu: [], runs: [] }));
-  await rotate(variants.length, rounds, async (index) => {
-    const own = figures[index] as (typeof figures)[0];
+  const figures = each.map((): Lists => ({ wall: [], cpu: [], runs: [] }));
+  await rotate(each.length, rounds, async (index) => {
+    const lists = figures[index] as (typeof figures)[0];
+    const variant = each[index] as Variant;
+    const { calls: n, runs } = own(variant);
     if (fenced) collectGarbage();
     const [cpuStart, start] = [cpuUs(), performance.now()];
-    for (let i = 0, last = start; i < runsPerRound; i += 1) {
-      await variants[index]?.();
-      own.runs.push((performance.now() - last) * 1000);
+    for (let i = 0, last = start; i < runs; i += 1) {
+      await variant.run();
+      lists.runs.push((performance.now() - last) * 1000);
       last = performance.now();
     }
     if (fenced) collectGarbage();
-    own.wall.push(((performance.now() - start) * 1000) / (calls * runsPerRound));
-    own.cpu.push((cpuUs() - cpuStart) / (calls * runsPerRound));
+    lists.wall.push(((performance.now() - start) * 1000) / (n * runs));
+    lists.cpu.push((cpuUs() - cpuStart) / (n * runs));
   });
   return figures.map(({ wall, cpu, runs }) => ({
     wallUs: median(wall),

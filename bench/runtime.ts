@@ -3,7 +3,16 @@ import { RunContext, setTracingDisabled, tool } from '@openai/agents';
 import { functionCall } from '@openai/agents/testing';
 import type { Runtime, Tool, ToolCall } from 'hintgate';
 import { z } from 'zod';
-import { at, type Build, builds, interleave, type PerCall, seeded, sized } from './measure.js';
+import {
+  at,
+  type Build,
+  builds,
+  interleave,
+  type PerCall,
+  seeded,
+  sized,
+  type Variant,
+} from './measure.js';
 import { type Cell, type Context, type Goal, goal, type Result, table } from './report.js';
 
 /** The no-op tools of `build`, made by its own `defineTool`: `noop_read`, `noop_item_read`, `noop_write`. */
@@ -153,31 +162,31 @@ async function readBatches(measured: readonly { label: string; api: Build }[], g
   const rows: Cell[][] = [];
   const perCall = new Map<string, number>();
   for (const [kind, poolOf] of kinds) {
-    for (const size of sizes) {
+    // Every size in the same rounds (see `scaling`).
+    const variants: Variant[] = sizes.flatMap((size) => {
       const pool = poolOf(size);
-      const variants = runtimes.map((rt) => {
+      return runtimes.map((rt) => {
         let next = 0;
-        return async () => {
-          const calls = pool[next % pool.length] as ToolCall[];
-          next += 1;
-          await checked(rt, calls)();
+        return {
+          run: async () => {
+            const calls = pool[next % pool.length] as ToolCall[];
+            next += 1;
+            await checked(rt, calls)();
+          },
+          calls: size,
+          runsPerRound: Math.max(1, Math.round(BLOCK / size)),
+          warmupRuns: Math.ceil(30_000 / size),
         };
       });
-      const runsPerRound = sized(Math.max(1, Math.round(BLOCK / size)), 1);
-      const rounds = sized(3, 2);
-      const warmupRuns = sized(Math.ceil(30_000 / size), 1);
-      const f = await interleave(variants, {
-        calls: size,
-        rounds,
-        runsPerRound,
-        warmupRuns,
-        fenced: true,
-      });
+    });
+    const rounds = sized(3, 2);
+    const f = await interleave(variants, { rounds, runsPerRound: 1, warmupRuns: 1, fenced: true });
+    for (const [s, size] of sizes.entries()) {
       for (const [b, build] of measured.entries()) {
-        const cpu = (f[b] as PerCall).cpuUs;
-        perCall.set(`${kind} ${size} ${b}`, cpu);
-        const ratio = cpu / (perCall.get(`${kind} ${sizes[0]} ${b}`) ?? Number.NaN);
-        rows.push([`reads on ${kind}`, size, build.label, cpu, (f[b] as PerCall).wallUs, ratio]);
+        const figures = f[s * runtimes.length + b] as PerCall;
+        perCall.set(`${kind} ${size} ${b}`, figures.cpuUs);
+        const ratio = figures.cpuUs / (perCall.get(`${kind} ${sizes[0]} ${b}`) ?? Number.NaN);
+        rows.push([`reads on ${kind}`, size, build.label, figures.cpuUs, figures.wallUs, ratio]);
       }
     }
   }
@@ -217,27 +226,34 @@ export async function scaling(context: Context): Promise<Result> {
         name: random() < 0.25 ? 'noop_write' : 'noop_item_read',
       }));
     };
-    const [first, rows, step, s0] = [[] as number[], [] as Cell[][], capped ? 1 : 2, sizes[0]];
-    for (const size of sizes) {
+    const [rows, step, s0] = [[] as Cell[][], capped ? 1 : 2, sizes[0]];
+    // Every size in the same rounds: a ratio between sizes compares figures taken under the
+    // same load. Every timed round holds about BLOCK calls whatever the batch size, with its
+    // garbage collected inside it (`fenced`): so the small batches' collections count as
+    // much as the big ones', and no variant pays for the garbage of the one before it.
+    const variants: Variant[] = sizes.flatMap((size) => {
       const calls = callsFor(size);
-      const variants = runtimes.flatMap((rt) => [
-        checked(rt, calls),
-        ...(capped ? [] : [async () => rt.plan(calls)]),
+      const own = {
+        calls: size,
+        runsPerRound: Math.max(1, Math.round(BLOCK / size)),
+        warmupRuns: Math.ceil(30_000 / size),
+      };
+      return runtimes.flatMap((rt) => [
+        { run: checked(rt, calls), ...own },
+        ...(capped ? [] : [{ run: async () => rt.plan(calls), ...own }]),
       ]);
-      // Every timed round holds about BLOCK calls whatever the batch size, with its garbage
-      // collected inside it (`fenced`): so the small batches' collections count as much as
-      // the big ones', and no variant pays for the garbage of the one before it.
-      const runsPerRound = sized(Math.max(1, Math.round(BLOCK / size)), 1);
-      const rounds = sized(Math.max(3, Math.round(per / BLOCK)), 2);
-      const warmupRuns = sized(Math.ceil(30_000 / size), 1);
-      const options = { calls: size, rounds, runsPerRound, warmupRuns, fenced: true };
-      const f = await interleave(variants, options);
-      if (first.length === 0) first.push(...f.map((x) => x.cpuUs));
+    });
+    const rounds = sized(Math.max(3, Math.round(per / BLOCK)), 2);
+    const f = await interleave(variants, { rounds, runsPerRound: 1, warmupRuns: 1, fenced: true });
+    const perSize = runtimes.length * step;
+    const at0 = (v: number) => (f[v] as PerCall).cpuUs;
+    for (const [s, size] of sizes.entries()) {
       for (const [b, build] of measured.entries()) {
-        const exec = f[b * step] as PerCall;
-        const plan = capped ? undefined : (f[b * step + 1] as PerCall);
-        const ratio = exec.cpuUs / at(first, b * step);
-        const planRatio = (plan?.cpuUs ?? Number.NaN) / at(first, b * step + 1);
+        const v = s * perSize + b * step;
+        const exec = f[v] as PerCall;
+        const plan = capped ? undefined : (f[v + 1] as PerCall);
+        const ratio = exec.cpuUs / at0(b * step);
+        const planRatio = (plan?.cpuUs ?? Number.NaN) / at0(b * step + 1);
         const row = [size, build.label, exec.cpuUs, exec.wallUs, ratio];
         if (plan) rows.push([...row, plan.cpuUs, plan.wallUs, planRatio]);
         else rows.push([...row, (ratio * size) / (s0 ?? 1)]);
@@ -255,7 +271,7 @@ export async function scaling(context: Context): Promise<Result> {
   }
   tables.push(await readBatches(measured, goals));
   return {
-    method: `no-op calls (zod, mode \`yolo\`), each build's tools made by its own \`defineTool\`; medians of rotating rounds, builds interleaved, CPU = this process's user + system. First table: one read through \`execute\` of N calls against N \`invoke\`s of the same function as an \`@openai/agents\` \`tool()\`, 11 rounds of about 20,000 calls. Second: mixed batches (a read S on \`item:k\`, one in four a write X, 100 keys; seeded), \`execute\` and \`plan()\`, about 900,000 calls per size. Third: N lock-free reads of one origin capped at 1 call at a time, all ready at once, about 500,000 calls per size. Fourth: N reads that conflict with nothing, all ready at once, on 50 keys and on a new key per call (each build goes through a pool of batches of 20,000 keys or more in all, more than it remembers), about 300,000 calls per size. In the second and third tables every timed round is about 100,000 calls (100 batches of 1000, 10 of 10,000, one of 100,000), starts on a collected heap and ends with a full collection that is timed: each variant pays for all of its own garbage, and for none of another's. (Timing one batch of 1000 per round, as before 2026-11-29, left most of the small batches' collections out of the median and charged one build the other's garbage.)`,
+    method: `no-op calls (zod, mode \`yolo\`), each build's tools made by its own \`defineTool\`; medians of rotating rounds, builds interleaved, CPU = this process's user + system. First table: one read through \`execute\` of N calls against N \`invoke\`s of the same function as an \`@openai/agents\` \`tool()\`, 11 rounds of about 20,000 calls. Second: mixed batches (a read S on \`item:k\`, one in four a write X, 100 keys; seeded), \`execute\` and \`plan()\`, about 900,000 calls per size. Third: N lock-free reads of one origin capped at 1 call at a time, all ready at once, about 500,000 calls per size. Fourth: N reads that conflict with nothing, all ready at once, on 50 keys and on a new key per call (each build goes through a pool of batches of 20,000 keys or more in all, more than it remembers), about 300,000 calls per size. In the second, third and fourth tables every size of a table is measured in the same rotating rounds, so a ratio between sizes compares figures taken under the same load (before 2026-11-29 19:00Z each size had rounds of its own, minutes apart); in the second and third, every timed round is about 100,000 calls (100 batches of 1000, 10 of 10,000, one of 100,000), starts on a collected heap and ends with a full collection that is timed: each variant pays for all of its own garbage, and for none of another's. (Timing one batch of 1000 per round, as before 2026-11-29, left most of the small batches' collections out of the median and charged one build the other's garbage.)`,
     tables,
     goals,
   };
