@@ -8,6 +8,17 @@ import { WaitPlanner } from './wait-planner.js';
 
 const lock = (node: string, mode: LockMode): Lock => ({ node, label: node, mode });
 
+/** What the lock manager lists as each call's waits when the calls are admitted in order. */
+function admittedWaits(calls: ReadonlyArray<{ id: string; locks: readonly Lock[] }>): string[][] {
+  const manager = new LockManager();
+  const order = new Map(calls.map((call, index) => [call.id, index]));
+  return calls.map((call) =>
+    [...manager.admit(call.id, call.locks, () => {}).waitsFor].sort(
+      (a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0),
+    ),
+  );
+}
+
 describe('planWaits', () => {
   it('plans [READ, READ, WRITE(a), WRITE(b), READ(a)] from the call locks', () => {
     const locks = (id: string, cls: 'read' | 'write', key?: string) => ({
@@ -120,14 +131,7 @@ describe('planWaits', () => {
         .filter(() => next() < 0.6)
         .map((node) => lock(node, modes[Math.floor(next() * modes.length)] as LockMode)),
     }));
-    const manager = new LockManager();
-    const order = new Map(calls.map((call, index) => [call.id, index]));
-    const admitted = calls.map((call) =>
-      [...manager.admit(call.id, call.locks, () => {}).waitsFor].sort(
-        (a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0),
-      ),
-    );
-    expect(planWaits(calls)).toEqual(admitted);
+    expect(planWaits(calls)).toEqual(admittedWaits(calls));
   });
 
   it('gives the same waits to two plans made at once, a call of each in turn', () => {
@@ -202,14 +206,7 @@ describe('planWaits', () => {
     fc.assert(
       fc.property(fc.array(fc.array(lockArb, { maxLength: 4 }), { maxLength: 30 }), (lockLists) => {
         const calls = lockLists.map((locks, index) => ({ id: `c${index}`, locks }));
-        const manager = new LockManager();
-        const order = new Map(calls.map((call, index) => [call.id, index]));
-        const admitted = calls.map((call) =>
-          [...manager.admit(call.id, call.locks, () => {}).waitsFor].sort(
-            (a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0),
-          ),
-        );
-        expect(planWaits(calls)).toEqual(admitted);
+        expect(planWaits(calls)).toEqual(admittedWaits(calls));
       }),
       { numRuns: 300 },
     );
